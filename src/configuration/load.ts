@@ -1,0 +1,62 @@
+/**
+ * Reads the product configuration (schemas/, screens/, locales/) from disk.
+ * Used by the server, the webpack build and `npm run check:config`; never by the browser bundle.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { LANGUAGES, type Language } from '../common/languages.js';
+import type { ScreenDefinition } from '../common/screens.js';
+
+export const PROJECT_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+
+export type JsonSchema = Record<string, unknown> & { $defs?: Record<string, unknown> };
+export type LocaleTree = { [key: string]: string | LocaleTree };
+
+/** The file of shared definitions; every form schema can reference them as `#/$defs/<name>`. */
+export const SHARED_SCHEMA = 'common';
+
+export function readJson<T = unknown>(file: string): T {
+  return JSON.parse(readFileSync(file, 'utf8')) as T;
+}
+
+export function jsonFiles(dir: string): string[] {
+  return readdirSync(dir)
+    .filter((name) => name.endsWith('.json'))
+    .sort();
+}
+
+/** Copies the shared definitions into a form schema, so each form is self-contained for RJSF and ajv. */
+export function withSharedDefinitions(schema: JsonSchema, shared: JsonSchema): JsonSchema {
+  return { ...schema, $defs: { ...(shared.$defs ?? {}), ...(schema.$defs ?? {}) } };
+}
+
+/** Every form schema by name (file name without .json), with the shared definitions merged in. */
+export function loadFormSchemas(root = PROJECT_ROOT): Record<string, JsonSchema> {
+  const dir = path.join(root, 'schemas');
+  const shared = readJson<JsonSchema>(path.join(dir, `${SHARED_SCHEMA}.json`));
+  const schemas: Record<string, JsonSchema> = {};
+  for (const file of jsonFiles(dir)) {
+    const name = path.basename(file, '.json');
+    if (name === SHARED_SCHEMA) continue;
+    schemas[name] = withSharedDefinitions(readJson<JsonSchema>(path.join(dir, file)), shared);
+  }
+  return schemas;
+}
+
+/** One resource tree per language; each file is a top-level key (locales/en/registration.json → `registration.*`). */
+export function loadLocales(root = PROJECT_ROOT): Record<Language, LocaleTree> {
+  const result = {} as Record<Language, LocaleTree>;
+  for (const language of LANGUAGES) {
+    const dir = path.join(root, 'locales', language);
+    const tree: LocaleTree = {};
+    for (const file of jsonFiles(dir)) tree[path.basename(file, '.json')] = readJson<LocaleTree>(path.join(dir, file));
+    result[language] = tree;
+  }
+  return result;
+}
+
+export function loadScreens(root = PROJECT_ROOT): ScreenDefinition[] {
+  const dir = path.join(root, 'screens');
+  return jsonFiles(dir).map((file) => readJson<ScreenDefinition>(path.join(dir, file)));
+}
