@@ -1,0 +1,51 @@
+/** The page frame of SPEC 2.2 around every screen. */
+import { Suspense, useEffect, type ReactElement } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Outlet, useMatches } from 'react-router-dom';
+import type { ScreenDefinition } from '../../../common/screens.js';
+import { Loader } from '../../engine/Loader.js';
+import { Breadcrumb } from './Breadcrumb.js';
+import { FlashMessages } from './FlashMessages.js';
+import { Footer } from './Footer.js';
+import { Header } from './Header.js';
+import { LocaleParam } from './LocaleParam.js';
+import { Notices } from './Notices.js';
+import { ScrollManager } from './ScrollManager.js';
+
+export interface ScreenHandle {
+  screen: ScreenDefinition;
+}
+
+function useCurrentScreen(): ScreenDefinition | undefined {
+  const matches = useMatches();
+  return [...matches].reverse().map((match) => (match.handle as ScreenHandle | undefined)?.screen).find(Boolean);
+}
+
+export function Frame(): ReactElement {
+  const { t } = useTranslation();
+  const screen = useCurrentScreen();
+  const title = screen ? t(screen.title) : '';
+
+  useEffect(() => {
+    document.title = title ? `${title} | ${t('common.appName')}` : t('common.appName');
+  }, [title, t]);
+
+  return (
+    <div className="page">
+      <LocaleParam />
+      <ScrollManager />
+      <Header />
+      <Notices />
+      <FlashMessages />
+      <main className={`content content--${screen?.width ?? 'normal'}`}>
+        {screen && <Breadcrumb items={screen.breadcrumb} />}
+        {screen && screen.title && <h1 className="content__title">{title}</h1>}
+        {screen?.lead && <p className="content__lead">{t(screen.lead)}</p>}
+        <Suspense fallback={<Loader />}>
+          <Outlet />
+        </Suspense>
+      </main>
+      <Footer />
+    </div>
+  );
+}

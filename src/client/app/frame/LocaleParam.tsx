@@ -1,0 +1,23 @@
+import { useEffect } from 'react';
+import { useLocation, useNavigate } from 'react-router-dom';
+import { LANGUAGE_STORAGE_KEY, LOCALE_QUERY_PARAM } from '../../engine/i18n.js';
+import { isLanguage } from '../../../common/languages.js';
+
+/**
+ * The `locale` query parameter chose the language at start-up (see chooseLanguage); remember it and take it out of
+ * the address with a replace navigation (SPEC 2.2).
+ */
+export function LocaleParam(): null {
+  const location = useLocation();
+  const navigate = useNavigate();
+  useEffect(() => {
+    const params = new URLSearchParams(location.search);
+    const locale = params.get(LOCALE_QUERY_PARAM);
+    if (locale === null) return;
+    if (isLanguage(locale)) window.localStorage.setItem(LANGUAGE_STORAGE_KEY, locale);
+    params.delete(LOCALE_QUERY_PARAM);
+    const search = params.toString();
+    navigate({ pathname: location.pathname, search: search ? `?${search}` : '', hash: location.hash }, { replace: true, state: location.state });
+  }, [location, navigate]);
+  return null;
+}

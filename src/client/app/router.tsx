@@ -1,0 +1,37 @@
+/** The router, built from the screen definitions: each screen behind its guard, inside the page frame. */
+import { lazy, type ReactElement } from 'react';
+import { createBrowserRouter, Navigate, type RouteObject } from 'react-router-dom';
+import type { ScreenDefinition } from '../../common/screens.js';
+import { Guard } from '../engine/Guard.js';
+import { buildRouteTable } from '../engine/routes.js';
+import { screenComponents, type ScreenComponent } from '../screens/registry.js';
+import type { ComponentId } from '../screens/componentIds.js';
+import { Frame, type ScreenHandle } from './frame/Frame.js';
+
+/** The form engine, one chunk shared by every screen that shows a form. */
+const FormScreen: ScreenComponent = lazy(() =>
+  import(/* webpackChunkName: "form-screen" */ '../engine/forms/FormScreen.js').then((module) => ({ default: module.FormScreen })),
+);
+
+function ScreenContent({ screen }: { screen: ScreenDefinition }): ReactElement | null {
+  const Component = screen.component ? screenComponents[screen.component as ComponentId] : screen.form ? FormScreen : undefined;
+  return Component ? <Component screen={screen} /> : null;
+}
+
+export function buildRoutes(screens: ScreenDefinition[]): RouteObject[] {
+  const children: RouteObject[] = buildRouteTable(screens).map((entry) => ({
+    path: entry.path,
+    handle: { screen: entry.screen } satisfies ScreenHandle,
+    element: (
+      <Guard access={entry.access}>
+        <ScreenContent key={entry.screen.id} screen={entry.screen} />
+      </Guard>
+    ),
+  }));
+  children.push({ path: '*', element: <Navigate to="/" replace /> });
+  return [{ element: <Frame />, children }];
+}
+
+export function createRouter(screens: ScreenDefinition[]) {
+  return createBrowserRouter(buildRoutes(screens));
+}

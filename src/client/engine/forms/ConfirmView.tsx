@@ -1,0 +1,56 @@
+/** The entered values, read-only, each with an edit link back to its field on the input step (SPEC 2.11 pattern). */
+import type { ReactElement } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router-dom';
+import type { RJSFSchema, UiSchema } from '@rjsf/utils';
+import { useFormModule } from './formModule.js';
+import { Loader } from '../Loader.js';
+
+type Property = RJSFSchema & { oneOf?: Array<{ const?: unknown; title?: string }> };
+
+export function fieldOrder(schema: RJSFSchema, uiSchema?: UiSchema): string[] {
+  const names = Object.keys(schema.properties ?? {});
+  const order = (uiSchema?.['ui:order'] as string[] | undefined)?.filter((name) => names.includes(name)) ?? [];
+  return [...order, ...names.filter((name) => !order.includes(name))];
+}
+
+/** What the user entered; a choice shows its translated option label. */
+export function displayValue(property: Property, value: unknown, t: (key: string) => string): string | undefined {
+  if (value === undefined || value === null || value === '') return undefined;
+  const option = property.oneOf?.find((candidate) => candidate.const === value);
+  return option?.title ? t(option.title) : String(value);
+}
+
+export interface ConfirmViewProps {
+  schemaName: string;
+  uiSchema?: UiSchema;
+  data: Record<string, unknown>;
+  /** The input step's path; each edit link goes there with the field's anchor. */
+  inputPath: string;
+}
+
+export function ConfirmView({ schemaName, uiSchema, data, inputPath }: ConfirmViewProps): ReactElement {
+  const { t } = useTranslation();
+  const module = useFormModule(schemaName);
+  if (!module) return <Loader />;
+  const properties = (module.schema.properties ?? {}) as Record<string, Property>;
+  return (
+    <dl className="confirm">
+      {fieldOrder(module.schema, uiSchema).map((name) => {
+        const label = t(properties[name].title ?? name);
+        const value = displayValue(properties[name], data[name], t);
+        return (
+          <div className="confirm__row" key={name}>
+            <dt>{label}</dt>
+            <dd>
+              <span className="confirm__value">{value ?? t('common.notEntered')}</span>
+              <Link className="confirm__edit" to={`${inputPath}#root_${name}`} aria-label={`${t('common.edit')}: ${label}`}>
+                {t('common.edit')}
+              </Link>
+            </dd>
+          </div>
+        );
+      })}
+    </dl>
+  );
+}

@@ -1,0 +1,112 @@
+/**
+ * A screen whose content is one form from its definition, with the optional steps input → confirm → done. Each
+ * step has its own URL (pushed to history); the draft lives in the store, so back and forward keep it.
+ */
+import { useEffect, type ReactElement } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useDispatch, useSelector } from 'react-redux';
+import { Link, Navigate, useNavigate, useParams } from 'react-router-dom';
+import type { UiSchema } from '@rjsf/utils';
+import type { FormStep, ScreenDefinition } from '../../../common/screens.js';
+import { STEP_PARAM, stepPath } from '../routes.js';
+import { useLeaveWarning } from '../useLeaveWarning.js';
+import { ConfirmView } from './ConfirmView.js';
+import { formChanged, formReset, formSubmitted, selectForm, type FormsRootState } from './formState.js';
+import { SchemaForm } from './SchemaForm.js';
+
+function StepIndicator({ screen, current }: { screen: ScreenDefinition; current: FormStep }): ReactElement | null {
+  const { t } = useTranslation();
+  const steps = screen.form?.steps ?? [];
+  if (steps.length < 2) return null;
+  return (
+    <ol className="steps">
+      {steps.map((step) => (
+        <li key={step} className={step === current ? 'steps__item steps__item--current' : 'steps__item'} aria-current={step === current ? 'step' : undefined}>
+          {t(screen.stepLabels?.[step] ?? `common.steps.${step}`)}
+        </li>
+      ))}
+    </ol>
+  );
+}
+
+export function FormScreen({ screen }: { screen: ScreenDefinition }): ReactElement {
+  const form = screen.form!;
+  const { t } = useTranslation();
+  const dispatch = useDispatch();
+  const navigate = useNavigate();
+  const params = useParams();
+  const steps = form.steps ?? ['input'];
+  const current = (steps.find((step) => step === params[STEP_PARAM]) ?? steps[0]) as FormStep;
+  const entry = useSelector((state: FormsRootState) => selectForm(state, screen.id));
+  const uiSchema = form.uiSchema as UiSchema | undefined;
+  const inputPath = stepPath(screen, 'input');
+  const hasDraft = Object.keys(entry.data).length > 0;
+
+  useEffect(() => () => void dispatch(formReset({ formId: screen.id })), [dispatch, screen.id]);
+  useLeaveWarning(entry.status !== 'succeeded' && (current === 'confirm' || hasDraft), screen.path);
+
+  const submit = (data: Record<string, unknown>) =>
+    dispatch(
+      formSubmitted({
+        formId: screen.id,
+        method: form.submit.method,
+        path: form.submit.path,
+        data,
+        onSuccess: { ...form.onSuccess, navigate: steps.includes('done') ? stepPath(screen, 'done') : form.onSuccess?.navigate },
+      }),
+    );
+
+  if (params[STEP_PARAM] !== undefined && !steps.includes(params[STEP_PARAM] as FormStep)) return <Navigate to={inputPath} replace />;
+  // a step reached without its data (reload, bookmark) starts again from input
+  if (current === 'confirm' && !hasDraft) return <Navigate to={inputPath} replace />;
+  if (current === 'done' && entry.status !== 'succeeded') return <Navigate to={inputPath} replace />;
+  // the server refused the data: show its field errors where they can be corrected
+  if (current === 'confirm' && entry.status === 'failed' && entry.fieldErrors.length > 0) return <Navigate to={inputPath} replace />;
+
+  return (
+    <>
+      <StepIndicator screen={screen} current={current} />
+      {current === 'input' && (
+        <SchemaForm
+          schemaName={form.schema}
+          uiSchema={uiSchema}
+          formData={entry.data}
+          disabledUntilChanged={form.disabledUntilChanged}
+          submitting={entry.status === 'submitting'}
+          submitLabel={steps.includes('confirm') ? (form.confirmLabel ?? 'common.next') : form.submit.label}
+          serverErrors={entry.fieldErrors}
+          onChange={(data) => dispatch(formChanged({ formId: screen.id, data }))}
+          onSubmit={(data) => {
+            if (!steps.includes('confirm')) return submit(data);
+            dispatch(formChanged({ formId: screen.id, data }));
+            navigate(stepPath(screen, 'confirm'));
+          }}
+        />
+      )}
+      {current === 'confirm' && (
+        <section aria-labelledby="confirm-title">
+          <h2 id="confirm-title">{t('common.confirmTitle')}</h2>
+          <p>{t('common.confirmLead')}</p>
+          <ConfirmView schemaName={form.schema} uiSchema={uiSchema} data={entry.data} inputPath={inputPath} />
+          <div className="form__actions">
+            <Link className="button" to={inputPath}>
+              {t('common.back')}
+            </Link>
+            <button type="button" className="button button--primary" disabled={entry.status === 'submitting'} onClick={() => submit(entry.data)}>
+              {entry.status === 'submitting' ? t('common.submitting') : t(form.submit.label)}
+            </button>
+          </div>
+        </section>
+      )}
+      {current === 'done' && screen.done && (
+        <section className="done" aria-labelledby="done-title">
+          <h2 id="done-title">{t(screen.done.title)}</h2>
+          <p>{t(screen.done.message)}</p>
+          <Link className="button" to="/">
+            {t('common.home')}
+          </Link>
+        </section>
+      )}
+    </>
+  );
+}

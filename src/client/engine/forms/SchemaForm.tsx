@@ -1,0 +1,77 @@
+/** One form from schemas/, rendered by RJSF with the project's templates, widgets and translated messages. */
+import { useMemo, useState, type ReactElement, type ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import Form from '@rjsf/core';
+import { deepEquals, type UiSchema } from '@rjsf/utils';
+import type { FieldError } from '../../../common/errorCodes.js';
+import { widgets } from '../../widgets/index.js';
+import { Loader } from '../Loader.js';
+import { useFormModule } from './formModule.js';
+import { templates } from './templates.js';
+import { makeTransformErrors, serverErrorsToErrorSchema } from './validationMessages.js';
+
+export type FormData = Record<string, unknown>;
+
+export interface SchemaFormProps {
+  schemaName: string;
+  uiSchema?: UiSchema;
+  formData: FormData;
+  /** The data the form started from; with disabledUntilChanged, submit waits for a difference. */
+  initialData?: FormData;
+  disabledUntilChanged?: boolean;
+  submitting: boolean;
+  submitLabel: string;
+  serverErrors?: FieldError[];
+  onChange: (data: FormData) => void;
+  onSubmit: (data: FormData) => void;
+  /** Extra buttons beside submit (e.g. back). */
+  actions?: ReactNode;
+}
+
+/** Leading and trailing white space is not part of a value (SPEC section 5: values are trimmed). */
+export function trimStrings(data: FormData): FormData {
+  return Object.fromEntries(Object.entries(data).map(([key, value]) => [key, typeof value === 'string' ? value.trim() : value]));
+}
+
+export function SchemaForm(props: SchemaFormProps): ReactElement {
+  const { t } = useTranslation();
+  const module = useFormModule(props.schemaName);
+  const [attempted, setAttempted] = useState(false);
+  const transformErrors = useMemo(() => module && makeTransformErrors(module.schema, t), [module, t]);
+  const extraErrors = useMemo(() => serverErrorsToErrorSchema(props.serverErrors ?? [], t), [props.serverErrors, t]);
+  if (!module || !transformErrors) return <Loader />;
+
+  const unchanged = props.disabledUntilChanged && deepEquals(props.formData, props.initialData ?? {});
+  return (
+    <Form
+      schema={module.schema}
+      validator={module.validator}
+      uiSchema={props.uiSchema}
+      formData={props.formData}
+      templates={templates}
+      widgets={widgets}
+      transformErrors={transformErrors}
+      extraErrors={extraErrors}
+      showErrorList="top"
+      noHtml5Validate
+      focusOnFirstError
+      liveValidate={attempted ? 'onChange' : undefined}
+      onChange={({ formData }) => props.onChange(formData ?? {})}
+      onBlur={(id, value) => {
+        const field = id.replace(/^root_/, '');
+        if (typeof value === 'string' && value !== value.trim() && field in props.formData) {
+          props.onChange({ ...props.formData, [field]: value.trim() });
+        }
+      }}
+      onError={() => setAttempted(true)}
+      onSubmit={({ formData }) => props.onSubmit(trimStrings(formData ?? {}))}
+    >
+      <div className="form__actions">
+        {props.actions}
+        <button type="submit" className="button button--primary" disabled={props.submitting || unchanged}>
+          {props.submitting ? t('common.submitting') : t(props.submitLabel)}
+        </button>
+      </div>
+    </Form>
+  );
+}

@@ -1,0 +1,36 @@
+/** Loads a form's schema and precompiled validators (a chunk of its own per form) and builds its RJSF validator. */
+import { useEffect, useState } from 'react';
+import createPrecompiledValidator from '@rjsf/validator-ajv8/lib/createPrecompiledValidator.js';
+import type { RJSFSchema, ValidatorType } from '@rjsf/utils';
+
+export interface FormModule {
+  schema: RJSFSchema;
+  validator: ValidatorType;
+}
+
+const cache = new Map<string, Promise<FormModule>>();
+
+export function loadFormModule(name: string): Promise<FormModule> {
+  let module = cache.get(name);
+  if (!module) {
+    module = import(/* webpackChunkName: "form-[request]" */ `../../../../build/generated/forms/${name}.cjs`).then((imported) => {
+      // a CommonJS module: its exports are the default export (webpack and Node alike)
+      const { schema, ...validateFns } = imported.default ?? imported;
+      return { schema, validator: createPrecompiledValidator(validateFns, schema) };
+    });
+    cache.set(name, module);
+  }
+  return module;
+}
+
+export function useFormModule(name: string): FormModule | null {
+  const [module, setModule] = useState<FormModule | null>(null);
+  useEffect(() => {
+    let active = true;
+    loadFormModule(name).then((loaded) => active && setModule(loaded));
+    return () => {
+      active = false;
+    };
+  }, [name]);
+  return module;
+}

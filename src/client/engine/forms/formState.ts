@@ -1,0 +1,62 @@
+/**
+ * State of the forms that screens show: the draft (kept across the input → confirm → done steps), the submission
+ * status and the server's field errors. Components dispatch and select; the saga talks to the server.
+ */
+import type { UnknownAction } from 'redux';
+import { actionCreator } from '../../state/actions.js';
+import type { FieldError } from '../../../common/errorCodes.js';
+
+export type SubmitStatus = 'idle' | 'submitting' | 'succeeded' | 'failed';
+
+export interface FormEntry {
+  data: Record<string, unknown>;
+  status: SubmitStatus;
+  fieldErrors: FieldError[];
+  result?: unknown;
+}
+
+export type FormsState = Record<string, FormEntry>;
+
+export interface FormSubmission {
+  formId: string;
+  method: 'POST' | 'PUT' | 'PATCH';
+  path: string;
+  data: Record<string, unknown>;
+  /** Where to go after success (e.g. the done step), and the flash to show. */
+  onSuccess?: { navigate?: string; flash?: string };
+}
+
+export const formChanged = actionCreator<{ formId: string; data: Record<string, unknown> }>('forms/changed');
+export const formSubmitted = actionCreator<FormSubmission>('forms/submitted');
+export const formSucceeded = actionCreator<{ formId: string; result: unknown }>('forms/succeeded');
+export const formFailed = actionCreator<{ formId: string; fieldErrors: FieldError[] }>('forms/failed');
+export const formReset = actionCreator<{ formId: string }>('forms/reset');
+
+const EMPTY: FormEntry = { data: {}, status: 'idle', fieldErrors: [] };
+
+function update(state: FormsState, formId: string, change: Partial<FormEntry>): FormsState {
+  return { ...state, [formId]: { ...(state[formId] ?? EMPTY), ...change } };
+}
+
+export function formsReducer(state: FormsState = {}, action: UnknownAction): FormsState {
+  if (formChanged.match(action)) {
+    // an edit makes the server's earlier field errors stale
+    return update(state, action.payload.formId, { data: action.payload.data, fieldErrors: [] });
+  }
+  if (formSubmitted.match(action)) {
+    return update(state, action.payload.formId, { data: action.payload.data, status: 'submitting', fieldErrors: [] });
+  }
+  if (formSucceeded.match(action)) return update(state, action.payload.formId, { status: 'succeeded', result: action.payload.result });
+  if (formFailed.match(action)) return update(state, action.payload.formId, { status: 'failed', fieldErrors: action.payload.fieldErrors });
+  if (formReset.match(action)) {
+    const { [action.payload.formId]: _removed, ...rest } = state;
+    return rest;
+  }
+  return state;
+}
+
+export interface FormsRootState {
+  forms: FormsState;
+}
+
+export const selectForm = (state: FormsRootState, formId: string): FormEntry => state.forms[formId] ?? EMPTY;

@@ -1,0 +1,88 @@
+/**
+ * The project's RJSF templates. Schema titles, descriptions, placeholders and option labels are locale keys, so every
+ * template translates what it prints; validation messages arrive already translated (see validationMessages.ts).
+ */
+import type { ReactElement } from 'react';
+import { useTranslation } from 'react-i18next';
+import { getDefaultRegistry } from '@rjsf/core';
+import type {
+  BaseInputTemplateProps,
+  ErrorListProps,
+  FieldErrorProps,
+  FieldTemplateProps,
+  ObjectFieldTemplateProps,
+  TemplatesType,
+} from '@rjsf/utils';
+
+const defaults = getDefaultRegistry();
+const DefaultBaseInput = defaults.templates.BaseInputTemplate;
+
+function FieldTemplate({ id, label, required, children, errors, rawDescription, hidden, displayLabel, rawErrors, schema }: FieldTemplateProps): ReactElement {
+  const { t } = useTranslation();
+  if (hidden) return <div hidden>{children}</div>;
+  const isObject = schema.type === 'object';
+  const invalid = (rawErrors?.length ?? 0) > 0;
+  return (
+    <div className={`field${invalid ? ' field--invalid' : ''}${isObject ? ' field--object' : ''}`} id={`${id}__field`}>
+      {displayLabel && label && !isObject && (
+        <label className="field__label" htmlFor={id}>
+          {t(label)}
+          {required && <span className="field__required" aria-label={t('common.required')}>*</span>}
+        </label>
+      )}
+      {children}
+      {rawDescription && !isObject && <p className="field__help" id={`${id}__description`}>{t(rawDescription)}</p>}
+      {errors}
+    </div>
+  );
+}
+
+function FieldErrorTemplate({ errors, fieldPathId }: FieldErrorProps): ReactElement | null {
+  if (!errors?.length) return null;
+  return (
+    <ul className="field__errors" id={`${fieldPathId.$id}__error`}>
+      {errors.map((error, index) => (
+        <li key={index}>{error}</li>
+      ))}
+    </ul>
+  );
+}
+
+function ObjectFieldTemplate({ properties, schema, fieldPathId }: ObjectFieldTemplateProps): ReactElement {
+  const { t } = useTranslation();
+  const isRoot = fieldPathId.$id === 'root';
+  return (
+    <fieldset className="form__fields" id={fieldPathId.$id}>
+      {isRoot && schema.title && <legend className="form__title">{t(schema.title)}</legend>}
+      {isRoot && (schema.required?.length ?? 0) > 0 && <p className="form__required-note">{t('common.requiredNote')}</p>}
+      {properties.map((property) => property.content)}
+    </fieldset>
+  );
+}
+
+function ErrorListTemplate({ errors }: ErrorListProps): ReactElement {
+  const { t } = useTranslation();
+  return (
+    <div className="form__error-list" role="alert">
+      <p>{t('common.errorList')}</p>
+      <ul>
+        {errors.map((error, index) => (
+          <li key={index}>{error.stack}</li>
+        ))}
+      </ul>
+    </div>
+  );
+}
+
+function BaseInputTemplate(props: BaseInputTemplateProps): ReactElement {
+  const { t } = useTranslation();
+  return <DefaultBaseInput {...props} placeholder={props.placeholder ? t(props.placeholder) : undefined} />;
+}
+
+export const templates: Partial<TemplatesType> = {
+  FieldTemplate,
+  FieldErrorTemplate,
+  ObjectFieldTemplate,
+  ErrorListTemplate,
+  BaseInputTemplate,
+};

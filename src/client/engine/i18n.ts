@@ -1,0 +1,38 @@
+/** i18next set-up: ja is the default and the fallback; each language's words are a chunk of their own. */
+import i18next, { type i18n } from 'i18next';
+import { initReactI18next } from 'react-i18next';
+import { DEFAULT_LANGUAGE, isLanguage, type Language } from '../../common/languages.js';
+
+export const LANGUAGE_STORAGE_KEY = 'language';
+export const LOCALE_QUERY_PARAM = 'locale';
+
+async function loadResources(language: Language): Promise<Record<string, unknown>> {
+  const module = await import(
+    /* webpackChunkName: "locale-[request]" */ `../../../build/generated/locales/${language}.json`
+  );
+  return (module.default ?? module) as Record<string, unknown>;
+}
+
+/** The language for this page load: the `locale` query parameter, then the remembered choice, then ja. */
+export function chooseLanguage(search: string, stored: string | null): Language {
+  const requested = new URLSearchParams(search).get(LOCALE_QUERY_PARAM);
+  if (isLanguage(requested)) return requested;
+  if (isLanguage(stored)) return stored;
+  return DEFAULT_LANGUAGE;
+}
+
+export async function initI18n(language: Language): Promise<i18n> {
+  const languages = language === DEFAULT_LANGUAGE ? [language] : [language, DEFAULT_LANGUAGE];
+  const resources = Object.fromEntries(
+    await Promise.all(languages.map(async (lng) => [lng, { translation: await loadResources(lng) }] as const)),
+  );
+  await i18next.use(initReactI18next).init({
+    lng: language,
+    fallbackLng: DEFAULT_LANGUAGE,
+    resources,
+    interpolation: { escapeValue: false },
+    returnNull: false,
+  });
+  document.documentElement.lang = language;
+  return i18next;
+}

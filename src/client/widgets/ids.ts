@@ -1,0 +1,12 @@
+/**
+ * Ids of the custom widgets screens may name with "ui:widget" (besides RJSF's built-in ones: text, textarea,
+ * select, radio, checkbox, checkboxes, password, email, hidden…). Kept free of React so the configuration
+ * check can read it.
+ */
+export const WIDGET_IDS = ['SelectWidget'] as const;
+export type WidgetId = (typeof WIDGET_IDS)[number];
+
+export const BUILT_IN_WIDGET_IDS = [
+  'text', 'textarea', 'select', 'radio', 'checkbox', 'checkboxes', 'password', 'email', 'hidden', 'date', 'updown',
+  'range', 'file', 'url', 'color', 'uri', 'data-url', 'alt-date', 'time', 'datetime',
+] as const;

@@ -1,0 +1,14 @@
+/**
+ * The widget registry: ids that uiSchemas in screens/ may name with "ui:widget". Adding a widget means adding it
+ * here; `npm run check:config` rejects a screen naming an id that is not in WIDGET_IDS.
+ */
+import type { RegistryWidgetsType } from '@rjsf/utils';
+import { SelectWidget } from './SelectWidget.js';
+import { WIDGET_IDS, type WidgetId } from './ids.js';
+
+/** Built-in widgets replaced by translating versions, plus the custom ones by id. */
+export const widgets: Record<WidgetId, RegistryWidgetsType[string]> = {
+  SelectWidget,
+};
+
+export { WIDGET_IDS };

@@ -1,0 +1,6 @@
+/** ajv options shared by the browser's precompiled validators and the server, so both judge a form alike. */
+export const AJV_OPTIONS = {
+  allErrors: true,
+  strict: false,
+  unicodeRegExp: true,
+} as const;
