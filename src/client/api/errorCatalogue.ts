@@ -1,0 +1,162 @@
+/**
+ * The general handling of SPEC §8, implemented once; callApi runs it for every failed call that the
+ * caller's `handle` does not claim.
+ *
+ * | situation                                        | result                                                    |
+ * |--------------------------------------------------|-----------------------------------------------------------|
+ * | 401 access_token_expired / invalid_access_token  | error flash errors.sessionExpired                         |
+ * | error reauthentication_expired                   | error flash errors.reauthenticationExpired, then after    |
+ * |                                                  | REAUTH_REDIRECT_DELAY_MS /signin?prompt=login&returnTo=…  |
+ * | 409 admin_already_deleted                        | error flash errors.adminAlreadyDeleted                    |
+ * | any 403                                          | navigate to /signin                                       |
+ * | any 503                                          | warning flash errors.maintenance                          |
+ * | timeout                                          | error flash errors.timeout                                |
+ * | no status, not a timeout                         | error flash errors.network                                |
+ * | anything else                                    | report (strings cut at 1000), then errors.unexpected      |
+ */
+import { call, delay, put, spawn } from 'redux-saga/effects';
+import { API_ERROR, type FieldError } from '../../common/errorCodes.js';
+import { REAUTH_REDIRECT_DELAY_MS, SIGNIN_PATH } from '../state/constants.js';
+import { flashShown, type FlashKind } from '../state/flash.js';
+import { camelCasePath } from './caseConversion.js';
+import { currentPathFromContext, navigateTo } from './context.js';
+import { isApiError, type ApiError } from './http.js';
+import { errorReportFor, reportError } from './report.js';
+
+export type GeneralHandling =
+  | 'sessionExpired'
+  | 'reauthenticationExpired'
+  | 'adminAlreadyDeleted'
+  | 'forbidden'
+  | 'maintenance'
+  | 'timeout'
+  | 'network'
+  | 'unexpected';
+
+/** The flash each row shows (forbidden shows none, it redirects). */
+export const GENERAL_HANDLING_FLASH: Record<GeneralHandling, { kind: FlashKind; messageKey: string } | null> = {
+  sessionExpired: { kind: 'error', messageKey: 'errors.sessionExpired' },
+  reauthenticationExpired: { kind: 'error', messageKey: 'errors.reauthenticationExpired' },
+  adminAlreadyDeleted: { kind: 'error', messageKey: 'errors.adminAlreadyDeleted' },
+  forbidden: null,
+  maintenance: { kind: 'warning', messageKey: 'errors.maintenance' },
+  timeout: { kind: 'error', messageKey: 'errors.timeout' },
+  network: { kind: 'error', messageKey: 'errors.network' },
+  unexpected: { kind: 'error', messageKey: 'errors.unexpected' },
+};
+
+/** 401 codes meaning the session's access token is no longer accepted. */
+export function isSessionExpiredError(error: unknown): boolean {
+  return (
+    isApiError(error) &&
+    error.status === 401 &&
+    (error.code === API_ERROR.accessTokenExpired || error.code === API_ERROR.invalidAccessToken)
+  );
+}
+
+/** Pure: which row of the general handling table an error falls under. */
+export function classifyApiError(error: unknown): GeneralHandling {
+  if (!isApiError(error)) return 'unexpected';
+  if (error.code === API_ERROR.reauthenticationExpired) return 'reauthenticationExpired';
+  if (isSessionExpiredError(error)) return 'sessionExpired';
+  if (error.status === 409 && error.code === API_ERROR.adminAlreadyDeleted) return 'adminAlreadyDeleted';
+  if (error.status === 403) return 'forbidden';
+  if (error.status === 503) return 'maintenance';
+  if (error.kind === 'timeout') return 'timeout';
+  if (error.kind === 'network') return 'network';
+  return 'unexpected';
+}
+
+/** '/signin?prompt=login&returnTo=%2Faccount' */
+export function reauthenticationUrl(returnTo: string): string {
+  return `${SIGNIN_PATH}?prompt=login&returnTo=${encodeURIComponent(returnTo)}`;
+}
+
+function* redirectToReauthenticate(returnTo: string) {
+  yield delay(REAUTH_REDIRECT_DELAY_MS);
+  yield* navigateTo(reauthenticationUrl(returnTo));
+}
+
+/**
+ * The general handling saga: `yield call(handleApiError, error)`. Returns which row applied.
+ * Never throws; the delayed re-authentication redirect runs detached so the caller is not held up.
+ */
+export function* handleApiError(error: unknown): Generator<unknown, GeneralHandling, unknown> {
+  const handling = classifyApiError(error);
+  // Extension point: refresh-and-retry on access_token_expired lives in callApi (context.refreshSession);
+  // an error that reaches this point was not (or could not be) recovered by a refresh.
+  if (handling === 'unexpected') yield call(reportError, errorReportFor(error));
+  const message = GENERAL_HANDLING_FLASH[handling];
+  if (message) yield put(flashShown(message));
+  if (handling === 'reauthenticationExpired') {
+    const returnTo = (yield* currentPathFromContext()) as string;
+    yield spawn(redirectToReauthenticate, returnTo);
+  }
+  if (handling === 'forbidden') yield* navigateTo(SIGNIN_PATH);
+  return handling;
+}
+
+// Server field errors (422) → form errors
+
+export interface FormErrorMessage {
+  /** A locale key, 'errors.field.<code>'. */
+  messageKey: string;
+  params?: Record<string, unknown>;
+}
+
+export interface FormErrors {
+  [field: string]: FormErrors | FormErrorMessage[];
+}
+
+/** Field error codes with a message in locales/<lang>/errors.json 'field' (SPEC §8 Field errors). */
+export const KNOWN_FIELD_ERROR_CODES: ReadonlySet<string> = new Set([
+  'blank',
+  'duplicated',
+  'invalid',
+  'notFound',
+  'tooLong',
+  'taken',
+  'nameIdFormat',
+  'nameIdMustBeBlankWhenNameIdTypeIsEmail',
+  'nameIdMustBePresentWhenNameIdTypeIsNameId',
+  'nameIdMustBeBlankWhenIdpNotSpecified',
+  'maintenance',
+]);
+
+/** The message of one field error: known codes → errors.field.<code>, others → errors.field.invalid. */
+export function fieldErrorMessage(fieldError: FieldError): FormErrorMessage {
+  const code = KNOWN_FIELD_ERROR_CODES.has(fieldError.code) ? fieldError.code : 'invalid';
+  const message: FormErrorMessage = { messageKey: `errors.field.${code}` };
+  if (fieldError.meta && Object.keys(fieldError.meta).length > 0) message.params = { ...fieldError.meta };
+  return message;
+}
+
+/**
+ * `[{field: 'phone_number', code: 'tooLong', meta: {length: 15}}]`
+ *   → `{phoneNumber: [{messageKey: 'errors.field.tooLong', params: {length: 15}}]}`;
+ * dot paths nest ('users.0.email' → {users: {0: {email: [...]}}}).
+ */
+export function fieldErrorsToFormErrors(fieldErrors: readonly FieldError[] | undefined): FormErrors {
+  const result: FormErrors = {};
+  for (const fieldError of fieldErrors ?? []) {
+    const segments = camelCasePath(fieldError.field).split('.').filter((segment) => segment !== '');
+    if (segments.length === 0) continue;
+    const message = fieldErrorMessage(fieldError);
+    let node: FormErrors = result;
+    for (const [index, segment] of segments.entries()) {
+      const existing = node[segment];
+      if (Array.isArray(existing)) {
+        // A message list already sits here (the field itself, or a parent of a deeper path): add to it.
+        existing.push(message);
+        break;
+      }
+      if (index === segments.length - 1) {
+        if (existing === undefined) node[segment] = [message];
+        else ((existing._errors as FormErrorMessage[] | undefined) ?? (existing._errors = [])).push(message);
+        break;
+      }
+      node = existing ?? (node[segment] = {});
+    }
+  }
+  return result;
+}
