@@ -20,7 +20,7 @@ import { REAUTH_REDIRECT_DELAY_MS, SIGNIN_PATH } from '../state/constants.js';
 import { flashShown, type FlashKind } from '../state/flash.js';
 import { camelCasePath } from './caseConversion.js';
 import { currentPathFromContext, navigateTo } from './context.js';
-import { isApiError, type ApiError } from './http.js';
+import { isApiError } from './http.js';
 import { errorReportFor, reportError } from './report.js';
 
 export type GeneralHandling =

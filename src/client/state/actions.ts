@@ -7,10 +7,12 @@
  *   sessionCleared.type;              // 'session/cleared' (for take/takeEvery)
  *   if (sessionCleared.match(action)) // narrows action.payload
  */
-export interface PayloadAction<P, T extends string = string> {
+// A type alias, not an interface: only aliases are assignable to redux's UnknownAction (index signature),
+// which store.dispatch and the reducers take.
+export type PayloadAction<P, T extends string = string> = {
   type: T;
   payload: P;
-}
+};
 
 export interface ActionCreatorWithPayload<P, T extends string> {
   (payload: P): PayloadAction<P, T>;

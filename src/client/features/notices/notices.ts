@@ -1,0 +1,87 @@
+/**
+ * Notices (SPEC 2.2): fetched from GET /api/v1/notices when the app starts; only those targeted at
+ * enterprise_portal are kept, and each is shown in the current language (content_{lang} → contentJa/contentEn).
+ * A failed fetch leaves the list empty and shows nothing: notices never break the app.
+ */
+import type { UnknownAction } from 'redux';
+import { takeLatest, call, put } from 'redux-saga/effects';
+import { DEFAULT_LANGUAGE, type Language } from '../../../common/languages.js';
+import { callApi } from '../../api/callApi.js';
+import { actionCreator } from '../../state/actions.js';
+import { APP_STARTED } from '../../state/app.js';
+import { NOTICE_TARGET } from '../../state/constants.js';
+
+export interface Notice {
+  id?: number;
+  target: string;
+  /** content_ja, camelCased. */
+  contentJa?: string | null;
+  /** content_en, camelCased. */
+  contentEn?: string | null;
+  [key: string]: unknown;
+}
+
+export interface NoticesState {
+  items: Notice[];
+}
+
+export const initialNoticesState: NoticesState = { items: [] };
+
+export const NOTICES_OPERATION = 'notices/load';
+export const NOTICES_LOADED = 'notices/loaded';
+export const noticesLoaded = actionCreator<Notice[], typeof NOTICES_LOADED>(NOTICES_LOADED);
+
+/** Pure: the notices this portal shows. */
+export function portalNotices(notices: readonly Notice[]): Notice[] {
+  return notices.filter((notice) => notice.target === NOTICE_TARGET);
+}
+
+export function noticesReducer(state: NoticesState = initialNoticesState, action: UnknownAction): NoticesState {
+  if (noticesLoaded.match(action)) return { items: portalNotices(action.payload) };
+  return state;
+}
+
+/** Combine with the other reducers: combineReducers({...stateReducers, ...noticesReducers}). */
+export const noticesReducers = { notices: noticesReducer };
+
+export interface NoticesRootState {
+  notices: NoticesState;
+}
+
+export const selectNotices = (state: NoticesRootState): Notice[] => state.notices.items;
+
+/** content_{lang} of a notice, falling back to the default language (ja) when that text is missing. */
+export function noticeText(notice: Notice, language: Language): string {
+  const key = (lang: Language) => `content${lang.charAt(0).toUpperCase()}${lang.slice(1)}`;
+  const text = notice[key(language)] ?? notice[key(DEFAULT_LANGUAGE)];
+  return typeof text === 'string' ? text : '';
+}
+
+/** `useSelector(noticeTexts(language))`: the non-empty texts to show, in order. */
+export const noticeTexts =
+  (language: Language) =>
+  (state: NoticesRootState): string[] =>
+    state.notices.items.map((notice) => noticeText(notice, language)).filter((text) => text !== '');
+
+type NoticesResponse = { notices?: Notice[] } | Notice[] | undefined;
+
+export function* loadNotices(): Generator<unknown, void, unknown> {
+  try {
+    const response = (yield call(
+      callApi<NoticesResponse>,
+      NOTICES_OPERATION,
+      { path: 'notices', version: 'v1' },
+      // Claim every error: no flash, no redirect; the page simply shows no notices.
+      { handle: () => true },
+    )) as NoticesResponse;
+    const notices = Array.isArray(response) ? response : (response?.notices ?? []);
+    yield put(noticesLoaded(Array.isArray(notices) ? notices : []));
+  } catch {
+    // The list stays empty; the failure is recorded under operations['notices/load'].
+  }
+}
+
+/** Fork in the root saga. */
+export function* noticesSaga() {
+  yield takeLatest(APP_STARTED, loadNotices);
+}
