@@ -53,6 +53,8 @@ export function SchemaForm(props: SchemaFormProps): ReactElement {
       transformErrors={transformErrors}
       extraErrors={extraErrors}
       showErrorList="top"
+      // a choice starts unchosen: oneOf constants are options, not defaults
+      experimental_defaultFormStateBehavior={{ constAsDefaults: 'never' }}
       noHtml5Validate
       focusOnFirstError
       liveValidate={attempted ? 'onChange' : undefined}

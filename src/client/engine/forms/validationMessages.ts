@@ -5,6 +5,7 @@
 import type { TFunction } from 'i18next';
 import type { ErrorSchema, RJSFSchema, RJSFValidationError } from '@rjsf/utils';
 import type { FieldError } from '../../../common/errorCodes.js';
+import { fieldErrorsToFormErrors, type FormErrors } from '../../api/errorCatalogue.js';
 
 function fieldTitle(schema: RJSFSchema, property: string | undefined): string | undefined {
   const name = property?.replace(/^\./, '').split('.')[0];
@@ -29,14 +30,20 @@ export function makeTransformErrors(schema: RJSFSchema, t: TFunction) {
       });
 }
 
-/** Server 422 field errors (`{field, code, meta}`, field in camelCase dot path) as RJSF extraErrors. */
-export function serverErrorsToErrorSchema(fieldErrors: FieldError[], t: TFunction): ErrorSchema {
-  const root: Record<string, unknown> = {};
-  for (const { field, code, meta } of fieldErrors) {
-    let node = root;
-    for (const part of field.split('.')) node = (node[part] ??= {}) as Record<string, unknown>;
-    const message = t(`errors.field.${code}`, { ...(meta ?? {}), defaultValue: t('errors.field.invalid') });
-    node.__errors = [...((node.__errors as string[] | undefined) ?? []), message];
-  }
-  return root as ErrorSchema;
+/** Server 422 field errors as RJSF extraErrors, in the user's language (codes mapped by the error catalogue). */
+export function serverErrorsToErrorSchema(fieldErrors: readonly FieldError[], t: TFunction): ErrorSchema {
+  const translate = (node: FormErrors): ErrorSchema => {
+    const schema: Record<string, unknown> = {};
+    for (const [name, child] of Object.entries(node)) {
+      if (!Array.isArray(child)) schema[name] = translate(child);
+      else {
+        const messages = child.map(({ messageKey, params }) => t(messageKey, params));
+        // '_errors' holds a field's own messages when deeper paths also have some
+        if (name === '_errors') schema.__errors = messages;
+        else schema[name] = { __errors: messages };
+      }
+    }
+    return schema as ErrorSchema;
+  };
+  return translate(fieldErrorsToFormErrors(fieldErrors));
 }

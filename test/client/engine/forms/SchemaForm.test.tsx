@@ -1,0 +1,130 @@
+import 'global-jsdom/register';
+import { expect } from 'chai';
+import sinon from 'sinon';
+import { useState } from 'react';
+import { cleanup, fireEvent, render, waitFor } from '@testing-library/react';
+import i18next from 'i18next';
+import { I18nextProvider, initReactI18next } from 'react-i18next';
+import { SchemaForm, type FormData } from '../../../../src/client/engine/forms/SchemaForm.js';
+import { loadLocales } from '../../../../src/configuration/load.js';
+import { generate } from '../../../../scripts/generate.js';
+import type { FieldError } from '../../../../src/common/errorCodes.js';
+
+async function english() {
+  const instance = i18next.createInstance();
+  const locales = loadLocales();
+  await instance.use(initReactI18next).init({
+    lng: 'en',
+    fallbackLng: 'ja',
+    resources: { en: { translation: locales.en }, ja: { translation: locales.ja } },
+    interpolation: { escapeValue: false },
+  });
+  return instance;
+}
+
+function RegistrationForm(props: { onSubmit: (data: FormData) => void; serverErrors?: FieldError[]; initial?: FormData }) {
+  const [data, setData] = useState<FormData>(props.initial ?? {});
+  return (
+    <SchemaForm
+      schemaName="registration-request"
+      formData={data}
+      onChange={setData}
+      onSubmit={props.onSubmit}
+      submitting={false}
+      submitLabel="registration.confirm"
+      serverErrors={props.serverErrors}
+    />
+  );
+}
+
+const valid: FormData = {
+  corporationName: 'Demo Corporation',
+  departments: 'HR',
+  personInCharge: 'Taro Yamada',
+  phoneNumber: '03-1234-5678',
+  email: 'taro@example.com',
+  zipCode: '102-0083',
+  address: 'Chiyoda-ku, Tokyo',
+  scaleOfEmployees: '300to499',
+};
+
+describe('SchemaForm (RJSF with the project templates and precompiled validators)', () => {
+  let i18n: Awaited<ReturnType<typeof english>>;
+  before(async () => {
+    generate();
+    i18n = await english();
+  });
+  afterEach(cleanup);
+
+  const show = (ui: React.ReactElement) => render(<I18nextProvider i18n={i18n}>{ui}</I18nextProvider>);
+
+  it('labels each field from locales and marks required ones with *', async () => {
+    const screen = show(<RegistrationForm onSubmit={() => {}} />);
+    const label = await screen.findByText('Company name');
+    expect(label.closest('label')?.textContent).to.equal('Company name*');
+    expect(screen.getByText('Position').closest('label')?.textContent).to.equal('Position');
+    expect(screen.getByText('* Required')).to.exist;
+  });
+
+  it('shows the required message under each empty required field and does not submit', async () => {
+    const onSubmit = sinon.spy();
+    const screen = show(<RegistrationForm onSubmit={onSubmit} />);
+    fireEvent.click(await screen.findByRole('button', { name: 'Confirm' }));
+    await waitFor(() => expect(document.querySelectorAll('.field__errors li').length).to.equal(8));
+    const companyField = document.getElementById('root_corporationName__field')!;
+    expect(companyField.querySelector('.field__errors')?.textContent).to.equal('This field is required.');
+    expect(screen.getByRole('alert').textContent).to.contain('Company name: This field is required.');
+    expect(onSubmit.called).to.equal(false);
+  });
+
+  it('uses the rule’s own message from the schema for an invalid e-mail address', async () => {
+    const screen = show(<RegistrationForm onSubmit={() => {}} initial={{ ...valid, email: 'not-an-address' }} />);
+    fireEvent.click(await screen.findByRole('button', { name: 'Confirm' }));
+    await waitFor(() =>
+      expect(document.getElementById('root_email__field')!.querySelector('.field__errors')?.textContent).to.equal(
+        'Please enter a valid email address.',
+      ),
+    );
+  });
+
+  it('submits trimmed values when the data is valid', async () => {
+    const onSubmit = sinon.spy();
+    const screen = show(<RegistrationForm onSubmit={onSubmit} initial={{ ...valid, corporationName: '  Demo Corporation  ' }} />);
+    fireEvent.click(await screen.findByRole('button', { name: 'Confirm' }));
+    await waitFor(() => expect(onSubmit.calledOnce).to.equal(true));
+    expect(onSubmit.firstCall.args[0].corporationName).to.equal('Demo Corporation');
+  });
+
+  it('shows the server’s 422 field errors on their fields', async () => {
+    const screen = show(
+      <RegistrationForm
+        onSubmit={() => {}}
+        initial={valid}
+        serverErrors={[{ field: 'phoneNumber', code: 'tooLong', meta: { length: 15 } }]}
+      />,
+    );
+    await screen.findByText('Company name');
+    expect(document.getElementById('root_phoneNumber__field')!.querySelector('.field__errors')?.textContent).to.equal(
+      'Please enter 15 characters or less.',
+    );
+  });
+
+  it('keeps submit disabled until the data changes when the form asks for it', async () => {
+    i18n.addResource('en', 'translation', 'test.save', 'Save');
+    const screen = show(
+      <SchemaForm schemaName="registration-request" formData={valid} initialData={valid} disabledUntilChanged submitting={false} submitLabel="test.save" onChange={() => {}} onSubmit={() => {}} />,
+    );
+    expect((await screen.findByRole('button', { name: 'Save' })).hasAttribute('disabled')).to.equal(true);
+    screen.rerender(
+      <I18nextProvider i18n={i18n}>
+        <SchemaForm schemaName="registration-request" formData={{ ...valid, departments: 'Sales' }} initialData={valid} disabledUntilChanged submitting={false} submitLabel="test.save" onChange={() => {}} onSubmit={() => {}} />
+      </I18nextProvider>,
+    );
+    expect(screen.getByRole('button', { name: 'Save' }).hasAttribute('disabled')).to.equal(false);
+  });
+
+  it('disables submit while submitting', async () => {
+    const screen = show(<SchemaForm schemaName="registration-request" formData={valid} submitting submitLabel="registration.confirm" onChange={() => {}} onSubmit={() => {}} />);
+    expect((await screen.findByRole('button', { name: 'Sending…' })).hasAttribute('disabled')).to.equal(true);
+  });
+});
