@@ -34,7 +34,7 @@ export function webpackConfig(mode: 'production' | 'development' = 'production')
       ],
     },
     plugins: [
-      new HtmlWebpackPlugin({ template: './src/client/app/index.html', scriptLoading: 'defer' }),
+      new HtmlWebpackPlugin({ template: './src/client/app/index.html', favicon: './src/client/app/favicon.svg', scriptLoading: 'defer' }),
       new MiniCssExtractPlugin({ filename: 'assets/[name].[contenthash:8].css', chunkFilename: 'assets/[name].[contenthash:8].css' }),
     ],
     optimization: { splitChunks: { chunks: 'async' } },
