@@ -8,6 +8,7 @@
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import ajvErrors from 'ajv-errors';
+import type { RJSFSchema } from '@rjsf/utils';
 import { compileSchemaValidatorsCode } from '@rjsf/validator-ajv8/compileSchemaValidators';
 import { loadFormSchemas, loadLocales, loadScreens, PROJECT_ROOT, type JsonSchema } from '../src/configuration/load.js';
 import { AJV_OPTIONS } from '../src/configuration/ajvOptions.js';
@@ -15,7 +16,7 @@ import { AJV_OPTIONS } from '../src/configuration/ajvOptions.js';
 export const GENERATED_DIR = path.join(PROJECT_ROOT, 'build', 'generated');
 
 export function formModuleSource(schema: JsonSchema): string {
-  const validators = compileSchemaValidatorsCode(schema, {
+  const validators = compileSchemaValidatorsCode(schema as RJSFSchema, {
     ajvOptionsOverrides: { ...AJV_OPTIONS, code: { esm: false, lines: false } },
     ajvFormatOptions: false,
     extenderFn: (ajv) => ajvErrors(ajv),

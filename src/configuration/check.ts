@@ -107,7 +107,7 @@ function checkSchemas(checker: Checker, root: string): Record<string, JsonSchema
 
 function checkScreens(checker: Checker, root: string, forms: Record<string, JsonSchema>): void {
   const dir = path.join(root, 'screens');
-  const validate = new Ajv({ allErrors: true, strict: false }).compile(screenDefinitionSchema);
+  const validate = new Ajv({ allErrors: true, strict: false }).compile(screenDefinitionSchema as object);
   const seen = { ids: new Map<string, string>(), paths: new Map<string, string>() };
   for (const name of jsonFiles(dir)) {
     const file = path.join(dir, name);

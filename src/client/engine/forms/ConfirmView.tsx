@@ -6,7 +6,8 @@ import type { RJSFSchema, UiSchema } from '@rjsf/utils';
 import { useFormModule } from './formModule.js';
 import { Loader } from '../Loader.js';
 
-type Property = RJSFSchema & { oneOf?: Array<{ const?: unknown; title?: string }> };
+/** The parts of a property's schema the confirm view reads. */
+type Property = { title?: string; oneOf?: Array<{ const?: unknown; title?: string }> };
 
 export function fieldOrder(schema: RJSFSchema, uiSchema?: UiSchema): string[] {
   const names = Object.keys(schema.properties ?? {});

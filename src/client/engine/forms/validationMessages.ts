@@ -15,7 +15,7 @@ function fieldTitle(schema: RJSFSchema, property: string | undefined): string | 
 
 export function validationMessage(error: RJSFValidationError, t: TFunction): string {
   if (error.name === 'errorMessage' && error.message) return t(error.message);
-  return t(`validation.${error.name}`, { ...(error.params ?? {}) });
+  return t(`validation.${error.name}`, { ...(error.params ?? {}) }) as string;
 }
 
 export function makeTransformErrors(schema: RJSFSchema, t: TFunction) {
