@@ -29,8 +29,34 @@ export interface FormDefinition {
   submit: { method: 'POST' | 'PUT' | 'PATCH'; path: string; label: string };
   /** Label of the button that leads from input to confirm. */
   confirmLabel?: string;
+  /**
+   * Dotted path into the store's state (e.g. 'session.me') whose values fill the form at first: only the schema's
+   * own properties are taken. With disabledUntilChanged, submit waits until the data differs from these.
+   */
+  initialData?: string;
+  /**
+   * Server errors the form shows on a field instead of the general handling (SPEC §8), e.g.
+   * {status: 400, code: 'current_password_mismatch', field: 'current', message: 'account.password.currentMismatch'}.
+   */
+  errors?: FormErrorMapping[];
   /** What happens after a successful submit. */
-  onSuccess?: { flash?: string; navigate?: string };
+  onSuccess?: {
+    flash?: string;
+    navigate?: string;
+    /** An action type dispatched with the response as payload, for a feature to act on (e.g. 'account/nameUpdated'). */
+    event?: string;
+  };
+}
+
+export interface FormErrorMapping {
+  /** HTTP status; any when absent. */
+  status?: number;
+  /** The response's `error` code. */
+  code: string;
+  /** The form field that shows the message. */
+  field: string;
+  /** Locale key of the message. */
+  message: string;
 }
 
 export interface ScreenDefinition {
@@ -48,6 +74,11 @@ export interface ScreenDefinition {
   done?: { title: string; message: string };
   /** Id of a component in the component registry, for what data cannot say. */
   component?: string;
+  /**
+   * A sensitive page (SPEC 2.6): on entering it, GET admin/re_authentication_expiration; when re-authentication has
+   * expired, the admin signs in again with prompt=login and comes back.
+   */
+  reauthentication?: boolean;
   /** Locale keys of the step labels, by step. */
   stepLabels?: Partial<Record<FormStep, string>>;
 }

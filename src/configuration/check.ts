@@ -155,6 +155,10 @@ function checkFormUse(checker: Checker, file: string, form: Record<string, any>,
       });
     }
   });
+  (form.errors ?? []).forEach((mapping: { field: string; message: string }, index: number) => {
+    checker.useKey(file, ['form', 'errors', index, 'message'], mapping.message);
+    if (!fields.includes(mapping.field)) checker.report(file, pointerOf(['form', 'errors', index, 'field']), `unknown field "${mapping.field}"`);
+  });
   for (const field of Object.keys(form.uiSchema ?? {})) {
     if (!field.startsWith('ui:') && !fields.includes(field)) checker.report(file, pointerOf(['form', 'uiSchema', field]), `unknown field "${field}"`);
   }

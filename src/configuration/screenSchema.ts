@@ -27,6 +27,7 @@ export const screenDefinitionSchema = {
     },
     stepLabels: { type: 'object', additionalProperties: false, properties: stepLabels },
     component: { type: 'string' },
+    reauthentication: { type: 'boolean' },
     done: {
       type: 'object',
       additionalProperties: false,
@@ -43,6 +44,21 @@ export const screenDefinitionSchema = {
         steps: { type: 'array', items: { enum: FORM_STEPS }, uniqueItems: true, minItems: 1 },
         disabledUntilChanged: { type: 'boolean' },
         confirmLabel: localeKey,
+        initialData: { type: 'string', pattern: '^[a-zA-Z][a-zA-Z0-9]*(\\.[a-zA-Z][a-zA-Z0-9]*)*$' },
+        errors: {
+          type: 'array',
+          items: {
+            type: 'object',
+            additionalProperties: false,
+            required: ['code', 'field', 'message'],
+            properties: {
+              status: { type: 'integer', minimum: 400, maximum: 599 },
+              code: { type: 'string', minLength: 1 },
+              field: { type: 'string', minLength: 1 },
+              message: localeKey,
+            },
+          },
+        },
         submit: {
           type: 'object',
           additionalProperties: false,
@@ -52,7 +68,11 @@ export const screenDefinitionSchema = {
         onSuccess: {
           type: 'object',
           additionalProperties: false,
-          properties: { flash: localeKey, navigate: { type: 'string', pattern: '^/' } },
+          properties: {
+            flash: localeKey,
+            navigate: { type: 'string', pattern: '^/' },
+            event: { type: 'string', pattern: '^[a-z][a-zA-Z]*/[a-z][a-zA-Z]*$' },
+          },
         },
       },
     },

@@ -14,10 +14,11 @@
  * | no status, not a timeout                         | error flash errors.network                                |
  * | anything else                                    | report (strings cut at 1000), then errors.unexpected      |
  */
-import { call, delay, put, spawn } from 'redux-saga/effects';
+import { call, delay, put, select, spawn } from 'redux-saga/effects';
 import { API_ERROR, type FieldError } from '../../common/errorCodes.js';
 import { REAUTH_REDIRECT_DELAY_MS, SIGNIN_PATH } from '../state/constants.js';
 import { flashShown, type FlashKind } from '../state/flash.js';
+import type { SessionRootState } from '../state/session.js';
 import { camelCasePath } from './caseConversion.js';
 import { currentPathFromContext, navigateTo } from './context.js';
 import { isApiError } from './http.js';
@@ -67,14 +68,17 @@ export function classifyApiError(error: unknown): GeneralHandling {
   return 'unexpected';
 }
 
-/** '/signin?prompt=login&returnTo=%2Faccount' */
-export function reauthenticationUrl(returnTo: string): string {
-  return `${SIGNIN_PATH}?prompt=login&returnTo=${encodeURIComponent(returnTo)}`;
+/** '/signin?prompt=login&returnTo=%2Faccount&glopla_id=G0000001' (glopla_id when an organisation is chosen). */
+export function reauthenticationUrl(returnTo: string, gloplaId?: string | null): string {
+  const organisation = gloplaId ? `&glopla_id=${encodeURIComponent(gloplaId)}` : '';
+  return `${SIGNIN_PATH}?prompt=login&returnTo=${encodeURIComponent(returnTo)}${organisation}`;
 }
 
-function* redirectToReauthenticate(returnTo: string) {
+const gloplaIdFromState = (state: Partial<SessionRootState> | undefined): string | null => state?.session?.organization?.gloplaId ?? null;
+
+function* redirectToReauthenticate(returnTo: string, gloplaId: string | null) {
   yield delay(REAUTH_REDIRECT_DELAY_MS);
-  yield* navigateTo(reauthenticationUrl(returnTo));
+  yield* navigateTo(reauthenticationUrl(returnTo, gloplaId));
 }
 
 /**
@@ -90,7 +94,8 @@ export function* handleApiError(error: unknown): Generator<unknown, GeneralHandl
   if (message) yield put(flashShown(message));
   if (handling === 'reauthenticationExpired') {
     const returnTo = (yield* currentPathFromContext()) as string;
-    yield spawn(redirectToReauthenticate, returnTo);
+    const gloplaId = (yield select(gloplaIdFromState)) as string | null;
+    yield spawn(redirectToReauthenticate, returnTo, gloplaId);
   }
   if (handling === 'forbidden') yield* navigateTo(SIGNIN_PATH);
   return handling;

@@ -1,4 +1,7 @@
-/** Browser entry: choose the language, load its words, build router and store, render. */
+/**
+ * Browser entry: choose the language, load its words, restore the encrypted login, build router and store, render.
+ * The login is restored before the first render, so guarded pages see the session at once.
+ */
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { Provider } from 'react-redux';
@@ -6,14 +9,22 @@ import { RouterProvider } from 'react-router-dom';
 import screens from '../../../build/generated/screens.json';
 import type { ScreenDefinition } from '../../common/screens.js';
 import { chooseLanguage, initI18n, LANGUAGE_STORAGE_KEY } from '../engine/i18n.js';
+import { browserAuthContext, initialAuthState, restoreLogin } from '../features/auth/index.js';
 import { createRouter } from './router.js';
 import { createAppStore } from './store.js';
 import './styles.css';
 
 async function start(): Promise<void> {
-  await initI18n(chooseLanguage(window.location.search, window.localStorage.getItem(LANGUAGE_STORAGE_KEY)));
+  const authContext = browserAuthContext();
+  const [, restored] = await Promise.all([
+    initI18n(chooseLanguage(window.location.search, window.localStorage.getItem(LANGUAGE_STORAGE_KEY))),
+    restoreLogin(authContext.loginStore),
+  ]);
   const router = createRouter(screens as ScreenDefinition[]);
-  const store = createAppStore({ navigate: (to, options) => void router.navigate(to, options) });
+  const store = createAppStore(
+    { navigate: (to, options) => void router.navigate(to, options), ...authContext },
+    restored ? { session: restored.session, auth: { ...initialAuthState, idToken: restored.idToken } } : undefined,
+  );
   createRoot(document.getElementById('root')!).render(
     <StrictMode>
       <Provider store={store}>

@@ -23,7 +23,7 @@ export function buildRoutes(screens: ScreenDefinition[]): RouteObject[] {
     path: entry.path,
     handle: { screen: entry.screen } satisfies ScreenHandle,
     element: (
-      <Guard access={entry.access}>
+      <Guard access={entry.access} reauthentication={entry.screen.reauthentication}>
         <ScreenContent key={entry.screen.id} screen={entry.screen} />
       </Guard>
     ),

@@ -5,6 +5,10 @@ import { all, fork, put } from 'redux-saga/effects';
 import type { ApiSagaContext } from '../api/context.js';
 import { formsReducer } from '../engine/forms/formState.js';
 import { formsSaga } from '../engine/forms/formSaga.js';
+import { reauthenticationReducer, reauthenticationSaga } from '../engine/reauthentication.js';
+import { accountSaga } from '../features/account/index.js';
+import { authReducers, authSaga, createRefreshSession, type AuthSagaContext } from '../features/auth/index.js';
+import { featureFlagsReducers, featureFlagsSaga } from '../features/featureFlags/index.js';
 import { noticesReducers, noticesSaga } from '../features/notices/index.js';
 import { appStarted } from '../state/app.js';
 import { flashSaga, stateReducers } from '../state/index.js';
@@ -12,18 +16,32 @@ import { flashSaga, stateReducers } from '../state/index.js';
 export const rootReducer = combineReducers({
   ...stateReducers,
   ...noticesReducers,
+  ...authReducers,
+  ...featureFlagsReducers,
   forms: formsReducer,
+  reauthentication: reauthenticationReducer,
 });
 
 export type RootState = ReturnType<typeof rootReducer>;
 
 function* rootSaga() {
-  yield all([fork(flashSaga), fork(formsSaga), fork(noticesSaga)]);
+  yield all([
+    fork(flashSaga),
+    fork(formsSaga),
+    fork(reauthenticationSaga),
+    fork(noticesSaga),
+    fork(authSaga),
+    fork(accountSaga),
+    fork(featureFlagsSaga),
+  ]);
   yield put(appStarted());
 }
 
-export function createAppStore(context: ApiSagaContext, preloadedState?: Partial<RootState>) {
-  const sagaMiddleware = createSagaMiddleware({ context: { ...context } });
+export type AppSagaContext = ApiSagaContext & AuthSagaContext;
+
+/** refreshSession defaults to the auth feature's single-flight refresh (SPEC §4 Session). */
+export function createAppStore(context: AppSagaContext, preloadedState?: Partial<RootState>) {
+  const sagaMiddleware = createSagaMiddleware({ context: { refreshSession: createRefreshSession(), ...context } });
   const store = createStore(rootReducer, preloadedState as RootState | undefined, applyMiddleware(sagaMiddleware));
   sagaMiddleware.run(rootSaga);
   return store;

@@ -91,6 +91,7 @@ export function sessionFromTokenResponse(response: TokenResponse): Session {
 export const SESSION_STORED = 'session/stored';
 export const SESSION_CLEARED = 'session/cleared';
 export const ORGANIZATION_SELECTED = 'session/organizationSelected';
+export const ME_UPDATED = 'session/meUpdated';
 
 export interface OrganizationSelection {
   organization: LoginOrganization;
@@ -107,6 +108,9 @@ export const organizationSelected = actionCreator<OrganizationSelection, typeof 
   ORGANIZATION_SELECTED,
 );
 
+/** The signed-in admin's own data changed (e.g. their name): the fields given replace those in `me`. */
+export const meUpdated = actionCreator<Partial<Me>, typeof ME_UPDATED>(ME_UPDATED);
+
 export function sessionReducer(state: SessionState = initialSessionState, action: UnknownAction): SessionState {
   if (sessionStored.match(action)) return { ...state, session: action.payload };
   if (sessionCleared.match(action)) return initialSessionState;
@@ -114,6 +118,7 @@ export function sessionReducer(state: SessionState = initialSessionState, action
     const { organization, me, role } = action.payload;
     return { ...state, isLoggedIn: true, organization, me, role: role ?? DEFAULT_ROLE };
   }
+  if (meUpdated.match(action)) return state.me ? { ...state, me: { ...state.me, ...action.payload } } : state;
   return state;
 }
 

@@ -2,16 +2,18 @@
  * A screen whose content is one form from its definition, with the optional steps input → confirm → done. Each
  * step has its own URL (pushed to history); the draft lives in the store, so back and forward keep it.
  */
-import { useEffect, type ReactElement } from 'react';
+import { useEffect, useMemo, type ReactElement } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useDispatch, useSelector } from 'react-redux';
 import { Link, Navigate, useNavigate, useParams } from 'react-router-dom';
-import type { UiSchema } from '@rjsf/utils';
+import { deepEquals, type UiSchema } from '@rjsf/utils';
 import type { FormStep, ScreenDefinition } from '../../../common/screens.js';
 import { STEP_PARAM, stepPath } from '../routes.js';
 import { useLeaveWarning } from '../useLeaveWarning.js';
 import { ConfirmView } from './ConfirmView.js';
+import { useFormModule } from './formModule.js';
 import { formChanged, formReset, formSubmitted, selectForm, type FormsRootState } from './formState.js';
+import { pickFormFields, valueAt } from './pathParams.js';
 import { SchemaForm } from './SchemaForm.js';
 
 function StepIndicator({ screen, current }: { screen: ScreenDefinition; current: FormStep }): ReactElement | null {
@@ -40,10 +42,19 @@ export function FormScreen({ screen }: { screen: ScreenDefinition }): ReactEleme
   const entry = useSelector((state: FormsRootState) => selectForm(state, screen.id));
   const uiSchema = form.uiSchema as UiSchema | undefined;
   const inputPath = stepPath(screen, 'input');
+  // initial data from the store (form.initialData), limited to the schema's own fields
+  const module = useFormModule(form.schema);
+  const source = useSelector((state: unknown) => (form.initialData ? valueAt(state, form.initialData) : undefined));
+  const initialData = useMemo(
+    () => pickFormFields(source, Object.keys(module?.schema.properties ?? {})),
+    [source, module],
+  );
   const hasDraft = Object.keys(entry.data).length > 0;
+  const formData = hasDraft ? entry.data : initialData;
+  const changed = hasDraft && !deepEquals(entry.data, initialData);
 
   useEffect(() => () => void dispatch(formReset({ formId: screen.id })), [dispatch, screen.id]);
-  useLeaveWarning(entry.status !== 'succeeded' && (current === 'confirm' || hasDraft), screen.path);
+  useLeaveWarning(entry.status !== 'succeeded' && (current === 'confirm' || changed), screen.path);
 
   const submit = (data: Record<string, unknown>) =>
     dispatch(
@@ -51,7 +62,9 @@ export function FormScreen({ screen }: { screen: ScreenDefinition }): ReactEleme
         formId: screen.id,
         method: form.submit.method,
         path: form.submit.path,
+        params: { ...params },
         data,
+        errors: form.errors,
         onSuccess: { ...form.onSuccess, navigate: steps.includes('done') ? stepPath(screen, 'done') : form.onSuccess?.navigate },
       }),
     );
@@ -70,11 +83,13 @@ export function FormScreen({ screen }: { screen: ScreenDefinition }): ReactEleme
         <SchemaForm
           schemaName={form.schema}
           uiSchema={uiSchema}
-          formData={entry.data}
+          formData={formData}
+          initialData={initialData}
           disabledUntilChanged={form.disabledUntilChanged}
           submitting={entry.status === 'submitting'}
           submitLabel={steps.includes('confirm') ? (form.confirmLabel ?? 'common.next') : form.submit.label}
           serverErrors={entry.fieldErrors}
+          fieldMessages={entry.fieldMessages}
           onChange={(data) => dispatch(formChanged({ formId: screen.id, data }))}
           onSubmit={(data) => {
             if (!steps.includes('confirm')) return submit(data);

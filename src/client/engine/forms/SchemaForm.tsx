@@ -1,14 +1,15 @@
 /** One form from schemas/, rendered by RJSF with the project's templates, widgets and translated messages. */
-import { useMemo, useState, type ReactElement, type ReactNode } from 'react';
+import { useCallback, useMemo, useState, type ReactElement, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import Form from '@rjsf/core';
 import { deepEquals, type UiSchema } from '@rjsf/utils';
 import type { FieldError } from '../../../common/errorCodes.js';
+import type { WidgetFormContext } from '../../widgets/formContext.js';
 import { widgets } from '../../widgets/index.js';
 import { Loader } from '../Loader.js';
 import { useFormModule } from './formModule.js';
 import { templates } from './templates.js';
-import { makeTransformErrors, serverErrorsToErrorSchema } from './validationMessages.js';
+import { makeTransformErrors, serverErrorsToErrorSchema, withFieldMessages, type FieldMessage } from './validationMessages.js';
 
 export type FormData = Record<string, unknown>;
 
@@ -22,6 +23,8 @@ export interface SchemaFormProps {
   submitting: boolean;
   submitLabel: string;
   serverErrors?: FieldError[];
+  /** Messages (locale keys) the form shows on fields, e.g. a server error claimed by the screen's `errors`. */
+  fieldMessages?: FieldMessage[];
   onChange: (data: FormData) => void;
   onSubmit: (data: FormData) => void;
   /** Extra buttons beside submit (e.g. back). */
@@ -37,11 +40,21 @@ export function SchemaForm(props: SchemaFormProps): ReactElement {
   const { t } = useTranslation();
   const module = useFormModule(props.schemaName);
   const [attempted, setAttempted] = useState(false);
+  const [blockers, setBlockers] = useState<Record<string, boolean>>({});
+  const setSubmitBlocked = useCallback(
+    (fieldId: string, blocked: boolean) => setBlockers((current) => (current[fieldId] === blocked ? current : { ...current, [fieldId]: blocked })),
+    [],
+  );
+  const formContext = useMemo<WidgetFormContext>(() => ({ setSubmitBlocked }), [setSubmitBlocked]);
   const transformErrors = useMemo(() => module && makeTransformErrors(module.schema, t), [module, t]);
-  const extraErrors = useMemo(() => serverErrorsToErrorSchema(props.serverErrors ?? [], t), [props.serverErrors, t]);
+  const extraErrors = useMemo(
+    () => withFieldMessages(serverErrorsToErrorSchema(props.serverErrors ?? [], t), props.fieldMessages ?? [], t),
+    [props.serverErrors, props.fieldMessages, t],
+  );
   if (!module || !transformErrors) return <Loader />;
 
   const unchanged = props.disabledUntilChanged && deepEquals(props.formData, props.initialData ?? {});
+  const blocked = Object.values(blockers).some(Boolean);
   return (
     <Form
       schema={module.schema}
@@ -50,6 +63,7 @@ export function SchemaForm(props: SchemaFormProps): ReactElement {
       formData={props.formData}
       templates={templates}
       widgets={widgets}
+      formContext={formContext}
       transformErrors={transformErrors}
       extraErrors={extraErrors}
       showErrorList="top"
@@ -70,7 +84,7 @@ export function SchemaForm(props: SchemaFormProps): ReactElement {
     >
       <div className="form__actions">
         {props.actions}
-        <button type="submit" className="button button--primary" disabled={props.submitting || unchanged}>
+        <button type="submit" className="button button--primary" disabled={props.submitting || unchanged || blocked}>
           {props.submitting ? t('common.submitting') : t(props.submitLabel)}
         </button>
       </div>

@@ -5,6 +5,8 @@
 import type { UnknownAction } from 'redux';
 import { actionCreator } from '../../state/actions.js';
 import type { FieldError } from '../../../common/errorCodes.js';
+import type { FormErrorMapping } from '../../../common/screens.js';
+import type { FieldMessage } from './validationMessages.js';
 
 export type SubmitStatus = 'idle' | 'submitting' | 'succeeded' | 'failed';
 
@@ -12,6 +14,8 @@ export interface FormEntry {
   data: Record<string, unknown>;
   status: SubmitStatus;
   fieldErrors: FieldError[];
+  /** Server errors the screen maps onto fields (FormDefinition.errors), as locale keys. */
+  fieldMessages?: FieldMessage[];
   result?: unknown;
 }
 
@@ -20,16 +24,21 @@ export type FormsState = Record<string, FormEntry>;
 export interface FormSubmission {
   formId: string;
   method: 'POST' | 'PUT' | 'PATCH';
+  /** May hold :name placeholders, filled from `params` and the session (see pathParams.ts). */
   path: string;
+  /** The route's parameters. */
+  params?: Record<string, string | undefined>;
   data: Record<string, unknown>;
-  /** Where to go after success (e.g. the done step), and the flash to show. */
-  onSuccess?: { navigate?: string; flash?: string };
+  /** Server errors shown on a field instead of the general handling. */
+  errors?: FormErrorMapping[];
+  /** Where to go after success (e.g. the done step), the flash to show and the event to dispatch with the response. */
+  onSuccess?: { navigate?: string; flash?: string; event?: string };
 }
 
 export const formChanged = actionCreator<{ formId: string; data: Record<string, unknown> }>('forms/changed');
 export const formSubmitted = actionCreator<FormSubmission>('forms/submitted');
 export const formSucceeded = actionCreator<{ formId: string; result: unknown }>('forms/succeeded');
-export const formFailed = actionCreator<{ formId: string; fieldErrors: FieldError[] }>('forms/failed');
+export const formFailed = actionCreator<{ formId: string; fieldErrors: FieldError[]; fieldMessages?: FieldMessage[] }>('forms/failed');
 export const formReset = actionCreator<{ formId: string }>('forms/reset');
 
 const EMPTY: FormEntry = { data: {}, status: 'idle', fieldErrors: [] };
@@ -41,13 +50,16 @@ function update(state: FormsState, formId: string, change: Partial<FormEntry>): 
 export function formsReducer(state: FormsState = {}, action: UnknownAction): FormsState {
   if (formChanged.match(action)) {
     // an edit makes the server's earlier field errors stale
-    return update(state, action.payload.formId, { data: action.payload.data, fieldErrors: [] });
+    return update(state, action.payload.formId, { data: action.payload.data, fieldErrors: [], fieldMessages: [] });
   }
   if (formSubmitted.match(action)) {
-    return update(state, action.payload.formId, { data: action.payload.data, status: 'submitting', fieldErrors: [] });
+    return update(state, action.payload.formId, { data: action.payload.data, status: 'submitting', fieldErrors: [], fieldMessages: [] });
   }
   if (formSucceeded.match(action)) return update(state, action.payload.formId, { status: 'succeeded', result: action.payload.result });
-  if (formFailed.match(action)) return update(state, action.payload.formId, { status: 'failed', fieldErrors: action.payload.fieldErrors });
+  if (formFailed.match(action)) {
+    const { fieldErrors, fieldMessages = [] } = action.payload;
+    return update(state, action.payload.formId, { status: 'failed', fieldErrors, fieldMessages });
+  }
   if (formReset.match(action)) {
     const { [action.payload.formId]: _removed, ...rest } = state;
     return rest;

@@ -21,8 +21,9 @@ export function validationMessage(error: RJSFValidationError, t: TFunction): str
 export function makeTransformErrors(schema: RJSFSchema, t: TFunction) {
   return (errors: RJSFValidationError[]): RJSFValidationError[] =>
     errors
-      // a oneOf list reports each unmatched option as well; the oneOf error says it once
-      .filter((error) => error.name !== 'const')
+      // a oneOf list reports each unmatched option as well; the oneOf error says it once. An if/then rule reports
+      // 'must match then' beside the error of the field inside then, which is the one to show.
+      .filter((error) => error.name !== 'const' && error.name !== 'if')
       .map((error) => {
         const message = validationMessage(error, t);
         const title = fieldTitle(schema, error.property);
@@ -46,4 +47,21 @@ export function serverErrorsToErrorSchema(fieldErrors: readonly FieldError[], t:
     return schema as ErrorSchema;
   };
   return translate(fieldErrorsToFormErrors(fieldErrors));
+}
+
+/** A message (locale key) to show on a form field, e.g. a server error the screen maps to a field. */
+export interface FieldMessage {
+  field: string;
+  messageKey: string;
+}
+
+/** Adds field messages to an RJSF error schema. */
+export function withFieldMessages(errorSchema: ErrorSchema, messages: readonly FieldMessage[], t: TFunction): ErrorSchema {
+  if (messages.length === 0) return errorSchema;
+  const result = { ...(errorSchema as Record<string, { __errors?: string[] }>) };
+  for (const { field, messageKey } of messages) {
+    const existing = result[field] ?? {};
+    result[field] = { ...existing, __errors: [...(existing.__errors ?? []), t(messageKey)] };
+  }
+  return result as ErrorSchema;
 }

@@ -1,0 +1,18 @@
+/** Sign-in, callback, session persistence, refresh and logout (SPEC 2.3, §4 Sign-in and Session). */
+import { all, fork } from 'redux-saga/effects';
+import { callbackSaga } from './callbackSaga.js';
+import { logoutSaga } from './logoutSaga.js';
+import { persistenceSaga } from './persistenceSaga.js';
+import { sessionReplacedSaga } from './sessionReplacedSaga.js';
+import { signinSaga } from './signinSaga.js';
+
+export * from './authState.js';
+export { browserAuthContext, AUTH_CONTEXT, type AuthSagaContext } from './context.js';
+export { createRefreshSession } from './refreshSaga.js';
+export { restoreLogin } from './persistenceSaga.js';
+export { SESSION_REPLACED } from './sessionReplacedSaga.js';
+export { safeReturnPath, type SigninOptions } from './signinRequest.js';
+
+export function* authSaga() {
+  yield all([fork(signinSaga), fork(callbackSaga), fork(logoutSaga), fork(persistenceSaga), fork(sessionReplacedSaga)]);
+}
