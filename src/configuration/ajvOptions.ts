@@ -3,4 +3,6 @@ export const AJV_OPTIONS = {
   allErrors: true,
   strict: false,
   unicodeRegExp: true,
+  /** Relative references to other fields' values, e.g. a new password that must differ from the current one. */
+  $data: true,
 } as const;

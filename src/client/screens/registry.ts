@@ -1,9 +1,13 @@
 /** Code-defined screens by id, each loaded as a chunk of its own when first opened. */
-import type { ComponentType, LazyExoticComponent } from 'react';
+import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
 import type { ScreenDefinition } from '../../common/screens.js';
 import type { ComponentId } from './componentIds.js';
 
 export type ScreenComponent = LazyExoticComponent<ComponentType<{ screen: ScreenDefinition }>>;
 
-export const screenComponents: Record<ComponentId, ScreenComponent> = {};
-
+export const screenComponents: Record<ComponentId, ScreenComponent> = {
+  SignIn: lazy(() => import(/* webpackChunkName: "screen-SignIn" */ './SignIn.js')),
+  SignInCallback: lazy(() => import(/* webpackChunkName: "screen-SignInCallback" */ './SignInCallback.js')),
+  SignOut: lazy(() => import(/* webpackChunkName: "screen-SignOut" */ './SignOut.js')),
+  Account: lazy(() => import(/* webpackChunkName: "screen-Account" */ './Account.js')),
+};

@@ -3,12 +3,15 @@
  * here; `npm run check:config` rejects a screen naming an id that is not in WIDGET_IDS.
  */
 import type { RegistryWidgetsType } from '@rjsf/utils';
+import { PasswordInputWidget, PasswordStrengthWidget } from './PasswordWidget.js';
 import { SelectWidget } from './SelectWidget.js';
 import { WIDGET_IDS, type WidgetId } from './ids.js';
 
 /** Built-in widgets replaced by translating versions, plus the custom ones by id. */
 export const widgets: Record<WidgetId, RegistryWidgetsType[string]> = {
   SelectWidget,
+  PasswordInput: PasswordInputWidget,
+  PasswordStrength: PasswordStrengthWidget,
 };
 
 export { WIDGET_IDS };

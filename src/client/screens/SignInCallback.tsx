@@ -1,0 +1,33 @@
+/** /auth/openid/callback (SPEC 2.3): a loader while the sign-in completes; on failure the error page with a Home button. */
+import { useEffect, type ReactElement } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useDispatch, useSelector } from 'react-redux';
+import { Link, useLocation } from 'react-router-dom';
+import { callbackOpened, selectCallbackStatus } from '../features/auth/index.js';
+import { Loader } from '../engine/Loader.js';
+
+export default function SignInCallback(): ReactElement {
+  const { t } = useTranslation();
+  const dispatch = useDispatch();
+  const { search } = useLocation();
+  const status = useSelector(selectCallbackStatus);
+
+  useEffect(() => {
+    dispatch(callbackOpened({ search }));
+    // once per visit: the code can be exchanged only once
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [dispatch]);
+
+  if (status !== 'failed') return <Loader />;
+  return (
+    <section className="callback-error" aria-labelledby="callback-error-title">
+      <h2 id="callback-error-title">{t('auth.callback.errorTitle')}</h2>
+      <p className="error-text" role="alert">
+        {t('auth.callback.failed')}
+      </p>
+      <Link className="button" to="/">
+        {t('common.home')}
+      </Link>
+    </section>
+  );
+}
