@@ -1,0 +1,54 @@
+/**
+ * How every failure is answered (SPEC §8):
+ * - a form that fails its schema: 422 `{errors: [{field, code, meta}]}`;
+ * - the database out of reach: 503 `{error: "maintenance"}`;
+ * - other client errors: their status with `{error: code}` (bad_request, not_found, …);
+ * - anything else: 500 `{error: "internal_error"}`, logged with its stack, which never reaches the client.
+ */
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import { API_ERROR, type ApiErrorCode } from '../../common/errorCodes.js';
+import { isDatabaseUnavailable } from '../db/errors.js';
+import { FormValidationError, mapAjvErrors } from './validation.js';
+import { toWire } from './wire.js';
+
+/** An error the API answers with its own status and code. */
+export class ApiError extends Error {
+  constructor(
+    readonly statusCode: number,
+    readonly apiCode: ApiErrorCode,
+    message: string = apiCode,
+  ) {
+    super(message);
+    this.name = 'ApiError';
+  }
+}
+
+const CODE_BY_STATUS: Record<number, ApiErrorCode> = {
+  400: API_ERROR.badRequest,
+  403: API_ERROR.forbidden,
+  404: API_ERROR.notFound,
+};
+
+export function errorHandler(error: FastifyError | Error, request: FastifyRequest, reply: FastifyReply): FastifyReply {
+  if (error instanceof FormValidationError) {
+    return reply.code(422).send(toWire({ errors: error.fieldErrors }));
+  }
+  const fastifyError = error as FastifyError;
+  if (fastifyError.validation) {
+    return reply.code(422).send(toWire({ errors: mapAjvErrors(fastifyError.validation as never) }));
+  }
+  if (isDatabaseUnavailable(error)) {
+    request.log.warn({ err: error }, 'database unavailable: answering maintenance');
+    return reply.code(503).send({ error: API_ERROR.maintenance });
+  }
+  if (error instanceof ApiError) {
+    return reply.code(error.statusCode).send({ error: error.apiCode });
+  }
+  const status = fastifyError.statusCode;
+  if (typeof status === 'number' && status >= 400 && status < 500) {
+    request.log.info({ err: error }, 'client error');
+    return reply.code(status).send({ error: CODE_BY_STATUS[status] ?? API_ERROR.badRequest });
+  }
+  request.log.error({ err: error }, 'unhandled error');
+  return reply.code(500).send({ error: API_ERROR.internal });
+}

@@ -1,0 +1,43 @@
+/**
+ * The API: /api/v2 (SPEC §7) and /api/v1/notices. Both share the wire conventions, installed here for
+ * the API routes only (the OpenAPI document and the static files are left alone):
+ * - preValidation: a JSON body's keys become camelCase and its strings are trimmed (deep, arrays of
+ *   objects too); multipart and other bodies are not touched;
+ * - preSerialization: response keys become snake_case (deep).
+ */
+import type { FastifyInstance, FastifyPluginAsync, FastifyRequest } from 'fastify';
+import { clientErrorsRoutes } from './clientErrors.js';
+import { noticesRoutes } from './notices.js';
+import { registrationRequestsRoutes } from './registrationRequests.js';
+import { fromWire, toWire } from './wire.js';
+
+const JSON_CONTENT_TYPE = /^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i;
+
+function isJsonBody(request: FastifyRequest): boolean {
+  return JSON_CONTENT_TYPE.test(request.headers['content-type'] ?? '');
+}
+
+function installWireConventions(app: FastifyInstance): void {
+  app.addHook('preValidation', async (request) => {
+    if (request.body !== undefined && request.body !== null && isJsonBody(request)) {
+      request.body = fromWire(request.body);
+    }
+  });
+  app.addHook('preSerialization', async (_request, _reply, payload) => toWire(payload));
+}
+
+const apiV2: FastifyPluginAsync = async (app) => {
+  installWireConventions(app);
+  await app.register(registrationRequestsRoutes);
+  await app.register(clientErrorsRoutes);
+};
+
+const apiV1: FastifyPluginAsync = async (app) => {
+  installWireConventions(app);
+  await app.register(noticesRoutes);
+};
+
+export const apiRoutes: FastifyPluginAsync = async (app) => {
+  await app.register(apiV2, { prefix: '/api/v2' });
+  await app.register(apiV1, { prefix: '/api/v1' });
+};

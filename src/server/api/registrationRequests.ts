@@ -1,0 +1,45 @@
+/** POST /api/v2/registration_requests: a company applies for a corporate account (SPEC §2.16). */
+import type { FastifyPluginAsync } from 'fastify';
+import { createRegistrationRequest, type RegistrationRequestInput } from '../domain/registrationRequests.js';
+import { commonResponses, validationErrorResponse } from './schemas.js';
+import { formBody, getFormSchemas, wireSchema } from './validation.js';
+
+const FORM = 'registration-request';
+
+/** The stored request as answered: every form field (optional ones may be null), id and created_at. */
+function registrationRequestResponse() {
+  const form = wireSchema(getFormSchemas()[FORM]!) as { properties: Record<string, { type?: string }>; required: string[] };
+  const properties: Record<string, unknown> = { id: { type: 'integer' } };
+  for (const [name, property] of Object.entries(form.properties)) {
+    const type = property.type ?? 'string';
+    properties[name] = { type: form.required.includes(name) ? type : [type, 'null'] };
+  }
+  properties.created_at = { type: 'string', format: 'date-time' };
+  return { type: 'object', properties, required: ['id', ...form.required, 'created_at'] };
+}
+
+export const registrationRequestsRoutes: FastifyPluginAsync = async (app) => {
+  app.post<{ Body: RegistrationRequestInput }>(
+    '/registration_requests',
+    {
+      schema: {
+        tags: ['registration'],
+        summary: 'Apply for a corporate account',
+        body: formBody(FORM),
+        response: {
+          201: {
+            type: 'object',
+            properties: { registration_request: registrationRequestResponse() },
+            required: ['registration_request'],
+          },
+          422: validationErrorResponse,
+          ...commonResponses,
+        },
+      },
+    },
+    async (request, reply) => {
+      const registrationRequest = await createRegistrationRequest(app.db, request.body);
+      return reply.code(201).send({ registrationRequest });
+    },
+  );
+};

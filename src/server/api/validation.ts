@@ -1,0 +1,238 @@
+/**
+ * Request validation with the form schema files (DESIGN §3.1: one source per rule) and the mapping of
+ * ajv errors to the wire's field errors (SPEC §8): 422 `{errors: [{field, code, meta}]}`.
+ *
+ * A route names its form: `schema: { body: formBody('registration-request') }`. The body schema that
+ * Fastify sees is the wire (snake_case) rendering of the form, for the OpenAPI document; the validator
+ * compiler below recognises its `x-form` marker and validates the camelCased, trimmed body against
+ * `loadFormSchemas()[name]` instead.
+ */
+import type { FastifySchemaCompiler } from 'fastify';
+import { Ajv, type ErrorObject, type Options, type ValidateFunction } from 'ajv';
+import ajvErrors from 'ajv-errors';
+import addFormats from 'ajv-formats';
+import { API_ERROR, FIELD_ERROR, type FieldError } from '../../common/errorCodes.js';
+import { loadFormSchemas, type JsonSchema } from '../../configuration/load.js';
+import { toSnakeKey, wireField } from './wire.js';
+
+export const FORM_MARKER = 'x-form';
+
+const FORM_AJV_OPTIONS: Options = {
+  allErrors: true, // required by ajv-errors; reports every field at once
+  verbose: true, // errors carry the failing data, to tell "nothing entered" from "wrong"
+  removeAdditional: true, // unknown keys are dropped (additionalProperties: false), never stored
+  useDefaults: true,
+  strict: true,
+};
+
+let formSchemas: Record<string, JsonSchema> | undefined;
+const formValidators = new Map<string, ValidateFunction>();
+let formAjv: Ajv | undefined;
+
+/** The form schemas of schemas/, read once per process. */
+export function getFormSchemas(): Record<string, JsonSchema> {
+  formSchemas ??= loadFormSchemas();
+  return formSchemas;
+}
+
+function formValidator(name: string): ValidateFunction {
+  let validate = formValidators.get(name);
+  if (!validate) {
+    const schema = getFormSchemas()[name];
+    if (!schema) throw new Error(`Unknown form schema "${name}" (no schemas/${name}.json)`);
+    if (!formAjv) {
+      formAjv = new Ajv(FORM_AJV_OPTIONS);
+      addFormats(formAjv);
+      ajvErrors(formAjv);
+    }
+    validate = formAjv.compile(schema);
+    formValidators.set(name, validate);
+  }
+  return validate;
+}
+
+/** A body that failed its form schema: answered 422 with the field errors. */
+export class FormValidationError extends Error {
+  readonly statusCode = 422;
+  constructor(readonly fieldErrors: FieldError[]) {
+    super(`Validation failed: ${fieldErrors.map((error) => `${error.field} ${error.code}`).join(', ')}`);
+    this.name = 'FormValidationError';
+  }
+}
+
+/** A body that is not even an object. */
+export class BadRequestError extends Error {
+  readonly statusCode = 400;
+  readonly code = API_ERROR.badRequest;
+  constructor(message: string) {
+    super(message);
+    this.name = 'BadRequestError';
+  }
+}
+
+/**
+ * Validates `data` (camelCase keys, as after the preValidation hook) against the named form schema.
+ * May remove unknown keys and fill defaults in `data`. Returns the field errors, or null when valid.
+ */
+export function validateForm(name: string, data: unknown): FieldError[] | null {
+  const validate = formValidator(name);
+  if (validate(data)) return null;
+  return inFormOrder(getFormSchemas()[name]!, mapAjvErrors(validate.errors ?? []));
+}
+
+/** Sorts field errors the way the form lists its fields (ajv reports `required` before the rest). */
+function inFormOrder(schema: JsonSchema, errors: FieldError[]): FieldError[] {
+  const order = Object.keys((schema.properties ?? {}) as Record<string, unknown>).map(toSnakeKey);
+  const rank = (error: FieldError) => {
+    const index = order.indexOf(error.field.split('.', 1)[0]!);
+    return index === -1 ? order.length : index;
+  };
+  return errors
+    .map((error, index) => ({ error, index }))
+    .sort((a, b) => rank(a.error) - rank(b.error) || a.index - b.index)
+    .map(({ error }) => error);
+}
+
+// ---------------------------------------------------------------------------------------------------
+// ajv errors → field errors
+
+const PRIORITY: Record<string, number> = { [FIELD_ERROR.blank]: 0, [FIELD_ERROR.tooLong]: 1, [FIELD_ERROR.invalid]: 2 };
+
+function pointerSegments(pointer: string): (string | number)[] {
+  if (pointer === '') return [];
+  return pointer
+    .slice(1)
+    .split('/')
+    .map((segment) => segment.replace(/~1/g, '/').replace(/~0/g, '~'))
+    .map((segment) => (/^(0|[1-9][0-9]*)$/.test(segment) ? Number(segment) : segment));
+}
+
+/** Nothing entered: absent, null, an empty string or an empty array. */
+function isEmptyValue(value: unknown): boolean {
+  return value === null || value === '' || (Array.isArray(value) && value.length === 0);
+}
+
+function hasData(error: ErrorObject): boolean {
+  return 'data' in error;
+}
+
+/** One ajv error → one field error (before de-duplication). */
+function mapOne(error: ErrorObject): FieldError {
+  const segments = pointerSegments(error.instancePath);
+  const params = error.params as Record<string, unknown>;
+  switch (error.keyword) {
+    case 'required':
+      return { field: wireField([...segments, String(params.missingProperty)]), code: FIELD_ERROR.blank, meta: {} };
+    case 'additionalProperties':
+      return { field: wireField([...segments, String(params.additionalProperty)]), code: FIELD_ERROR.invalid, meta: {} };
+    case 'errorMessage': {
+      // ajv-errors replaced the original errors with a locale key; blank still wins when nothing was entered.
+      const originals = (params.errors as ErrorObject[] | undefined) ?? [];
+      const empty = originals.some((original) => hasData(original) && isEmptyValue(original.data));
+      const field = wireField(segments);
+      return empty
+        ? { field, code: FIELD_ERROR.blank, meta: {} }
+        : { field, code: FIELD_ERROR.invalid, meta: { messageKey: error.message } };
+    }
+    case 'maxLength':
+      return { field: wireField(segments), code: FIELD_ERROR.tooLong, meta: { length: params.limit } };
+    case 'minLength':
+    case 'minItems':
+      return params.limit === 1 || (hasData(error) && isEmptyValue(error.data))
+        ? { field: wireField(segments), code: FIELD_ERROR.blank, meta: {} }
+        : { field: wireField(segments), code: FIELD_ERROR.invalid, meta: { length: params.limit } };
+    default:
+      // pattern, format, enum, const, oneOf, type, minimum, …: wrong value, unless nothing was entered.
+      return hasData(error) && isEmptyValue(error.data)
+        ? { field: wireField(segments), code: FIELD_ERROR.blank, meta: {} }
+        : { field: wireField(segments), code: FIELD_ERROR.invalid, meta: {} };
+  }
+}
+
+/**
+ * Maps ajv errors to one field error per field, in the order the fields first fail.
+ * When a field fails several rules the most basic wins: blank, then tooLong, then invalid
+ * (preferring an invalid that carries a locale key from ajv-errors).
+ */
+export function mapAjvErrors(errors: readonly ErrorObject[]): FieldError[] {
+  const byField = new Map<string, FieldError>();
+  for (const error of errors) {
+    const mapped = mapOne(error);
+    const current = byField.get(mapped.field);
+    if (!current || better(mapped, current)) byField.set(mapped.field, mapped);
+  }
+  return [...byField.values()];
+}
+
+function better(candidate: FieldError, current: FieldError): boolean {
+  const a = PRIORITY[candidate.code] ?? 3;
+  const b = PRIORITY[current.code] ?? 3;
+  if (a !== b) return a < b;
+  return candidate.meta?.messageKey !== undefined && current.meta?.messageKey === undefined;
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Fastify integration
+
+/** The route body schema for a form: its wire rendering, marked for the validator compiler. */
+export function formBody(name: string): JsonSchema {
+  const schema = getFormSchemas()[name];
+  if (!schema) throw new Error(`Unknown form schema "${name}" (no schemas/${name}.json)`);
+  return { ...wireSchema(schema), [FORM_MARKER]: name };
+}
+
+/**
+ * The wire (snake_case) rendering of a form schema for documentation: `#/$defs` references inlined,
+ * property names and `required` in snake_case, ajv-errors messages and comments dropped.
+ */
+export function wireSchema(schema: JsonSchema): JsonSchema {
+  const defs = (schema.$defs ?? {}) as Record<string, unknown>;
+  const render = (node: unknown, depth: number): unknown => {
+    if (depth > 32) throw new Error('wireSchema: schema nested too deeply (recursive $ref?)');
+    if (Array.isArray(node)) return node.map((item) => render(item, depth + 1));
+    if (typeof node !== 'object' || node === null) return node;
+    let source = node as Record<string, unknown>;
+    if (typeof source.$ref === 'string' && source.$ref.startsWith('#/$defs/')) {
+      const { $ref, ...siblings } = source;
+      source = { ...(defs[($ref as string).slice('#/$defs/'.length)] as Record<string, unknown>), ...siblings };
+    }
+    const result: Record<string, unknown> = {};
+    for (const [key, value] of Object.entries(source)) {
+      if (key === '$defs' || key === '$comment' || key === 'errorMessage') continue;
+      if (key === 'properties' && typeof value === 'object' && value !== null) {
+        result.properties = Object.fromEntries(
+          Object.entries(value as Record<string, unknown>).map(([name, inner]) => [toSnakeKey(name), render(inner, depth + 1)]),
+        );
+      } else if (key === 'required' && Array.isArray(value)) {
+        result.required = value.map((name) => toSnakeKey(String(name)));
+      } else {
+        result[key] = render(value, depth + 1);
+      }
+    }
+    return result;
+  };
+  return render(schema, 0) as JsonSchema;
+}
+
+/**
+ * Fastify's validator compiler: form bodies go to validateForm; every other schema (params,
+ * querystring, plain bodies) to an ajv configured like Fastify's default.
+ */
+export function createValidatorCompiler(): FastifySchemaCompiler<unknown> {
+  const ajv = new Ajv({ coerceTypes: 'array', useDefaults: true, removeAdditional: true, allErrors: false, strict: false });
+  addFormats(ajv);
+  return ({ schema, httpPart }) => {
+    const form = (schema as Record<string, unknown>)[FORM_MARKER];
+    if (httpPart === 'body' && typeof form === 'string') {
+      formValidator(form); // compile now: a broken schema fails at startup, not on the first request
+      return (data: unknown) => {
+        if (typeof data !== 'object' || data === null || Array.isArray(data)) {
+          return { error: new BadRequestError('The request body must be a JSON object') };
+        }
+        const fieldErrors = validateForm(form, data);
+        return fieldErrors ? { error: new FormValidationError(fieldErrors) } : { value: data };
+      };
+    }
+    return ajv.compile(schema as object);
+  };
+}

@@ -1,0 +1,63 @@
+/**
+ * Wire conventions (SPEC §7): JSON keys travel in snake_case, code works in camelCase.
+ * Request bodies are converted (and every string trimmed) before validation; responses are converted
+ * back before serialisation.
+ */
+import { camelCase, snakeCase } from 'change-case';
+
+const MAX_CACHED_KEYS = 10_000;
+const camelCache = new Map<string, string>();
+const snakeCache = new Map<string, string>();
+
+function cached(cache: Map<string, string>, convert: (key: string) => string, key: string): string {
+  let result = cache.get(key);
+  if (result === undefined) {
+    result = convert(key);
+    // Keys come from clients too: stop caching rather than grow without bound.
+    if (cache.size < MAX_CACHED_KEYS) cache.set(key, result);
+  }
+  return result;
+}
+
+export const toCamelKey = (key: string): string => cached(camelCache, camelCase, key);
+export const toSnakeKey = (key: string): string => cached(snakeCache, snakeCase, key);
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  if (typeof value !== 'object' || value === null) return false;
+  const proto = Object.getPrototypeOf(value);
+  return proto === Object.prototype || proto === null;
+}
+
+/** Deep copy of a parsed JSON body with camelCase keys and trimmed strings (arrays of objects too). */
+export function fromWire(value: unknown): unknown {
+  if (typeof value === 'string') return value.trim();
+  if (Array.isArray(value)) return value.map(fromWire);
+  if (isPlainObject(value)) {
+    const result: Record<string, unknown> = {};
+    for (const [key, inner] of Object.entries(value)) {
+      if (key === '__proto__') continue;
+      result[toCamelKey(key)] = fromWire(inner);
+    }
+    return result;
+  }
+  return value;
+}
+
+/**
+ * Deep copy with snake_case keys. Only plain objects and arrays are walked: Dates, Buffers and class
+ * instances pass through for the serialiser.
+ */
+export function toWire(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(toWire);
+  if (isPlainObject(value)) {
+    const result: Record<string, unknown> = {};
+    for (const [key, inner] of Object.entries(value)) result[toSnakeKey(key)] = toWire(inner);
+    return result;
+  }
+  return value;
+}
+
+/** Turns a dot-free camelCase path ("users/0/firstName") into the wire's "users.0.first_name". */
+export function wireField(segments: readonly (string | number)[]): string {
+  return segments.map((segment) => (typeof segment === 'number' ? String(segment) : toSnakeKey(segment))).join('.');
+}

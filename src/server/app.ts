@@ -1,0 +1,114 @@
+/**
+ * Builds the Fastify app; every plugin is registered here (DESIGN §2).
+ * The caller owns listening and closing: `const app = await buildApp(loadConfig()); await app.listen(…)`.
+ */
+import helmet from '@fastify/helmet';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import Fastify, { type FastifyInstance } from 'fastify';
+import type { Logger } from 'pino';
+import { API_ERROR } from '../common/errorCodes.js';
+import { apiRoutes } from './api/index.js';
+import { errorHandler } from './api/errors.js';
+import { healthRoutes } from './api/health.js';
+import { createValidatorCompiler } from './api/validation.js';
+import { isAppNavigation, registerBrowserBuild, sendIndexHtml } from './browserBuild.js';
+import type { Config } from './config.js';
+import { createDatabase, migrateToLatest, type DatabaseHandle } from './db/index.js';
+import { seedDemoData } from './db/seed/index.js';
+import './types.js';
+
+export interface AppDeps {
+  /** A database the caller opened (and will close); by default buildApp opens one from config and closes it with the app. */
+  database?: DatabaseHandle;
+  /** A pino logger to use instead of one built from config.logLevel (tests capture the log this way). */
+  logger?: Logger;
+}
+
+/** The page-wide policy: nothing but this origin, no inline script or style, no eval, no framing. */
+function contentSecurityPolicy(config: Config) {
+  return {
+    useDefaults: false,
+    directives: {
+      defaultSrc: ["'self'"],
+      scriptSrc: ["'self'"],
+      scriptSrcAttr: ["'none'"],
+      styleSrc: ["'self'"],
+      imgSrc: ["'self'", 'data:'],
+      fontSrc: ["'self'"],
+      connectSrc: ["'self'"],
+      objectSrc: ["'none'"],
+      baseUri: ["'self'"],
+      formAction: ["'self'"],
+      frameAncestors: ["'none'"],
+      ...(config.publicUrl.startsWith('https:') ? { upgradeInsecureRequests: [] } : {}),
+    },
+  };
+}
+
+/**
+ * The API documentation page only: Swagger UI's bundle sets inline style attributes, so styles may be
+ * inline there; scripts stay 'self' (the page has no inline script and needs no eval).
+ */
+const DOCS_CSP =
+  "default-src 'self'; script-src 'self'; script-src-attr 'none'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; " +
+  "font-src 'self' data:; connect-src 'self'; object-src 'none'; base-uri 'self'; form-action 'self'; frame-ancestors 'none'";
+
+export async function buildApp(config: Config, deps: AppDeps = {}): Promise<FastifyInstance> {
+  const app = Fastify({
+    ...(deps.logger ? { loggerInstance: deps.logger } : { logger: { level: config.logLevel } }),
+    // A hop count is valid at runtime (proxy-addr) though Fastify's types omit it.
+    trustProxy: config.trustProxy as boolean,
+  }) as unknown as FastifyInstance;
+
+  const ownsDatabase = deps.database === undefined;
+  const database = deps.database ?? createDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, logger: app.log as Logger });
+  app.decorate('config', config);
+  app.decorate('database', database);
+  app.decorate('db', database.db);
+  if (ownsDatabase) app.addHook('onClose', async () => database.close());
+
+  try {
+    await migrateToLatest(database.db);
+    if (config.seed === 'demo' && !config.isProduction) {
+      const result = await seedDemoData(database.db);
+      if (result.seeded) app.log.info('seeded the demo data');
+    }
+  } catch (error) {
+    if (ownsDatabase) await database.close().catch(() => undefined);
+    throw error;
+  }
+
+  app.setValidatorCompiler(createValidatorCompiler());
+  app.setErrorHandler(errorHandler);
+  app.setNotFoundHandler(async (request, reply) => {
+    if (isAppNavigation(request)) return sendIndexHtml(reply, config.distDir);
+    return reply.code(404).send({ error: API_ERROR.notFound });
+  });
+
+  await app.register(helmet, {
+    contentSecurityPolicy: contentSecurityPolicy(config),
+    // HSTS only makes sense when the portal is served over https.
+    strictTransportSecurity: config.publicUrl.startsWith('https:') ? { maxAge: 31536000, includeSubDomains: true } : false,
+  });
+
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'Corporate admin portal API',
+        description: 'JSON keys are snake_case on the wire. Form bodies are validated with schemas/<form>.json.',
+        version: '2',
+      },
+      servers: [{ url: config.publicUrl }],
+    },
+  });
+  await app.register(swaggerUi, { routePrefix: '/api/docs', staticCSP: DOCS_CSP });
+
+  await app.register(healthRoutes);
+  await app.register(apiRoutes);
+  await registerBrowserBuild(app, config.distDir);
+
+  await app.ready();
+  return app;
+}

@@ -1,0 +1,14 @@
+/**
+ * Every migration, in order. Listed statically (not read from the directory) so the Migrator works
+ * the same under tsx, a bundler or compiled output. Add a new file and one line here.
+ */
+import type { Migration, MigrationProvider } from 'kysely';
+import * as m0001 from './0001_initial.js';
+
+export const migrations: Record<string, Migration> = {
+  '0001_initial': m0001,
+};
+
+export const migrationProvider: MigrationProvider = {
+  getMigrations: async () => migrations,
+};

@@ -1,0 +1,129 @@
+/**
+ * Seeds the demo data into an EMPTY database, in one transaction. "Empty" means none of the seeded
+ * tables holds a row, so a database somebody has started to fill is never touched. An advisory lock
+ * keeps two instances starting together from both seeding.
+ */
+import { sql } from 'kysely';
+import { hashPassword } from '../../domain/passwords.js';
+import type { Db } from '../index.js';
+import type { Database } from '../types.js';
+import {
+  demoAdmins,
+  demoAnnouncementArticles,
+  demoFeatureFlags,
+  demoNotices,
+  demoOrganizations,
+  demoServiceGroupLinks,
+  demoServiceLinks,
+  demoServices,
+} from './demoData.js';
+
+export interface SeedResult {
+  seeded: boolean;
+  reason?: string;
+}
+
+const SEEDED_TABLES: (keyof Database)[] = [
+  'organizations',
+  'admins',
+  'affiliations',
+  'serviceGroups',
+  'services',
+  'serviceLinks',
+  'featureFlags',
+  'notices',
+  'announcementArticles',
+];
+
+/** Arbitrary constant key of the advisory lock held while seeding. */
+const SEED_LOCK_KEY = 724_001;
+
+async function isEmpty(db: Db): Promise<boolean> {
+  for (const table of SEEDED_TABLES) {
+    const row = await db.selectFrom(table).select(sql<number>`1`.as('one')).limit(1).executeTakeFirst();
+    if (row) return false;
+  }
+  return true;
+}
+
+export async function seedDemoData(db: Db): Promise<SeedResult> {
+  if (!(await isEmpty(db))) return { seeded: false, reason: 'database not empty' };
+
+  // Hash before opening the transaction: argon2 takes a while and the transaction should not wait for it.
+  const passwordHashes = new Map<string, string>();
+  for (const admin of demoAdmins) {
+    if (admin.password) passwordHashes.set(admin.email, await hashPassword(admin.password));
+  }
+
+  return db.transaction().execute(async (trx) => {
+    await sql`select pg_advisory_xact_lock(${SEED_LOCK_KEY})`.execute(trx);
+    if (!(await isEmpty(trx))) return { seeded: false, reason: 'database not empty' };
+
+    const organizations = await trx.insertInto('organizations').values(demoOrganizations).returning(['id', 'gloplaId']).execute();
+    const organizationId = new Map(organizations.map((row) => [row.gloplaId, row.id]));
+
+    const now = new Date();
+    for (const admin of demoAdmins) {
+      const passwordHash = passwordHashes.get(admin.email) ?? null;
+      const { id } = await trx
+        .insertInto('admins')
+        .values({
+          email: admin.email.toLowerCase(),
+          lastName: admin.lastName ?? '',
+          firstName: admin.firstName ?? '',
+          kanaLastName: admin.kanaLastName ?? '',
+          kanaFirstName: admin.kanaFirstName ?? '',
+          passwordHash,
+          activatedAt: passwordHash ? now : null,
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      await trx
+        .insertInto('affiliations')
+        .values(admin.affiliations.map(({ gloplaId, role }) => ({ adminId: id, organizationId: organizationId.get(gloplaId)!, role })))
+        .execute();
+    }
+
+    await trx
+      .insertInto('serviceGroups')
+      .values(demoServices.map(({ id, identifier, name }) => ({ id, identifier, name: json(name) })))
+      .execute();
+    await trx
+      .insertInto('services')
+      .values(
+        demoServices.map((service) => ({
+          id: service.id,
+          serviceGroupId: service.id,
+          identifier: service.identifier,
+          name: json(service.name),
+          subtitle: json(service.subtitle),
+          summary: json(service.summary),
+          description: json(service.description),
+          thumbnailUrl: `https://${service.identifier}.example.com/images/thumbnail.png`,
+          imageUrl: `https://${service.identifier}.example.com/images/banner.png`,
+        })),
+      )
+      .execute();
+    const links = demoServices.flatMap((service) => [
+      ...demoServiceLinks(service).map((link, position) => ({ ...link, label: json(link.label), serviceId: service.id, serviceGroupId: null, position })),
+      ...demoServiceGroupLinks(service).map((link, position) => ({ ...link, label: json(link.label), serviceId: null, serviceGroupId: service.id, position })),
+    ]);
+    await trx.insertInto('serviceLinks').values(links).execute();
+
+    await trx.insertInto('featureFlags').values(demoFeatureFlags).execute();
+    await trx.insertInto('notices').values(demoNotices).execute();
+    await trx
+      .insertInto('announcementArticles')
+      .values(demoAnnouncementArticles.map((article) => ({ ...article, title: json(article.title), body: json(article.body) })))
+      .execute();
+    return { seeded: true };
+  });
+}
+
+/**
+ * A jsonb parameter. pg would send a plain object as JSON anyway, but PGlite serialises parameters by
+ * the type the server infers, so the explicit cast keeps both drivers identical.
+ */
+function json<T>(value: T) {
+  return sql<T>`cast(${JSON.stringify(value)} as jsonb)`;
+}

@@ -1,0 +1,166 @@
+/**
+ * The database as Kysely sees it. Tables and columns are snake_case in SQL; Kysely's CamelCasePlugin
+ * maps them to the camelCase names below, so code uses the spec's words (gloplaId, serviceGroupId, …).
+ */
+import type { ColumnType, Generated, Insertable, Selectable, Updateable } from 'kysely';
+
+type CreatedAt = ColumnType<Date, Date | string | undefined, never>;
+type UpdatedAt = ColumnType<Date, Date | string | undefined, Date | string>;
+type Timestamp = ColumnType<Date, Date | string, Date | string>;
+
+/**
+ * Text the portal shows in both languages, stored as jsonb `{"ja": …, "en": …}`.
+ * Used where the API returns one language chosen by the caller's `lang` (services, service groups,
+ * link labels, announcement articles): one column per field keeps a third language a data change,
+ * not a migration. Notices are the exception: their wire format is `content_ja`/`content_en`, so they
+ * keep one column per language.
+ */
+export interface LocalizedText {
+  ja: string;
+  en: string;
+}
+
+export const AFFILIATION_ROLES = ['manager', 'member'] as const;
+export type AffiliationRole = (typeof AFFILIATION_ROLES)[number];
+
+export const LINK_CATEGORIES = ['description', 'purchase', 'history', 'admin', 'terms', 'other_sso'] as const;
+export type LinkCategory = (typeof LINK_CATEGORIES)[number];
+
+export interface OrganizationsTable {
+  id: Generated<number>;
+  gloplaId: string;
+  corporationCode: number | null;
+  gloplaIdName: string;
+  corporationAccountName: string;
+  corporationOfficialName: string;
+  corporationAccountCode: string;
+  createdAt: CreatedAt;
+  updatedAt: UpdatedAt;
+}
+
+export interface AdminsTable {
+  id: Generated<number>;
+  /** Always stored in lower case (a check constraint enforces it). */
+  email: string;
+  firstName: ColumnType<string, string | undefined, string>;
+  middleName: ColumnType<string, string | undefined, string>;
+  lastName: ColumnType<string, string | undefined, string>;
+  kanaFirstName: ColumnType<string, string | undefined, string>;
+  kanaMiddleName: ColumnType<string, string | undefined, string>;
+  kanaLastName: ColumnType<string, string | undefined, string>;
+  latinFirstName: ColumnType<string, string | undefined, string>;
+  latinMiddleName: ColumnType<string, string | undefined, string>;
+  latinLastName: ColumnType<string, string | undefined, string>;
+  division: ColumnType<string, string | undefined, string>;
+  region: ColumnType<string, string | undefined, string>;
+  language: ColumnType<string, string | undefined, string>;
+  /** argon2id hash; null until the admin sets a password on activation. */
+  passwordHash: string | null;
+  activatedAt: Timestamp | null;
+  createdAt: CreatedAt;
+  updatedAt: UpdatedAt;
+}
+
+export interface AffiliationsTable {
+  id: Generated<number>;
+  adminId: number;
+  organizationId: number;
+  role: ColumnType<AffiliationRole, AffiliationRole | undefined, AffiliationRole>;
+  createdAt: CreatedAt;
+  updatedAt: UpdatedAt;
+}
+
+export interface ServiceGroupsTable {
+  /** The numbers of SPEC §1 (service-group ids equal the service type ids). */
+  id: number;
+  identifier: string;
+  name: LocalizedText;
+  createdAt: CreatedAt;
+}
+
+export interface ServicesTable {
+  id: number;
+  serviceGroupId: number;
+  identifier: string;
+  name: LocalizedText;
+  subtitle: LocalizedText;
+  summary: LocalizedText;
+  description: LocalizedText;
+  thumbnailUrl: string | null;
+  imageUrl: string | null;
+  createdAt: CreatedAt;
+}
+
+export interface ServiceLinksTable {
+  id: Generated<number>;
+  /** Exactly one of serviceId and serviceGroupId is set. */
+  serviceId: number | null;
+  serviceGroupId: number | null;
+  category: LinkCategory;
+  url: string;
+  label: LocalizedText;
+  position: ColumnType<number, number | undefined, number>;
+}
+
+export interface FeatureFlagsTable {
+  name: string;
+  enabled: boolean;
+  updatedAt: UpdatedAt;
+}
+
+export interface NoticesTable {
+  id: Generated<number>;
+  target: string;
+  contentJa: string;
+  contentEn: string;
+  startsAt: Timestamp | null;
+  endsAt: Timestamp | null;
+  createdAt: CreatedAt;
+}
+
+export interface AnnouncementArticlesTable {
+  id: Generated<number>;
+  title: LocalizedText;
+  body: LocalizedText;
+  url: string | null;
+  publishedAt: Timestamp;
+  createdAt: CreatedAt;
+}
+
+export interface RegistrationRequestsTable {
+  id: Generated<number>;
+  corporationName: string;
+  departments: string;
+  position: string | null;
+  personInCharge: string;
+  phoneNumber: string;
+  email: string;
+  zipCode: string;
+  address: string;
+  corporationUrl: string | null;
+  scaleOfEmployees: string;
+  createdAt: CreatedAt;
+}
+
+export interface Database {
+  organizations: OrganizationsTable;
+  admins: AdminsTable;
+  affiliations: AffiliationsTable;
+  serviceGroups: ServiceGroupsTable;
+  services: ServicesTable;
+  serviceLinks: ServiceLinksTable;
+  featureFlags: FeatureFlagsTable;
+  notices: NoticesTable;
+  announcementArticles: AnnouncementArticlesTable;
+  registrationRequests: RegistrationRequestsTable;
+}
+
+export type Organization = Selectable<OrganizationsTable>;
+export type NewOrganization = Insertable<OrganizationsTable>;
+export type Admin = Selectable<AdminsTable>;
+export type NewAdmin = Insertable<AdminsTable>;
+export type AdminUpdate = Updateable<AdminsTable>;
+export type Affiliation = Selectable<AffiliationsTable>;
+export type Notice = Selectable<NoticesTable>;
+export type RegistrationRequest = Selectable<RegistrationRequestsTable>;
+export type NewRegistrationRequest = Insertable<RegistrationRequestsTable>;

@@ -1,0 +1,15 @@
+/** What buildApp decorates the Fastify instance with. */
+import type { Config } from './config.js';
+import type { DatabaseHandle, Db } from './db/index.js';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    config: Config;
+    /** The Kysely instance (camelCase names over the snake_case tables). */
+    db: Db;
+    /** The database handle: kind, ping, close. */
+    database: DatabaseHandle;
+  }
+}
+
+export {};

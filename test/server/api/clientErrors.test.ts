@@ -1,0 +1,84 @@
+import { Writable } from 'node:stream';
+import { expect } from 'chai';
+import pino from 'pino';
+import { ReportLimiter } from '../../../src/server/api/clientErrors.js';
+import { useTestApp } from '../support/testApp.js';
+
+/** A pino logger whose lines are kept in `lines`. */
+function capturingLogger() {
+  const lines: Record<string, unknown>[] = [];
+  const stream = new Writable({
+    write(chunk, _encoding, callback) {
+      for (const line of String(chunk).split('\n').filter(Boolean)) lines.push(JSON.parse(line));
+      callback();
+    },
+  });
+  return { logger: pino({ level: 'info' }, stream), lines };
+}
+
+describe('POST /api/v2/client_errors', () => {
+  const log = capturingLogger();
+  const ctx = useTestApp({ logger: log.logger });
+  const post = (payload: unknown) => ctx.app.inject({ method: 'POST', url: '/api/v2/client_errors', payload: payload as object });
+
+  beforeEach(() => {
+    log.lines.length = 0;
+  });
+
+  it('logs the report at error level and answers 204', async () => {
+    const response = await post({ message: 'TypeError: x is undefined', context: { url: '/memberships', status_code: 500 } });
+    expect(response.statusCode).to.equal(204);
+    expect(response.body).to.equal('');
+    const report = log.lines.find((line) => line.msg === 'client error report');
+    expect(report).to.include({ level: 50 });
+    expect(report!.clientError).to.deep.equal({ message: 'TypeError: x is undefined', context: { url: '/memberships', statusCode: 500 } });
+  });
+
+  it('refuses strings over 1000 characters and missing messages', async () => {
+    const tooLong = await post({ message: 'x'.repeat(1001) });
+    expect(tooLong.statusCode).to.equal(422);
+    expect(tooLong.json().errors).to.deep.equal([{ field: 'message', code: 'tooLong', meta: { length: 1000 } }]);
+
+    const longContext = await post({ message: 'm', context: { detail: 'y'.repeat(1001) } });
+    expect(longContext.statusCode).to.equal(422);
+
+    const missing = await post({ context: {} });
+    expect(missing.statusCode).to.equal(422);
+    expect(missing.json().errors).to.deep.equal([{ field: 'message', code: 'blank', meta: {} }]);
+    expect(log.lines.filter((line) => line.msg === 'client error report')).to.have.length(0);
+  });
+
+  it('refuses large bodies', async () => {
+    const response = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/v2/client_errors',
+      headers: { 'content-type': 'application/json' },
+      payload: JSON.stringify({ message: 'm', context: { a: 'x'.repeat(20_000) } }),
+    });
+    expect(response.statusCode).to.equal(413);
+    expect(response.json()).to.deep.equal({ error: 'bad_request' });
+  });
+
+  it('logs at most 30 reports a minute per client, then drops them quietly', async () => {
+    const limiter = new ReportLimiter();
+    for (let i = 0; i < limiter.perWindow + 5; i++) {
+      const response = await ctx.app.inject({ method: 'POST', url: '/api/v2/client_errors', payload: { message: `loop ${i}` }, remoteAddress: '10.0.0.9' });
+      expect(response.statusCode).to.equal(204);
+    }
+    const reports = log.lines.filter((line) => line.msg === 'client error report');
+    expect(reports).to.have.length(limiter.perWindow);
+    expect(log.lines.filter((line) => String(line.msg).startsWith('client error reports over the limit'))).to.have.length(1);
+  });
+});
+
+describe('ReportLimiter', () => {
+  it('counts per client and window', () => {
+    let now = 0;
+    const limiter = new ReportLimiter(2, 1000, 2, () => now);
+    expect([limiter.take('a'), limiter.take('a'), limiter.take('a'), limiter.take('a')]).to.deep.equal(['log', 'log', 'suppress-first', 'suppress']);
+    expect(limiter.take('b')).to.equal('log');
+    expect(limiter.take('c')).to.equal('suppress'); // more distinct clients than it keeps
+    now = 1000;
+    expect(limiter.take('a')).to.equal('log');
+  });
+});

@@ -1,0 +1,130 @@
+import path from 'node:path';
+import type { ErrorObject } from 'ajv';
+import { expect } from 'chai';
+import { formBody, mapAjvErrors, validateForm, wireSchema } from '../../../src/server/api/validation.js';
+import { loadFormSchemas, PROJECT_ROOT, readJson, type JsonSchema } from '../../../src/configuration/load.js';
+
+const valid = {
+  corporationName: 'Acme',
+  departments: 'Sales',
+  personInCharge: 'Taro Yamada',
+  phoneNumber: '03-1234-5678',
+  email: 'taro@example.com',
+  zipCode: '100-0001',
+  address: 'Chiyoda, Tokyo',
+  scaleOfEmployees: '300to499',
+};
+
+function error(keyword: string, instancePath: string, params: Record<string, unknown>, extra: Partial<ErrorObject> = {}): ErrorObject {
+  return { keyword, instancePath, schemaPath: '#', params, ...extra } as ErrorObject;
+}
+
+describe('server/api/validation', () => {
+  describe('mapAjvErrors', () => {
+    it('maps required and minLength 1 to blank', () => {
+      expect(mapAjvErrors([error('required', '', { missingProperty: 'zipCode' }), error('minLength', '/address', { limit: 1 })])).to.deep.equal([
+        { field: 'zip_code', code: 'blank', meta: {} },
+        { field: 'address', code: 'blank', meta: {} },
+      ]);
+    });
+
+    it('maps maxLength to tooLong with the limit as length', () => {
+      expect(mapAjvErrors([error('maxLength', '/corporationName', { limit: 100 })])).to.deep.equal([
+        { field: 'corporation_name', code: 'tooLong', meta: { length: 100 } },
+      ]);
+    });
+
+    it('maps pattern, format, enum, const, oneOf and type to invalid', () => {
+      for (const keyword of ['pattern', 'format', 'enum', 'const', 'oneOf', 'type']) {
+        expect(mapAjvErrors([error(keyword, '/email', {}, { data: 'x' })])).to.deep.equal([{ field: 'email', code: 'invalid', meta: {} }]);
+      }
+    });
+
+    it('treats a null or empty value failing any rule as blank', () => {
+      expect(mapAjvErrors([error('type', '/email', { type: 'string' }, { data: null })])[0]!.code).to.equal('blank');
+      expect(mapAjvErrors([error('const', '/scaleOfEmployees', {}, { data: '' })])[0]!.code).to.equal('blank');
+    });
+
+    it('maps an ajv-errors message to invalid with its locale key', () => {
+      const replaced = error('errorMessage', '/email', { errors: [error('pattern', '/email', {}, { data: 'nope' })] }, { message: 'validation.emailInvalid' });
+      expect(mapAjvErrors([replaced])).to.deep.equal([{ field: 'email', code: 'invalid', meta: { messageKey: 'validation.emailInvalid' } }]);
+    });
+
+    it('joins nested paths with dots in snake_case', () => {
+      expect(mapAjvErrors([error('required', '/users/3', { missingProperty: 'kanaFirstName' }), error('maxLength', '/billingContact/ccEmail', { limit: 100 })])).to.deep.equal([
+        { field: 'users.3.kana_first_name', code: 'blank', meta: {} },
+        { field: 'billing_contact.cc_email', code: 'tooLong', meta: { length: 100 } },
+      ]);
+    });
+
+    it('keeps one error per field, the most basic one', () => {
+      const errors = [
+        error('pattern', '/email', {}, { data: 'x'.repeat(101) }),
+        error('maxLength', '/email', { limit: 100 }, { data: 'x'.repeat(101) }),
+        error('pattern', '/phoneNumber', {}, { data: '' }),
+        error('minLength', '/phoneNumber', { limit: 1 }, { data: '' }),
+      ];
+      expect(mapAjvErrors(errors)).to.deep.equal([
+        { field: 'email', code: 'tooLong', meta: { length: 100 } },
+        { field: 'phone_number', code: 'blank', meta: {} },
+      ]);
+    });
+  });
+
+  describe('validateForm with schemas/registration-request.json', () => {
+    it('accepts a valid request and drops unknown keys', () => {
+      const data: Record<string, unknown> = { ...valid, unknownKey: 'x' };
+      expect(validateForm('registration-request', data)).to.equal(null);
+      expect(data).not.to.have.property('unknownKey');
+    });
+
+    it('reports every failing field in the order of the form', () => {
+      const errors = validateForm('registration-request', {
+        corporationName: 'x'.repeat(101),
+        departments: '',
+        phoneNumber: '03-12a4',
+        email: 'not-an-address',
+        zipCode: '1',
+        address: 'Tokyo',
+        corporationUrl: 'ftp://example.com',
+        scaleOfEmployees: '10to20',
+      });
+      expect(errors).to.deep.equal([
+        { field: 'corporation_name', code: 'tooLong', meta: { length: 100 } },
+        { field: 'departments', code: 'blank', meta: {} },
+        { field: 'person_in_charge', code: 'blank', meta: {} },
+        { field: 'phone_number', code: 'invalid', meta: {} },
+        { field: 'email', code: 'invalid', meta: { messageKey: 'validation.emailInvalid' } },
+        { field: 'zip_code', code: 'invalid', meta: {} },
+        { field: 'corporation_url', code: 'invalid', meta: {} },
+        { field: 'scale_of_employees', code: 'invalid', meta: {} },
+      ]);
+    });
+
+    it('uses the limits of the schema files, not its own', () => {
+      const common = readJson<JsonSchema>(path.join(PROJECT_ROOT, 'schemas', 'common.json'));
+      const limit = (common.$defs!.phoneNumber as { maxLength: number }).maxLength;
+      const errors = validateForm('registration-request', { ...valid, phoneNumber: '0'.repeat(16) });
+      expect(errors).to.deep.equal([{ field: 'phone_number', code: 'tooLong', meta: { length: limit } }]);
+    });
+
+    it('accepts full-width postal codes and long-dash phone numbers', () => {
+      expect(validateForm('registration-request', { ...valid, zipCode: '１００ー０００１', phoneNumber: '03ー1234ー5678' })).to.equal(null);
+    });
+  });
+
+  describe('wireSchema and formBody', () => {
+    it('renders the form in snake_case with shared definitions inlined', () => {
+      const schema = wireSchema(loadFormSchemas()['registration-request']!) as { properties: Record<string, Record<string, unknown>>; required: string[] };
+      expect(schema).not.to.have.property('$defs');
+      expect(schema.required).to.include('zip_code');
+      expect(schema.properties.zip_code).to.include({ type: 'string', maxLength: 11 });
+      expect(schema.properties.email).not.to.have.property('errorMessage');
+    });
+
+    it('marks the body schema with its form name', () => {
+      expect(formBody('registration-request')['x-form']).to.equal('registration-request');
+      expect(() => formBody('no-such-form')).to.throw(/no-such-form/);
+    });
+  });
+});

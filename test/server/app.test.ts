@@ -1,0 +1,150 @@
+import { mkdir, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { expect } from 'chai';
+import { MISSING_BUILD_MESSAGE } from '../../src/server/browserBuild.js';
+import { useTestApp } from './support/testApp.js';
+
+function directives(header: unknown): Map<string, string> {
+  return new Map(
+    String(header)
+      .split(';')
+      .map((part) => part.trim())
+      .filter(Boolean)
+      .map((part) => {
+        const [name, ...values] = part.split(/\s+/);
+        return [name!, values.join(' ')] as [string, string];
+      }),
+  );
+}
+
+describe('server/app', () => {
+  describe('security headers and errors', () => {
+    const ctx = useTestApp();
+
+    it('sends a strict Content-Security-Policy without unsafe-eval or inline script', async () => {
+      const response = await ctx.app.inject({ url: '/healthz' });
+      const header = response.headers['content-security-policy'];
+      expect(header).to.be.a('string');
+      expect(header).not.to.include('unsafe-eval');
+      expect(header).not.to.include('unsafe-inline');
+      const csp = directives(header);
+      expect(csp.get('default-src')).to.equal("'self'");
+      expect(csp.get('script-src')).to.equal("'self'");
+      expect(csp.get('style-src')).to.equal("'self'");
+      expect(csp.get('img-src')).to.equal("'self' data:");
+      expect(csp.get('frame-ancestors')).to.equal("'none'");
+      expect(response.headers['x-content-type-options']).to.equal('nosniff');
+    });
+
+    it('answers an unknown /api path with 404 not_found, even for a browser', async () => {
+      for (const [method, url] of [
+        ['GET', '/api/v2/nothing-here'],
+        ['POST', '/api/v2/nothing-here'],
+        ['GET', '/api/v1/nothing'],
+        ['GET', '/api'],
+      ] as const) {
+        const response = await ctx.app.inject({ method, url, headers: { accept: 'text/html' } });
+        expect(response.statusCode, `${method} ${url}`).to.equal(404);
+        expect(response.json()).to.deep.equal({ error: 'not_found' });
+      }
+    });
+
+    it('serves the OpenAPI document built from the route schemas', async () => {
+      const response = await ctx.app.inject({ url: '/api/docs/json' });
+      expect(response.statusCode).to.equal(200);
+      const document = response.json();
+      const post = document.paths['/api/v2/registration_requests'].post;
+      const body = post.requestBody.content['application/json'].schema;
+      expect(body.required).to.include('corporation_name');
+      expect(body.properties.zip_code.maxLength).to.equal(11);
+      expect(post.responses).to.have.keys('201', '422', '400', '500', '503');
+      expect(document.paths).to.have.property('/api/v1/notices');
+      expect(document.paths).to.have.property('/api/v2/client_errors');
+    });
+
+    it('serves the docs page with its own policy that still forbids eval and inline script', async () => {
+      const page = await ctx.app.inject({ url: '/api/docs/', headers: { accept: 'text/html' } });
+      expect(page.statusCode).to.equal(200);
+      expect(page.body).to.include('swagger-ui');
+      expect(page.body).not.to.match(/<script>(?!\s*<\/script>)/); // no inline script blocks
+      const csp = directives(page.headers['content-security-policy']);
+      expect(csp.get('script-src')).to.equal("'self'");
+      expect(String(page.headers['content-security-policy'])).not.to.include('unsafe-eval');
+
+      const initializer = await ctx.app.inject({ url: '/api/docs/static/swagger-initializer.js' });
+      expect(initializer.statusCode).to.equal(200);
+    });
+  });
+
+  describe('browser build', () => {
+    const distDir = path.join(os.tmpdir(), `portal-dist-${process.pid}-${Date.now()}`);
+    const ctx = useTestApp({ env: { DIST_DIR: distDir } });
+
+    before(async () => {
+      // Written after the app is built on purpose: the build is looked up per request.
+      await mkdir(path.join(distDir, 'assets'), { recursive: true });
+      await writeFile(path.join(distDir, 'index.html'), '<!doctype html><title>portal</title><script src="/assets/main.3f2a1b.js"></script>');
+      await writeFile(path.join(distDir, 'assets', 'main.3f2a1b.js'), 'console.log("app")');
+      await writeFile(path.join(distDir, 'favicon.ico'), 'icon');
+    });
+    after(async () => {
+      await rm(distDir, { recursive: true, force: true });
+    });
+
+    it('serves index.html for the app routes, never cached', async () => {
+      for (const url of ['/', '/memberships', '/services/1?x=1', '/subscription/group/1/new/input']) {
+        const response = await ctx.app.inject({ url, headers: { accept: 'text/html,application/xhtml+xml,*/*;q=0.8' } });
+        expect(response.statusCode, url).to.equal(200);
+        expect(response.headers['content-type']).to.match(/^text\/html/);
+        expect(response.headers['cache-control']).to.equal('no-cache');
+        expect(response.body).to.include('<title>portal</title>');
+        expect(response.headers['content-security-policy']).to.include("script-src 'self'");
+      }
+    });
+
+    it('serves hashed assets with a long immutable cache, other files with no-cache', async () => {
+      const asset = await ctx.app.inject({ url: '/assets/main.3f2a1b.js' });
+      expect(asset.statusCode).to.equal(200);
+      expect(asset.body).to.equal('console.log("app")');
+      expect(asset.headers['cache-control']).to.equal('public, max-age=31536000, immutable');
+
+      const icon = await ctx.app.inject({ url: '/favicon.ico' });
+      expect(icon.statusCode).to.equal(200);
+      expect(icon.headers['cache-control']).to.equal('no-cache');
+    });
+
+    it('answers 404 for a missing asset and for requests that do not accept HTML', async () => {
+      for (const url of ['/assets/gone.js', '/assets', '/assets/']) {
+        const response = await ctx.app.inject({ url, headers: { accept: '*/*' } });
+        expect(response.statusCode, url).to.equal(404);
+      }
+      const json = await ctx.app.inject({ url: '/memberships', headers: { accept: 'application/json' } });
+      expect(json.statusCode).to.equal(404);
+      expect(json.json()).to.deep.equal({ error: 'not_found' });
+      const post = await ctx.app.inject({ method: 'POST', url: '/memberships', headers: { accept: 'text/html' } });
+      expect(post.statusCode).to.equal(404);
+    });
+
+    it('never answers the server paths with the app', async () => {
+      for (const url of ['/api/v2/unknown', '/oidc/auth', '/dev/mails']) {
+        const response = await ctx.app.inject({ url, headers: { accept: 'text/html' } });
+        expect(response.statusCode, url).to.equal(404);
+        expect(response.json()).to.deep.equal({ error: 'not_found' });
+      }
+    });
+  });
+
+  describe('without a browser build', () => {
+    const ctx = useTestApp({ env: { DIST_DIR: path.join(os.tmpdir(), 'portal-no-such-dist') } });
+
+    it('answers 503 with a hint instead of crashing', async () => {
+      const response = await ctx.app.inject({ url: '/memberships', headers: { accept: 'text/html' } });
+      expect(response.statusCode).to.equal(503);
+      expect(response.headers['content-type']).to.match(/^text\/plain/);
+      expect(response.body).to.equal(MISSING_BUILD_MESSAGE);
+      expect((await ctx.app.inject({ url: '/healthz' })).statusCode).to.equal(200);
+    });
+  });
+});
+

@@ -1,0 +1,78 @@
+import path from 'node:path';
+import { expect } from 'chai';
+import { ConfigError, loadConfig, redactUrl } from '../../src/server/config.js';
+
+describe('server/config', () => {
+  it('applies the defaults of the runtime contract', () => {
+    const config = loadConfig({}, '/srv/portal');
+    expect(config).to.include({
+      port: 3000,
+      publicUrl: 'http://localhost:3000',
+      dataDir: '/srv/portal/data',
+      distDir: '/srv/portal/dist',
+      seed: 'demo',
+      logLevel: 'info',
+      isProduction: false,
+      trustProxy: false,
+    });
+    expect(config.databaseUrl).to.equal(undefined);
+    expect(config.smtpUrl).to.equal(undefined);
+  });
+
+  it('derives PUBLIC_URL from PORT and reads every setting', () => {
+    expect(loadConfig({ PORT: '8080' }).publicUrl).to.equal('http://localhost:8080');
+    const config = loadConfig(
+      {
+        PORT: '4000',
+        PUBLIC_URL: 'https://portal.example.com/',
+        DATA_DIR: 'var/data',
+        DATABASE_URL: 'postgres://u:p@db:5432/portal',
+        SMTP_URL: 'smtp://mail:25',
+        SEED: 'none',
+        NODE_ENV: 'production',
+        LOG_LEVEL: 'warn',
+        DIST_DIR: '/opt/dist',
+        TRUST_PROXY: '1',
+      },
+      '/app',
+    );
+    expect(config).to.include({
+      port: 4000,
+      publicUrl: 'https://portal.example.com',
+      dataDir: path.resolve('/app/var/data'),
+      databaseUrl: 'postgres://u:p@db:5432/portal',
+      smtpUrl: 'smtp://mail:25',
+      seed: 'none',
+      isProduction: true,
+      logLevel: 'warn',
+      distDir: '/opt/dist',
+      trustProxy: 1,
+    });
+  });
+
+  it('accepts memory:// for an in-memory database', () => {
+    expect(loadConfig({ DATABASE_URL: 'memory://' }).databaseUrl).to.equal('memory://');
+  });
+
+  it('lists every invalid value in one error, without leaking a password', () => {
+    let error: unknown;
+    try {
+      loadConfig({ PORT: 'abc', SEED: 'all', LOG_LEVEL: 'loud', DATABASE_URL: 'mysql://u:secret@h/db', PUBLIC_URL: 'ftp://x' });
+    } catch (caught) {
+      error = caught;
+    }
+    expect(error).to.be.instanceOf(ConfigError);
+    const { problems, message } = error as ConfigError;
+    expect(problems).to.have.length(5);
+    expect(message).to.match(/PORT/).and.match(/SEED/).and.match(/LOG_LEVEL/).and.match(/DATABASE_URL/).and.match(/PUBLIC_URL/);
+    expect(message).not.to.include('secret');
+  });
+
+  it('rejects an out-of-range port', () => {
+    expect(() => loadConfig({ PORT: '70000' })).to.throw(ConfigError, /PORT/);
+  });
+
+  it('redacts passwords in URLs', () => {
+    expect(redactUrl('postgres://user:pw@host/db')).to.equal('postgres://user:***@host/db');
+  });
+});

@@ -1,0 +1,134 @@
+import { expect } from 'chai';
+import { sql } from 'kysely';
+import { verifyPassword } from '../../../src/server/domain/passwords.js';
+import { seedDemoData } from '../../../src/server/db/seed/index.js';
+import { DEMO_PASSWORD } from '../../../src/server/db/seed/demoData.js';
+import { LINK_CATEGORIES } from '../../../src/server/db/types.js';
+import { createTestApp, createTestDatabase, type TestDatabase } from '../support/testApp.js';
+
+async function count(testDatabase: TestDatabase, table: string): Promise<number> {
+  const { rows } = await sql<{ n: number }>`select count(*)::int as n from ${sql.table(table)}`.execute(testDatabase.db);
+  return rows[0]!.n;
+}
+
+describe('server/db/seed', function () {
+  this.timeout(30_000);
+  let testDatabase: TestDatabase;
+
+  before(async () => {
+    testDatabase = await createTestDatabase();
+  });
+  after(async () => {
+    await testDatabase.destroy();
+  });
+
+  it('seeds the demo data into an empty database', async () => {
+    expect(await seedDemoData(testDatabase.db)).to.deep.equal({ seeded: true });
+    const { db } = testDatabase;
+
+    const organizations = await db.selectFrom('organizations').select(['gloplaId', 'corporationOfficialName']).orderBy('gloplaId').execute();
+    expect(organizations).to.deep.equal([
+      { gloplaId: 'G0000001', corporationOfficialName: '株式会社デモ' },
+      { gloplaId: 'G0000002', corporationOfficialName: 'サンプル商事株式会社' },
+    ]);
+
+    const affiliations = await db
+      .selectFrom('affiliations')
+      .innerJoin('admins', 'admins.id', 'affiliations.adminId')
+      .innerJoin('organizations', 'organizations.id', 'affiliations.organizationId')
+      .select(['admins.email', 'organizations.gloplaId', 'affiliations.role'])
+      .orderBy('admins.email')
+      .orderBy('organizations.gloplaId')
+      .execute();
+    expect(affiliations).to.deep.equal([
+      { email: 'manager@example.com', gloplaId: 'G0000001', role: 'manager' },
+      { email: 'manager@example.com', gloplaId: 'G0000002', role: 'member' },
+      { email: 'member@example.com', gloplaId: 'G0000001', role: 'member' },
+      { email: 'pending@example.com', gloplaId: 'G0000001', role: 'member' },
+    ]);
+
+    const manager = await db.selectFrom('admins').selectAll().where('email', '=', 'manager@example.com').executeTakeFirstOrThrow();
+    expect(manager).to.include({ lastName: '山田', firstName: '太郎', kanaLastName: 'やまだ', kanaFirstName: 'たろう', language: 'ja-JP' });
+    expect(manager.activatedAt).to.be.instanceOf(Date);
+
+    const pending = await db.selectFrom('admins').selectAll().where('email', '=', 'pending@example.com').executeTakeFirstOrThrow();
+    expect(pending.passwordHash).to.equal(null);
+    expect(pending.activatedAt).to.equal(null);
+
+    const services = await db.selectFrom('services').select(['id', 'serviceGroupId', 'identifier', 'name']).orderBy('id').execute();
+    expect(services.map((service) => [service.id, service.identifier])).to.deep.equal([
+      [1, 'hodai'],
+      [2, 'emba'],
+      [3, 'hodaiplus'],
+      [4, 'gls'],
+      [5, 'school'],
+      [6, 'gmap'],
+      [7, 'gu'],
+      [9, 'newhodaiplus'],
+      [10, 'newemba'],
+    ]);
+    for (const service of services) {
+      expect(service.serviceGroupId).to.equal(service.id);
+      expect(service.name.ja).to.be.a('string').and.not.be.empty;
+      expect(service.name.en).to.be.a('string').and.not.be.empty;
+      const categories = await db.selectFrom('serviceLinks').select('category').where('serviceId', '=', service.id).execute();
+      expect(new Set(categories.map((link) => link.category))).to.deep.equal(new Set(LINK_CATEGORIES));
+    }
+    expect(await count(testDatabase, 'service_groups')).to.equal(9);
+
+    expect(await db.selectFrom('featureFlags').selectAll().where('name', '=', 'product_admin_roles').executeTakeFirst()).to.include({ enabled: true });
+    const notices = await db.selectFrom('notices').selectAll().execute();
+    expect(notices).to.have.length(1);
+    expect(notices[0]).to.include({ target: 'enterprise_portal' });
+    expect(notices[0]!.contentJa).to.not.be.empty;
+    expect(notices[0]!.contentEn).to.not.be.empty;
+    expect(await count(testDatabase, 'announcement_articles')).to.equal(2);
+  });
+
+  it('hashes the demo passwords with argon2id', async () => {
+    const admins = await testDatabase.db.selectFrom('admins').select(['email', 'passwordHash']).where('passwordHash', 'is not', null).orderBy('email').execute();
+    expect(admins.map((admin) => admin.email)).to.deep.equal(['manager@example.com', 'member@example.com']);
+    for (const admin of admins) {
+      expect(admin.passwordHash).to.match(/^\$argon2id\$/);
+      expect(await verifyPassword(admin.passwordHash, DEMO_PASSWORD)).to.equal(true);
+      expect(await verifyPassword(admin.passwordHash, 'wrong')).to.equal(false);
+    }
+    expect(admins[0]!.passwordHash).not.to.equal(admins[1]!.passwordHash); // salted
+  });
+
+  it('seeds nothing the second time', async () => {
+    const before = await count(testDatabase, 'admins');
+    expect(await seedDemoData(testDatabase.db)).to.deep.equal({ seeded: false, reason: 'database not empty' });
+    expect(await count(testDatabase, 'admins')).to.equal(before);
+    expect(await count(testDatabase, 'organizations')).to.equal(2);
+    expect(await count(testDatabase, 'service_links')).to.equal(9 * 6 + 9 * 2);
+  });
+
+  it('leaves a database somebody has started to fill alone', async () => {
+    const other = await createTestDatabase();
+    try {
+      await other.db.insertInto('featureFlags').values({ name: 'something', enabled: false }).execute();
+      expect((await seedDemoData(other.db)).seeded).to.equal(false);
+      expect(await count(other, 'organizations')).to.equal(0);
+    } finally {
+      await other.destroy();
+    }
+  });
+
+  it('is what buildApp runs with SEED=demo, and never in production', async () => {
+    const production = await createTestApp({ env: { SEED: 'demo', NODE_ENV: 'production' } });
+    try {
+      expect(await count(production.testDatabase, 'admins')).to.equal(0);
+    } finally {
+      await production.close();
+    }
+    const demo = await createTestApp({ env: { SEED: 'demo' } });
+    try {
+      expect(await count(demo.testDatabase, 'admins')).to.equal(3);
+      const response = await demo.app.inject({ url: '/api/v1/notices' });
+      expect(response.json().notices[0].target).to.equal('enterprise_portal');
+    } finally {
+      await demo.close();
+    }
+  });
+});
