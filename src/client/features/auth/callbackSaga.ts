@@ -6,7 +6,7 @@
  * - no glopla_id, no matching organisation, or the organisation not persisted within 10 s → /signin with
  *   error_message_key=no_organization_affiliation.
  */
-import { decodeJwt, type JWTPayload } from 'jose';
+import type { JWTPayload } from 'jose';
 import { call, delay, put, takeLeading } from 'redux-saga/effects';
 import { CLAIM, SIGNIN_ERROR, SIGNIN_ROUTE } from '../../../common/identity.js';
 import { callApi } from '../../api/callApi.js';
@@ -77,7 +77,7 @@ export function* completeSignin({ payload }: ReturnType<typeof callbackOpened>):
     const idToken = tokens.idToken;
     let claims: JWTPayload;
     try {
-      claims = decodeJwt(idToken);
+      claims = (yield call([identityProvider, identityProvider.decodeIdToken], idToken)) as JWTPayload;
     } catch (error) {
       throw new CallbackFailure('idToken cannot be decoded', error);
     }

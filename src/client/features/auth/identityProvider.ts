@@ -12,7 +12,7 @@
  * This module and its libraries are a chunk of their own (see lazyIdentityProvider.ts): nothing here is needed
  * before the first sign-in, refresh or logout.
  */
-import { createLocalJWKSet, jwtVerify, type JSONWebKeySet, type JWTPayload } from 'jose';
+import { createLocalJWKSet, decodeJwt, jwtVerify, type JSONWebKeySet, type JWTPayload } from 'jose';
 import { MetadataService, OidcClientSettingsStore } from 'oidc-client-ts';
 import {
   CALLBACK_PATH,
@@ -147,6 +147,8 @@ export function createIdentityProvider(options: IdentityProviderOptions): Identi
       const response = await post(revocationEndpoint, form, TOKEN_REVOKE_TIMEOUT_MS);
       if (!response.ok) throw new IdentityProviderError(`revocation answered ${response.status}`, { status: response.status });
     },
+
+    decodeIdToken: async (idToken) => decodeJwt(idToken),
 
     async verifyIdToken(idToken, expectedNonce) {
       const { issuer: expectedIssuer } = await metadata();

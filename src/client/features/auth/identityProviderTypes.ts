@@ -19,6 +19,8 @@ export interface IdentityProvider {
   refresh(refreshToken: string): Promise<TokenResponse>;
   /** Revocation endpoint, 10 s timeout. */
   revoke(token: string, tokenTypeHint?: 'access_token' | 'refresh_token'): Promise<void>;
+  /** The claims of an ID token, unverified (throws when it is not a JWT). */
+  decodeIdToken(idToken: string): Promise<JWTPayload>;
   /** Signature (JWKS), issuer, audience, 300 s leeway and nonce; resolves to the claims. */
   verifyIdToken(idToken: string, expectedNonce: string): Promise<JWTPayload>;
 }

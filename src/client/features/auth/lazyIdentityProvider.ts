@@ -15,6 +15,7 @@ export function createLazyIdentityProvider(origin: string): IdentityProvider {
     exchangeCode: async (args) => (await provider()).exchangeCode(args),
     refresh: async (token) => (await provider()).refresh(token),
     revoke: async (token, hint) => (await provider()).revoke(token, hint),
+    decodeIdToken: async (token) => (await provider()).decodeIdToken(token),
     verifyIdToken: async (token, nonce) => (await provider()).verifyIdToken(token, nonce),
   };
 }
