@@ -12,17 +12,18 @@ import { Ajv, type ErrorObject, type Options, type ValidateFunction } from 'ajv'
 import ajvErrors from 'ajv-errors';
 import addFormats from 'ajv-formats';
 import { API_ERROR, FIELD_ERROR, type FieldError } from '../../common/errorCodes.js';
+import { AJV_OPTIONS } from '../../configuration/ajvOptions.js';
 import { loadFormSchemas, type JsonSchema } from '../../configuration/load.js';
 import { toSnakeKey, wireField } from './wire.js';
 
 export const FORM_MARKER = 'x-form';
 
+/** The options the browser's precompiled validators use too, plus what only the server needs. */
 const FORM_AJV_OPTIONS: Options = {
-  allErrors: true, // required by ajv-errors; reports every field at once
+  ...AJV_OPTIONS, // allErrors (required by ajv-errors), $data, unicode patterns
   verbose: true, // errors carry the failing data, to tell "nothing entered" from "wrong"
   removeAdditional: true, // unknown keys are dropped (additionalProperties: false), never stored
   useDefaults: true,
-  strict: true,
 };
 
 let formSchemas: Record<string, JsonSchema> | undefined;
@@ -157,10 +158,14 @@ function mapOne(error: ErrorObject): FieldError {
 export function mapAjvErrors(errors: readonly ErrorObject[]): FieldError[] {
   const byField = new Map<string, FieldError>();
   for (const error of errors) {
+    // "must match then schema": the failing branch reports its own errors on the fields.
+    if (error.keyword === 'if') continue;
     const mapped = mapOne(error);
     const current = byField.get(mapped.field);
     if (!current || better(mapped, current)) byField.set(mapped.field, mapped);
   }
+  // An error on the whole object (a combinator around field rules) only matters when no field failed.
+  if (byField.size > 1) byField.delete('');
   return [...byField.values()];
 }
 

@@ -57,6 +57,12 @@ describe('server/api/validation', () => {
       ]);
     });
 
+    it('leaves out errors on the whole object when fields failed', () => {
+      const errors = [error('if', '', { failingKeyword: 'then' }), error('anyOf', '', {}), error('pattern', '/email', {}, { data: 'x' })];
+      expect(mapAjvErrors(errors)).to.deep.equal([{ field: 'email', code: 'invalid', meta: {} }]);
+      expect(mapAjvErrors([error('not', '', {}, { data: {} })])).to.deep.equal([{ field: '', code: 'invalid', meta: {} }]);
+    });
+
     it('keeps one error per field, the most basic one', () => {
       const errors = [
         error('pattern', '/email', {}, { data: 'x'.repeat(101) }),
@@ -110,6 +116,21 @@ describe('server/api/validation', () => {
 
     it('accepts full-width postal codes and long-dash phone numbers', () => {
       expect(validateForm('registration-request', { ...valid, zipCode: '１００ー０００１', phoneNumber: '03ー1234ー5678' })).to.equal(null);
+    });
+  });
+
+  describe('every form of schemas/', () => {
+    it('compiles with the server validator', () => {
+      for (const name of Object.keys(loadFormSchemas())) {
+        expect(() => validateForm(name, {}), name).not.to.throw();
+      }
+    });
+
+    it('reports a cross-field rule ($data) with its locale key', () => {
+      expect(validateForm('password-change', { current: 'OldPassw0rd', new: 'OldPassw0rd' })).to.deep.equal([
+        { field: 'new', code: 'invalid', meta: { messageKey: 'validation.newPasswordSame' } },
+      ]);
+      expect(validateForm('password-change', { current: 'OldPassw0rd', new: 'NewPassw0rd' })).to.equal(null);
     });
   });
 
