@@ -33,13 +33,14 @@ function useEstimator(enabled: boolean): Estimate | null {
 }
 
 function PasswordField(props: WidgetProps & { meter: boolean }): ReactElement {
-  const { id, value, required, disabled, readonly, autofocus, onChange, onBlur, onFocus, options, schema, formContext, meter, rawErrors } = props;
+  const { id, value, required, disabled, readonly, autofocus, onChange, onBlur, onFocus, options, schema, registry, meter, rawErrors } = props;
   const { t } = useTranslation();
   const [visible, setVisible] = useState(false);
   const estimate = useEstimator(meter);
   const text = typeof value === 'string' ? value : '';
   const score: StrengthScore | null = estimate ? strengthScore(estimate(text), text, policyFromSchema(schema)) : null;
   const blocked = meter && (score === null || score < MIN_PASSWORD_SCORE);
+  const formContext: unknown = registry.formContext;
   const context = isWidgetFormContext(formContext) ? formContext : undefined;
 
   useEffect(() => {
