@@ -1,0 +1,40 @@
+/**
+ * Signing in through the embedded identity provider's pages (issue 3 §1): fields labelled 'Email' and 'Password', a
+ * 'Sign in' button, and — for an admin of several organisations — one button per organisation (official name and
+ * gloplaId) on 'Select Your Organization'.
+ */
+import type { Page } from 'playwright-core';
+
+export const DEMO_PASSWORD = 'DemoPassw0rd!';
+export const MANAGER = 'manager@example.com';
+export const MEMBER = 'member@example.com';
+
+/** Remembers English as the portal language (the provider then gets ui_locales=en). */
+export async function useEnglish(page: Page, url: string): Promise<void> {
+  await page.goto(`${url}/registration?locale=en`);
+  await page.waitForURL(`${url}/registration`);
+}
+
+/** On the provider's sign-in page: enter the credentials and press 'Sign in'. */
+export async function enterCredentials(page: Page, email: string, password: string): Promise<void> {
+  await page.getByLabel('Email').waitFor();
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password', { exact: true }).fill(password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+}
+
+/** On 'Select Your Organization': the organisation's button (its name shows the gloplaId). */
+export async function chooseOrganization(page: Page, gloplaId: string): Promise<void> {
+  await page.getByRole('button', { name: new RegExp(gloplaId) }).click();
+}
+
+/** Back in the portal, signed in: the header shows '<official name> [<gloplaId>]'. */
+export async function waitForHeader(page: Page, organization: string): Promise<void> {
+  await page.locator('.header__organization', { hasText: organization }).waitFor();
+}
+
+/** The account menu's link, by name. */
+export async function openMenuItem(page: Page, name: string): Promise<void> {
+  await page.getByRole('button', { name: 'Menu' }).click();
+  await page.getByRole('link', { name }).click();
+}
