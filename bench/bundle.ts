@@ -36,7 +36,7 @@ export async function benchBundle(): Promise<void> {
   const withSiblings = (selected: StatsChunk[]) => {
     const ids = new Set(selected.map((chunk) => chunk.id));
     for (const chunk of selected) for (const sibling of chunk.siblings ?? []) ids.add(sibling);
-    return [...ids].reduce((sum, id) => sum + (sizes.get(id) ?? 0), 0);
+    return [...ids].reduce<number>((sum, id) => sum + (sizes.get(id) ?? 0), 0);
   };
   console.log('  per screen (added on first visit):');
   for (const screen of loadScreens()) {
