@@ -53,11 +53,9 @@ describe('configuration check', () => {
 
   it('reports a screen naming an unknown form', () => {
     edit(root, 'screens/registration.json', (json) => (json.form.schema = 'no-such-form'));
-    expect(checkConfiguration(root)).to.deep.include({
-      file: 'screens/registration.json',
-      pointer: '/form/schema',
-      message: 'unknown form "no-such-form"; known: registration-request',
-    });
+    const problem = checkConfiguration(root).find((entry) => entry.pointer === '/form/schema');
+    expect(problem?.file).to.equal('screens/registration.json');
+    expect(problem?.message).to.match(/^unknown form "no-such-form"; known: .*registration-request/);
   });
 
   it('reports a screen naming an unknown component', () => {
