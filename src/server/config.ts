@@ -13,6 +13,19 @@ export type LogLevel = (typeof LOG_LEVELS)[number];
 /** `memory://` runs PGlite in memory (tests); unset runs PGlite in DATA_DIR/pgdata. */
 export const MEMORY_DATABASE_URL = 'memory://';
 
+export const CAPTCHA_MODES = ['on', 'off'] as const;
+export type CaptchaMode = (typeof CAPTCHA_MODES)[number];
+
+/** Activation and reset mail requests (together) allowed per e-mail address and per client address in one window. */
+export interface MailRateLimitConfig {
+  /** MAIL_RATE_LIMIT_PER_EMAIL, default 5. */
+  perEmail: number;
+  /** MAIL_RATE_LIMIT_PER_CLIENT, default 20. */
+  perClient: number;
+  /** MAIL_RATE_LIMIT_WINDOW, seconds, default 1 hour. */
+  windowSeconds: number;
+}
+
 export interface Config {
   port: number;
   /** Interface to listen on. */
@@ -24,6 +37,19 @@ export interface Config {
   /** `postgres://…` for PostgreSQL, `memory://` for an in-memory PGlite, undefined for PGlite in dataDir. */
   databaseUrl: string | undefined;
   smtpUrl: string | undefined;
+  /** Sender of the portal's mails (MAIL_FROM); default no-reply@ the host of PUBLIC_URL. */
+  mailFrom: string;
+  /** Staff addresses told of each registration request (REGISTRATION_NOTIFY_TO, comma-separated); empty: nobody. */
+  registrationNotifyTo: string[];
+  /** The captcha of the activation and reset mail requests (CAPTCHA); 'off' is for local use and refused in production. */
+  captcha: CaptchaMode;
+  /** HMAC secret of captcha challenges (CAPTCHA_SECRET); unset: generated once and kept in the database. */
+  captchaSecret: string | undefined;
+  /** How long an activation link works, seconds (ACTIVATION_TOKEN_TTL, default 72 h). */
+  activationTokenTtl: number;
+  /** How long a password-reset link works, seconds (PASSWORD_RESET_TOKEN_TTL, default 1 h). */
+  passwordResetTokenTtl: number;
+  mailRateLimit: MailRateLimitConfig;
   seed: SeedMode;
   nodeEnv: string | undefined;
   isProduction: boolean;
@@ -67,6 +93,44 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
     problems.push(`SMTP_URL must be an smtp:// or smtps:// URL, got "${redactUrl(smtpUrl)}"`);
   }
 
+  const mailFrom = value('MAIL_FROM') ?? `no-reply@${hostOf(publicUrl) ?? 'localhost'}`;
+  if (!/^[^@\s<>]+@[^@\s<>]+$|<[^@\s<>]+@[^@\s<>]+>$/.test(mailFrom)) problems.push(`MAIL_FROM must be an e-mail address (optionally "Name <address>"), got "${mailFrom}"`);
+
+  const registrationNotifyTo = (value('REGISTRATION_NOTIFY_TO') ?? '')
+    .split(',')
+    .map((address) => address.trim())
+    .filter(Boolean);
+  for (const address of registrationNotifyTo) {
+    if (!/^[^@\s]+@[^@\s]+$/.test(address)) problems.push(`REGISTRATION_NOTIFY_TO must be comma-separated e-mail addresses, got "${address}"`);
+  }
+
+  const captcha = value('CAPTCHA') ?? 'on';
+  if (!(CAPTCHA_MODES as readonly string[]).includes(captcha)) problems.push(`CAPTCHA must be one of ${CAPTCHA_MODES.join(', ')}, got "${captcha}"`);
+  else if (captcha === 'off' && value('NODE_ENV') === 'production') problems.push('CAPTCHA=off is for local use only and is refused when NODE_ENV=production');
+  const captchaSecret = value('CAPTCHA_SECRET');
+  if (captchaSecret !== undefined && captchaSecret.length < 32) problems.push('CAPTCHA_SECRET must be at least 32 characters long');
+
+  const duration = (name: string, fallback: number): number => {
+    const raw = value(name);
+    if (raw === undefined) return fallback;
+    const parsed = parseDuration(raw);
+    if (parsed === undefined) problems.push(`${name} must be a duration such as 3600, 90s, 30m, 72h or 7d, got "${env[name]}"`);
+    return parsed ?? fallback;
+  };
+  const count = (name: string, fallback: number): number => {
+    const raw = value(name);
+    if (raw === undefined) return fallback;
+    if (!/^\d+$/.test(raw) || Number(raw) < 1) problems.push(`${name} must be a positive integer, got "${env[name]}"`);
+    return /^\d+$/.test(raw) && Number(raw) >= 1 ? Number(raw) : fallback;
+  };
+  const activationTokenTtl = duration('ACTIVATION_TOKEN_TTL', 72 * 3600);
+  const passwordResetTokenTtl = duration('PASSWORD_RESET_TOKEN_TTL', 3600);
+  const mailRateLimit: MailRateLimitConfig = {
+    perEmail: count('MAIL_RATE_LIMIT_PER_EMAIL', 5),
+    perClient: count('MAIL_RATE_LIMIT_PER_CLIENT', 20),
+    windowSeconds: duration('MAIL_RATE_LIMIT_WINDOW', 3600),
+  };
+
   const seed = value('SEED') ?? 'demo';
   if (!(SEED_MODES as readonly string[]).includes(seed)) problems.push(`SEED must be one of ${SEED_MODES.join(', ')}, got "${seed}"`);
 
@@ -86,6 +150,13 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
     dataDir: path.resolve(cwd, value('DATA_DIR') ?? './data'),
     databaseUrl,
     smtpUrl,
+    mailFrom,
+    registrationNotifyTo: Object.freeze(registrationNotifyTo) as string[],
+    captcha: captcha as CaptchaMode,
+    captchaSecret,
+    activationTokenTtl,
+    passwordResetTokenTtl,
+    mailRateLimit: Object.freeze(mailRateLimit),
     seed: seed as SeedMode,
     nodeEnv,
     isProduction: nodeEnv === 'production',
@@ -93,6 +164,22 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
     distDir: path.resolve(cwd, value('DIST_DIR') ?? './dist'),
     trustProxy: trustProxy!,
   });
+}
+
+/** '3600' and '3600s' → 3600; '30m', '72h', '7d' likewise in seconds; anything else (or 0) → undefined. */
+export function parseDuration(raw: string): number | undefined {
+  const match = /^(\d+)\s*(s|m|h|d)?$/.exec(raw.trim());
+  if (!match) return undefined;
+  const seconds = Number(match[1]) * { s: 1, m: 60, h: 3600, d: 86400 }[(match[2] ?? 's') as 's' | 'm' | 'h' | 'd'];
+  return seconds > 0 ? seconds : undefined;
+}
+
+function hostOf(raw: string): string | undefined {
+  try {
+    return new URL(raw).hostname || undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 function parsePort(raw: string): number | undefined {
