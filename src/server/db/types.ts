@@ -142,6 +142,55 @@ export interface RegistrationRequestsTable {
   createdAt: CreatedAt;
 }
 
+export const ADMIN_TOKEN_PURPOSES = ['activation', 'password_reset'] as const;
+export type AdminTokenPurpose = (typeof ADMIN_TOKEN_PURPOSES)[number];
+
+/** A mailed activation or password-reset link (src/server/domain/adminTokens.ts); the token itself is never stored. */
+export interface AdminTokensTable {
+  id: Generated<number>;
+  adminId: number;
+  purpose: AdminTokenPurpose;
+  /** SHA-256 of the token, hex. */
+  tokenHash: string;
+  expiresAt: Timestamp;
+  usedAt: Timestamp | null;
+  createdAt: CreatedAt;
+}
+
+/** The outbox of DESIGN §4 (src/server/mail/): what would have been sent without SMTP_URL. */
+export interface MailsTable {
+  id: Generated<number>;
+  /** Comma-separated addresses. */
+  recipients: string;
+  cc: string | null;
+  subject: string;
+  textPart: string;
+  htmlPart: string;
+  /** The absolute URLs found in the mail. */
+  links: ColumnType<string[], string[] | unknown, never>;
+  sentAt: CreatedAt;
+}
+
+/** Fixed-window request counters (src/server/domain/rateLimits.ts). */
+export interface RateLimitCountersTable {
+  key: string;
+  windowStart: Timestamp;
+  hits: number;
+}
+
+/** Captcha challenges already answered, kept until they expire (src/server/domain/captcha.ts). */
+export interface CaptchaSolutionsTable {
+  challengeId: string;
+  expiresAt: Timestamp;
+}
+
+/** Secrets generated once and shared by every instance (src/server/domain/serverSecrets.ts). */
+export interface ServerSecretsTable {
+  name: string;
+  value: string;
+  createdAt: CreatedAt;
+}
+
 export interface Database {
   organizations: OrganizationsTable;
   admins: AdminsTable;
@@ -153,6 +202,11 @@ export interface Database {
   notices: NoticesTable;
   announcementArticles: AnnouncementArticlesTable;
   registrationRequests: RegistrationRequestsTable;
+  adminTokens: AdminTokensTable;
+  mails: MailsTable;
+  rateLimitCounters: RateLimitCountersTable;
+  captchaSolutions: CaptchaSolutionsTable;
+  serverSecrets: ServerSecretsTable;
 }
 
 export type Organization = Selectable<OrganizationsTable>;

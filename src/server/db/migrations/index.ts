@@ -4,9 +4,11 @@
  */
 import type { Migration, MigrationProvider } from 'kysely';
 import * as m0001 from './0001_initial.js';
+import * as m0010 from './0010_accounts.js';
 
 export const migrations: Record<string, Migration> = {
   '0001_initial': m0001,
+  '0010_accounts': m0010,
 };
 
 export const migrationProvider: MigrationProvider = {
