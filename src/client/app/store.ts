@@ -10,6 +10,7 @@ import { accountSaga } from '../features/account/index.js';
 import { authReducers, authSaga, createRefreshSession, type AuthSagaContext } from '../features/auth/index.js';
 import { featureFlagsReducers, featureFlagsSaga } from '../features/featureFlags/index.js';
 import { noticesReducers, noticesSaga } from '../features/notices/index.js';
+import { servicesReducers, servicesSaga } from '../features/services/index.js';
 import { appStarted } from '../state/app.js';
 import { flashSaga, stateReducers } from '../state/index.js';
 
@@ -18,6 +19,7 @@ export const rootReducer = combineReducers({
   ...noticesReducers,
   ...authReducers,
   ...featureFlagsReducers,
+  ...servicesReducers,
   forms: formsReducer,
   reauthentication: reauthenticationReducer,
 });
@@ -33,6 +35,7 @@ function* rootSaga() {
     fork(authSaga),
     fork(accountSaga),
     fork(featureFlagsSaga),
+    fork(servicesSaga),
   ]);
   yield put(appStarted());
 }

@@ -6,6 +6,7 @@ import type { ComponentId } from './componentIds.js';
 export type ScreenComponent = LazyExoticComponent<ComponentType<{ screen: ScreenDefinition }>>;
 
 export const screenComponents: Record<ComponentId, ScreenComponent> = {
+  Home: lazy(() => import(/* webpackChunkName: "screen-Home" */ './Home.js')),
   SignIn: lazy(() => import(/* webpackChunkName: "screen-SignIn" */ './SignIn.js')),
   SignInCallback: lazy(() => import(/* webpackChunkName: "screen-SignInCallback" */ './SignInCallback.js')),
   SignOut: lazy(() => import(/* webpackChunkName: "screen-SignOut" */ './SignOut.js')),

@@ -9,6 +9,7 @@ import type { FastifyInstance, FastifyPluginAsync, FastifyRequest } from 'fastif
 import { clientErrorsRoutes } from './clientErrors.js';
 import { noticesRoutes } from './notices.js';
 import { registrationRequestsRoutes } from './registrationRequests.js';
+import { servicesRoutes } from './services.js';
 import { fromWire, toWire } from './wire.js';
 
 const JSON_CONTENT_TYPE = /^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i;
@@ -30,6 +31,7 @@ const apiV2: FastifyPluginAsync = async (app) => {
   installWireConventions(app);
   await app.register(registrationRequestsRoutes);
   await app.register(clientErrorsRoutes);
+  await app.register(servicesRoutes);
 };
 
 const apiV1: FastifyPluginAsync = async (app) => {

@@ -99,8 +99,8 @@ export async function seedDemoData(db: Db): Promise<SeedResult> {
           subtitle: json(service.subtitle),
           summary: json(service.summary),
           description: json(service.description),
-          thumbnailUrl: `https://${service.identifier}.example.com/images/thumbnail.png`,
-          imageUrl: `https://${service.identifier}.example.com/images/banner.png`,
+          thumbnailUrl: demoImage(service.name.en, 320, 180),
+          imageUrl: demoImage(service.name.en, 960, 240),
         })),
       )
       .execute();
@@ -118,6 +118,12 @@ export async function seedDemoData(db: Db): Promise<SeedResult> {
       .execute();
     return { seeded: true };
   });
+}
+
+/** A self-contained picture for the demo (a data: URL, so it loads offline and under the CSP's img-src). */
+function demoImage(title: string, width: number, height: number): string {
+  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}"><rect width="100%" height="100%" fill="#0b5cad"/><text x="50%" y="50%" fill="#fff" font-family="sans-serif" font-size="${Math.round(height / 8)}" text-anchor="middle" dominant-baseline="middle">${title}</text></svg>`;
+  return `data:image/svg+xml,${encodeURIComponent(svg)}`;
 }
 
 /**

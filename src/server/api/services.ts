@@ -1,0 +1,32 @@
+/** GET /api/v2/services: the services for the Home grid (SPEC 2.7), for signed-in admins. */
+import type { FastifyPluginAsync } from 'fastify';
+import { DEFAULT_LANGUAGE, LANGUAGES, type Language } from '../../common/languages.js';
+import { listServices } from '../domain/services.js';
+import { commonResponses } from './schemas.js';
+
+const serviceCard = {
+  type: 'object',
+  properties: {
+    id: { type: 'integer' },
+    name: { type: 'string' },
+    subtitle: { type: 'string' },
+    summary: { type: 'string' },
+    thumbnail_url: { type: ['string', 'null'] },
+    service_group: { type: 'object', properties: { id: { type: 'integer' }, name: { type: 'string' } } },
+  },
+} as const;
+
+export const servicesRoutes: FastifyPluginAsync = async (app) => {
+  app.get<{ Querystring: { lang?: Language } }>(
+    '/services',
+    {
+      schema: {
+        tags: ['services'],
+        summary: 'Services available to the organisation',
+        querystring: { type: 'object', properties: { lang: { type: 'string', enum: [...LANGUAGES] } } },
+        response: { 200: { type: 'object', properties: { services: { type: 'array', items: serviceCard } } }, ...commonResponses },
+      },
+    },
+    async (request) => ({ services: await listServices(app.db, request.query.lang ?? DEFAULT_LANGUAGE) }),
+  );
+};
