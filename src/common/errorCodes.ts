@@ -14,6 +14,16 @@ export const API_ERROR = {
   validationFailed: 'validation_failed',
   badRequest: 'bad_request',
   internal: 'internal_error',
+  /** 429: too many activation or reset mail requests for this address or from this client (Retry-After says when). */
+  tooManyRequests: 'too_many_requests',
+  /** 401 on the activation and reset mail requests: the captcha was not solved, expired or was used before. */
+  captchaInvalid: 'captcha_invalid',
+  /** The activation mail was asked for an admin who is already activated (SPEC §4 Admin account). */
+  alreadyActivated: 'already_activated',
+  /** 401 on the activation and reset token calls (SPEC §4 Tokens): unknown, expired or already used. */
+  invalidToken: 'invalid_token',
+  tokenExpired: 'token_expired',
+  tokenUsed: 'token_used',
 } as const;
 export type ApiErrorCode = (typeof API_ERROR)[keyof typeof API_ERROR];
 
