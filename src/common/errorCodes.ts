@@ -8,6 +8,8 @@ export const API_ERROR = {
   accessTokenExpired: 'access_token_expired',
   invalidAccessToken: 'invalid_access_token',
   reauthenticationExpired: 'reauthentication_expired',
+  /** 400 on PUT admins/{adminId}/password: the current password is wrong. */
+  currentPasswordMismatch: 'current_password_mismatch',
   adminAlreadyDeleted: 'admin_already_deleted',
   forbidden: 'forbidden',
   notFound: 'not_found',

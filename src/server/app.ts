@@ -16,6 +16,7 @@ import { isAppNavigation, registerBrowserBuild, sendIndexHtml } from './browserB
 import type { Config } from './config.js';
 import { createDatabase, migrateToLatest, type DatabaseHandle } from './db/index.js';
 import { seedDemoData } from './db/seed/index.js';
+import { registerIdentityProvider } from './idp/index.js';
 import './types.js';
 
 export interface AppDeps {
@@ -106,6 +107,8 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   await app.register(swaggerUi, { routePrefix: '/api/docs', staticCSP: DOCS_CSP });
 
   await app.register(healthRoutes);
+  // the identity provider at /oidc (before the API, which verifies its access tokens)
+  await registerIdentityProvider(app);
   await app.register(apiRoutes);
   await registerBrowserBuild(app, config.distDir);
 

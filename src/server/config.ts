@@ -58,6 +58,27 @@ export interface Config {
   distDir: string;
   /** Fastify's trustProxy: false, true, or the number of proxy hops to trust. */
   trustProxy: boolean | number;
+  /** Lifetime of the identity provider's access tokens, seconds (ACCESS_TOKEN_TTL). */
+  accessTokenTtl: number;
+  /** Lifetime of a refresh token, seconds (REFRESH_TOKEN_TTL); rotation never extends it past the first one's. */
+  refreshTokenTtl: number;
+  /** A password entry older than this (seconds, REAUTH_WINDOW) asks for the password again on sensitive pages. */
+  reauthWindow: number;
+  /** Keys signing the provider's cookies (COOKIE_KEYS, comma-separated, newest first); unset: generated once and kept in the database. */
+  cookieKeys: string[] | undefined;
+  /** Failed sign-ins: slowed, then refused for a while, per account and per client address. */
+  signinThrottle: SigninThrottleConfig;
+}
+
+export interface SigninThrottleConfig {
+  /** Failures of one account before it is locked (SIGNIN_MAX_FAILURES). */
+  maxAccountFailures: number;
+  /** Failures from one client address before it is locked (SIGNIN_MAX_ADDRESS_FAILURES). */
+  maxAddressFailures: number;
+  /** How long a lock lasts and how long failures are remembered, seconds (SIGNIN_LOCKOUT). */
+  lockoutSeconds: number;
+  /** Extra wait per failure after the second one, milliseconds, capped at 3 s (SIGNIN_FAILURE_DELAY_MS). */
+  failureDelayMs: number;
 }
 
 export class ConfigError extends Error {
@@ -140,6 +161,30 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
   const trustProxy = parseTrustProxy(value('TRUST_PROXY') ?? 'false');
   if (trustProxy === undefined) problems.push(`TRUST_PROXY must be true, false or a number of hops, got "${env.TRUST_PROXY}"`);
 
+  const seconds = (name: string, fallback: number, min = 1): number => {
+    const raw = value(name);
+    if (raw === undefined) return fallback;
+    if (!/^\d+$/.test(raw) || Number(raw) < min) {
+      problems.push(`${name} must be an integer of at least ${min}, got "${env[name]}"`);
+      return fallback;
+    }
+    return Number(raw);
+  };
+  const accessTokenTtl = seconds('ACCESS_TOKEN_TTL', 900, 10);
+  const refreshTokenTtl = seconds('REFRESH_TOKEN_TTL', 14 * 24 * 60 * 60, 60);
+  const reauthWindow = seconds('REAUTH_WINDOW', 600);
+  const signinThrottle: SigninThrottleConfig = {
+    maxAccountFailures: seconds('SIGNIN_MAX_FAILURES', 5),
+    maxAddressFailures: seconds('SIGNIN_MAX_ADDRESS_FAILURES', 20),
+    lockoutSeconds: seconds('SIGNIN_LOCKOUT', 15 * 60),
+    failureDelayMs: seconds('SIGNIN_FAILURE_DELAY_MS', 500, 0),
+  };
+  const cookieKeys = value('COOKIE_KEYS')
+    ?.split(',')
+    .map((key) => key.trim())
+    .filter(Boolean);
+  if (cookieKeys?.some((key) => key.length < 32)) problems.push('COOKIE_KEYS must be a comma-separated list of keys of at least 32 characters');
+
   if (problems.length > 0) throw new ConfigError(problems);
 
   const nodeEnv = value('NODE_ENV');
@@ -163,6 +208,11 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
     logLevel: logLevel as LogLevel,
     distDir: path.resolve(cwd, value('DIST_DIR') ?? './dist'),
     trustProxy: trustProxy!,
+    accessTokenTtl,
+    refreshTokenTtl,
+    reauthWindow,
+    cookieKeys: cookieKeys && cookieKeys.length > 0 ? cookieKeys : undefined,
+    signinThrottle: Object.freeze(signinThrottle),
   });
 }
 

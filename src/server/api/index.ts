@@ -6,7 +6,10 @@
  * - preSerialization: response keys become snake_case (deep).
  */
 import type { FastifyInstance, FastifyPluginAsync, FastifyRequest } from 'fastify';
+import { adminsRoutes } from './admins.js';
+import { affiliationsRoutes } from './affiliations.js';
 import { clientErrorsRoutes } from './clientErrors.js';
+import { featureFlagsRoutes } from './featureFlags.js';
 import { noticesRoutes } from './notices.js';
 import { registrationRequestsRoutes } from './registrationRequests.js';
 import { servicesRoutes } from './services.js';
@@ -32,6 +35,9 @@ const apiV2: FastifyPluginAsync = async (app) => {
   await app.register(registrationRequestsRoutes);
   await app.register(clientErrorsRoutes);
   await app.register(servicesRoutes);
+  await app.register(adminsRoutes);
+  await app.register(affiliationsRoutes);
+  await app.register(featureFlagsRoutes);
 };
 
 const apiV1: FastifyPluginAsync = async (app) => {

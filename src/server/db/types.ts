@@ -142,6 +142,36 @@ export interface RegistrationRequestsTable {
   createdAt: CreatedAt;
 }
 
+/** One oidc-provider model instance (adapter of src/server/idp/adapter.ts); `payload` is the model's own JSON. */
+export interface IdpPayloadsTable {
+  model: string;
+  id: string;
+  payload: ColumnType<Record<string, unknown>, unknown, unknown>;
+  grantId: string | null;
+  uid: string | null;
+  userCode: string | null;
+  accountId: string | null;
+  expiresAt: Timestamp | null;
+  consumedAt: Timestamp | null;
+}
+
+/** The provider's persisted keys: kind 'signing' (a private JWK) or 'cookie' (`{"secret": …}`). */
+export interface IdpKeysTable {
+  kind: 'signing' | 'cookie';
+  kid: string;
+  key: ColumnType<Record<string, unknown>, unknown, unknown>;
+  createdAt: CreatedAt;
+}
+
+/** Failed sign-in counters (src/server/domain/signinThrottle.ts). */
+export interface SigninAttemptsTable {
+  scope: 'account' | 'address';
+  key: string;
+  failures: number;
+  lastFailureAt: Timestamp;
+  lockedUntil: Timestamp | null;
+}
+
 export const ADMIN_TOKEN_PURPOSES = ['activation', 'password_reset'] as const;
 export type AdminTokenPurpose = (typeof ADMIN_TOKEN_PURPOSES)[number];
 
@@ -207,6 +237,9 @@ export interface Database {
   rateLimitCounters: RateLimitCountersTable;
   captchaSolutions: CaptchaSolutionsTable;
   serverSecrets: ServerSecretsTable;
+  idpPayloads: IdpPayloadsTable;
+  idpKeys: IdpKeysTable;
+  signinAttempts: SigninAttemptsTable;
 }
 
 export type Organization = Selectable<OrganizationsTable>;

@@ -1,0 +1,145 @@
+/**
+ * Admins and their affiliations (SPEC §3 Admin, Affiliation; §6 roles): sign-in by password, the signed-in admin's
+ * organisations, the affiliation checks of organisation-scoped calls, name and password changes.
+ */
+import type { Db } from '../db/index.js';
+import type { Admin, AffiliationRole } from '../db/types.js';
+import { hashPassword, verifyPassword } from './passwords.js';
+
+/** What the API shows of an admin inside an affiliation (SPEC §3 Affiliation). */
+export interface AffiliationAdmin {
+  id: number;
+  firstName: string;
+  lastName: string;
+  kanaFirstName: string;
+  kanaLastName: string;
+  email: string;
+}
+
+export interface AffiliationOrganization {
+  id: number;
+  gloplaId: string;
+  corporationOfficialName: string;
+}
+
+export interface AffiliationView {
+  role: AffiliationRole;
+  organization: AffiliationOrganization;
+  admin: AffiliationAdmin;
+}
+
+export interface AdminName {
+  firstName: string;
+  lastName: string;
+  kanaFirstName: string;
+  kanaLastName: string;
+}
+
+/** A valid argon2id hash of a random password: unknown e-mails cost as much time as wrong passwords. */
+let dummyHash: Promise<string> | undefined;
+
+export function normalizeEmail(email: string): string {
+  return email.trim().toLowerCase();
+}
+
+export async function findAdminById(db: Db, id: number): Promise<Admin | undefined> {
+  return db.selectFrom('admins').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+/**
+ * The admin with this e-mail and password, when activated; otherwise undefined (unknown e-mail, wrong password and
+ * not activated are not told apart, and take about the same time).
+ */
+export async function authenticateAdmin(db: Db, email: string, password: string): Promise<Admin | undefined> {
+  const admin = await db.selectFrom('admins').selectAll().where('email', '=', normalizeEmail(email)).executeTakeFirst();
+  if (!admin?.passwordHash) {
+    dummyHash ??= hashPassword(`dummy-${Math.random()}`);
+    await verifyPassword(await dummyHash, password);
+    return undefined;
+  }
+  const valid = await verifyPassword(admin.passwordHash, password);
+  return valid && admin.activatedAt ? admin : undefined;
+}
+
+function affiliationQuery(db: Db) {
+  return db
+    .selectFrom('affiliations')
+    .innerJoin('organizations', 'organizations.id', 'affiliations.organizationId')
+    .innerJoin('admins', 'admins.id', 'affiliations.adminId')
+    .select([
+      'affiliations.role',
+      'organizations.id as organizationId',
+      'organizations.gloplaId',
+      'organizations.corporationOfficialName',
+      'admins.id as adminId',
+      'admins.firstName',
+      'admins.lastName',
+      'admins.kanaFirstName',
+      'admins.kanaLastName',
+      'admins.email',
+    ]);
+}
+
+type AffiliationRow = Awaited<ReturnType<ReturnType<typeof affiliationQuery>['executeTakeFirstOrThrow']>>;
+
+function toView(row: AffiliationRow): AffiliationView {
+  return {
+    role: row.role,
+    organization: { id: row.organizationId, gloplaId: row.gloplaId, corporationOfficialName: row.corporationOfficialName },
+    admin: {
+      id: row.adminId,
+      firstName: row.firstName,
+      lastName: row.lastName,
+      kanaFirstName: row.kanaFirstName,
+      kanaLastName: row.kanaLastName,
+      email: row.email,
+    },
+  };
+}
+
+/** The admin's affiliations, in the order of the organisations' gloplaIds. */
+export async function affiliationsOfAdmin(db: Db, adminId: number): Promise<AffiliationView[]> {
+  const rows = await affiliationQuery(db).where('affiliations.adminId', '=', adminId).orderBy('organizations.gloplaId').execute();
+  return rows.map(toView);
+}
+
+/** One affiliation (admin × organisation), or undefined when the admin does not belong to the organisation. */
+export async function findAffiliation(db: Db, adminId: number, organizationId: number): Promise<AffiliationView | undefined> {
+  const row = await affiliationQuery(db)
+    .where('affiliations.adminId', '=', adminId)
+    .where('affiliations.organizationId', '=', organizationId)
+    .executeTakeFirst();
+  return row ? toView(row) : undefined;
+}
+
+/** The admin's role in the organisation (joined through the affiliation), or undefined when not affiliated. */
+export async function roleInOrganization(db: Db, adminId: number, organizationId: number): Promise<AffiliationRole | undefined> {
+  const row = await db
+    .selectFrom('affiliations')
+    .select('role')
+    .where('adminId', '=', adminId)
+    .where('organizationId', '=', organizationId)
+    .executeTakeFirst();
+  return row?.role;
+}
+
+/** Changes the admin's name and returns the affiliation in `organizationId` with the new name. */
+export async function updateAdminName(db: Db, adminId: number, organizationId: number, name: AdminName): Promise<AffiliationView | undefined> {
+  await db
+    .updateTable('admins')
+    .set({ firstName: name.firstName, lastName: name.lastName, kanaFirstName: name.kanaFirstName, kanaLastName: name.kanaLastName, updatedAt: new Date() })
+    .where('id', '=', adminId)
+    .execute();
+  return findAffiliation(db, adminId, organizationId);
+}
+
+export type PasswordChangeResult = 'changed' | 'current_password_mismatch';
+
+/** Checks the current password, then stores the argon2id hash of the new one. */
+export async function changePassword(db: Db, adminId: number, current: string, next: string): Promise<PasswordChangeResult> {
+  const admin = await findAdminById(db, adminId);
+  if (!admin || !(await verifyPassword(admin.passwordHash, current))) return 'current_password_mismatch';
+  const passwordHash = await hashPassword(next);
+  await db.updateTable('admins').set({ passwordHash, updatedAt: new Date() }).where('id', '=', adminId).execute();
+  return 'changed';
+}

@@ -1,0 +1,19 @@
+/** Values of the embedded identity provider that several of its modules (and the API) share. */
+import { ISSUER_PATH } from '../../common/identity.js';
+import type { Config } from '../config.js';
+
+/** Every scope the provider knows; the portal asks for all of them. */
+export const SUPPORTED_SCOPES = ['openid', 'organization', 'unique_access_token'] as const;
+/** The scopes that also go to the API's access token. */
+export const API_SCOPES = ['organization', 'unique_access_token'] as const;
+/** Cookie remembering the sign-in pages' language. */
+export const LANGUAGE_COOKIE = 'idp_lang';
+
+export function issuerOf(config: Pick<Config, 'publicUrl'>): string {
+  return `${config.publicUrl}${ISSUER_PATH}`;
+}
+
+/** The resource indicator and audience of the portal API's access tokens. */
+export function apiAudienceOf(config: Pick<Config, 'publicUrl'>): string {
+  return `${config.publicUrl}/api/v2`;
+}

@@ -1,0 +1,262 @@
+/**
+ * The provider's interaction pages (oidc-provider's devInteractions are off): the password sign-in and the
+ * organisation choice ("Select Your Organization"), under /oidc/interaction/:uid, plus the pages' assets.
+ *
+ * Sign-in: only activated admins, argon2id; failures are counted per account and per address (signinThrottle.ts),
+ * slowed and then refused for a while. After the password the organisation is chosen at once when it can be:
+ * the requested glopla_id when the admin belongs to it, or the only affiliation; otherwise the choice page lists
+ * every affiliated organisation. prompt=select_account always shows the list (when there is more than one).
+ * An admin without any affiliation ends the interaction and is sent to the portal's
+ * /signin?error_message_key=no_organization_affiliation.
+ */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import type Provider from 'oidc-provider';
+import { ISSUER_PATH, SIGNIN_ERROR, SIGNIN_ROUTE } from '../../common/identity.js';
+import { isLanguage, type Language } from '../../common/languages.js';
+import { affiliationsOfAdmin, authenticateAdmin, normalizeEmail, type AffiliationView } from '../domain/admins.js';
+import { lockedUntil, recordFailure, recordSuccess } from '../domain/signinThrottle.js';
+import { API_SCOPES, LANGUAGE_COOKIE, SUPPORTED_SCOPES } from './constants.js';
+import { saveOrganizationChoice } from './organizationChoice.js';
+import { ASSETS_PATH, errorPage, organizationPage, pickLanguage, signinPage } from './pages.js';
+
+type Interaction = Awaited<ReturnType<Provider['interactionDetails']>>;
+type AdapterClass = new (model: string) => import('oidc-provider').Adapter;
+
+export interface InteractionDeps {
+  provider: Provider;
+  Adapter: AdapterClass;
+  audience: string;
+  grantTtl: number;
+}
+
+const ASSETS_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), 'assets');
+const ASSETS: Record<string, { type: string; body: Buffer }> = {
+  'signin.css': { type: 'text/css; charset=utf-8', body: readFileSync(path.join(ASSETS_DIR, 'signin.css')) },
+  'logout.js': { type: 'text/javascript; charset=utf-8', body: readFileSync(path.join(ASSETS_DIR, 'logout.js')) },
+};
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const epochNow = () => Math.floor(Date.now() / 1000);
+
+function cookieValue(request: FastifyRequest, name: string): string | undefined {
+  const header = request.headers.cookie;
+  if (!header) return undefined;
+  for (const part of header.split(';')) {
+    const [key, ...rest] = part.trim().split('=');
+    if (key === name) return decodeURIComponent(rest.join('='));
+  }
+  return undefined;
+}
+
+/** ?lang= (the page's language switch) > ui_locales > the remembered language > Accept-Language > ja. */
+function languageFor(request: FastifyRequest, interaction: Interaction | undefined): { language: Language; explicit: boolean } {
+  const query = (request.query ?? {}) as Record<string, unknown>;
+  if (isLanguage(query.lang)) return { language: query.lang, explicit: true };
+  return {
+    language: pickLanguage(interaction?.params.ui_locales, cookieValue(request, LANGUAGE_COOKIE), request.headers['accept-language']),
+    explicit: false,
+  };
+}
+
+function rememberLanguage(reply: FastifyReply, language: Language): void {
+  reply.header('set-cookie', `${LANGUAGE_COOKIE}=${language}; Path=${ISSUER_PATH}; Max-Age=31536000; SameSite=Lax; HttpOnly`);
+}
+
+function html(reply: FastifyReply, status: number, body: string): FastifyReply {
+  return reply.code(status).header('content-type', 'text/html; charset=utf-8').header('cache-control', 'no-store').send(body);
+}
+
+export const interactionRoutes =
+  (deps: InteractionDeps): FastifyPluginAsync =>
+  async (app) => {
+    const { provider, Adapter, audience, grantTtl } = deps;
+    const { config, db } = app;
+    const throttle = config.signinThrottle;
+
+    app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: 16 * 1024 }, (_request, body, done) => {
+      done(null, Object.fromEntries(new URLSearchParams(body as string)));
+    });
+
+    app.get<{ Params: { name: string } }>(`${ASSETS_PATH}/:name`, async (request, reply) => {
+      const asset = ASSETS[request.params.name];
+      if (!asset) return reply.code(404).send({ error: 'not_found' });
+      return reply.header('content-type', asset.type).header('cache-control', 'public, max-age=3600').send(asset.body);
+    });
+
+    async function details(request: FastifyRequest, reply: FastifyReply, uid: string): Promise<Interaction | undefined> {
+      try {
+        const interaction = await provider.interactionDetails(request.raw, reply.raw);
+        return interaction.uid === uid ? interaction : undefined;
+      } catch {
+        return undefined;
+      }
+    }
+
+    function expired(request: FastifyRequest, reply: FastifyReply): FastifyReply {
+      return html(reply, 400, errorPage(languageFor(request, undefined).language, config.publicUrl, 'expired'));
+    }
+
+    const interactionPath = (uid: string) => `${ISSUER_PATH}/interaction/${encodeURIComponent(uid)}`;
+    const withLanguage = (url: string, language: Language, explicit: boolean) => (explicit ? `${url}?lang=${language}` : url);
+
+    function renderSignin(
+      reply: FastifyReply,
+      interaction: Interaction,
+      language: Language,
+      explicit: boolean,
+      status = 200,
+      extra: Pick<Parameters<typeof signinPage>[0], 'email' | 'error'> = {},
+    ): FastifyReply {
+      const messageKey = interaction.params.error_message_key;
+      return html(
+        reply,
+        status,
+        signinPage({
+          language,
+          action: withLanguage(`${interactionPath(interaction.uid)}/login`, language, explicit),
+          publicUrl: config.publicUrl,
+          messageKey: typeof messageKey === 'string' && /^[a-z_]{1,64}$/.test(messageKey) ? messageKey : undefined,
+          languageLink: (other) => `${interactionPath(interaction.uid)}?lang=${other}`,
+          ...extra,
+        }),
+      );
+    }
+
+    /** A new grant of the requested scopes for the chosen organisation; returns its id. */
+    async function grantFor(interaction: Interaction, accountId: string, affiliation: AffiliationView): Promise<string> {
+      const requested = String(interaction.params.scope ?? '')
+        .split(' ')
+        .filter((scope) => (SUPPORTED_SCOPES as readonly string[]).includes(scope));
+      const grant = new provider.Grant({ accountId, clientId: String(interaction.params.client_id) });
+      grant.addOIDCScope(requested.join(' '));
+      const apiScopes = requested.filter((scope) => (API_SCOPES as readonly string[]).includes(scope));
+      if (apiScopes.length > 0) grant.addResourceScope(audience, apiScopes.join(' '));
+      const grantId = await grant.save();
+      await saveOrganizationChoice(Adapter, grantId, accountId, { organizationId: affiliation.organization.id, gloplaId: affiliation.organization.gloplaId }, grantTtl);
+      return grantId;
+    }
+
+    /** The organisation to take without asking, if any. */
+    function automaticChoice(interaction: Interaction, affiliations: AffiliationView[]): AffiliationView | undefined {
+      const prompts = String(interaction.params.prompt ?? '').split(' ');
+      if (affiliations.length === 1) return affiliations[0];
+      if (prompts.includes('select_account')) return undefined;
+      const requested = interaction.params.glopla_id;
+      return typeof requested === 'string' ? affiliations.find((affiliation) => affiliation.organization.gloplaId === requested) : undefined;
+    }
+
+    /** No affiliation: the interaction ends without signing in and the portal shows why. */
+    async function withoutOrganization(reply: FastifyReply, interaction: Interaction): Promise<FastifyReply> {
+      await interaction.destroy();
+      return reply.redirect(`${config.publicUrl}${SIGNIN_ROUTE}?error_message_key=${SIGNIN_ERROR.noOrganizationAffiliation}`, 303);
+    }
+
+    async function finish(request: FastifyRequest, reply: FastifyReply, result: Record<string, unknown>, merge: boolean): Promise<FastifyReply> {
+      const returnTo = await provider.interactionResult(request.raw, reply.raw, result, { mergeWithLastSubmission: merge });
+      return reply.redirect(returnTo, 303);
+    }
+
+    async function chooseOrganization(
+      request: FastifyRequest,
+      reply: FastifyReply,
+      interaction: Interaction,
+      accountId: string,
+      language: Language,
+      explicit: boolean,
+      status = 200,
+    ): Promise<FastifyReply> {
+      const affiliations = await affiliationsOfAdmin(db, Number(accountId));
+      if (affiliations.length === 0) return withoutOrganization(reply, interaction);
+      const chosen = automaticChoice(interaction, affiliations);
+      if (chosen) {
+        const grantId = await grantFor(interaction, accountId, chosen);
+        return finish(request, reply, { select_account: { organizationId: chosen.organization.id }, consent: { grantId } }, true);
+      }
+      return html(
+        reply,
+        status,
+        organizationPage({
+          language,
+          action: withLanguage(`${interactionPath(interaction.uid)}/organization`, language, explicit),
+          organizations: affiliations.map(({ organization }) => organization),
+          otherAccountUrl: `${config.publicUrl}${SIGNIN_ROUTE}?prompt=login`,
+          languageLink: (other) => `${interactionPath(interaction.uid)}?lang=${other}`,
+        }),
+      );
+    }
+
+    app.get<{ Params: { uid: string } }>(`${ISSUER_PATH}/interaction/:uid`, async (request, reply) => {
+      const interaction = await details(request, reply, request.params.uid);
+      if (!interaction) return expired(request, reply);
+      const { language, explicit } = languageFor(request, interaction);
+      rememberLanguage(reply, language);
+      const accountId = interaction.session?.accountId;
+      switch (interaction.prompt.name) {
+        case 'login':
+          return renderSignin(reply, interaction, language, explicit);
+        case 'select_account':
+        case 'consent':
+          if (!accountId) return expired(request, reply);
+          return chooseOrganization(request, reply, interaction, accountId, language, explicit);
+        default:
+          return html(reply, 400, errorPage(language, config.publicUrl, 'generic', `unsupported prompt ${interaction.prompt.name}`));
+      }
+    });
+
+    app.post<{ Params: { uid: string }; Body: Record<string, string> | undefined }>(`${ISSUER_PATH}/interaction/:uid/login`, async (request, reply) => {
+      const interaction = await details(request, reply, request.params.uid);
+      if (!interaction || interaction.prompt.name !== 'login') return expired(request, reply);
+      const { language, explicit } = languageFor(request, interaction);
+      const body = request.body ?? {};
+      const email = typeof body.email === 'string' ? body.email.trim() : '';
+      const password = typeof body.password === 'string' ? body.password : '';
+      if (email === '' || password === '') return renderSignin(reply, interaction, language, explicit, 400, { email, error: { kind: 'required' } });
+
+      const keys = { account: normalizeEmail(email).slice(0, 200), address: request.ip };
+      const lockedMinutes = async () => {
+        const until = await lockedUntil(db, keys);
+        return until ? Math.max(1, Math.ceil((until.getTime() - Date.now()) / 60_000)) : undefined;
+      };
+      let minutes = await lockedMinutes();
+      if (minutes !== undefined) return renderSignin(reply, interaction, language, explicit, 429, { email, error: { kind: 'locked', minutes } });
+
+      const admin = await authenticateAdmin(db, email, password);
+      if (!admin) {
+        const wait = await recordFailure(db, keys, throttle);
+        if (wait > 0) await sleep(wait);
+        minutes = await lockedMinutes();
+        if (minutes !== undefined) return renderSignin(reply, interaction, language, explicit, 429, { email, error: { kind: 'locked', minutes } });
+        return renderSignin(reply, interaction, language, explicit, 401, { email, error: { kind: 'invalid' } });
+      }
+      await recordSuccess(db, keys);
+
+      const accountId = String(admin.id);
+      const login = { accountId, ts: epochNow(), amr: ['pwd'], remember: true };
+      const affiliations = await affiliationsOfAdmin(db, admin.id);
+      if (affiliations.length === 0) return withoutOrganization(reply, interaction);
+      const chosen = automaticChoice(interaction, affiliations);
+      if (!chosen) return finish(request, reply, { login }, false);
+      const grantId = await grantFor(interaction, accountId, chosen);
+      return finish(request, reply, { login, select_account: { organizationId: chosen.organization.id }, consent: { grantId } }, false);
+    });
+
+    app.post<{ Params: { uid: string }; Body: Record<string, string> | undefined }>(
+      `${ISSUER_PATH}/interaction/:uid/organization`,
+      async (request, reply) => {
+        const interaction = await details(request, reply, request.params.uid);
+        const accountId = interaction?.session?.accountId ?? (interaction?.lastSubmission as { login?: { accountId?: string } } | undefined)?.login?.accountId;
+        if (!interaction || !accountId || !['select_account', 'consent'].includes(interaction.prompt.name)) return expired(request, reply);
+        const { language, explicit } = languageFor(request, interaction);
+        const affiliations = await affiliationsOfAdmin(db, Number(accountId));
+        if (affiliations.length === 0) return withoutOrganization(reply, interaction);
+        const organizationId = Number(request.body?.organization_id);
+        const chosen = affiliations.find((affiliation) => affiliation.organization.id === organizationId);
+        if (!chosen) return chooseOrganization(request, reply, interaction, accountId, language, explicit, 400);
+        const grantId = await grantFor(interaction, accountId, chosen);
+        return finish(request, reply, { select_account: { organizationId: chosen.organization.id }, consent: { grantId } }, true);
+      },
+    );
+  };

@@ -1,0 +1,221 @@
+/**
+ * The oidc-provider configuration of the embedded identity provider (SPEC §7 Identity provider, issue 3 §1).
+ *
+ * - Issuer `${PUBLIC_URL}/oidc`; the portal is the one static, public client (PKCE S256, no secret).
+ * - Access tokens are JWTs for the portal API (resource indicator `${PUBLIC_URL}/api/v2`), signed with the persisted
+ *   key, carrying `auth_time` (the last password entry) and `glopla_id`; the API verifies them locally.
+ * - Refresh tokens rotate on every use and never outlive the first one of their chain.
+ * - Interactions: `login` (our password page), then `select_account` (our organisation choice, asked on every
+ *   authorisation and requestable with prompt=select_account), then `consent` (satisfied by the grant the
+ *   organisation choice creates). The choice is kept per grant (organizationChoice.ts) and becomes `glopla_id`.
+ * - The token endpoint's JSON also carries `created_at` and `refresh_token_expires_in` (SPEC §3 Session).
+ */
+import type { IncomingMessage } from 'node:http';
+import Provider, { errors, interactionPolicy, type Configuration, type KoaContextWithOIDC } from 'oidc-provider';
+import { CALLBACK_PATH, ISSUER_PATH, PORTAL_CLIENT_ID, POST_LOGOUT_PATH } from '../../common/identity.js';
+import type { Config } from '../config.js';
+import type { Db } from '../db/index.js';
+import { findAdminById } from '../domain/admins.js';
+import { createAdapterClass } from './adapter.js';
+import { API_SCOPES, apiAudienceOf, issuerOf, LANGUAGE_COOKIE, SUPPORTED_SCOPES } from './constants.js';
+import type { ProviderKeys } from './keys.js';
+import { findOrganizationChoice } from './organizationChoice.js';
+import { errorPage, logoutDonePage, logoutPage, pickLanguage } from './pages.js';
+import { passwordChangeGrant, PASSWORD_CHANGE_GRANT, PASSWORD_CHANGE_PARAMS } from './passwordChangeGrant.js';
+
+export interface ProviderDeps {
+  config: Config;
+  db: Db;
+  keys: ProviderKeys;
+  log?: { error(obj: unknown, msg?: string): void; info(obj: unknown, msg?: string): void };
+}
+
+type Ctx = KoaContextWithOIDC;
+
+function cookieLanguage(ctx: Ctx): string | undefined {
+  return ctx.cookies.get(LANGUAGE_COOKIE) ?? undefined;
+}
+
+function languageOf(ctx: Ctx) {
+  let uiLocales: unknown;
+  try {
+    uiLocales = ctx.oidc?.params?.ui_locales;
+  } catch {
+    uiLocales = undefined;
+  }
+  return pickLanguage(uiLocales, cookieLanguage(ctx), ctx.get('accept-language'));
+}
+
+const epochNow = () => Math.floor(Date.now() / 1000);
+
+export function createProvider({ config, db, keys, log }: ProviderDeps): Provider {
+  const issuer = issuerOf(config);
+  const audience = apiAudienceOf(config);
+  const Adapter = createAdapterClass(db);
+  const resourceServerInfo = () => ({
+    scope: API_SCOPES.join(' '),
+    audience,
+    accessTokenTTL: config.accessTokenTtl,
+    accessTokenFormat: 'jwt' as const,
+    jwt: { sign: { alg: 'RS256' as const } },
+  });
+
+  const { Prompt, Check, base } = interactionPolicy;
+  const policy = base();
+  // The organisation choice: requested on every authorisation until this interaction chose one.
+  policy.add(
+    new Prompt(
+      { name: 'select_account', requestable: true },
+      new Check('organization_not_chosen', 'the organisation to manage must be chosen', (ctx) =>
+        ctx.oidc.result?.select_account ? Check.NO_NEED_TO_PROMPT : Check.REQUEST_PROMPT,
+      ),
+    ),
+    1,
+  );
+
+  const configuration: Configuration = {
+    adapter: Adapter,
+    clients: [
+      {
+        client_id: PORTAL_CLIENT_ID,
+        client_name: 'Corporate Admin Portal',
+        application_type: 'web',
+        token_endpoint_auth_method: 'none',
+        grant_types: ['authorization_code', 'refresh_token', PASSWORD_CHANGE_GRANT],
+        response_types: ['code'],
+        redirect_uris: [`${config.publicUrl}${CALLBACK_PATH}`],
+        post_logout_redirect_uris: [`${config.publicUrl}${POST_LOGOUT_PATH}`],
+      },
+    ],
+    clientAuthMethods: ['none'],
+    responseTypes: ['code'],
+    pkce: { methods: ['S256'], required: () => true },
+    jwks: { keys: keys.signing as never },
+    cookies: {
+      keys: config.cookieKeys ?? keys.cookie,
+      // portal and provider share one origin: lax cookies work over http too (SameSite=None needs https)
+      long: { httpOnly: true, sameSite: 'lax' },
+      short: { httpOnly: true, sameSite: 'lax' },
+    },
+    scopes: [...SUPPORTED_SCOPES],
+    claims: {
+      openid: ['sub', 'locale'],
+      organization: ['glopla_id'],
+      unique_access_token: [],
+      auth_time: null,
+      sid: null,
+      iss: null,
+      acr: null,
+    },
+    // the ID token carries the claims of the granted scopes (glopla_id, locale), not only what `claims` asks for
+    conformIdTokenClaims: false,
+    extraParams: ['type', 'glopla_id', 'error_message_key'],
+    features: {
+      devInteractions: { enabled: false },
+      revocation: { enabled: true },
+      userinfo: { enabled: false },
+      rpInitiatedLogout: {
+        enabled: true,
+        async logoutSource(ctx, _form) {
+          const session = ctx.oidc.session as unknown as { state?: { secret?: string } };
+          ctx.type = 'html';
+          const { urlFor } = ctx.oidc as unknown as { urlFor(name: string): string };
+          ctx.body = logoutPage(languageOf(ctx), urlFor.call(ctx.oidc, 'end_session_confirm'), session.state?.secret ?? '');
+        },
+        async postLogoutSuccessSource(ctx) {
+          ctx.type = 'html';
+          ctx.body = logoutDonePage(languageOf(ctx), config.publicUrl);
+        },
+      },
+      resourceIndicators: {
+        enabled: true,
+        defaultResource: () => audience,
+        useGrantedResource: () => true,
+        getResourceServerInfo: (_ctx, resource) => {
+          if (resource !== audience) throw new errors.InvalidTarget();
+          return resourceServerInfo();
+        },
+      },
+    },
+    async findAccount(ctx, sub, token) {
+      if (!/^\d+$/.test(sub)) return undefined;
+      const admin = await findAdminById(db, Number(sub));
+      if (!admin?.activatedAt) return undefined;
+      return {
+        accountId: sub,
+        async claims() {
+          const grantId = (token as { grantId?: string } | undefined)?.grantId ?? ctx.oidc.entities.Grant?.jti;
+          const choice = grantId ? await findOrganizationChoice(Adapter, grantId) : undefined;
+          return { sub, locale: admin.language, ...(choice ? { glopla_id: choice.gloplaId } : {}) };
+        },
+      };
+    },
+    async extraTokenClaims(ctx, token) {
+      if (token.kind !== 'AccessToken') return undefined;
+      const { RefreshToken, AuthorizationCode } = ctx.oidc.entities;
+      const authTime = RefreshToken?.authTime ?? AuthorizationCode?.authTime;
+      const grantId = (token as { grantId?: string }).grantId;
+      const choice = grantId ? await findOrganizationChoice(Adapter, grantId) : undefined;
+      return {
+        ...(authTime !== undefined ? { auth_time: authTime } : {}),
+        ...(choice ? { glopla_id: choice.gloplaId } : {}),
+      };
+    },
+    issueRefreshToken: async (_ctx, client) => client.grantTypeAllowed('refresh_token'),
+    rotateRefreshToken: true,
+    ttl: {
+      AccessToken: config.accessTokenTtl,
+      AuthorizationCode: 60,
+      IdToken: 60 * 60,
+      Interaction: 60 * 60,
+      Session: config.refreshTokenTtl,
+      Grant: config.refreshTokenTtl,
+      // a rotated refresh token keeps the remaining lifetime of the one it replaces
+      RefreshToken: (ctx) => {
+        const rotated = ctx?.oidc.entities.RotatedRefreshToken;
+        return rotated ? Math.max(1, rotated.remainingTTL) : config.refreshTokenTtl;
+      },
+    },
+    interactions: {
+      policy,
+      url: (_ctx, interaction) => `${ISSUER_PATH}/interaction/${interaction.uid}`,
+    },
+    async renderError(ctx, out, error) {
+      ctx.type = 'html';
+      const expired = error instanceof errors.SessionNotFound || error instanceof errors.InvalidRequest;
+      ctx.body = errorPage(languageOf(ctx), config.publicUrl, expired ? 'expired' : 'generic', out.error_description ?? out.error);
+    },
+  };
+
+  const provider = new Provider(issuer, configuration);
+  provider.proxy = config.trustProxy !== false;
+
+  provider.registerGrantType(PASSWORD_CHANGE_GRANT, passwordChangeGrant({ Adapter, audience, resourceServerInfo }), PASSWORD_CHANGE_PARAMS);
+
+  // SPEC §3 Session: the token response also says when it was made and how long the refresh token lives.
+  provider.use(async (ctx, next) => {
+    await next();
+    const oidc = (ctx as unknown as Ctx).oidc;
+    if (oidc?.route !== 'token' || ctx.status !== 200) return;
+    const body = ctx.body as Record<string, unknown> | undefined;
+    if (!body || typeof body !== 'object' || typeof body.access_token !== 'string') return;
+    const now = epochNow();
+    body.created_at = oidc.entities.AccessToken?.iat ?? now;
+    const refreshToken = oidc.entities.RefreshToken;
+    if (typeof body.refresh_token === 'string' && refreshToken) body.refresh_token_expires_in = Math.max(0, refreshToken.remainingTTL);
+  });
+
+  provider.on('server_error', (_ctx: Ctx, error: Error) => log?.error({ err: error }, 'identity provider: server error'));
+  for (const event of ['grant.error', 'authorization.error', 'end_session.error', 'revocation.error']) {
+    provider.on(event, (_ctx: Ctx, error: Error) => log?.info({ err: error }, `identity provider: ${event}`));
+  }
+  return provider;
+}
+
+/** The request as oidc-provider expects it when mounted under ISSUER_PATH (see index.ts). */
+export function rewriteForMount(raw: IncomingMessage & { originalUrl?: string }): void {
+  const url = raw.url ?? '/';
+  raw.originalUrl = url;
+  const rest = url.slice(ISSUER_PATH.length);
+  raw.url = rest.startsWith('/') ? rest : `/${rest}`;
+}

@@ -1,0 +1,238 @@
+/**
+ * Drives the embedded identity provider over HTTP (app.inject) the way the portal's browser side does: the
+ * authorisation request with PKCE S256, the sign-in form, the organisation choice, the callback and the token calls.
+ *
+ *   const session = await signIn(ctx.app, { email: 'member@example.com', password: DEMO_PASSWORD });
+ *   session.tokens.access_token …
+ */
+import { createHash, randomBytes } from 'node:crypto';
+import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+import { CALLBACK_PATH, PORTAL_CLIENT_ID, SCOPES, type TokenEndpointResponse } from '../../../src/common/identity.js';
+
+/** Enough of a browser's cookie store for one origin (paths and expiry of deletions are honoured). */
+export class CookieJar {
+  private readonly cookies = new Map<string, string>();
+
+  store(response: LightMyRequestResponse): void {
+    const header = response.headers['set-cookie'];
+    const lines = Array.isArray(header) ? header : header ? [header] : [];
+    for (const line of lines) {
+      const [pair, ...attributes] = line.split(';');
+      const index = pair!.indexOf('=');
+      const name = pair!.slice(0, index).trim();
+      const value = pair!.slice(index + 1).trim();
+      const expired = attributes.some((attribute) => {
+        const [key, raw] = attribute.trim().split('=');
+        if (key?.toLowerCase() === 'max-age') return Number(raw) <= 0;
+        if (key?.toLowerCase() === 'expires') return Date.parse(raw ?? '') < Date.now();
+        return false;
+      });
+      if (expired || value === '') this.cookies.delete(name);
+      else this.cookies.set(name, value);
+    }
+  }
+
+  header(): string {
+    return [...this.cookies].map(([name, value]) => `${name}=${value}`).join('; ');
+  }
+
+  has(name: string): boolean {
+    return this.cookies.has(name);
+  }
+}
+
+/** path + query of a Location header (absolute or relative). */
+export function pathOf(location: string | undefined): string {
+  if (!location) throw new Error('no Location header');
+  const url = new URL(location, 'http://localhost');
+  return `${url.pathname}${url.search}`;
+}
+
+export interface Pkce {
+  verifier: string;
+  challenge: string;
+}
+
+export function pkce(): Pkce {
+  const verifier = randomBytes(48).toString('base64url');
+  return { verifier, challenge: createHash('sha256').update(verifier).digest('base64url') };
+}
+
+export interface AuthorizationOptions {
+  gloplaId?: string;
+  prompt?: string;
+  errorMessageKey?: string;
+  uiLocales?: string;
+  state?: string;
+  nonce?: string;
+}
+
+export class Browser {
+  readonly jar = new CookieJar();
+  constructor(readonly app: FastifyInstance) {}
+
+  async request(method: 'GET' | 'POST', url: string, form?: Record<string, string>): Promise<LightMyRequestResponse> {
+    const response = await this.app.inject({
+      method,
+      url,
+      headers: {
+        cookie: this.jar.header(),
+        ...(form ? { 'content-type': 'application/x-www-form-urlencoded' } : {}),
+      },
+      ...(form ? { payload: new URLSearchParams(form).toString() } : {}),
+    });
+    this.jar.store(response);
+    return response;
+  }
+
+  get(url: string) {
+    return this.request('GET', url);
+  }
+
+  post(url: string, form: Record<string, string>) {
+    return this.request('POST', url, form);
+  }
+
+  /** Follows 3xx answers inside the app; stops at a page or at the portal's callback/sign-in routes. */
+  async follow(response: LightMyRequestResponse): Promise<LightMyRequestResponse> {
+    let current = response;
+    for (let hops = 0; hops < 10 && current.statusCode >= 300 && current.statusCode < 400; hops += 1) {
+      const location = pathOf(current.headers.location as string);
+      if (!location.startsWith('/oidc/')) return current;
+      current = await this.get(location);
+    }
+    return current;
+  }
+}
+
+/** The authorisation URL the browser side builds (signinRequest.ts). */
+export function authorizationPath(publicUrl: string, challenge: string, options: AuthorizationOptions = {}): string {
+  const query = new URLSearchParams({
+    response_type: 'code',
+    client_id: PORTAL_CLIENT_ID,
+    redirect_uri: `${publicUrl}${CALLBACK_PATH}`,
+    scope: SCOPES,
+    state: options.state ?? randomBytes(16).toString('hex'),
+    nonce: options.nonce ?? randomBytes(16).toString('hex'),
+    type: 'admin',
+    code_challenge: challenge,
+    code_challenge_method: 'S256',
+  });
+  if (options.uiLocales) query.set('ui_locales', options.uiLocales);
+  if (options.prompt) query.set('prompt', options.prompt);
+  if (options.errorMessageKey) query.set('error_message_key', options.errorMessageKey);
+  if (options.gloplaId) query.set('glopla_id', options.gloplaId);
+  return `/oidc/auth?${query}`;
+}
+
+/** The interaction form's action (POST target) in an HTML page. */
+export function formAction(html: string): string {
+  const match = /<form[^>]*action="([^"]+)"/.exec(html);
+  if (!match) throw new Error(`no form in page:\n${html.slice(0, 500)}`);
+  return match[1]!.replace(/&amp;/g, '&');
+}
+
+/** The organisations offered on the choice page: [value, label]. */
+export function organizationButtons(html: string): Array<{ id: string; label: string }> {
+  return [...html.matchAll(/<button[^>]*name="organization_id" value="(\d+)"[^>]*>([^<]*)<\/button>/g)].map((match) => ({ id: match[1]!, label: match[2]! }));
+}
+
+export interface SignInOptions extends AuthorizationOptions {
+  email: string;
+  password: string;
+  /** gloplaId to pick on the choice page, if it is shown. */
+  choose?: string;
+  browser?: Browser;
+}
+
+export interface SignInResult {
+  browser: Browser;
+  pkce: Pkce;
+  /** The final redirect to the portal (callback with code and state, or /signin with error_message_key). */
+  redirect: URL;
+  /** Whether the organisation choice page was shown. */
+  choiceShown: boolean;
+  /** HTML of the last provider page seen (the sign-in page when the password was refused). */
+  lastPage?: string;
+  lastStatus?: number;
+}
+
+/** Runs the authorisation request through sign-in (and choice) up to the redirect back to the portal. */
+export async function authorize(app: FastifyInstance, options: SignInOptions): Promise<SignInResult> {
+  const browser = options.browser ?? new Browser(app);
+  const codes = pkce();
+  let response = await browser.follow(await browser.get(authorizationPath(app.config.publicUrl, codes.challenge, options)));
+  let choiceShown = false;
+  for (let step = 0; step < 4; step += 1) {
+    if (response.statusCode >= 300 && response.statusCode < 400) {
+      return { browser, pkce: codes, redirect: new URL(response.headers.location as string, app.config.publicUrl), choiceShown };
+    }
+    if (response.statusCode >= 400 || !response.body.includes('<form')) {
+      return { browser, pkce: codes, redirect: new URL('about:blank'), choiceShown, lastPage: response.body, lastStatus: response.statusCode };
+    }
+    const page = response.body;
+    const action = formAction(page);
+    if (action.includes('/login')) {
+      response = await browser.follow(await browser.post(action, { email: options.email, password: options.password }));
+      if (response.statusCode === 200 || response.statusCode >= 400) {
+        if (formAction(response.body).includes('/login')) {
+          return { browser, pkce: codes, redirect: new URL('about:blank'), choiceShown, lastPage: response.body, lastStatus: response.statusCode };
+        }
+      }
+    } else if (action.includes('/organization')) {
+      choiceShown = true;
+      const buttons = organizationButtons(page);
+      const wanted = buttons.find((button) => options.choose && button.label.includes(options.choose)) ?? buttons[0];
+      if (!wanted) throw new Error('no organisation offered');
+      response = await browser.follow(await browser.post(action, { organization_id: wanted.id }));
+    } else {
+      throw new Error(`unexpected form ${action}`);
+    }
+  }
+  throw new Error('sign-in did not finish');
+}
+
+export async function tokenCall(app: FastifyInstance, form: Record<string, string>): Promise<LightMyRequestResponse> {
+  return app.inject({
+    method: 'POST',
+    url: '/oidc/token',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    payload: new URLSearchParams(form).toString(),
+  });
+}
+
+export async function exchangeCode(app: FastifyInstance, result: SignInResult): Promise<TokenEndpointResponse> {
+  const code = result.redirect.searchParams.get('code');
+  if (!code) throw new Error(`no code in ${result.redirect}`);
+  const response = await tokenCall(app, {
+    grant_type: 'authorization_code',
+    scope: SCOPES,
+    code,
+    redirect_uri: `${app.config.publicUrl}${CALLBACK_PATH}`,
+    client_id: PORTAL_CLIENT_ID,
+    client_assertion_type: 'urn:ietf:params:oauth:client-assertion-type:none',
+    code_verifier: result.pkce.verifier,
+  });
+  if (response.statusCode !== 200) throw new Error(`token endpoint answered ${response.statusCode}: ${response.body}`);
+  return response.json() as TokenEndpointResponse;
+}
+
+export async function refresh(app: FastifyInstance, refreshToken: string): Promise<LightMyRequestResponse> {
+  return tokenCall(app, { grant_type: 'refresh_token', refresh_token: refreshToken, client_id: PORTAL_CLIENT_ID });
+}
+
+/** Sign-in up to the tokens. */
+export async function signIn(app: FastifyInstance, options: SignInOptions): Promise<SignInResult & { tokens: TokenEndpointResponse }> {
+  const result = await authorize(app, options);
+  return { ...result, tokens: await exchangeCode(app, result) };
+}
+
+/** The claims of a JWT, unverified. */
+export function claimsOf(jwt: string): Record<string, unknown> {
+  return JSON.parse(Buffer.from(jwt.split('.')[1]!, 'base64url').toString('utf8')) as Record<string, unknown>;
+}
+
+/** Headers of an API call with the access token. */
+export function bearer(accessToken: string): Record<string, string> {
+  return { 'x-v2-admin-auth-token': `Bearer ${accessToken}` };
+}
