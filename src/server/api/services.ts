@@ -1,8 +1,9 @@
-/** GET /api/v2/services: the services for the Home grid (SPEC 2.7), for signed-in admins. */
+/** GET /api/v2/services: the services for the Home grid (SPEC 2.7); the list loads only when signed in. */
 import type { FastifyPluginAsync } from 'fastify';
 import { DEFAULT_LANGUAGE, LANGUAGES, type Language } from '../../common/languages.js';
 import { listServices } from '../domain/services.js';
-import { commonResponses } from './schemas.js';
+import { useAuthentication } from './auth.js';
+import { commonResponses, errorResponse } from './schemas.js';
 
 const serviceCard = {
   type: 'object',
@@ -17,6 +18,8 @@ const serviceCard = {
 } as const;
 
 export const servicesRoutes: FastifyPluginAsync = async (app) => {
+  useAuthentication(app);
+
   app.get<{ Querystring: { lang?: Language } }>(
     '/services',
     {
@@ -24,7 +27,7 @@ export const servicesRoutes: FastifyPluginAsync = async (app) => {
         tags: ['services'],
         summary: 'Services available to the organisation',
         querystring: { type: 'object', properties: { lang: { type: 'string', enum: [...LANGUAGES] } } },
-        response: { 200: { type: 'object', properties: { services: { type: 'array', items: serviceCard } } }, ...commonResponses },
+        response: { 200: { type: 'object', properties: { services: { type: 'array', items: serviceCard } } }, 401: errorResponse, ...commonResponses },
       },
     },
     async (request) => ({ services: await listServices(app.db, request.query.lang ?? DEFAULT_LANGUAGE) }),
