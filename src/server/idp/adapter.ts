@@ -37,7 +37,8 @@ export function createAdapterClass(db: Db) {
         model: this.model,
         id,
         payload: jsonb(payload),
-        grantId: typeof payload.grantId === 'string' ? payload.grantId : null,
+        // a grant is its own grant: revokeByGrantId then removes it with its tokens
+        grantId: this.model === 'Grant' ? id : typeof payload.grantId === 'string' ? payload.grantId : null,
         uid: typeof payload.uid === 'string' ? payload.uid : null,
         userCode: typeof payload.userCode === 'string' ? payload.userCode : null,
         accountId: typeof payload.accountId === 'string' ? payload.accountId : null,

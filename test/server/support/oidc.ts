@@ -68,8 +68,15 @@ export interface AuthorizationOptions {
 }
 
 export class Browser {
-  readonly jar = new CookieJar();
-  constructor(readonly app: FastifyInstance) {}
+  constructor(
+    readonly app: FastifyInstance,
+    readonly jar = new CookieJar(),
+  ) {}
+
+  /** The same cookies against another instance of the app. */
+  withApp(app: FastifyInstance): Browser {
+    return new Browser(app, this.jar);
+  }
 
   async request(method: 'GET' | 'POST', url: string, form?: Record<string, string>): Promise<LightMyRequestResponse> {
     const response = await this.app.inject({

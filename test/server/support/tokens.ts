@@ -1,0 +1,49 @@
+/**
+ * Access tokens made in tests with the provider's own persisted key (or a stranger's), to check what the API accepts:
+ *
+ *   const token = await accessToken(ctx.app, { sub: '1', expiresIn: -60 });   // expired a minute ago
+ */
+import { generateKeyPairSync } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
+import { importJWK, SignJWT, type JWK } from 'jose';
+import { PORTAL_CLIENT_ID } from '../../../src/common/identity.js';
+import { loadOrCreateKeys } from '../../../src/server/idp/keys.js';
+
+export interface TokenOptions {
+  sub?: string;
+  /** Seconds from now; negative: already expired. */
+  expiresIn?: number;
+  /** Epoch seconds of the last password entry; default now. */
+  authTime?: number;
+  gloplaId?: string;
+  audience?: string;
+  issuer?: string;
+  /** Sign with a freshly generated key that carries the provider's kid (a forged signature). */
+  foreignKey?: boolean;
+  typ?: string;
+}
+
+export async function accessToken(app: FastifyInstance, options: TokenOptions = {}): Promise<string> {
+  const { signing } = await loadOrCreateKeys(app.db);
+  const providerKey = signing[0]!;
+  const now = Math.floor(Date.now() / 1000);
+  const jwk = options.foreignKey
+    ? ({ ...(generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ format: 'jwk' }) as JWK), kid: providerKey.kid } as JWK)
+    : (providerKey as unknown as JWK);
+  const key = await importJWK(jwk, 'RS256');
+  const expiresIn = options.expiresIn ?? 900;
+  return new SignJWT({
+    scope: 'organization unique_access_token',
+    client_id: PORTAL_CLIENT_ID,
+    auth_time: options.authTime ?? now,
+    ...(options.gloplaId ? { glopla_id: options.gloplaId } : {}),
+  })
+    .setProtectedHeader({ alg: 'RS256', typ: options.typ ?? 'at+jwt', kid: providerKey.kid })
+    .setSubject(options.sub ?? '1')
+    .setIssuer(options.issuer ?? app.identityProvider.issuer)
+    .setAudience(options.audience ?? app.identityProvider.audience)
+    .setIssuedAt(now + Math.min(0, expiresIn) - 60)
+    .setExpirationTime(now + expiresIn)
+    .setJti(`test-${Math.random().toString(36).slice(2)}`)
+    .sign(key);
+}
