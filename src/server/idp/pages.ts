@@ -72,6 +72,7 @@ function layout({ language, title, body, languageLinks, script }: Layout): strin
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="referrer" content="no-referrer">
 <title>${escapeHtml(title)} | ${escapeHtml(t('appName'))}</title>
+<link rel="icon" href="/favicon.svg">
 <link rel="stylesheet" href="${ASSETS_PATH}/signin.css">
 ${script ? `<script src="${escapeHtml(script)}" defer></script>\n` : ''}</head>
 <body>

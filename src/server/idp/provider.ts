@@ -88,6 +88,8 @@ export function createProvider({ config, db, keys, log }: ProviderDeps): Provide
       },
     ],
     clientAuthMethods: ['none'],
+    // the portal calls the token and revocation endpoints from its own origin only
+    clientBasedCORS: (_ctx, origin) => origin === new URL(config.publicUrl).origin,
     responseTypes: ['code'],
     pkce: { methods: ['S256'], required: () => true },
     jwks: { keys: keys.signing as never },
