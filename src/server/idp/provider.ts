@@ -114,6 +114,8 @@ export function createProvider({ config, db, keys, log }: ProviderDeps): Provide
     extraParams: ['type', 'glopla_id', 'error_message_key'],
     features: {
       devInteractions: { enabled: false },
+      // the portal sends plain authorisation requests; fewer endpoints, less to defend
+      pushedAuthorizationRequests: { enabled: false },
       revocation: { enabled: true },
       userinfo: { enabled: false },
       rpInitiatedLogout: {
@@ -193,6 +195,18 @@ export function createProvider({ config, db, keys, log }: ProviderDeps): Provide
   provider.proxy = config.trustProxy !== false;
 
   provider.registerGrantType(PASSWORD_CHANGE_GRANT, passwordChangeGrant({ Adapter, audience, resourceServerInfo }), PASSWORD_CHANGE_PARAMS);
+
+  // Without a provider session, end-session answers with oidc-provider's own auto-submitting page (an inline script
+  // allowed by a hash): ours does the same with the external script.
+  provider.use(async (ctx, next) => {
+    await next();
+    const oidc = (ctx as unknown as Ctx).oidc;
+    if (oidc?.route !== 'end_session' || ctx.method !== 'GET' || ctx.status !== 200 || typeof ctx.body !== 'string' || !ctx.body.includes('Submitting Callback')) return;
+    const state = (oidc.session as unknown as { state?: { secret?: string } }).state;
+    const { urlFor } = oidc as unknown as { urlFor(name: string): string };
+    ctx.body = logoutPage(languageOf(ctx as unknown as Ctx), urlFor.call(oidc, 'end_session_confirm'), state?.secret ?? '');
+    ctx.set('Content-Security-Policy', String(ctx.response.get('Content-Security-Policy')).replace(/ 'sha256-[^']+'/g, ''));
+  });
 
   // SPEC §3 Session: the token response also says when it was made and how long the refresh token lives.
   provider.use(async (ctx, next) => {

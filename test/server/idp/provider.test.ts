@@ -162,6 +162,19 @@ describe('identity provider: the code flow over HTTP', () => {
     });
   });
 
+  it('signs out without a provider session too (its page has no inline script either)', async () => {
+    const browser = new Browser(ctx.app);
+    const query = new URLSearchParams({ client_id: PORTAL_CLIENT_ID, post_logout_redirect_uri: `${PUBLIC_URL}/`, type: 'admin' });
+    const page = await browser.get(`${ISSUER_PATH}/session/end?${query}`);
+    expect(page.statusCode).to.equal(200);
+    expect(page.body).to.not.match(/<script>|Submitting Callback/);
+    expect(String(page.headers['content-security-policy'])).to.not.contain('sha256-');
+    const xsrf = /name="xsrf" value="([^"]+)"/.exec(page.body)![1]!;
+    const confirmed = await browser.post(`${ISSUER_PATH}/session/end/confirm`, { xsrf, logout: 'yes' });
+    expect(confirmed.statusCode).to.equal(303);
+    expect(confirmed.headers.location).to.equal(`${PUBLIC_URL}/`);
+  });
+
   it('keeps the provider session: a second authorisation signs in without the password and replaces the first grant', async () => {
     const first = await signIn(ctx.app, { email: 'member@example.com', password: DEMO_PASSWORD });
     const second = await signIn(ctx.app, { email: 'unused', password: 'unused', browser: first.browser });
