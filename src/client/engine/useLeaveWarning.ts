@@ -6,10 +6,13 @@ import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useBlocker } from 'react-router-dom';
 
-export function useLeaveWarning(active: boolean, scopePath: string): void {
+export function useLeaveWarning(active: boolean, scopePath: string, stillActive: () => boolean = () => true): void {
   const { t } = useTranslation();
+  // stillActive is asked at navigation time: a saga may navigate right after the store changed (e.g. a form saved and
+  // goes on to another page) and before this component re-rendered with the new `active`
   const blocker = useBlocker(
-    ({ nextLocation }) => active && !(nextLocation.pathname === scopePath || nextLocation.pathname.startsWith(`${scopePath}/`)),
+    ({ nextLocation }) =>
+      active && !(nextLocation.pathname === scopePath || nextLocation.pathname.startsWith(`${scopePath}/`)) && stillActive(),
   );
 
   useEffect(() => {

@@ -4,7 +4,7 @@
  */
 import { useEffect, useMemo, type ReactElement } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useDispatch, useSelector } from 'react-redux';
+import { useDispatch, useSelector, useStore } from 'react-redux';
 import { Link, Navigate, useNavigate, useParams } from 'react-router-dom';
 import { deepEquals, type UiSchema } from '@rjsf/utils';
 import type { FormStep, ScreenDefinition } from '../../../common/screens.js';
@@ -54,7 +54,12 @@ export function FormScreen({ screen }: { screen: ScreenDefinition }): ReactEleme
   const changed = hasDraft && !deepEquals(entry.data, initialData);
 
   useEffect(() => () => void dispatch(formReset({ formId: screen.id })), [dispatch, screen.id]);
-  useLeaveWarning(entry.status !== 'succeeded' && (current === 'confirm' || changed), screen.path);
+  const store = useStore<FormsRootState>();
+  useLeaveWarning(
+    entry.status !== 'succeeded' && (current === 'confirm' || changed),
+    screen.path,
+    () => selectForm(store.getState(), screen.id).status !== 'succeeded',
+  );
 
   const submit = (data: Record<string, unknown>) =>
     dispatch(
