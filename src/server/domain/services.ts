@@ -1,15 +1,8 @@
 /** The provider's learning services (SPEC §1, §3 Service), in the reader's language. */
 import type { Db } from '../db/index.js';
 import type { Language } from '../../common/languages.js';
+import type { ServiceCard } from '../../common/services.js';
 
-export interface ServiceCard {
-  id: number;
-  name: string;
-  subtitle: string;
-  summary: string;
-  thumbnailUrl: string | null;
-  serviceGroup: { id: number; name: string };
-}
 
 /** Every service for the Home grid, ordered by id. */
 export async function listServices(db: Db, language: Language): Promise<ServiceCard[]> {

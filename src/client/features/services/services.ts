@@ -2,17 +2,11 @@
 import type { UnknownAction } from 'redux';
 import { call, put, takeLatest } from 'redux-saga/effects';
 import type { Language } from '../../../common/languages.js';
+import type { ServiceCard } from '../../../common/services.js';
 import { callApi } from '../../api/callApi.js';
 import { actionCreator } from '../../state/actions.js';
 
-export interface ServiceCard {
-  id: number;
-  name: string;
-  subtitle: string;
-  summary: string;
-  thumbnailUrl: string | null;
-  serviceGroup: { id: number; name: string };
-}
+export type { ServiceCard };
 
 export interface ServicesState {
   items: ServiceCard[];
