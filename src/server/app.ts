@@ -17,6 +17,8 @@ import type { Config } from './config.js';
 import { createDatabase, migrateToLatest, type DatabaseHandle } from './db/index.js';
 import { seedDemoData } from './db/seed/index.js';
 import { registerIdentityProvider } from './idp/index.js';
+import { createMailer } from './mail/mailer.js';
+import { devMailsRoutes } from './api/devMails.js';
 import './types.js';
 
 export interface AppDeps {
@@ -67,6 +69,9 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   app.decorate('config', config);
   app.decorate('database', database);
   app.decorate('db', database.db);
+  const mailer = createMailer({ db: database.db, smtpUrl: config.smtpUrl, from: config.mailFrom });
+  app.decorate('mailer', mailer);
+  app.addHook('onClose', async () => mailer.close());
   if (ownsDatabase) app.addHook('onClose', async () => database.close());
 
   try {
@@ -107,6 +112,8 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   await app.register(swaggerUi, { routePrefix: '/api/docs', staticCSP: DOCS_CSP });
 
   await app.register(healthRoutes);
+  // the outbox (DESIGN §4): development and tests only
+  if (!config.isProduction) await app.register(devMailsRoutes);
   // the identity provider at /oidc (before the API, which verifies its access tokens)
   await registerIdentityProvider(app);
   await app.register(apiRoutes);

@@ -6,8 +6,10 @@
  * - preSerialization: response keys become snake_case (deep).
  */
 import type { FastifyInstance, FastifyPluginAsync, FastifyRequest } from 'fastify';
+import { adminAccountsRoutes } from './adminAccounts.js';
 import { adminsRoutes } from './admins.js';
 import { affiliationsRoutes } from './affiliations.js';
+import { captchaRoutes } from './captcha.js';
 import { clientErrorsRoutes } from './clientErrors.js';
 import { featureFlagsRoutes } from './featureFlags.js';
 import { noticesRoutes } from './notices.js';
@@ -34,6 +36,7 @@ const apiV2: FastifyPluginAsync = async (app) => {
   installWireConventions(app);
   await app.register(registrationRequestsRoutes);
   await app.register(clientErrorsRoutes);
+  await app.register(adminAccountsRoutes);
   await app.register(servicesRoutes);
   await app.register(adminsRoutes);
   await app.register(affiliationsRoutes);
@@ -47,5 +50,7 @@ const apiV1: FastifyPluginAsync = async (app) => {
 
 export const apiRoutes: FastifyPluginAsync = async (app) => {
   await app.register(apiV2, { prefix: '/api/v2' });
+  // the captcha challenge is ALTCHA's own JSON (camelCase keys): served beside the wire conventions, not inside them
+  await app.register(captchaRoutes, { prefix: '/api/v2' });
   await app.register(apiV1, { prefix: '/api/v1' });
 };

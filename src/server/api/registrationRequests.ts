@@ -1,6 +1,9 @@
 /** POST /api/v2/registration_requests: a company applies for a corporate account (SPEC §2.16). */
 import type { FastifyPluginAsync } from 'fastify';
+import { DEFAULT_LANGUAGE } from '../../common/languages.js';
+import { sendRegistrationMails } from '../domain/registrationMails.js';
 import { createRegistrationRequest, type RegistrationRequestInput } from '../domain/registrationRequests.js';
+import { requestLanguage } from './language.js';
 import { commonResponses, validationErrorResponse } from './schemas.js';
 import { formBody, getFormSchemas, wireSchema } from './validation.js';
 
@@ -19,6 +22,12 @@ function registrationRequestResponse() {
 }
 
 export const registrationRequestsRoutes: FastifyPluginAsync = async (app) => {
+  // the mails list the form's fields in its order, with its titles (issue 4 §7)
+  const fields = Object.entries((getFormSchemas()[FORM]!.properties ?? {}) as Record<string, { title?: string }>).map(([name, property]) => ({
+    name,
+    title: property.title ?? name,
+  }));
+
   app.post<{ Body: RegistrationRequestInput }>(
     '/registration_requests',
     {
@@ -39,6 +48,13 @@ export const registrationRequestsRoutes: FastifyPluginAsync = async (app) => {
     },
     async (request, reply) => {
       const registrationRequest = await createRegistrationRequest(app.db, request.body);
+      // the staff notification and the applicant's confirmation; the request is stored either way
+      const mailErrors = await sendRegistrationMails(
+        { mailer: app.mailer, notifyTo: app.config.registrationNotifyTo, fields },
+        registrationRequest,
+        requestLanguage(request) ?? DEFAULT_LANGUAGE,
+      );
+      for (const error of mailErrors) request.log.error({ err: error, registrationRequestId: registrationRequest.id }, 'registration request mail not sent');
       return reply.code(201).send({ registrationRequest });
     },
   );

@@ -1,0 +1,36 @@
+/**
+ * GET /api/v2/captcha/challenge: a new ALTCHA challenge for the captcha widget of the activation and reset mail
+ * requests (domain/captcha.ts). ALTCHA's own JSON format (camelCase keys such as keyLength, which the widget reads),
+ * so this route is registered beside the API's wire conventions, not inside them. Never cached.
+ */
+import type { FastifyPluginAsync } from 'fastify';
+import { CHALLENGE_TTL_SECONDS, createCaptchaChallenge } from '../domain/captcha.js';
+import { errorResponse } from './schemas.js';
+
+export const CAPTCHA_CHALLENGE_PATH = '/captcha/challenge';
+
+export const captchaRoutes: FastifyPluginAsync = async (app) => {
+  const settings = { mode: app.config.captcha, secret: app.config.captchaSecret };
+  app.get(
+    CAPTCHA_CHALLENGE_PATH,
+    {
+      schema: {
+        tags: ['captcha'],
+        summary: `A signed proof-of-work challenge (ALTCHA), valid for ${CHALLENGE_TTL_SECONDS} s; its solution is sent as capy_answer, its data.challengeId as capy_challengekey`,
+        response: {
+          200: {
+            type: 'object',
+            properties: { parameters: { type: 'object', additionalProperties: true }, signature: { type: 'string' } },
+            required: ['parameters', 'signature'],
+          },
+          500: errorResponse,
+          503: errorResponse,
+        },
+      },
+    },
+    async (_request, reply) => {
+      reply.header('cache-control', 'no-store');
+      return createCaptchaChallenge(app.db, settings);
+    },
+  );
+};
