@@ -5,7 +5,13 @@ import { getContext } from 'redux-saga/effects';
 import { accessToken, type SessionRootState } from '../state/session.js';
 import { createHttpClient, type HttpClient } from './http.js';
 
-export type Navigate = (to: string, options?: { replace?: boolean }) => void;
+/** react-router's navigate options that sagas use: replace the history entry, and navigation state (e.g. {flow, errorCode}). */
+export interface NavigateOptions {
+  replace?: boolean;
+  state?: unknown;
+}
+
+export type Navigate = (to: string, options?: NavigateOptions) => void;
 
 export interface ApiSagaContext {
   /** Required: react-router's router.navigate. */
@@ -35,7 +41,7 @@ export function* httpClientFromContext(): Generator<unknown, HttpClient, unknown
   return client ?? createHttpClient();
 }
 
-export function* navigateTo(to: string, options?: { replace?: boolean }): Generator<unknown, void, unknown> {
+export function* navigateTo(to: string, options?: NavigateOptions): Generator<unknown, void, unknown> {
   const navigate = (yield getContext(API_CONTEXT.navigate)) as Navigate | undefined;
   if (navigate) navigate(to, options);
   else if (typeof window !== 'undefined') {

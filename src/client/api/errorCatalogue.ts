@@ -10,6 +10,7 @@
  * | 409 admin_already_deleted                        | error flash errors.adminAlreadyDeleted                    |
  * | any 403                                          | navigate to /signin                                       |
  * | any 503                                          | warning flash errors.maintenance                          |
+ * | any 429 (too_many_requests: a rate limit)        | error flash errors.tooManyRequests                        |
  * | timeout                                          | error flash errors.timeout                                |
  * | no status, not a timeout                         | error flash errors.network                                |
  * | anything else                                    | report (strings cut at 1000), then errors.unexpected      |
@@ -30,6 +31,7 @@ export type GeneralHandling =
   | 'adminAlreadyDeleted'
   | 'forbidden'
   | 'maintenance'
+  | 'tooManyRequests'
   | 'timeout'
   | 'network'
   | 'unexpected';
@@ -41,6 +43,7 @@ export const GENERAL_HANDLING_FLASH: Record<GeneralHandling, { kind: FlashKind; 
   adminAlreadyDeleted: { kind: 'error', messageKey: 'errors.adminAlreadyDeleted' },
   forbidden: null,
   maintenance: { kind: 'warning', messageKey: 'errors.maintenance' },
+  tooManyRequests: { kind: 'error', messageKey: 'errors.tooManyRequests' },
   timeout: { kind: 'error', messageKey: 'errors.timeout' },
   network: { kind: 'error', messageKey: 'errors.network' },
   unexpected: { kind: 'error', messageKey: 'errors.unexpected' },
@@ -63,6 +66,7 @@ export function classifyApiError(error: unknown): GeneralHandling {
   if (error.status === 409 && error.code === API_ERROR.adminAlreadyDeleted) return 'adminAlreadyDeleted';
   if (error.status === 403) return 'forbidden';
   if (error.status === 503) return 'maintenance';
+  if (error.status === 429) return 'tooManyRequests';
   if (error.kind === 'timeout') return 'timeout';
   if (error.kind === 'network') return 'network';
   return 'unexpected';

@@ -7,6 +7,7 @@ import { formsReducer } from '../engine/forms/formState.js';
 import { formsSaga } from '../engine/forms/formSaga.js';
 import { reauthenticationReducer, reauthenticationSaga } from '../engine/reauthentication.js';
 import { accountSaga } from '../features/account/index.js';
+import { accountTokensReducers, accountTokensSaga } from '../features/accountTokens/index.js';
 import { authReducers, authSaga, createRefreshSession, type AuthSagaContext } from '../features/auth/index.js';
 import { featureFlagsReducers, featureFlagsSaga } from '../features/featureFlags/index.js';
 import { noticesReducers, noticesSaga } from '../features/notices/index.js';
@@ -20,6 +21,7 @@ export const rootReducer = combineReducers({
   ...authReducers,
   ...featureFlagsReducers,
   ...servicesReducers,
+  ...accountTokensReducers,
   forms: formsReducer,
   reauthentication: reauthenticationReducer,
 });
@@ -36,6 +38,7 @@ function* rootSaga() {
     fork(accountSaga),
     fork(featureFlagsSaga),
     fork(servicesSaga),
+    fork(accountTokensSaga),
   ]);
   yield put(appStarted());
 }

@@ -11,4 +11,12 @@ export const screenComponents: Record<ComponentId, ScreenComponent> = {
   SignInCallback: lazy(() => import(/* webpackChunkName: "screen-SignInCallback" */ './SignInCallback.js')),
   SignOut: lazy(() => import(/* webpackChunkName: "screen-SignOut" */ './SignOut.js')),
   Account: lazy(() => import(/* webpackChunkName: "screen-Account" */ './Account.js')),
+  ActivationStart: lazy(() => import(/* webpackChunkName: "screen-ActivationStart" */ './ActivationStart.js')),
+  Activate: lazy(() => import(/* webpackChunkName: "screen-Activate" */ './Activate.js')),
+  ActivationAlreadyCompleted: lazy(() => import(/* webpackChunkName: "screen-ActivationAlreadyCompleted" */ './ActivationAlreadyCompleted.js')),
+  PasswordResetStart: lazy(() => import(/* webpackChunkName: "screen-PasswordResetStart" */ './PasswordResetStart.js')),
+  PasswordReset: lazy(() => import(/* webpackChunkName: "screen-PasswordReset" */ './PasswordReset.js')),
+  SignInAfterSuccess: lazy(() => import(/* webpackChunkName: "screen-SignInAfterSuccess" */ './SignInAfterSuccess.js')),
+  TokenSent: lazy(() => import(/* webpackChunkName: "screen-TokenSent" */ './TokenSent.js')),
+  TokenExpired: lazy(() => import(/* webpackChunkName: "screen-TokenExpired" */ './TokenExpired.js')),
 };

@@ -5,6 +5,11 @@
  */
 export interface WidgetFormContext {
   setSubmitBlocked(fieldId: string, blocked: boolean): void;
+  /**
+   * Sets several top-level fields of the form at once, for a widget that fills more than its own field (the captcha
+   * fills its answer and the challenge key beside it). Absent in forms that do not offer it.
+   */
+  setFormValues?(values: Record<string, unknown>): void;
 }
 
 export function isWidgetFormContext(value: unknown): value is WidgetFormContext {

@@ -3,6 +3,7 @@
  * here; `npm run check:config` rejects a screen naming an id that is not in WIDGET_IDS.
  */
 import type { RegistryWidgetsType } from '@rjsf/utils';
+import { CaptchaWidget } from './CaptchaWidget.js';
 import { PasswordInputWidget, PasswordStrengthWidget } from './PasswordWidget.js';
 import { SelectWidget } from './SelectWidget.js';
 import { WIDGET_IDS, type WidgetId } from './ids.js';
@@ -12,6 +13,7 @@ export const widgets: Record<WidgetId, RegistryWidgetsType[string]> = {
   SelectWidget,
   PasswordInput: PasswordInputWidget,
   PasswordStrength: PasswordStrengthWidget,
+  Captcha: CaptchaWidget,
 };
 
 export { WIDGET_IDS };

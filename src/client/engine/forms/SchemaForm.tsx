@@ -1,5 +1,5 @@
 /** One form from schemas/, rendered by RJSF with the project's templates, widgets and translated messages. */
-import { useCallback, useMemo, useState, type ReactElement, type ReactNode } from 'react';
+import { useCallback, useMemo, useRef, useState, type ReactElement, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import Form from '@rjsf/core';
 import { deepEquals, type UiSchema } from '@rjsf/utils';
@@ -45,7 +45,11 @@ export function SchemaForm(props: SchemaFormProps): ReactElement {
     (fieldId: string, blocked: boolean) => setBlockers((current) => (current[fieldId] === blocked ? current : { ...current, [fieldId]: blocked })),
     [],
   );
-  const formContext = useMemo<WidgetFormContext>(() => ({ setSubmitBlocked }), [setSubmitBlocked]);
+  // widgets that set other fields (the captcha) merge into the latest data
+  const latest = useRef({ formData: props.formData, onChange: props.onChange });
+  latest.current = { formData: props.formData, onChange: props.onChange };
+  const setFormValues = useCallback((values: Record<string, unknown>) => latest.current.onChange({ ...latest.current.formData, ...values }), []);
+  const formContext = useMemo<WidgetFormContext>(() => ({ setSubmitBlocked, setFormValues }), [setSubmitBlocked, setFormValues]);
   const transformErrors = useMemo(() => module && makeTransformErrors(module.schema, t), [module, t]);
   const extraErrors = useMemo(
     () => withFieldMessages(serverErrorsToErrorSchema(props.serverErrors ?? [], t), props.fieldMessages ?? [], t),
