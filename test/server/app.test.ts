@@ -127,11 +127,15 @@ describe('server/app', () => {
     });
 
     it('never answers the server paths with the app', async () => {
-      for (const url of ['/api/v2/unknown', '/oidc/auth', '/dev/mails']) {
+      for (const url of ['/api/v2/unknown', '/dev/mails']) {
         const response = await ctx.app.inject({ url, headers: { accept: 'text/html' } });
         expect(response.statusCode, url).to.equal(404);
         expect(response.json()).to.deep.equal({ error: 'not_found' });
       }
+      // /oidc belongs to the identity provider, which answers unknown paths with its own error page
+      const provider = await ctx.app.inject({ url: '/oidc/unknown', headers: { accept: 'text/html' } });
+      expect(provider.statusCode).to.equal(404);
+      expect(provider.body).to.not.contain('<div id="root">');
     });
   });
 
