@@ -1,0 +1,85 @@
+import { expect } from 'chai';
+import type { Browser, Page, Request } from 'playwright-core';
+import { launchBrowser, newPage, startPortal, type Portal } from './support/portal.js';
+import { DEMO_PASSWORD, enterCredentials, MEMBER, useEnglish, waitForHeader } from './support/signin.js';
+
+async function signInAsMember(page: Page, url: string): Promise<void> {
+  await useEnglish(page, url);
+  await page.goto(`${url}/account`);
+  await enterCredentials(page, MEMBER, DEMO_PASSWORD);
+  await page.waitForURL(`${url}/account`);
+  await waitForHeader(page, '株式会社デモ [G0000001]');
+  await page.locator('dl.account').waitFor();
+}
+
+describe('Session in the browser: refresh and re-authentication (SPEC §4 Session, Re-authentication)', function () {
+  this.timeout(240_000);
+  let browser: Browser;
+  before(async () => {
+    browser = await launchBrowser();
+  });
+  after(async () => {
+    await browser?.close();
+  });
+
+  describe('with 10-second access tokens', () => {
+    let portal: Portal;
+    before(async () => {
+      portal = await startPortal({ ACCESS_TOKEN_TTL: '10' });
+    });
+    after(async () => {
+      await portal?.stop();
+    });
+
+    it('an expired access token is refreshed once and the call retried, unnoticed by the admin', async () => {
+      const errors: string[] = [];
+      const page = await newPage(browser, errors);
+      await signInAsMember(page, portal.url);
+      const refreshes: Request[] = [];
+      page.on('request', (request) => {
+        if (request.method() === 'POST' && new URL(request.url()).pathname === '/oidc/token' && /grant_type=refresh_token/.test(request.postData() ?? '')) {
+          refreshes.push(request);
+        }
+      });
+      await page.waitForTimeout(11_000);
+      await page.getByRole('link', { name: 'Change name' }).click();
+      await page.getByLabel(/^First name(?! \(phonetic\))/).waitFor();
+      expect(refreshes).to.have.length(1);
+      expect(await page.locator('.flash__item').count()).to.equal(0);
+      // the 401 that started the refresh is the only error the page logged
+      expect(errors.filter((error) => !/status of 401/.test(error))).to.deep.equal([]);
+      await page.context().close();
+    });
+  });
+
+  describe('with a 5-second re-authentication window', () => {
+    let portal: Portal;
+    before(async () => {
+      portal = await startPortal({ REAUTH_WINDOW: '5' });
+    });
+    after(async () => {
+      await portal?.stop();
+    });
+
+    it('an account page asks for the password again (prompt=login) and comes back to the page', async () => {
+      const errors: string[] = [];
+      const page = await newPage(browser, errors);
+      await signInAsMember(page, portal.url);
+      await page.waitForTimeout(6_000);
+      const authorizations: string[] = [];
+      page.on('request', (request) => {
+        if (new URL(request.url()).pathname === '/oidc/auth') authorizations.push(request.url());
+      });
+      await page.getByRole('link', { name: 'Change name' }).click();
+      await page.waitForURL((url) => url.pathname.startsWith('/oidc'));
+      const authorization = new URL(authorizations[0]);
+      expect(authorization.searchParams.get('prompt')).to.equal('login');
+      expect(authorization.searchParams.get('glopla_id')).to.equal('G0000001');
+      await enterCredentials(page, MEMBER, DEMO_PASSWORD);
+      await page.waitForURL(`${portal.url}/account/name/edit`);
+      await page.getByLabel(/^First name(?! \(phonetic\))/).waitFor();
+      expect(errors).to.deep.equal([]);
+      await page.context().close();
+    });
+  });
+});
