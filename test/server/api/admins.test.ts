@@ -84,7 +84,7 @@ describe('PUT /api/v2/admins/:adminId/password', () => {
   });
 
   it('refuses the password-change grant without a valid ticket', async () => {
-    for (const form of [{}, { ticket: 'forged' }]) {
+    for (const form of [{}, { ticket: 'forged' }] as Array<Record<string, string>>) {
       const response = await tokenCall(ctx.app, { grant_type: PASSWORD_CHANGE_GRANT, client_id: PORTAL_CLIENT_ID, ...form });
       expect(response.statusCode).to.equal(400);
       expect(response.json().error).to.match(/invalid_request|invalid_grant/);
