@@ -39,6 +39,16 @@ describe('Sign-in through the embedded identity provider (SPEC 2.3, §4 Sign-in)
     await page.getByRole('heading', { level: 1, name: 'My account' }).waitFor();
   });
 
+  it('"Switch organization" goes back to the provider\'s organisation choice and switches to the other organisation', async () => {
+    await page.goto(`${portal.url}/account`);
+    await enterCredentials(page, MANAGER, DEMO_PASSWORD);
+    await chooseOrganization(page, 'G0000001');
+    await waitForHeader(page, '株式会社デモ [G0000001]');
+    await openMenuItem(page, 'Switch organization');
+    await chooseOrganization(page, 'G0000002');
+    await waitForHeader(page, 'サンプル商事株式会社 [G0000002]');
+  });
+
   it('the member signs in without an organisation choice', async () => {
     await page.goto(`${portal.url}/account`);
     await enterCredentials(page, MEMBER, DEMO_PASSWORD);
