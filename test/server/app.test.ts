@@ -127,7 +127,8 @@ describe('server/app', () => {
     });
 
     it('never answers the server paths with the app', async () => {
-      for (const url of ['/api/v2/unknown', '/dev/mails']) {
+      // (/dev/mails is the outbox, served outside production: see test/server/mail/delivery.test.ts)
+      for (const url of ['/api/v2/unknown', '/dev/unknown']) {
         const response = await ctx.app.inject({ url, headers: { accept: 'text/html' } });
         expect(response.statusCode, url).to.equal(404);
         expect(response.json()).to.deep.equal({ error: 'not_found' });
