@@ -2,7 +2,9 @@ import { expect } from 'chai';
 import { hashToken } from '../../../src/server/domain/adminTokens.js';
 import { hashPassword, verifyPassword } from '../../../src/server/domain/passwords.js';
 import type { Db } from '../../../src/server/db/index.js';
+import { DEMO_PASSWORD } from '../../../src/server/db/seed/demoData.js';
 import { solvedCaptcha } from '../support/captcha.js';
+import { authorize, refresh, signIn } from '../support/oidc.js';
 import { useTestApp } from '../support/testApp.js';
 
 const PASSWORD = 'NewPassw0rd!x';
@@ -351,5 +353,39 @@ describe('CAPTCHA=off', () => {
     expect(response.statusCode).to.equal(200);
     const challenge = await ctx.app.inject({ url: '/api/v2/captcha/challenge' });
     expect(challenge.json().parameters.cost).to.equal(1);
+  });
+});
+
+describe('A password reset ends the sessions (identity provider grants)', () => {
+  const ctx = useTestApp({ env: { SEED: 'demo', PUBLIC_URL: 'http://portal.test', SIGNIN_FAILURE_DELAY_MS: '0' } });
+
+  it("the admin's refresh token stops working; the new password signs in, the old one does not", async () => {
+    const before = await signIn(ctx.app, { email: 'member@example.com', password: DEMO_PASSWORD });
+    expect((await refresh(ctx.app, before.tokens.refresh_token)).statusCode).to.equal(200);
+    const second = await signIn(ctx.app, { email: 'member@example.com', password: DEMO_PASSWORD });
+
+    const mailRequest = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/v2/admin/reset_password_token_call',
+      payload: { email: 'member@example.com', ...(await solvedCaptcha(ctx.app)) },
+    });
+    expect(mailRequest.statusCode).to.equal(200);
+    const [mail] = (await ctx.app.inject({ url: '/dev/mails.json' })).json() as OutboxMail[];
+    const link = new URL(mail!.links[0]!);
+    const reset = await ctx.app.inject({
+      method: 'POST',
+      url: `/api/v2/admins/${link.searchParams.get('admin_id')}/password`,
+      headers: { 'x-v2-admin-reset-password-token': `Bearer ${link.searchParams.get('token')}` },
+      payload: { new: PASSWORD },
+    });
+    expect(reset.statusCode).to.equal(200);
+
+    const refused = await refresh(ctx.app, second.tokens.refresh_token);
+    expect(refused.statusCode).to.equal(400);
+    expect(refused.json().error).to.equal('invalid_grant');
+    const oldPassword = await authorize(ctx.app, { email: 'member@example.com', password: DEMO_PASSWORD });
+    expect(oldPassword.redirect.href).to.equal('about:blank');
+    const after = await signIn(ctx.app, { email: 'member@example.com', password: PASSWORD });
+    expect(after.tokens.access_token).to.be.a('string');
   });
 });
