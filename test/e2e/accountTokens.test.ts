@@ -146,6 +146,7 @@ describe('Activation and password reset in the browser (SPEC 2.4, 2.5)', functio
     // a mail client that shows '&amp;' literally: the page still reads the link
     await page.goto(link.replace(/&/g, '&amp;'));
     await page.getByRole('heading', { level: 1, name: 'Choose a new password' }).waitFor();
+    await page.waitForURL((url) => url.search.startsWith('?admin_id=') && !/locale|amp;/.test(url.search));
     const reset = page.getByRole('button', { name: 'Reset password' });
     await page.getByLabel('New password').fill('abc');
     expect(await reset.isDisabled()).to.equal(true);

@@ -15,7 +15,8 @@ async function loadResources(language: Language): Promise<Record<string, unknown
 
 /** The language for this page load: the `locale` query parameter, then the remembered choice, then ja. */
 export function chooseLanguage(search: string, stored: string | null): Language {
-  const requested = new URLSearchParams(search).get(LOCALE_QUERY_PARAM);
+  // a literal 'amp;' (a mailed link whose '&amp;' a mail client kept, SPEC 2.5) does not hide the parameter
+  const requested = new URLSearchParams(search.replace(/amp;/g, '')).get(LOCALE_QUERY_PARAM);
   if (isLanguage(requested)) return requested;
   if (isLanguage(stored)) return stored;
   return DEFAULT_LANGUAGE;

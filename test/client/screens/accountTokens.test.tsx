@@ -10,6 +10,7 @@ import { initialEmail } from '../../../src/client/screens/ActivationStart.js';
 import { resetLinkParams } from '../../../src/client/screens/PasswordReset.js';
 import TokenExpired from '../../../src/client/screens/TokenExpired.js';
 import TokenSent from '../../../src/client/screens/TokenSent.js';
+import { chooseLanguage } from '../../../src/client/engine/i18n.js';
 import { loadLocales } from '../../../src/configuration/load.js';
 
 async function english() {
@@ -80,6 +81,11 @@ describe('Activation and reset pages (SPEC 2.4, 2.5)', () => {
     expect(resetLinkParams('?admin_id=5&token=abc_DEF-1&locale=en')).to.deep.equal({ adminId: '5', token: 'abc_DEF-1' });
     expect(resetLinkParams('?admin_id=5&amp;token=abc&amp;locale=en')).to.deep.equal({ adminId: '5', token: 'abc' });
     expect(resetLinkParams('?admin_id=x&token=')).to.deep.equal({ adminId: undefined, token: undefined });
+  });
+
+  it('the locale parameter of a mailed link counts also behind a literal "amp;" (SPEC 2.2, 2.5)', () => {
+    expect(chooseLanguage('?admin_id=5&amp;token=abc&amp;locale=en', 'ja')).to.equal('en');
+    expect(chooseLanguage('?locale=en', null)).to.equal('en');
   });
 
   it('Activate: the names an invitation already holds start the form', () => {

@@ -11,7 +11,8 @@ export function LocaleParam(): null {
   const location = useLocation();
   const navigate = useNavigate();
   useEffect(() => {
-    const params = new URLSearchParams(location.search);
+    // a mail client may have left '&amp;' in a mailed link literally (SPEC 2.5): read it as '&'
+    const params = new URLSearchParams(location.search.replace(/amp;/g, ''));
     const locale = params.get(LOCALE_QUERY_PARAM);
     if (locale === null) return;
     if (isLanguage(locale)) window.localStorage.setItem(LANGUAGE_STORAGE_KEY, locale);
