@@ -72,6 +72,26 @@ describe('server/config', () => {
     expect(() => loadConfig({ PORT: '70000' })).to.throw(ConfigError, /PORT/);
   });
 
+  it('has the identity provider and sign-in settings, with their defaults', () => {
+    const config = loadConfig({}, '/srv/portal');
+    expect(config).to.include({ accessTokenTtl: 900, refreshTokenTtl: 1209600, reauthWindow: 600, cookieKeys: undefined });
+    expect(config.signinThrottle).to.deep.equal({ maxAccountFailures: 5, maxAddressFailures: 20, lockoutSeconds: 900, failureDelayMs: 500 });
+    const custom = loadConfig({ ACCESS_TOKEN_TTL: '300', REAUTH_WINDOW: '60', COOKIE_KEYS: `${'a'.repeat(32)}, ${'b'.repeat(40)}`, SIGNIN_FAILURE_DELAY_MS: '0' });
+    expect(custom).to.include({ accessTokenTtl: 300, reauthWindow: 60 });
+    expect(custom.cookieKeys).to.deep.equal(['a'.repeat(32), 'b'.repeat(40)]);
+    expect(custom.signinThrottle.failureDelayMs).to.equal(0);
+  });
+
+  it('refuses invalid identity provider settings', () => {
+    try {
+      loadConfig({ ACCESS_TOKEN_TTL: 'soon', REAUTH_WINDOW: '0', COOKIE_KEYS: 'short' });
+      expect.fail('loadConfig should have thrown');
+    } catch (error) {
+      expect(error).to.be.instanceOf(ConfigError);
+      expect((error as ConfigError).problems.join('\n')).to.match(/ACCESS_TOKEN_TTL/).and.match(/REAUTH_WINDOW/).and.match(/COOKIE_KEYS/);
+    }
+  });
+
   it('redacts passwords in URLs', () => {
     expect(redactUrl('postgres://user:pw@host/db')).to.equal('postgres://user:***@host/db');
   });
