@@ -12,7 +12,8 @@ const MAX_STRING = 1000;
 
 interface ClientErrorReport {
   message: string;
-  context?: Record<string, string | number | boolean | null>;
+  /** Scalars, or an object such as the failed call's response body (the body limit bounds its size). */
+  context?: Record<string, unknown>;
 }
 
 /** Fixed-window counter per client address; bounded in size. Per instance on purpose: it guards this instance's log. */
@@ -61,7 +62,7 @@ export const clientErrorsRoutes: FastifyPluginAsync<{ limiter?: ReportLimiter }>
               type: 'object',
               maxProperties: 20,
               propertyNames: { maxLength: 100 },
-              additionalProperties: { type: ['string', 'number', 'boolean', 'null'], maxLength: MAX_STRING },
+              additionalProperties: { anyOf: [{ type: ['string', 'number', 'boolean', 'null'], maxLength: MAX_STRING }, { type: 'object' }] },
             },
           },
         },

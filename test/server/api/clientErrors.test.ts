@@ -34,6 +34,13 @@ describe('POST /api/v2/client_errors', () => {
     expect(report!.clientError).to.deep.equal({ message: 'TypeError: x is undefined', context: { url: '/memberships', statusCode: 500 } });
   });
 
+  it('accepts nested context such as the failed call\'s response body', async () => {
+    const response = await post({ message: 'Error: 500', context: { kind: 'http', body: { error: 'internal_error', detail: ['a'] } } });
+    expect(response.statusCode).to.equal(204);
+    const report = log.lines.find((line) => line.msg === 'client error report');
+    expect(report!.clientError.context.body).to.deep.equal({ error: 'internal_error', detail: ['a'] });
+  });
+
   it('refuses strings over 1000 characters and missing messages', async () => {
     const tooLong = await post({ message: 'x'.repeat(1001) });
     expect(tooLong.statusCode).to.equal(422);
