@@ -1,31 +1,24 @@
 import { expect } from 'chai';
-import type { Browser, Page } from 'playwright-core';
-import { launchBrowser, newPage, startPortal, type Portal } from './support/portal.js';
+import type { Page } from 'playwright-core';
+import { newPage, useE2E } from './support/portal.js';
 import { chooseOrganization, DEMO_PASSWORD, enterCredentials, MANAGER, openMenuItem, useEnglish, waitForHeader } from './support/signin.js';
 
 const NEW_PASSWORD = 'Fresh-Passw0rd-2024';
 
 describe('My Account: name and password (SPEC 2.6)', function () {
   this.timeout(240_000);
-  let portal: Portal;
-  let browser: Browser;
+  const e2e = useE2E();
   let page: Page;
   const errors: string[] = [];
 
   before(async () => {
-    portal = await startPortal();
-    browser = await launchBrowser();
-    page = await newPage(browser, errors);
-    await useEnglish(page, portal.url);
-    await page.goto(`${portal.url}/account`);
+    page = await newPage(e2e.browser, errors);
+    await useEnglish(page, e2e.portal.url);
+    await page.goto(`${e2e.portal.url}/account`);
     await enterCredentials(page, MANAGER, DEMO_PASSWORD);
     await chooseOrganization(page, 'G0000001');
-    await page.waitForURL(`${portal.url}/account`);
+    await page.waitForURL(`${e2e.portal.url}/account`);
     await waitForHeader(page, '株式会社デモ [G0000001]');
-  });
-  after(async () => {
-    await browser?.close();
-    await portal?.stop();
   });
   afterEach(() => {
     expect(errors.filter((error) => !/status of 40[01]/.test(error)), 'errors logged by the page').to.deep.equal([]);
@@ -40,7 +33,7 @@ describe('My Account: name and password (SPEC 2.6)', function () {
 
   it('changes the name: submit waits for a change; flash, My Account and header show the new name', async () => {
     await page.getByRole('link', { name: 'Change name' }).click();
-    await page.waitForURL(`${portal.url}/account/name/edit`);
+    await page.waitForURL(`${e2e.portal.url}/account/name/edit`);
     const first = page.getByLabel(/^First name(?! \(phonetic\))/);
     await first.waitFor();
     expect(await first.inputValue()).to.equal('太郎');
@@ -50,13 +43,13 @@ describe('My Account: name and password (SPEC 2.6)', function () {
     await page.getByLabel('First name (phonetic)').fill('じろう');
     await save.click();
     await page.getByText('Your name has been updated.').waitFor();
-    await page.waitForURL(`${portal.url}/account`);
+    await page.waitForURL(`${e2e.portal.url}/account`);
     expect(await page.locator('dl.account').textContent()).to.contain('次郎 山田 (じろう やまだ)');
     expect(await page.locator('.header__name').textContent()).to.equal('次郎 山田');
   });
 
   it('a wrong current password is shown on its field', async () => {
-    await page.goto(`${portal.url}/account/password/edit`);
+    await page.goto(`${e2e.portal.url}/account/password/edit`);
     await page.getByLabel('Current password').fill('NotMyPassw0rd!');
     await page.getByLabel('New password').fill(NEW_PASSWORD);
     const submit = page.getByRole('button', { name: 'Change password' });
@@ -77,7 +70,7 @@ describe('My Account: name and password (SPEC 2.6)', function () {
     await page.getByText(/Password strength: (Fair|Strong|Very strong)/).waitFor();
     await page.getByRole('button', { name: 'Change password' }).click();
     await page.getByText('Your password has been updated.').waitFor();
-    await page.waitForURL(`${portal.url}/account`);
+    await page.waitForURL(`${e2e.portal.url}/account`);
     // the new session works
     await page.reload();
     await page.locator('dl.account').waitFor();
@@ -90,7 +83,7 @@ describe('My Account: name and password (SPEC 2.6)', function () {
     await enterCredentials(page, MANAGER, NEW_PASSWORD);
     await chooseOrganization(page, 'G0000001');
     // signed out at the root, so back to the root
-    await page.waitForURL(`${portal.url}/`);
+    await page.waitForURL(`${e2e.portal.url}/`);
     await waitForHeader(page, '株式会社デモ [G0000001]');
   });
 });

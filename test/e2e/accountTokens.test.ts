@@ -1,6 +1,6 @@
 import { expect } from 'chai';
-import type { Browser, Page } from 'playwright-core';
-import { launchBrowser, newPage, startPortal, type Portal } from './support/portal.js';
+import type { Page } from 'playwright-core';
+import { newPage, useE2E } from './support/portal.js';
 import { chooseOrganization, DEMO_PASSWORD, enterCredentials, MANAGER, waitForHeader } from './support/signin.js';
 
 const PENDING = 'pending@example.com';
@@ -21,29 +21,20 @@ async function solveCaptcha(page: Page): Promise<void> {
 
 describe('Activation and password reset in the browser (SPEC 2.4, 2.5)', function () {
   this.timeout(240_000);
-  let portal: Portal;
-  let browser: Browser;
+  const e2e = useE2E();
   let page: Page;
   let errors: string[] = [];
 
   const latestMail = async (to: string): Promise<OutboxMail> => {
-    const mails = (await (await fetch(`${portal.url}/dev/mails.json`)).json()) as OutboxMail[];
+    const mails = (await (await fetch(`${e2e.portal.url}/dev/mails.json`)).json()) as OutboxMail[];
     const mail = mails.find((candidate) => candidate.to === to);
     if (!mail) throw new Error(`no mail to ${to} in the outbox`);
     return mail;
   };
 
-  before(async () => {
-    portal = await startPortal();
-    browser = await launchBrowser();
-  });
-  after(async () => {
-    await browser?.close();
-    await portal?.stop();
-  });
   beforeEach(async () => {
     errors = [];
-    page = await newPage(browser, errors);
+    page = await newPage(e2e.browser, errors);
   });
   afterEach(async () => {
     await page.context().close();
@@ -52,9 +43,9 @@ describe('Activation and password reset in the browser (SPEC 2.4, 2.5)', functio
   });
 
   it('opens in Japanese; ?locale=en switches to English and disappears from the address, keeping ?email=', async () => {
-    await page.goto(`${portal.url}/activation/start`);
+    await page.goto(`${e2e.portal.url}/activation/start`);
     await page.getByRole('heading', { level: 1, name: 'アカウント登録' }).waitFor();
-    await page.goto(`${portal.url}/activation/start?locale=en&email=${encodeURIComponent(PENDING)}`);
+    await page.goto(`${e2e.portal.url}/activation/start?locale=en&email=${encodeURIComponent(PENDING)}`);
     await page.getByRole('heading', { level: 1, name: 'Register account' }).waitFor();
     await page.waitForURL((url) => !url.search.includes('locale'));
     expect(new URL(page.url()).searchParams.get('email')).to.equal(PENDING);
@@ -63,25 +54,25 @@ describe('Activation and password reset in the browser (SPEC 2.4, 2.5)', functio
   });
 
   it('an unsolved puzzle says "Please complete the puzzle."', async () => {
-    await page.goto(`${portal.url}/password/reset/start?locale=en`);
+    await page.goto(`${e2e.portal.url}/password/reset/start?locale=en`);
     await page.getByLabel('Email').fill(MANAGER);
     await page.getByRole('button', { name: 'Submit' }).click();
     await page.locator('#root_capyAnswer__field').getByText('Please complete the puzzle.').waitFor();
-    expect(page.url()).to.equal(`${portal.url}/password/reset/start`);
+    expect(page.url()).to.equal(`${e2e.portal.url}/password/reset/start`);
   });
 
   it('pending@example.com requests activation, opens the mailed link, sets names and a password, and signs in', async () => {
-    await page.goto(`${portal.url}/activation/start?locale=en&email=${encodeURIComponent(PENDING)}`);
+    await page.goto(`${e2e.portal.url}/activation/start?locale=en&email=${encodeURIComponent(PENDING)}`);
     await page.getByLabel('Email').waitFor();
     await solveCaptcha(page);
     await page.getByRole('button', { name: 'Register' }).click();
-    await page.waitForURL(`${portal.url}/token/sent`);
+    await page.waitForURL(`${e2e.portal.url}/token/sent`);
     await page.getByRole('heading', { name: 'Please check your mail' }).waitFor();
 
     const mail = await latestMail(PENDING);
     expect(mail.subject).to.equal('Activate your administrator account');
     const link = mail.links[0]!;
-    expect(link).to.match(new RegExp(`^${portal.url}/admins/\\d+/activate/[A-Za-z0-9_-]+\\?locale=en$`));
+    expect(link).to.match(new RegExp(`^${e2e.portal.url}/admins/\\d+/activate/[A-Za-z0-9_-]+\\?locale=en$`));
 
     await page.goto(link);
     await page.getByRole('heading', { level: 1, name: 'Activate your account' }).waitFor();
@@ -102,7 +93,7 @@ describe('Activation and password reset in the browser (SPEC 2.4, 2.5)', functio
     await page.locator('.password__score[data-score="3"], .password__score[data-score="4"]').waitFor();
     await activate.click();
 
-    await page.waitForURL(`${portal.url}/activation/success`);
+    await page.waitForURL(`${e2e.portal.url}/activation/success`);
     await page.getByRole('heading', { level: 1, name: 'Account activated' }).waitFor();
     await page.waitForURL((url) => url.pathname.startsWith('/oidc'), { timeout: 15_000 });
     await enterCredentials(page, PENDING, NEW_PASSWORD);
@@ -113,7 +104,7 @@ describe('Activation and password reset in the browser (SPEC 2.4, 2.5)', functio
   it('the used activation link leads to the link-expired page, without a restart link (already activated)', async () => {
     const link = (await latestMail(PENDING)).links[0]!;
     await page.goto(link);
-    await page.waitForURL(`${portal.url}/token/expired`);
+    await page.waitForURL(`${e2e.portal.url}/token/expired`);
     await page.getByRole('heading', { level: 1, name: 'Link expired' }).waitFor();
     await page.getByText('This account has already been activated.').waitFor();
     expect(await page.getByRole('link', { name: 'Request a new activation mail' }).count()).to.equal(0);
@@ -121,27 +112,27 @@ describe('Activation and password reset in the browser (SPEC 2.4, 2.5)', functio
   });
 
   it('an activated address asking for activation goes to the already-completed page, then to sign-in', async () => {
-    await page.goto(`${portal.url}/activation/start?locale=en&email=${encodeURIComponent(MANAGER)}`);
+    await page.goto(`${e2e.portal.url}/activation/start?locale=en&email=${encodeURIComponent(MANAGER)}`);
     await page.getByLabel('Email').waitFor();
     await solveCaptcha(page);
     await page.getByRole('button', { name: 'Register' }).click();
-    await page.waitForURL(`${portal.url}/activation/already-completed`);
+    await page.waitForURL(`${e2e.portal.url}/activation/already-completed`);
     await page.getByRole('heading', { level: 1, name: /already registered as an administrator/ }).waitFor();
     await page.waitForURL((url) => url.pathname.startsWith('/oidc'), { timeout: 15_000 });
   });
 
   it('the manager resets the password through the mailed link and signs in with the new one', async () => {
-    await page.goto(`${portal.url}/password/reset/start?locale=en`);
+    await page.goto(`${e2e.portal.url}/password/reset/start?locale=en`);
     await page.getByLabel('Email').fill(MANAGER);
     await solveCaptcha(page);
     await page.getByRole('button', { name: 'Submit' }).click();
-    await page.waitForURL(`${portal.url}/token/sent`);
+    await page.waitForURL(`${e2e.portal.url}/token/sent`);
     await page.getByText('If the address belongs to an administrator account').waitFor();
 
     const mail = await latestMail(MANAGER);
     expect(mail.subject).to.equal('Reset your password');
     const link = mail.links[0]!;
-    expect(link).to.match(new RegExp(`^${portal.url}/password/reset\\?admin_id=\\d+&token=[A-Za-z0-9_-]+&locale=en$`));
+    expect(link).to.match(new RegExp(`^${e2e.portal.url}/password/reset\\?admin_id=\\d+&token=[A-Za-z0-9_-]+&locale=en$`));
 
     // a mail client that shows '&amp;' literally: the page still reads the link
     await page.goto(link.replace(/&/g, '&amp;'));
@@ -153,7 +144,7 @@ describe('Activation and password reset in the browser (SPEC 2.4, 2.5)', functio
     await page.getByLabel('New password').fill(NEW_PASSWORD);
     await page.locator('.password__score[data-score="3"], .password__score[data-score="4"]').waitFor();
     await reset.click();
-    await page.waitForURL(`${portal.url}/password/reset/success`);
+    await page.waitForURL(`${e2e.portal.url}/password/reset/success`);
     await page.getByRole('heading', { level: 1, name: 'Password reset' }).waitFor();
 
     await page.waitForURL((url) => url.pathname.startsWith('/oidc'), { timeout: 15_000 });
@@ -167,10 +158,10 @@ describe('Activation and password reset in the browser (SPEC 2.4, 2.5)', functio
   it('the used reset link leads to the link-expired page, whose restart link opens the reset request', async () => {
     const link = (await latestMail(MANAGER)).links[0]!;
     await page.goto(link);
-    await page.waitForURL(`${portal.url}/token/expired`);
+    await page.waitForURL(`${e2e.portal.url}/token/expired`);
     await page.getByText('This password-reset link has expired or has already been used.').waitFor();
     await page.getByRole('link', { name: 'Request a new password-reset mail' }).click();
-    await page.waitForURL(`${portal.url}/password/reset/start`);
+    await page.waitForURL(`${e2e.portal.url}/password/reset/start`);
     await page.getByRole('heading', { level: 1, name: 'Reset your password' }).waitFor();
   });
 });

@@ -1,31 +1,24 @@
 import { expect } from 'chai';
-import type { Browser, Page } from 'playwright-core';
-import { launchBrowser, newPage, startPortal, type Portal } from './support/portal.js';
+import type { Page } from 'playwright-core';
+import { newPage, useE2E } from './support/portal.js';
 
 describe('Registration request in the browser (SPEC 2.16)', function () {
   this.timeout(180_000);
-  let portal: Portal;
-  let browser: Browser;
+  const e2e = useE2E();
   let page: Page;
   const errors: string[] = [];
 
   before(async () => {
-    portal = await startPortal();
-    browser = await launchBrowser();
-    page = await newPage(browser, errors);
-  });
-  after(async () => {
-    await browser?.close();
-    await portal?.stop();
+    page = await newPage(e2e.browser, errors);
   });
   afterEach(() => {
     expect(errors, 'errors logged by the page').to.deep.equal([]);
   });
 
   it('opens in English with ?locale=en and takes the parameter out of the address', async () => {
-    await page.goto(`${portal.url}/registration?locale=en`);
+    await page.goto(`${e2e.portal.url}/registration?locale=en`);
     await page.getByRole('heading', { level: 1, name: 'Apply for a corporate account' }).waitFor();
-    await page.waitForURL(`${portal.url}/registration`);
+    await page.waitForURL(`${e2e.portal.url}/registration`);
     expect(await page.getByRole('link', { name: 'Home' }).first().getAttribute('href')).to.equal('/');
   });
 
@@ -34,7 +27,7 @@ describe('Registration request in the browser (SPEC 2.16)', function () {
     const companyField = page.locator('#root_corporationName__field');
     await companyField.getByText('This field is required.').waitFor();
     expect(await page.locator('.field__errors li').count()).to.equal(8);
-    expect(page.url()).to.equal(`${portal.url}/registration`);
+    expect(page.url()).to.equal(`${e2e.portal.url}/registration`);
   });
 
   it('fills the form, confirms the entries and sends the application', async () => {
@@ -50,18 +43,18 @@ describe('Registration request in the browser (SPEC 2.16)', function () {
     await page.getByLabel('Number of employees').selectOption({ label: '300–499' });
     await page.getByRole('button', { name: 'Confirm' }).click();
 
-    await page.waitForURL(`${portal.url}/registration/confirm`);
+    await page.waitForURL(`${e2e.portal.url}/registration/confirm`);
     await page.getByRole('heading', { name: 'Confirm your entries' }).waitFor();
     const confirm = page.locator('dl.confirm');
     expect(await confirm.textContent()).to.contain('Example Learning Inc.').and.contain('300–499').and.contain('hanako@example.com');
 
     await page.getByRole('button', { name: 'Apply' }).click();
-    await page.waitForURL(`${portal.url}/registration/done`);
+    await page.waitForURL(`${e2e.portal.url}/registration/done`);
     await page.getByRole('heading', { name: 'Thank you for your application' }).waitFor();
   });
 
   it('goes back from confirm to a field through its edit link, keeping the entries', async () => {
-    await page.goto(`${portal.url}/registration`);
+    await page.goto(`${e2e.portal.url}/registration`);
     await page.getByLabel('Company name').fill('Second Company');
     await page.getByLabel('Department').fill('Sales');
     await page.getByLabel('Person in charge').fill('Jiro Tanaka');
@@ -71,9 +64,9 @@ describe('Registration request in the browser (SPEC 2.16)', function () {
     await page.getByLabel('Address').fill('Tokyo');
     await page.getByLabel('Number of employees').selectOption({ label: '2,000 or more' });
     await page.getByRole('button', { name: 'Confirm' }).click();
-    await page.waitForURL(`${portal.url}/registration/confirm`);
+    await page.waitForURL(`${e2e.portal.url}/registration/confirm`);
     await page.getByRole('link', { name: 'Edit: Department' }).click();
-    await page.waitForURL(`${portal.url}/registration#root_departments`);
+    await page.waitForURL(`${e2e.portal.url}/registration#root_departments`);
     expect(await page.getByLabel('Department').inputValue()).to.equal('Sales');
     expect(await page.getByLabel('Company name').inputValue()).to.equal('Second Company');
   });

@@ -3,8 +3,8 @@ import { expect } from 'chai';
 import sinon from 'sinon';
 import { useState } from 'react';
 import { act, cleanup, fireEvent, render, waitFor } from '@testing-library/react';
-import i18next from 'i18next';
-import { I18nextProvider, initReactI18next } from 'react-i18next';
+import { I18nextProvider } from 'react-i18next';
+import { englishI18n } from '../support/i18n.js';
 import type { UiSchema } from '@rjsf/utils';
 import { SchemaForm, type FormData } from '../../../src/client/engine/forms/SchemaForm.js';
 import { setAltchaLoader, type AltchaModule } from '../../../src/client/widgets/CaptchaWidget.js';
@@ -32,17 +32,6 @@ if (!window.customElements.get('altcha-widget')) window.customElements.define('a
 
 const payload = btoa(JSON.stringify({ challenge: { parameters: { data: { challengeId: 'challenge-7' } }, signature: 's' }, solution: { counter: 1 } }));
 
-async function english() {
-  const instance = i18next.createInstance();
-  const locales = loadLocales();
-  await instance.use(initReactI18next).init({
-    lng: 'en',
-    fallbackLng: 'ja',
-    resources: { en: { translation: locales.en }, ja: { translation: locales.ja } },
-    interpolation: { escapeValue: false },
-  });
-  return instance;
-}
 
 const screen = loadScreens().find((candidate) => candidate.id === 'activationStart')!;
 
@@ -63,11 +52,11 @@ function CaptchaForm({ onSubmit, control }: { onSubmit: (data: FormData) => void
 }
 
 describe('Captcha widget (SPEC §5 Captcha): ALTCHA on capyAnswer, filling capyChallengekey beside it', () => {
-  let i18n: Awaited<ReturnType<typeof english>>;
+  let i18n: Awaited<ReturnType<typeof englishI18n>>;
   const strings = sinon.spy();
   before(async () => {
     generate();
-    i18n = await english();
+    i18n = await englishI18n();
   });
   beforeEach(() => {
     strings.resetHistory();

@@ -2,23 +2,11 @@ import 'global-jsdom/register';
 import { expect } from 'chai';
 import { useState } from 'react';
 import { cleanup, fireEvent, render, waitFor } from '@testing-library/react';
-import i18next from 'i18next';
-import { I18nextProvider, initReactI18next } from 'react-i18next';
+import { I18nextProvider } from 'react-i18next';
+import { englishI18n } from '../support/i18n.js';
 import { SchemaForm, type FormData } from '../../../src/client/engine/forms/SchemaForm.js';
-import { loadLocales } from '../../../src/configuration/load.js';
 import { generate } from '../../../scripts/generate.js';
 
-async function english() {
-  const instance = i18next.createInstance();
-  const locales = loadLocales();
-  await instance.use(initReactI18next).init({
-    lng: 'en',
-    fallbackLng: 'ja',
-    resources: { en: { translation: locales.en }, ja: { translation: locales.ja } },
-    interpolation: { escapeValue: false },
-  });
-  return instance;
-}
 
 const uiSchema = {
   'ui:order': ['current', 'new'],
@@ -32,10 +20,10 @@ function PasswordForm({ onSubmit }: { onSubmit: (data: FormData) => void }) {
 }
 
 describe('PasswordStrength / PasswordInput widgets in a form (SPEC 2.6, §5)', () => {
-  let i18n: Awaited<ReturnType<typeof english>>;
+  let i18n: Awaited<ReturnType<typeof englishI18n>>;
   before(async () => {
     generate();
-    i18n = await english();
+    i18n = await englishI18n();
   });
   afterEach(cleanup);
 

@@ -106,3 +106,22 @@ export async function newPage(browser: Browser, errors: string[]): Promise<Page>
   });
   return page;
 }
+
+export interface E2EContext {
+  portal: Portal;
+  browser: Browser;
+}
+
+/** Mocha hooks giving a describe block one portal (with these settings) and one browser, both stopped after it. */
+export function useE2E(env: Record<string, string> = {}): E2EContext {
+  const context = {} as E2EContext;
+  before(async () => {
+    context.portal = await startPortal(env);
+    context.browser = await launchBrowser();
+  });
+  after(async () => {
+    await context.browser?.close();
+    await context.portal?.stop();
+  });
+  return context;
+}

@@ -37,8 +37,8 @@ describe('POST /api/v2/client_errors', () => {
   it('accepts nested context such as the failed call\'s response body', async () => {
     const response = await post({ message: 'Error: 500', context: { kind: 'http', body: { error: 'internal_error', detail: ['a'] } } });
     expect(response.statusCode).to.equal(204);
-    const report = log.lines.find((line) => line.msg === 'client error report');
-    expect(report!.clientError.context.body).to.deep.equal({ error: 'internal_error', detail: ['a'] });
+    const report = log.lines.find((line) => line.msg === 'client error report') as { clientError: { context: { body: unknown } } };
+    expect(report.clientError.context.body).to.deep.equal({ error: 'internal_error', detail: ['a'] });
   });
 
   it('refuses strings over 1000 characters and missing messages', async () => {

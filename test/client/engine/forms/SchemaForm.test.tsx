@@ -3,24 +3,12 @@ import { expect } from 'chai';
 import sinon from 'sinon';
 import { useState } from 'react';
 import { cleanup, fireEvent, render, waitFor } from '@testing-library/react';
-import i18next from 'i18next';
-import { I18nextProvider, initReactI18next } from 'react-i18next';
+import { I18nextProvider } from 'react-i18next';
+import { englishI18n } from '../../support/i18n.js';
 import { SchemaForm, type FormData } from '../../../../src/client/engine/forms/SchemaForm.js';
-import { loadLocales } from '../../../../src/configuration/load.js';
 import { generate } from '../../../../scripts/generate.js';
 import type { FieldError } from '../../../../src/common/errorCodes.js';
 
-async function english() {
-  const instance = i18next.createInstance();
-  const locales = loadLocales();
-  await instance.use(initReactI18next).init({
-    lng: 'en',
-    fallbackLng: 'ja',
-    resources: { en: { translation: locales.en }, ja: { translation: locales.ja } },
-    interpolation: { escapeValue: false },
-  });
-  return instance;
-}
 
 function RegistrationForm(props: { onSubmit: (data: FormData) => void; serverErrors?: FieldError[]; initial?: FormData }) {
   const [data, setData] = useState<FormData>(props.initial ?? {});
@@ -49,10 +37,10 @@ const valid: FormData = {
 };
 
 describe('SchemaForm (RJSF with the project templates and precompiled validators)', () => {
-  let i18n: Awaited<ReturnType<typeof english>>;
+  let i18n: Awaited<ReturnType<typeof englishI18n>>;
   before(async () => {
     generate();
-    i18n = await english();
+    i18n = await englishI18n();
   });
   afterEach(cleanup);
 
