@@ -5,7 +5,7 @@ export const DEFAULT_POSTGRES_URL = 'postgres://postgres@127.0.0.1:5432/test';
 
 /** TEST_DATABASE_URL, or the default local PostgreSQL if it answers within 2 s; else undefined with the reason. */
 export async function findPostgres(): Promise<{ url: string } | { url: undefined; reason: string }> {
-  const url = process.env.TEST_DATABASE_URL ?? DEFAULT_POSTGRES_URL;
+  const url = process.env.TEST_DATABASE_URL || DEFAULT_POSTGRES_URL;
   const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 2000 });
   try {
     await client.connect();

@@ -64,7 +64,7 @@ function withDatabaseName(url: string, name: string): string {
 
 /** A clean, migrated database for one test file. */
 export async function createTestDatabase(options: TestDatabaseOptions = {}): Promise<TestDatabase> {
-  const baseUrl = options.baseUrl ?? process.env.TEST_DATABASE_URL;
+  const baseUrl = options.baseUrl ?? (process.env.TEST_DATABASE_URL || undefined);
   if (!baseUrl) {
     const database = createDatabase({ pglite: (await (await pgliteTemplate()).clone()) as PGlite });
     return { database, db: database.db, url: undefined, destroy: () => database.close() };
