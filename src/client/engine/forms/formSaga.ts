@@ -14,7 +14,7 @@ import type { SessionRootState } from '../../state/session.js';
 import { formFailed, formSubmitted, formSucceeded } from './formState.js';
 import { fillPath } from './pathParams.js';
 
-const isFieldError = (error: unknown) => isApiError(error) && error.status === 422;
+const isFieldError = (error: unknown): error is ApiError => isApiError(error) && error.status === 422;
 
 export function mappedError(error: unknown, mappings: readonly FormErrorMapping[] = []): FormErrorMapping | undefined {
   if (!isApiError(error) || error.kind !== 'http') return undefined;
@@ -42,7 +42,7 @@ export function* submitForm({ payload }: ReturnType<typeof formSubmitted>) {
     yield put(
       formFailed({
         formId,
-        fieldErrors: isFieldError(error) && isApiError(error) ? (error.fieldErrors ?? []) : [],
+        fieldErrors: isFieldError(error) ? (error.fieldErrors ?? []) : [],
         fieldMessages: mapping ? [{ field: mapping.field, messageKey: mapping.message }] : [],
       }),
     );
