@@ -4,7 +4,7 @@ import { callApi } from '../../../../src/client/api/callApi.js';
 import { ApiError } from '../../../../src/client/api/http.js';
 import { createRefreshSession, refreshOnce } from '../../../../src/client/features/auth/refreshSaga.js';
 import { selectFlashMessages } from '../../../../src/client/state/flash.js';
-import { sessionFromTokenResponse, sessionStored, type Session } from '../../../../src/client/state/session.js';
+import { initialSessionState, organizationSelected, sessionFromTokenResponse, sessionStored, type Session } from '../../../../src/client/state/session.js';
 import { jsonResponse, type Route } from '../../api/harness.js';
 import { authSetup, NOW, tokens } from './support.js';
 
@@ -100,6 +100,50 @@ describe('features/auth refresh-and-retry (SPEC §4 Session)', () => {
     const harness = prepare(undefined, { ...current, refreshToken: '' });
     expect(await harness.run(refreshOnce).toPromise()).to.equal(false);
     expect((harness.store.getState() as any).session.session).to.equal(null);
+  });
+
+  describe('with another tab of the same browser', () => {
+    const demo = { id: 1, gloplaId: 'G0000001' };
+    const me = { id: 7, firstName: 'Taro', lastName: 'Yamada' };
+
+    function withOtherTab(stored: Session, organization = demo) {
+      const harness = prepare();
+      harness.store.dispatch(organizationSelected({ organization: demo, me }));
+      return {
+        harness,
+        saveOtherTab: () =>
+          harness.loginStore.save({ session: { ...initialSessionState, session: stored, isLoggedIn: true, organization, me }, idToken: 'other-id-token' }),
+      };
+    }
+
+    it('takes over the session another tab has already refreshed, without asking the provider', async () => {
+      const newer = { ...sessionFromTokenResponse(tokens({ accessToken: 'access-9', refreshToken: 'refresh-9' })), affiliations: [] };
+      const { harness, saveOtherTab } = withOtherTab(newer);
+      await saveOtherTab();
+      expect(await harness.run(refreshOnce).toPromise()).to.equal(true);
+      expect(harness.identityProvider.refresh.called).to.equal(false);
+      const state = harness.store.getState() as any;
+      expect(state.session.session.token).to.equal('access-9');
+      expect(state.session.session.affiliations).to.deep.equal(current.affiliations);
+      expect(state.auth.idToken).to.equal('other-id-token');
+    });
+
+    it('refreshes with the other tab’s refresh token when its access token has expired too', async () => {
+      const stale = { ...sessionFromTokenResponse(tokens({ accessToken: 'access-9', refreshToken: 'refresh-9', createdAt: Math.floor(NOW / 1000) - 3600 })), affiliations: [] };
+      const { harness, saveOtherTab } = withOtherTab(stale);
+      await saveOtherTab();
+      expect(await harness.run(refreshOnce).toPromise()).to.equal(true);
+      expect(harness.identityProvider.refresh.calledOnceWith('refresh-9')).to.equal(true);
+    });
+
+    it('ignores a login another tab made for a different organisation', async () => {
+      const newer = { ...sessionFromTokenResponse(tokens({ accessToken: 'access-9', refreshToken: 'refresh-9' })), affiliations: [] };
+      const { harness, saveOtherTab } = withOtherTab(newer, { id: 2, gloplaId: 'G0000002' });
+      await saveOtherTab();
+      expect(await harness.run(refreshOnce).toPromise()).to.equal(true);
+      expect(harness.identityProvider.refresh.calledOnceWith('refresh-1')).to.equal(true);
+      expect((harness.store.getState() as any).session.session.token).to.equal('access-2');
+    });
   });
 
   it('other 401 codes are not refreshed', async () => {
