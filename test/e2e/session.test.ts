@@ -50,6 +50,31 @@ describe('Session in the browser: refresh and re-authentication (SPEC §4 Sessio
       expect(errors.filter((error) => !/status of 401/.test(error))).to.deep.equal([]);
       await page.context().close();
     });
+    it('a second tab takes over the session the first tab refreshed, and stays signed in', async () => {
+      const errors: string[] = [];
+      const first = await newPage(browser, errors);
+      await signInAsMember(first, portal.url);
+      const second = await first.context().newPage();
+      await second.goto(`${portal.url}/account`);
+      await second.locator('dl.account').waitFor();
+      const secondTabProviderCalls: string[] = [];
+      second.on('request', (request) => {
+        const { pathname } = new URL(request.url());
+        if (pathname === '/oidc/token' || pathname === '/oidc/auth') secondTabProviderCalls.push(pathname);
+      });
+      await first.waitForTimeout(11_000);
+      // the first tab refreshes (and the rotation retires the refresh token both tabs started with)
+      await first.getByRole('link', { name: 'Change name' }).click();
+      await first.getByLabel(/^First name(?! \(phonetic\))/).waitFor();
+      // the second tab's access token has expired too: it must take over the first tab's session, not be signed out
+      await second.getByRole('link', { name: 'Change name' }).click();
+      await second.getByLabel(/^First name(?! \(phonetic\))/).waitFor();
+      expect(second.url()).to.equal(`${portal.url}/account/name/edit`);
+      expect(await second.locator('.flash__item').count()).to.equal(0);
+      // no refresh with the retired token (the provider would revoke the grant) and no new sign-in
+      expect(secondTabProviderCalls).to.deep.equal([]);
+      await first.context().close();
+    });
   });
 
   describe('with a 5-second re-authentication window', () => {
