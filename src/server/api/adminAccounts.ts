@@ -29,7 +29,7 @@ import {
 import { verifyCaptcha } from '../domain/captcha.js';
 import { hitRateLimit } from '../domain/rateLimits.js';
 import { ApiError } from './errors.js';
-import { commonResponses, errorResponse, validationErrorResponse } from './schemas.js';
+import { adminIdParams, commonResponses, errorResponse, languageQuery, validationErrorResponse } from './schemas.js';
 import { formBody } from './validation.js';
 
 export const ACTIVATE_TOKEN_HEADER = 'x-v2-admin-activate-token';
@@ -59,16 +59,7 @@ interface LangQuery {
   lang?: string;
 }
 
-const langQuery = {
-  type: 'object',
-  properties: { lang: { type: 'string', enum: ['ja', 'en'], description: "The mail's language (default: the admin's, else ja)" } },
-} as const;
-
-const adminIdParams = {
-  type: 'object',
-  properties: { adminId: { type: 'integer', minimum: 1 } },
-  required: ['adminId'],
-} as const;
+const langQuery = languageQuery("The mail's language (default: the admin's, else ja)");
 
 const emptyResponse = { type: 'object', properties: {}, additionalProperties: false } as const;
 

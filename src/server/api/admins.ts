@@ -7,14 +7,8 @@ import { API_ERROR } from '../../common/errorCodes.js';
 import { affiliationsOfAdmin, changePassword } from '../domain/admins.js';
 import { isReauthenticationExpired, signedIn, useAuthentication } from './auth.js';
 import { ApiError } from './errors.js';
-import { commonResponses, errorResponse, validationErrorResponse } from './schemas.js';
+import { adminIdParams, commonResponses, errorResponse, validationErrorResponse } from './schemas.js';
 import { formBody } from './validation.js';
-
-const adminIdParams = {
-  type: 'object',
-  properties: { adminId: { type: 'integer', minimum: 1 } },
-  required: ['adminId'],
-} as const;
 
 export const affiliationSchema = {
   type: 'object',

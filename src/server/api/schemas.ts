@@ -1,4 +1,17 @@
-/** Response schemas shared by every route (snake_case: they describe the wire). */
+/** Schemas shared by the routes (snake_case: they describe the wire). */
+import { LANGUAGES } from '../../common/languages.js';
+
+/** Params of the routes under admins/{adminId}. */
+export const adminIdParams = {
+  type: 'object',
+  properties: { adminId: { type: 'integer', minimum: 1 } },
+  required: ['adminId'],
+} as const;
+
+/** `?lang=`: the language of what the answer (or its mail) says. */
+export function languageQuery(description: string) {
+  return { type: 'object', properties: { lang: { type: 'string', enum: [...LANGUAGES], description } } } as const;
+}
 
 export const errorResponse = {
   type: 'object',

@@ -1,9 +1,9 @@
 /** GET /api/v2/services: the services for the Home grid (SPEC 2.7); the list loads only when signed in. */
 import type { FastifyPluginAsync } from 'fastify';
-import { DEFAULT_LANGUAGE, LANGUAGES, type Language } from '../../common/languages.js';
+import { DEFAULT_LANGUAGE, type Language } from '../../common/languages.js';
 import { listServices } from '../domain/services.js';
 import { useAuthentication } from './auth.js';
-import { commonResponses, errorResponse } from './schemas.js';
+import { commonResponses, errorResponse, languageQuery } from './schemas.js';
 
 const serviceCard = {
   type: 'object',
@@ -26,7 +26,7 @@ export const servicesRoutes: FastifyPluginAsync = async (app) => {
       schema: {
         tags: ['services'],
         summary: 'Services available to the organisation',
-        querystring: { type: 'object', properties: { lang: { type: 'string', enum: [...LANGUAGES] } } },
+        querystring: languageQuery('The language of names and summaries (default ja)'),
         response: { 200: { type: 'object', properties: { services: { type: 'array', items: serviceCard } } }, 401: errorResponse, ...commonResponses },
       },
     },
