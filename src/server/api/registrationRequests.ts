@@ -22,10 +22,12 @@ function registrationRequestResponse() {
 }
 
 export const registrationRequestsRoutes: FastifyPluginAsync = async (app) => {
-  // the mails list the form's fields in its order, with its titles (issue 4 §7)
-  const fields = Object.entries((getFormSchemas()[FORM]!.properties ?? {}) as Record<string, { title?: string }>).map(([name, property]) => ({
+  // the mails list the form's fields in its order, with its titles and option labels (issue 4 §7)
+  type Property = { title?: string; oneOf?: Array<{ const?: unknown; title?: string }> };
+  const fields = Object.entries((getFormSchemas()[FORM]!.properties ?? {}) as Record<string, Property>).map(([name, property]) => ({
     name,
     title: property.title ?? name,
+    options: Object.fromEntries((property.oneOf ?? []).filter((option) => option.title).map((option) => [String(option.const), option.title!])),
   }));
 
   app.post<{ Body: RegistrationRequestInput }>(

@@ -12,8 +12,8 @@ export interface RegistrationMailDeps {
   mailer: Mailer;
   /** Staff addresses; none: no notification. */
   notifyTo: readonly string[];
-  /** The fields of the form in order, with the locale keys of their titles. */
-  fields: readonly { name: string; title: string }[];
+  /** The fields of the form in order, with the locale keys of their titles and of their options' labels. */
+  fields: readonly { name: string; title: string; options?: Readonly<Record<string, string>> }[];
 }
 
 const STAFF_LANGUAGE: Language = 'ja';
@@ -21,10 +21,10 @@ const STAFF_LANGUAGE: Language = 'ja';
 export function registrationSummary(request: RegistrationRequest, fields: RegistrationMailDeps['fields'], language: Language): string {
   const notEntered = localeText(language, 'common.notEntered');
   return fields
-    .map(({ name, title }) => {
+    .map(({ name, title, options }) => {
       const raw = (request as unknown as Record<string, unknown>)[name];
-      let value = raw === null || raw === undefined || raw === '' ? notEntered : String(raw);
-      if (name === 'scaleOfEmployees' && raw) value = localeText(language, `registration.scaleOfEmployees.${String(raw)}`);
+      const option = options?.[String(raw)];
+      const value = raw === null || raw === undefined || raw === '' ? notEntered : option ? localeText(language, option) : String(raw);
       return `${localeText(language, title)}: ${value}`;
     })
     .join('\n');
