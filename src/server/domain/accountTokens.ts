@@ -57,7 +57,13 @@ export async function requestActivationMail(
   const token = await issueToken(deps.db, admin.id, 'activation', deps.ttlSeconds);
   const link = activationLink(deps.publicUrl, admin.id, token, language);
   const mail = renderMail('activation', language, { email: admin.email, validFor: validityText(language, deps.ttlSeconds) }, link);
-  await deps.mailer.send({ ...mail, to: admin.email, ...(input.cc ? { cc: input.cc } : {}) });
+  await deps.mailer.send({ ...mail, to: admin.email });
+  // The cc address belongs to whoever asked: it learns that the mail went out, never the link (the link would let
+  // anyone who knows an invited address activate it with their own password).
+  if (input.cc) {
+    const notice = renderMail('activationCcNotice', language, { email: admin.email });
+    await deps.mailer.send({ ...notice, to: input.cc });
+  }
   return 'sent';
 }
 

@@ -73,13 +73,20 @@ describe('Activation and password reset API (SPEC §7 account, activation and re
       const known = await requestActivation('Pending@Example.com', { cc: 'boss@example.com' }, '?lang=ja');
       expect(known.statusCode).to.equal(unknown.statusCode);
       expect(known.body).to.equal(unknown.body);
-      const [mail] = await outbox();
+      const [notice, mail] = await outbox();
       expect(mail!.to).to.equal('pending@example.com');
-      expect(mail).to.include({ cc: 'boss@example.com' });
+      expect(mail).not.to.have.property('cc');
       expect(mail!.subject).to.contain('有効化');
       expect(mail!.links[0]).to.match(new RegExp(`^https://portal\\.example\\.com/admins/${pendingId}/activate/[A-Za-z0-9_-]{43}\\?locale=ja$`));
       expect(mail!.text).to.contain(mail!.links[0]).and.contain('72時間');
       expect(mail!.html).to.contain(`href="${mail!.links[0]!.replace(/&/g, '&amp;')}"`);
+      // the cc gets a notice without the link: whoever asked must not be able to activate the admin
+      expect(notice!.to).to.equal('boss@example.com');
+      expect(notice!.subject).to.contain('pending@example.com');
+      expect(notice!.links).to.deep.equal([]);
+      const token = tokenOf(mail!.links[0]!);
+      expect(notice!.text).not.to.contain(token);
+      expect(notice!.html).not.to.contain(token);
     });
 
     it('keeps only a SHA-256 hash of the token', async () => {
