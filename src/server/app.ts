@@ -3,14 +3,13 @@
  * The caller owns listening and closing: `const app = await buildApp(loadConfig()); await app.listen(…)`.
  */
 import helmet from '@fastify/helmet';
-import swagger from '@fastify/swagger';
-import swaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import { API_ERROR } from '../common/errorCodes.js';
 import { apiRoutes } from './api/index.js';
 import { errorHandler } from './api/errors.js';
 import { healthRoutes } from './api/health.js';
+import { registerApiDocs } from './api/openapi.js';
 import { createValidatorCompiler } from './api/validation.js';
 import { isAppNavigation, registerBrowserBuild, sendIndexHtml } from './browserBuild.js';
 import type { Config } from './config.js';
@@ -48,14 +47,6 @@ function contentSecurityPolicy(config: Config) {
     },
   };
 }
-
-/**
- * The API documentation page only: Swagger UI applies inline styles (verified in chromium: blocked otherwise), so styles may be
- * inline there; scripts stay 'self' (the page has no inline script and needs no eval).
- */
-const DOCS_CSP =
-  "default-src 'self'; script-src 'self'; script-src-attr 'none'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; " +
-  "font-src 'self' data:; connect-src 'self'; object-src 'none'; base-uri 'self'; form-action 'self'; frame-ancestors 'none'";
 
 export async function buildApp(config: Config, deps: AppDeps = {}): Promise<FastifyInstance> {
   const app = Fastify({
@@ -98,18 +89,8 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
     strictTransportSecurity: config.publicUrl.startsWith('https:') ? { maxAge: 31536000, includeSubDomains: true } : false,
   });
 
-  await app.register(swagger, {
-    openapi: {
-      openapi: '3.1.0',
-      info: {
-        title: 'Corporate admin portal API',
-        description: 'JSON keys are snake_case on the wire. Form bodies are validated with the form schema files of schemas/ (the same rules as the browser).',
-        version: '2',
-      },
-      servers: [{ url: config.publicUrl }],
-    },
-  });
-  await app.register(swaggerUi, { routePrefix: '/api/docs', staticCSP: DOCS_CSP });
+  // the document collects the routes registered after it
+  await registerApiDocs(app, config);
 
   await app.register(healthRoutes);
   // the outbox (DESIGN §4): development and tests only

@@ -53,6 +53,8 @@ export interface Config {
   seed: SeedMode;
   nodeEnv: string | undefined;
   isProduction: boolean;
+  /** The API documentation at /api/docs (API_DOCS on/off); default on, off when NODE_ENV=production. */
+  apiDocs: boolean;
   logLevel: LogLevel;
   /** Absolute path of the browser build (index.html and assets/). */
   distDir: string;
@@ -185,6 +187,9 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
     .filter(Boolean);
   if (cookieKeys?.some((key) => key.length < 32)) problems.push('COOKIE_KEYS must be a comma-separated list of keys of at least 32 characters');
 
+  const apiDocs = value('API_DOCS') ?? (value('NODE_ENV') === 'production' ? 'off' : 'on');
+  if (apiDocs !== 'on' && apiDocs !== 'off') problems.push(`API_DOCS must be on or off, got "${apiDocs}"`);
+
   if (problems.length > 0) throw new ConfigError(problems);
 
   const nodeEnv = value('NODE_ENV');
@@ -205,6 +210,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
     seed: seed as SeedMode,
     nodeEnv,
     isProduction: nodeEnv === 'production',
+    apiDocs: apiDocs === 'on',
     logLevel: logLevel as LogLevel,
     distDir: path.resolve(cwd, value('DIST_DIR') ?? './dist'),
     trustProxy: trustProxy!,

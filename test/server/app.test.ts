@@ -55,7 +55,8 @@ describe('server/app', () => {
       expect(response.statusCode).to.equal(200);
       const document = response.json();
       const post = document.paths['/api/v2/registration_requests'].post;
-      const body = post.requestBody.content['application/json'].schema;
+      expect(post.requestBody.content['application/json'].schema).to.deep.equal({ $ref: '#/components/schemas/RegistrationRequest' });
+      const body = document.components.schemas.RegistrationRequest;
       expect(body.required).to.include('corporation_name');
       expect(body.properties.zip_code.maxLength).to.equal(11);
       expect(post.responses).to.have.keys('201', '422', '400', '500', '503');

@@ -9,6 +9,7 @@
  */
 import type { UnknownAction } from 'redux';
 import { call, put, select, takeLatest } from 'redux-saga/effects';
+import type { ReauthenticationAnswer } from '../../common/api/answers.js';
 import { callApi } from '../api/callApi.js';
 import { navigateTo } from '../api/context.js';
 import { reauthenticationUrl } from '../api/errorCatalogue.js';
@@ -53,10 +54,8 @@ export const reauthenticationPassed =
 export function* checkReauthentication({ payload }: ReturnType<typeof reauthenticationCheckRequested>): Generator<unknown, void, unknown> {
   let expired = false;
   try {
-    const response = (yield call(callApi, REAUTHENTICATION_OPERATION, { path: 'admin/re_authentication_expiration' })) as {
-      isReAuthenticationExpired?: unknown;
-    };
-    expired = response?.isReAuthenticationExpired === true;
+    const response = (yield call(callApi, REAUTHENTICATION_OPERATION, { path: 'admin/re_authentication_expiration' })) as ReauthenticationAnswer;
+    expired = response.isReAuthenticationExpired === true;
   } catch {
     // the general handling has shown its message; the page renders (see above)
   }

@@ -15,6 +15,8 @@
  * Token calls: 401 with invalid_token, token_expired, token_used or already_activated (SPEC §4 Tokens).
  */
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import { emptyAnswerSchema, tokenAdminAnswerSchema, type TokenAdminAnswer } from '../../common/api/answers.js';
+import type { Forms } from '../../common/api/forms.js';
 import { API_ERROR, type ApiErrorCode } from '../../common/errorCodes.js';
 import type { TokenFailure } from '../domain/adminTokens.js';
 import {
@@ -24,36 +26,16 @@ import {
   resetPassword,
   validateActivationToken,
   validatePasswordResetToken,
-  type AdminName,
 } from '../domain/accountTokens.js';
 import { verifyCaptcha } from '../domain/captcha.js';
 import { hitRateLimit } from '../domain/rateLimits.js';
 import { ApiError } from './errors.js';
-import { adminIdParams, commonResponses, errorResponse, languageQuery, validationErrorResponse } from './schemas.js';
+import { SECURITY, TAG } from './openapi.js';
+import { adminIdParams, errorAnswers, languageQuery, wire } from './schemas.js';
 import { formBody } from './validation.js';
 
 export const ACTIVATE_TOKEN_HEADER = 'x-v2-admin-activate-token';
 export const RESET_PASSWORD_TOKEN_HEADER = 'x-v2-admin-reset-password-token';
-
-interface CaptchaFields {
-  capyChallengekey?: string;
-  capyAnswer?: string;
-}
-
-interface ActivationMailBody extends CaptchaFields {
-  email: string;
-  cc?: string;
-}
-
-interface ResetMailBody extends CaptchaFields {
-  email: string;
-}
-
-type ActivationBody = AdminName & { password: string };
-
-interface PasswordResetBody {
-  new: string;
-}
 
 interface LangQuery {
   lang?: string;
@@ -61,30 +43,10 @@ interface LangQuery {
 
 const langQuery = languageQuery("The mail's language (default: the admin's, else ja)");
 
-const emptyResponse = { type: 'object', properties: {}, additionalProperties: false } as const;
+/** What a mail request may answer besides 200: the captcha refused, too many requests. */
+const MAIL_REQUEST_ERRORS = { 401: [API_ERROR.captchaInvalid], 429: [API_ERROR.tooManyRequests] } as const;
 
-const tokenAdminSchema = {
-  type: 'object',
-  properties: {
-    id: { type: 'integer' },
-    email: { type: 'string' },
-    first_name: { type: 'string' },
-    last_name: { type: 'string' },
-    kana_first_name: { type: 'string' },
-    kana_last_name: { type: 'string' },
-  },
-  required: ['id'],
-} as const;
-
-const adminResponse = { type: 'object', properties: { admin: tokenAdminSchema }, required: ['admin'] } as const;
-
-const mailRequestResponses = {
-  200: emptyResponse,
-  401: errorResponse,
-  422: validationErrorResponse,
-  429: errorResponse,
-  ...commonResponses,
-} as const;
+const TOKEN_ERRORS = { 401: [API_ERROR.invalidToken, API_ERROR.tokenExpired, API_ERROR.tokenUsed, API_ERROR.alreadyActivated] } as const;
 
 function bearer(request: FastifyRequest, header: string): string | undefined {
   const value = request.headers[header];
@@ -110,7 +72,7 @@ export const adminAccountsRoutes: FastifyPluginAsync = async (app) => {
   const limits = config.mailRateLimit;
 
   /** The checks both mail requests make before anything else: client limit, captcha, e-mail limit. */
-  async function guardMailRequest(request: FastifyRequest, reply: FastifyReply, body: CaptchaFields & { email: string }): Promise<void> {
+  async function guardMailRequest(request: FastifyRequest, reply: FastifyReply, body: Forms['password-reset-request']): Promise<void> {
     const client = await hitRateLimit(db, `mail:client:${request.ip}`, { limit: limits.perClient, windowSeconds: limits.windowSeconds });
     if (!client.allowed) {
       request.log.warn({ client: request.ip }, 'mail requests: client rate limit reached');
@@ -132,15 +94,15 @@ export const adminAccountsRoutes: FastifyPluginAsync = async (app) => {
 
   const mailDeps = { db, mailer: app.mailer, publicUrl: config.publicUrl };
 
-  app.post<{ Body: ActivationMailBody; Querystring: LangQuery }>(
+  app.post<{ Body: Forms['activation-request']; Querystring: LangQuery }>(
     '/admin/account_activation_email',
     {
       schema: {
-        tags: ['activation'],
-        summary: 'Send the activation mail (the same answer for an unknown address, without a mail)',
+        tags: [TAG.activationAndReset],
+        summary: 'Send the activation mail (the same answer for an unknown address, without a mail); a cc address is told it was sent',
         querystring: langQuery,
         body: formBody('activation-request'),
-        response: { ...mailRequestResponses, 409: errorResponse },
+        response: { 200: wire(emptyAnswerSchema), ...errorAnswers({ ...MAIL_REQUEST_ERRORS, 409: [API_ERROR.alreadyActivated] }) },
       },
     },
     async (request, reply) => {
@@ -155,13 +117,14 @@ export const adminAccountsRoutes: FastifyPluginAsync = async (app) => {
     },
   );
 
-  app.get(
+  app.get<{ Reply: TokenAdminAnswer }>(
     '/admin/validate_confirm_email_token',
     {
       schema: {
-        tags: ['activation'],
-        summary: 'Check an activation link (header x-v2-admin-activate-token: Bearer {token})',
-        response: { 200: adminResponse, 401: errorResponse, ...commonResponses },
+        tags: [TAG.activationAndReset],
+        summary: 'Check an activation link: the admin it activates',
+        security: SECURITY.activateToken,
+        response: { 200: wire(tokenAdminAnswerSchema), ...errorAnswers(TOKEN_ERRORS) },
       },
     },
     async (request) => {
@@ -171,15 +134,16 @@ export const adminAccountsRoutes: FastifyPluginAsync = async (app) => {
     },
   );
 
-  app.put<{ Params: { adminId: number }; Body: ActivationBody }>(
+  app.put<{ Params: { adminId: number }; Body: Forms['admin-activation']; Reply: TokenAdminAnswer }>(
     '/admins/:adminId',
     {
       schema: {
-        tags: ['activation'],
-        summary: 'Activate an admin: names and password (header x-v2-admin-activate-token: Bearer {token})',
+        tags: [TAG.activationAndReset],
+        summary: 'Activate an admin: names and password',
+        security: SECURITY.activateToken,
         params: adminIdParams,
         body: formBody('admin-activation'),
-        response: { 200: adminResponse, 401: errorResponse, 422: validationErrorResponse, ...commonResponses },
+        response: { 200: wire(tokenAdminAnswerSchema), ...errorAnswers(TOKEN_ERRORS) },
       },
     },
     async (request) => {
@@ -196,15 +160,15 @@ export const adminAccountsRoutes: FastifyPluginAsync = async (app) => {
     },
   );
 
-  app.post<{ Body: ResetMailBody; Querystring: LangQuery }>(
+  app.post<{ Body: Forms['password-reset-request']; Querystring: LangQuery }>(
     '/admin/reset_password_token_call',
     {
       schema: {
-        tags: ['password reset'],
+        tags: [TAG.activationAndReset],
         summary: 'Send the password-reset mail (the same answer for an unknown address, without a mail)',
         querystring: langQuery,
         body: formBody('password-reset-request'),
-        response: mailRequestResponses,
+        response: { 200: wire(emptyAnswerSchema), ...errorAnswers(MAIL_REQUEST_ERRORS) },
       },
     },
     async (request, reply) => {
@@ -218,13 +182,14 @@ export const adminAccountsRoutes: FastifyPluginAsync = async (app) => {
     },
   );
 
-  app.get(
+  app.get<{ Reply: TokenAdminAnswer }>(
     '/admin/validate_reset_password_token',
     {
       schema: {
-        tags: ['password reset'],
-        summary: 'Check a password-reset link (header x-v2-admin-reset-password-token: Bearer {token})',
-        response: { 200: adminResponse, 401: errorResponse, ...commonResponses },
+        tags: [TAG.activationAndReset],
+        summary: 'Check a password-reset link: the id of the admin it belongs to',
+        security: SECURITY.resetPasswordToken,
+        response: { 200: wire(tokenAdminAnswerSchema), ...errorAnswers(TOKEN_ERRORS) },
       },
     },
     async (request) => {
@@ -234,15 +199,16 @@ export const adminAccountsRoutes: FastifyPluginAsync = async (app) => {
     },
   );
 
-  app.post<{ Params: { adminId: number }; Body: PasswordResetBody }>(
+  app.post<{ Params: { adminId: number }; Body: Forms['password-reset'] }>(
     '/admins/:adminId/password',
     {
       schema: {
-        tags: ['password reset'],
-        summary: "Set a new password through a reset link; ends the admin's sessions (header x-v2-admin-reset-password-token)",
+        tags: [TAG.activationAndReset],
+        summary: "Set a new password through a reset link; ends the admin's sessions",
+        security: SECURITY.resetPasswordToken,
         params: adminIdParams,
         body: formBody('password-reset'),
-        response: { 200: emptyResponse, 401: errorResponse, 422: validationErrorResponse, ...commonResponses },
+        response: { 200: wire(emptyAnswerSchema), ...errorAnswers(TOKEN_ERRORS) },
       },
     },
     async (request) => {

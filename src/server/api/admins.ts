@@ -2,105 +2,57 @@
  * The signed-in admin's own calls (SPEC §7 Account): GET admins/me/affiliations, GET admin/re_authentication_expiration
  * and PUT admins/{adminId}/password, which answers with a new session (a token response).
  */
+import camelcaseKeys from 'camelcase-keys';
 import type { FastifyPluginAsync } from 'fastify';
+import { affiliationsAnswerSchema, reauthenticationAnswerSchema, sessionAnswerSchema, type AffiliationsAnswer, type ReauthenticationAnswer, type SessionAnswer } from '../../common/api/answers.js';
+import type { Forms } from '../../common/api/forms.js';
 import { API_ERROR } from '../../common/errorCodes.js';
 import { affiliationsOfAdmin, changePassword } from '../domain/admins.js';
 import { isReauthenticationExpired, signedIn, useAuthentication } from './auth.js';
 import { ApiError } from './errors.js';
-import { adminIdParams, commonResponses, errorResponse, validationErrorResponse } from './schemas.js';
+import { TAG } from './openapi.js';
+import { adminIdParams, errorAnswers, wire } from './schemas.js';
 import { formBody } from './validation.js';
-
-export const affiliationSchema = {
-  type: 'object',
-  properties: {
-    role: { type: 'string', enum: ['manager', 'member'] },
-    organization: {
-      type: 'object',
-      properties: { id: { type: 'integer' }, glopla_id: { type: 'string' }, corporation_official_name: { type: 'string' } },
-      required: ['id', 'glopla_id', 'corporation_official_name'],
-    },
-    admin: {
-      type: 'object',
-      properties: {
-        id: { type: 'integer' },
-        first_name: { type: 'string' },
-        last_name: { type: 'string' },
-        kana_first_name: { type: 'string' },
-        kana_last_name: { type: 'string' },
-        email: { type: 'string' },
-      },
-      required: ['id', 'first_name', 'last_name', 'kana_first_name', 'kana_last_name', 'email'],
-    },
-  },
-  required: ['role', 'organization', 'admin'],
-} as const;
-
-const tokenResponseSchema = {
-  type: 'object',
-  description: 'A new session, as the token endpoint answers (SPEC §3 Session)',
-  properties: {
-    access_token: { type: 'string' },
-    refresh_token: { type: 'string' },
-    id_token: { type: 'string' },
-    token_type: { type: 'string' },
-    expires_in: { type: 'integer' },
-    scope: { type: 'string' },
-    created_at: { type: 'integer', description: 'epoch seconds' },
-    refresh_token_expires_in: { type: 'integer' },
-  },
-  required: ['access_token', 'refresh_token', 'token_type', 'expires_in', 'created_at', 'refresh_token_expires_in'],
-} as const;
-
-const authResponses = { 401: errorResponse, 403: errorResponse } as const;
 
 export const adminsRoutes: FastifyPluginAsync = async (app) => {
   useAuthentication(app);
 
-  app.get(
+  app.get<{ Reply: AffiliationsAnswer }>(
     '/admins/me/affiliations',
     {
       schema: {
-        tags: ['account'],
+        tags: [TAG.account],
         summary: "The signed-in admin's organisations",
-        response: {
-          200: { type: 'object', properties: { affiliations: { type: 'array', items: affiliationSchema } }, required: ['affiliations'] },
-          ...authResponses,
-          ...commonResponses,
-        },
+        response: { 200: wire(affiliationsAnswerSchema) },
       },
     },
     async (request) => ({ affiliations: await affiliationsOfAdmin(app.db, signedIn(request).id) }),
   );
 
-  app.get(
+  app.get<{ Reply: ReauthenticationAnswer }>(
     '/admin/re_authentication_expiration',
     {
       schema: {
-        tags: ['account'],
+        tags: [TAG.account],
         summary: 'Whether the last password entry is older than the re-authentication window (REAUTH_WINDOW)',
-        response: {
-          200: {
-            type: 'object',
-            properties: { is_re_authentication_expired: { type: 'boolean', description: 'true: the password must be entered again' } },
-            required: ['is_re_authentication_expired'],
-          },
-          ...authResponses,
-          ...commonResponses,
-        },
+        response: { 200: wire(reauthenticationAnswerSchema) },
       },
     },
     async (request) => ({ isReAuthenticationExpired: isReauthenticationExpired(signedIn(request), app.config.reauthWindow) }),
   );
 
-  app.put<{ Params: { adminId: number }; Body: { current: string; new: string } }>(
+  app.put<{ Params: { adminId: number }; Body: Forms['password-change']; Reply: SessionAnswer }>(
     '/admins/:adminId/password',
     {
       schema: {
-        tags: ['account'],
+        tags: [TAG.account],
         summary: "Change the signed-in admin's password; answers with a new session, the admin's other sessions are revoked",
         params: adminIdParams,
         body: formBody('password-change'),
-        response: { 200: tokenResponseSchema, 422: validationErrorResponse, ...authResponses, ...commonResponses },
+        response: {
+          200: wire(sessionAnswerSchema),
+          ...errorAnswers({ 400: [API_ERROR.currentPasswordMismatch], 403: [API_ERROR.forbidden] }),
+        },
       },
     },
     async (request) => {
@@ -117,12 +69,14 @@ export const adminsRoutes: FastifyPluginAsync = async (app) => {
 
       const { identityProvider } = app;
       await identityProvider.revokeAdmin(admin.id);
-      return identityProvider.newSessionAfterPasswordChange({
+      const session = await identityProvider.newSessionAfterPasswordChange({
         adminId: admin.id,
         organizationId: affiliation.organization.id,
         gloplaId: affiliation.organization.gloplaId,
         authTime,
       });
+      // the token endpoint's answer (OAuth's snake_case), in the API's camelCase before serialisation
+      return camelcaseKeys(session);
     },
   );
 };

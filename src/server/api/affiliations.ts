@@ -5,34 +5,29 @@
  */
 import type { FastifyPluginAsync } from 'fastify';
 import { API_ERROR } from '../../common/errorCodes.js';
-import { updateAdminName, type AdminName } from '../domain/admins.js';
-import { affiliationSchema } from './admins.js';
+import { affiliationAnswerSchema, type AffiliationAnswer } from '../../common/api/answers.js';
+import type { Forms } from '../../common/api/forms.js';
+import { updateAdminName } from '../domain/admins.js';
 import { requireAffiliation, requireRecentAuthentication, signedIn, useAuthentication } from './auth.js';
 import { ApiError } from './errors.js';
-import { commonResponses, errorResponse, validationErrorResponse } from './schemas.js';
+import { TAG } from './openapi.js';
+import { errorAnswers, organizationAdminParams, wire } from './schemas.js';
 import { formBody } from './validation.js';
 
 export const affiliationsRoutes: FastifyPluginAsync = async (app) => {
   useAuthentication(app);
 
-  app.patch<{ Params: { orgId: number; adminId: number }; Body: AdminName }>(
+  app.patch<{ Params: { orgId: number; adminId: number }; Body: Forms['admin-name']; Reply: AffiliationAnswer }>(
     '/organizations/:orgId/affiliations/admins/:adminId',
     {
       schema: {
-        tags: ['account'],
+        tags: [TAG.account],
         summary: "Change the signed-in admin's own name (first, last, kana first, kana last)",
-        params: {
-          type: 'object',
-          properties: { orgId: { type: 'integer', minimum: 1 }, adminId: { type: 'integer', minimum: 1 } },
-          required: ['orgId', 'adminId'],
-        },
+        params: organizationAdminParams,
         body: formBody('admin-name'),
         response: {
-          200: { type: 'object', properties: { affiliation: affiliationSchema }, required: ['affiliation'] },
-          401: errorResponse,
-          403: errorResponse,
-          422: validationErrorResponse,
-          ...commonResponses,
+          200: wire(affiliationAnswerSchema),
+          ...errorAnswers({ 403: [API_ERROR.forbidden, API_ERROR.reauthenticationExpired] }),
         },
       },
     },

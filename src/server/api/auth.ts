@@ -14,6 +14,8 @@ import type { AffiliationRole } from '../db/types.js';
 import { roleInOrganization } from '../domain/admins.js';
 import { AccessTokenError } from '../idp/accessTokens.js';
 import { ApiError } from './errors.js';
+import { documentAnswers, SECURITY } from './openapi.js';
+import { AUTHENTICATION_ERRORS } from './schemas.js';
 
 export const AUTH_TOKEN_HEADER = 'x-v2-admin-auth-token';
 
@@ -38,9 +40,10 @@ export function signedIn(request: FastifyRequest): SignedInAdmin {
   return request.admin;
 }
 
-/** Adds the token check to every route of the calling plugin (scope). */
+/** Adds the token check to every route of the calling plugin (scope), and says so in the API document. */
 export function useAuthentication(app: FastifyInstance): void {
   app.decorateRequest('admin', null);
+  app.addHook('onRoute', documentAnswers(AUTHENTICATION_ERRORS, SECURITY.admin));
   app.addHook('onRequest', async (request, reply) => {
     const header = request.headers[AUTH_TOKEN_HEADER];
     const match = typeof header === 'string' ? /^Bearer\s+(\S+)\s*$/i.exec(header.trim()) : null;

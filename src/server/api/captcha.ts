@@ -5,26 +5,27 @@
  */
 import type { FastifyPluginAsync } from 'fastify';
 import { CHALLENGE_TTL_SECONDS, createCaptchaChallenge } from '../domain/captcha.js';
-import { errorResponse } from './schemas.js';
+import { documentAnswers, TAG } from './openapi.js';
+import { COMMON_ERRORS } from './schemas.js';
 
 export const CAPTCHA_CHALLENGE_PATH = '/captcha/challenge';
 
 export const captchaRoutes: FastifyPluginAsync = async (app) => {
+  app.addHook('onRoute', documentAnswers(COMMON_ERRORS));
   const settings = { mode: app.config.captcha, secret: app.config.captchaSecret };
   app.get(
     CAPTCHA_CHALLENGE_PATH,
     {
       schema: {
-        tags: ['captcha'],
+        tags: [TAG.activationAndReset],
         summary: `A signed proof-of-work challenge (ALTCHA), valid for ${CHALLENGE_TTL_SECONDS} s; its solution is sent as capy_answer, its data.challengeId as capy_challengekey`,
         response: {
           200: {
             type: 'object',
+            description: "ALTCHA's own format (camelCase keys), outside the API's snake_case convention",
             properties: { parameters: { type: 'object', additionalProperties: true }, signature: { type: 'string' } },
             required: ['parameters', 'signature'],
           },
-          500: errorResponse,
-          503: errorResponse,
         },
       },
     },

@@ -6,7 +6,7 @@
  * browser stuck in a loop neither floods the log nor sees errors of its own).
  */
 import type { FastifyPluginAsync } from 'fastify';
-import { commonResponses, validationErrorResponse } from './schemas.js';
+import { TAG } from './openapi.js';
 
 const MAX_STRING = 1000;
 
@@ -50,7 +50,7 @@ export const clientErrorsRoutes: FastifyPluginAsync<{ limiter?: ReportLimiter }>
     {
       bodyLimit: 16 * 1024,
       schema: {
-        tags: ['monitoring'],
+        tags: [TAG.monitoring],
         summary: 'Report an error seen in the browser',
         body: {
           type: 'object',
@@ -66,7 +66,7 @@ export const clientErrorsRoutes: FastifyPluginAsync<{ limiter?: ReportLimiter }>
             },
           },
         },
-        response: { 204: { type: 'null', description: 'Received' }, 422: validationErrorResponse, ...commonResponses },
+        response: { 204: { type: 'null', description: 'Received' } },
       },
     },
     async (request, reply) => {

@@ -1,6 +1,7 @@
 /**
  * The API: /api/v2 (SPEC §7) and /api/v1/notices. Both share the wire conventions, installed here for
- * the API routes only (the OpenAPI document and the static files are left alone):
+ * the API routes only (the OpenAPI document and the static files are left alone), and document the errors
+ * every route may answer (api/openapi.ts):
  * - preValidation: a JSON body's keys become camelCase and its strings are trimmed (deep, arrays of
  *   objects too); multipart and other bodies are not touched;
  * - preSerialization: response keys become snake_case (deep).
@@ -15,6 +16,8 @@ import { featureFlagsRoutes } from './featureFlags.js';
 import { noticesRoutes } from './notices.js';
 import { registrationRequestsRoutes } from './registrationRequests.js';
 import { servicesRoutes } from './services.js';
+import { documentAnswers } from './openapi.js';
+import { COMMON_ERRORS } from './schemas.js';
 import { fromWire, toWire } from './wire.js';
 
 const JSON_CONTENT_TYPE = /^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i;
@@ -24,6 +27,7 @@ function isJsonBody(request: FastifyRequest): boolean {
 }
 
 function installWireConventions(app: FastifyInstance): void {
+  app.addHook('onRoute', documentAnswers(COMMON_ERRORS));
   app.addHook('preValidation', async (request) => {
     if (request.body !== undefined && request.body !== null && isJsonBody(request)) {
       request.body = fromWire(request.body);

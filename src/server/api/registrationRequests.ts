@@ -1,25 +1,16 @@
 /** POST /api/v2/registration_requests: a company applies for a corporate account (SPEC §2.16). */
 import type { FastifyPluginAsync } from 'fastify';
+import { registrationRequestAnswerSchema, type RegistrationRequestAnswer } from '../../common/api/answers.js';
+import type { Forms } from '../../common/api/forms.js';
 import { DEFAULT_LANGUAGE } from '../../common/languages.js';
 import { sendRegistrationMails } from '../domain/registrationMails.js';
-import { createRegistrationRequest, type RegistrationRequestInput } from '../domain/registrationRequests.js';
+import { createRegistrationRequest } from '../domain/registrationRequests.js';
 import { requestLanguage } from './language.js';
-import { commonResponses, validationErrorResponse } from './schemas.js';
-import { formBody, getFormSchemas, wireSchema } from './validation.js';
+import { TAG } from './openapi.js';
+import { wire } from './schemas.js';
+import { formBody, getFormSchemas } from './validation.js';
 
 const FORM = 'registration-request';
-
-/** The stored request as answered: every form field (optional ones may be null), id and created_at. */
-function registrationRequestResponse() {
-  const form = wireSchema(getFormSchemas()[FORM]!) as { properties: Record<string, { type?: string }>; required: string[] };
-  const properties: Record<string, unknown> = { id: { type: 'integer' } };
-  for (const [name, property] of Object.entries(form.properties)) {
-    const type = property.type ?? 'string';
-    properties[name] = { type: form.required.includes(name) ? type : [type, 'null'] };
-  }
-  properties.created_at = { type: 'string', format: 'date-time' };
-  return { type: 'object', properties, required: ['id', ...form.required, 'created_at'] };
-}
 
 export const registrationRequestsRoutes: FastifyPluginAsync = async (app) => {
   // the mails list the form's fields in its order, with its titles and option labels (issue 4 §7)
@@ -30,22 +21,14 @@ export const registrationRequestsRoutes: FastifyPluginAsync = async (app) => {
     options: Object.fromEntries((property.oneOf ?? []).filter((option) => option.title).map((option) => [String(option.const), option.title!])),
   }));
 
-  app.post<{ Body: RegistrationRequestInput }>(
+  app.post<{ Body: Forms['registration-request']; Reply: RegistrationRequestAnswer }>(
     '/registration_requests',
     {
       schema: {
-        tags: ['registration'],
+        tags: [TAG.registration],
         summary: 'Apply for a corporate account',
         body: formBody(FORM),
-        response: {
-          201: {
-            type: 'object',
-            properties: { registration_request: registrationRequestResponse() },
-            required: ['registration_request'],
-          },
-          422: validationErrorResponse,
-          ...commonResponses,
-        },
+        response: { 201: wire(registrationRequestAnswerSchema) },
       },
     },
     async (request, reply) => {
@@ -57,7 +40,7 @@ export const registrationRequestsRoutes: FastifyPluginAsync = async (app) => {
         requestLanguage(request) ?? DEFAULT_LANGUAGE,
       );
       for (const error of mailErrors) request.log.error({ err: error, registrationRequestId: registrationRequest.id }, 'registration request mail not sent');
-      return reply.code(201).send({ registrationRequest });
+      return reply.code(201).send({ registrationRequest: { ...registrationRequest, createdAt: registrationRequest.createdAt.toISOString() } });
     },
   );
 };

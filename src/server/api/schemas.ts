@@ -1,11 +1,30 @@
-/** Schemas shared by the routes (snake_case: they describe the wire). */
+/**
+ * Schema pieces the routes share. Answers are declared once in src/common/api (camelCase, with their TypeScript
+ * types); `wire` renders one for Fastify (serialisation) and the OpenAPI document (snake_case, as it travels).
+ * Errors are declared per status with the codes a route can answer, so the document lists them as an enum.
+ */
+import type { JSONSchema } from 'json-schema-to-ts';
+import { API_ERROR, FIELD_ERROR, type ApiErrorCode } from '../../common/errorCodes.js';
 import { LANGUAGES } from '../../common/languages.js';
+import type { JsonSchema } from '../../configuration/load.js';
+import { wireSchema } from '../../configuration/schemaViews.js';
+import { toSnakeKey } from './wire.js';
+
+/** The wire (snake_case) rendering of an answer schema of src/common/api. */
+export function wire(schema: JSONSchema): JsonSchema {
+  return wireSchema(schema as JsonSchema, toSnakeKey);
+}
+
+const id = { type: 'integer', minimum: 1 } as const;
 
 /** Params of the routes under admins/{adminId}. */
-export const adminIdParams = {
+export const adminIdParams = { type: 'object', properties: { adminId: id }, required: ['adminId'] } as const;
+
+/** Params of the routes under organizations/{orgId}/affiliations/admins/{adminId}. */
+export const organizationAdminParams = {
   type: 'object',
-  properties: { adminId: { type: 'integer', minimum: 1 } },
-  required: ['adminId'],
+  properties: { orgId: { ...id, description: "the organisation's id: the one the session was signed in for" }, adminId: id },
+  required: ['orgId', 'adminId'],
 } as const;
 
 /** `?lang=`: the language of what the answer (or its mail) says. */
@@ -13,24 +32,38 @@ export function languageQuery(description: string) {
   return { type: 'object', properties: { lang: { type: 'string', enum: [...LANGUAGES], description } } } as const;
 }
 
-export const errorResponse = {
-  type: 'object',
-  description: 'An error code of src/common/errorCodes.ts (for example not_found, bad_request, maintenance, internal_error)',
-  properties: { error: { type: 'string' } },
-  required: ['error'],
-} as const;
+/** The error envelope `{error}` with the codes a route answers with this status. */
+export function errorAnswer(codes: readonly ApiErrorCode[]) {
+  return {
+    type: 'object',
+    additionalProperties: false,
+    properties: { error: { type: 'string', enum: [...new Set(codes)] } },
+    required: ['error'],
+  } as const;
+}
 
-export const validationErrorResponse = {
+/** Response entries for `{status: codes}`: `response: { 200: …, ...errorAnswers({ 403: [API_ERROR.forbidden] }) }`. */
+export function errorAnswers(codesByStatus: Partial<Record<number, readonly ApiErrorCode[]>>): Record<number, ReturnType<typeof errorAnswer>> {
+  return Object.fromEntries(Object.entries(codesByStatus).map(([status, codes]) => [status, errorAnswer(codes!)]));
+}
+
+/** The component holding 422 field errors (registered by openapi.ts, referenced as `{ $ref: 'FieldErrors#' }`). */
+export const FIELD_ERRORS_ID = 'FieldErrors';
+
+export const fieldErrorsSchema = {
+  $id: FIELD_ERRORS_ID,
   type: 'object',
-  description: 'Field errors: code blank, tooLong (meta.length), invalid (meta.message_key when the schema names a message)',
+  description: 'Field errors (SPEC §8): blank, tooLong (meta.length), invalid (meta.message_key when the schema names a message), …',
+  additionalProperties: false,
   properties: {
     errors: {
       type: 'array',
       items: {
         type: 'object',
+        additionalProperties: false,
         properties: {
           field: { type: 'string', description: 'snake_case; nested paths joined with dots' },
-          code: { type: 'string' },
+          code: { type: 'string', enum: Object.values(FIELD_ERROR) },
           meta: { type: 'object', additionalProperties: true },
         },
         required: ['field', 'code', 'meta'],
@@ -40,9 +73,8 @@ export const validationErrorResponse = {
   required: ['errors'],
 } as const;
 
-/** The answers any API route can give besides its own. */
-export const commonResponses = {
-  400: errorResponse,
-  500: errorResponse,
-  503: errorResponse,
-} as const;
+/** What every API route may answer besides its own: a body that is not JSON, the database away, a fault. */
+export const COMMON_ERRORS = { 400: [API_ERROR.badRequest], 500: [API_ERROR.internal], 503: [API_ERROR.maintenance] } as const;
+
+/** What every route of a signed-in admin may answer (api/auth.ts). */
+export const AUTHENTICATION_ERRORS = { 401: [API_ERROR.invalidAccessToken, API_ERROR.accessTokenExpired] } as const;

@@ -2,10 +2,9 @@
  * Request validation with the form schema files (DESIGN §3.1: one source per rule) and the mapping of
  * ajv errors to the wire's field errors (SPEC §8): 422 `{errors: [{field, code, meta}]}`.
  *
- * A route names its form: `schema: { body: formBody('registration-request') }`. The body schema that
- * Fastify sees is the wire (snake_case) rendering of the form, for the OpenAPI document; the validator
- * compiler below recognises its `x-form` marker and validates the camelCased, trimmed body against
- * `loadFormSchemas()[name]` instead.
+ * A route names its form: `schema: { body: formBody('registration-request') }`, a marker that the validator
+ * compiler below recognises: it validates the camelCased, trimmed body against `loadFormSchemas()[name]`. The
+ * OpenAPI document shows the form's wire rendering as a component the operation refers to (api/openapi.ts).
  */
 import type { FastifySchemaCompiler } from 'fastify';
 import { Ajv, type ErrorObject, type Options, type ValidateFunction } from 'ajv';
@@ -14,9 +13,8 @@ import addFormats from 'ajv-formats';
 import { API_ERROR, FIELD_ERROR, type FieldError } from '../../common/errorCodes.js';
 import { AJV_OPTIONS } from '../../configuration/ajvOptions.js';
 import { loadFormSchemas, type JsonSchema } from '../../configuration/load.js';
+import type { FormName } from '../../common/api/forms.js';
 import { toSnakeKey, wireField } from './wire.js';
-
-export const FORM_MARKER = 'x-form';
 
 /** The options the browser's precompiled validators use too, plus what only the server needs. */
 const FORM_AJV_OPTIONS: Options = {
@@ -179,44 +177,13 @@ function better(candidate: FieldError, current: FieldError): boolean {
 // ---------------------------------------------------------------------------------------------------
 // Fastify integration
 
-/** The route body schema for a form: its wire rendering, marked for the validator compiler. */
-export function formBody(name: string): JsonSchema {
-  const schema = getFormSchemas()[name];
-  if (!schema) throw new Error(`Unknown form schema "${name}" (no schemas/${name}.json)`);
-  return { ...wireSchema(schema), [FORM_MARKER]: name };
-}
+/** Marks a route's body schema as a form of schemas/; the OpenAPI document shows it as a component (api/openapi.ts). */
+export const FORM_MARKER = 'x-form';
 
-/**
- * The wire (snake_case) rendering of a form schema for documentation: `#/$defs` references inlined,
- * property names and `required` in snake_case, ajv-errors messages and comments dropped.
- */
-export function wireSchema(schema: JsonSchema): JsonSchema {
-  const defs = (schema.$defs ?? {}) as Record<string, unknown>;
-  const render = (node: unknown, depth: number): unknown => {
-    if (depth > 32) throw new Error('wireSchema: schema nested too deeply (recursive $ref?)');
-    if (Array.isArray(node)) return node.map((item) => render(item, depth + 1));
-    if (typeof node !== 'object' || node === null) return node;
-    let source = node as Record<string, unknown>;
-    if (typeof source.$ref === 'string' && source.$ref.startsWith('#/$defs/')) {
-      const { $ref, ...siblings } = source;
-      source = { ...(defs[($ref as string).slice('#/$defs/'.length)] as Record<string, unknown>), ...siblings };
-    }
-    const result: Record<string, unknown> = {};
-    for (const [key, value] of Object.entries(source)) {
-      if (key === '$defs' || key === '$comment' || key === 'errorMessage') continue;
-      if (key === 'properties' && typeof value === 'object' && value !== null) {
-        result.properties = Object.fromEntries(
-          Object.entries(value as Record<string, unknown>).map(([name, inner]) => [toSnakeKey(name), render(inner, depth + 1)]),
-        );
-      } else if (key === 'required' && Array.isArray(value)) {
-        result.required = value.map((name) => toSnakeKey(String(name)));
-      } else {
-        result[key] = render(value, depth + 1);
-      }
-    }
-    return result;
-  };
-  return render(schema, 0) as JsonSchema;
+/** The body schema of a route that receives a form: `schema: { body: formBody('admin-name') }`. */
+export function formBody(name: FormName): { [FORM_MARKER]: FormName } {
+  if (!getFormSchemas()[name]) throw new Error(`Unknown form schema "${name}" (no schemas/${name}.json)`);
+  return { [FORM_MARKER]: name };
 }
 
 /**

@@ -11,6 +11,7 @@ import type { Admin } from '../db/types.js';
 import type { Mailer } from '../mail/mailer.js';
 import { mailLanguage, renderMail, validityText } from '../mail/templates.js';
 import { checkToken, consumeToken, issueToken, type TokenFailure } from './adminTokens.js';
+import type { AdminName } from './admins.js';
 import { hashPassword } from './passwords.js';
 
 export interface MailDeps {
@@ -23,12 +24,6 @@ export interface MailDeps {
 export type ActivationMailOutcome = 'sent' | 'unknown' | 'already_activated';
 export type ResetMailOutcome = 'sent' | 'unknown';
 
-export interface AdminName {
-  firstName: string;
-  lastName: string;
-  kanaFirstName: string;
-  kanaLastName: string;
-}
 
 export type TokenOutcome<T> = { ok: true; value: T } | { ok: false; code: TokenFailure };
 

@@ -2,38 +2,14 @@
  * Admins and their affiliations (SPEC §3 Admin, Affiliation; §6 roles): sign-in by password, the signed-in admin's
  * organisations, the affiliation checks of organisation-scoped calls, name and password changes.
  */
+import type { Affiliation } from '../../common/api/answers.js';
+import type { Forms } from '../../common/api/forms.js';
 import type { Db } from '../db/index.js';
 import type { Admin, AffiliationRole } from '../db/types.js';
 import { hashPassword, verifyPassword } from './passwords.js';
 
-/** What the API shows of an admin inside an affiliation (SPEC §3 Affiliation). */
-export interface AffiliationAdmin {
-  id: number;
-  firstName: string;
-  lastName: string;
-  kanaFirstName: string;
-  kanaLastName: string;
-  email: string;
-}
-
-export interface AffiliationOrganization {
-  id: number;
-  gloplaId: string;
-  corporationOfficialName: string;
-}
-
-export interface AffiliationView {
-  role: AffiliationRole;
-  organization: AffiliationOrganization;
-  admin: AffiliationAdmin;
-}
-
-export interface AdminName {
-  firstName: string;
-  lastName: string;
-  kanaFirstName: string;
-  kanaLastName: string;
-}
+/** An admin's names as the name form (schemas/admin-name.json) gives them. */
+export type AdminName = Forms['admin-name'];
 
 /** A valid argon2id hash of a random password: unknown e-mails cost as much time as wrong passwords. */
 let dummyHash: Promise<string> | undefined;
@@ -82,7 +58,7 @@ function affiliationQuery(db: Db) {
 
 type AffiliationRow = Awaited<ReturnType<ReturnType<typeof affiliationQuery>['executeTakeFirstOrThrow']>>;
 
-function toView(row: AffiliationRow): AffiliationView {
+function toView(row: AffiliationRow): Affiliation {
   return {
     role: row.role,
     organization: { id: row.organizationId, gloplaId: row.gloplaId, corporationOfficialName: row.corporationOfficialName },
@@ -98,13 +74,13 @@ function toView(row: AffiliationRow): AffiliationView {
 }
 
 /** The admin's affiliations, in the order of the organisations' gloplaIds. */
-export async function affiliationsOfAdmin(db: Db, adminId: number): Promise<AffiliationView[]> {
+export async function affiliationsOfAdmin(db: Db, adminId: number): Promise<Affiliation[]> {
   const rows = await affiliationQuery(db).where('affiliations.adminId', '=', adminId).orderBy('organizations.gloplaId').execute();
   return rows.map(toView);
 }
 
 /** One affiliation (admin × organisation), or undefined when the admin does not belong to the organisation. */
-export async function findAffiliation(db: Db, adminId: number, organizationId: number): Promise<AffiliationView | undefined> {
+export async function findAffiliation(db: Db, adminId: number, organizationId: number): Promise<Affiliation | undefined> {
   const row = await affiliationQuery(db)
     .where('affiliations.adminId', '=', adminId)
     .where('affiliations.organizationId', '=', organizationId)
@@ -124,7 +100,7 @@ export async function roleInOrganization(db: Db, adminId: number, organizationId
 }
 
 /** Changes the admin's name and returns the affiliation in `organizationId` with the new name. */
-export async function updateAdminName(db: Db, adminId: number, organizationId: number, name: AdminName): Promise<AffiliationView | undefined> {
+export async function updateAdminName(db: Db, adminId: number, organizationId: number, name: AdminName): Promise<Affiliation | undefined> {
   await db
     .updateTable('admins')
     .set({ firstName: name.firstName, lastName: name.lastName, kanaFirstName: name.kanaFirstName, kanaLastName: name.kanaLastName, updatedAt: new Date() })

@@ -1,15 +1,9 @@
 /** Notices shown above the page content (SPEC §2.2), each for a target such as enterprise_portal. */
+import type { Notice } from '../../common/api/answers.js';
 import type { Db } from '../db/index.js';
 
-export interface NoticeView {
-  id: number;
-  target: string;
-  contentJa: string;
-  contentEn: string;
-}
-
 /** Notices in effect at `now` (no start or started, no end or not yet ended), oldest first. */
-export async function listNoticesInEffect(db: Db, options: { now?: Date; target?: string } = {}): Promise<NoticeView[]> {
+export async function listNoticesInEffect(db: Db, options: { now?: Date; target?: string } = {}): Promise<Notice[]> {
   const now = options.now ?? new Date();
   let query = db
     .selectFrom('notices')

@@ -1,20 +1,10 @@
 /** Registration requests (usage applications, SPEC §2.16): a company asks for a corporate account. */
+import type { Forms } from '../../common/api/forms.js';
 import type { Db } from '../db/index.js';
 import type { RegistrationRequest } from '../db/types.js';
 
 /** The form's values, already validated against schemas/registration-request.json. */
-export interface RegistrationRequestInput {
-  corporationName: string;
-  departments: string;
-  position?: string;
-  personInCharge: string;
-  phoneNumber: string;
-  email: string;
-  zipCode: string;
-  address: string;
-  corporationUrl?: string;
-  scaleOfEmployees: string;
-}
+export type RegistrationRequestInput = Forms['registration-request'];
 
 export async function createRegistrationRequest(db: Db, input: RegistrationRequestInput): Promise<RegistrationRequest> {
   return db

@@ -1,7 +1,7 @@
 /** The provider's learning services (SPEC §1, §3 Service), in the reader's language. */
 import type { Db } from '../db/index.js';
 import type { Language } from '../../common/languages.js';
-import type { ServiceCard } from '../../common/services.js';
+import type { ServiceCard } from '../../common/api/answers.js';
 
 
 /** Every service for the Home grid, ordered by id. */

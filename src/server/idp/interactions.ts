@@ -16,7 +16,8 @@ import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type Provider from 'oidc-provider';
 import { ISSUER_PATH, SIGNIN_ERROR, SIGNIN_ROUTE } from '../../common/identity.js';
 import { isLanguage, type Language } from '../../common/languages.js';
-import { affiliationsOfAdmin, authenticateAdmin, normalizeEmail, type AffiliationView } from '../domain/admins.js';
+import type { Affiliation } from '../../common/api/answers.js';
+import { affiliationsOfAdmin, authenticateAdmin, normalizeEmail } from '../domain/admins.js';
 import { lockedUntil, recordFailure, recordSuccess } from '../domain/signinThrottle.js';
 import { API_SCOPES, LANGUAGE_COOKIE, SUPPORTED_SCOPES } from './constants.js';
 import { saveOrganizationChoice } from './organizationChoice.js';
@@ -126,7 +127,7 @@ export const interactionRoutes =
     }
 
     /** A new grant of the requested scopes for the chosen organisation; returns its id. */
-    async function grantFor(interaction: Interaction, accountId: string, affiliation: AffiliationView): Promise<string> {
+    async function grantFor(interaction: Interaction, accountId: string, affiliation: Affiliation): Promise<string> {
       const requested = String(interaction.params.scope ?? '')
         .split(' ')
         .filter((scope) => (SUPPORTED_SCOPES as readonly string[]).includes(scope));
@@ -140,7 +141,7 @@ export const interactionRoutes =
     }
 
     /** The organisation to take without asking, if any. */
-    function automaticChoice(interaction: Interaction, affiliations: AffiliationView[]): AffiliationView | undefined {
+    function automaticChoice(interaction: Interaction, affiliations: Affiliation[]): Affiliation | undefined {
       const prompts = String(interaction.params.prompt ?? '').split(' ');
       if (affiliations.length === 1) return affiliations[0];
       if (prompts.includes('select_account')) return undefined;

@@ -24,6 +24,7 @@
  * submit button is enabled again.
  */
 import { call, delay, put, race, select, take, takeLatest } from 'redux-saga/effects';
+import type { TokenAdminAnswer } from '../../../common/api/answers.js';
 import { callApi } from '../../api/callApi.js';
 import { navigateTo } from '../../api/context.js';
 import { isApiError, type ApiError } from '../../api/http.js';
@@ -50,7 +51,6 @@ import {
   tokenFormFailed,
   tokenFormSubmitted,
   tokenFormSucceeded,
-  type TokenAdmin,
   type TokenFlow,
   type TokenPageState,
 } from './state.js';
@@ -113,7 +113,7 @@ export function* checkToken({ payload }: ReturnType<typeof tokenCheckRequested>)
       `accountTokens/${flow}/check`,
       { path: TOKEN_CHECK_PATH[flow], headers: bearer(flow, token), token: null },
       { handle: (error) => error.status === 401 },
-    )) as { admin?: TokenAdmin } | undefined;
+    )) as TokenAdminAnswer | undefined;
     yield put(tokenChecked({ flow, token, admin: result?.admin ?? { id: 0 } }));
   } catch (error) {
     yield put(tokenCheckFailed({ flow }));

@@ -4,6 +4,7 @@
  * itself lives in the form engine's slice (formChanged/selectForm), keyed by the screen id.
  */
 import type { UnknownAction } from 'redux';
+import type { TokenAdmin } from '../../../common/api/answers.js';
 import type { FieldError } from '../../../common/errorCodes.js';
 import { formChanged } from '../../engine/forms/formState.js';
 import type { FieldMessage } from '../../engine/forms/validationMessages.js';
@@ -50,14 +51,7 @@ export interface TokenPageState {
 }
 
 /** The admin a confirmed token belongs to (what the token check answers). */
-export interface TokenAdmin {
-  id: number;
-  email?: string;
-  firstName?: string;
-  lastName?: string;
-  kanaFirstName?: string;
-  kanaLastName?: string;
-}
+export type { TokenAdmin };
 
 export type SubmitStatus = 'idle' | 'submitting' | 'failed' | 'succeeded';
 

@@ -9,6 +9,7 @@
 import type { JWTPayload } from 'jose';
 import { call, delay, put, takeLeading } from 'redux-saga/effects';
 import { CLAIM, SIGNIN_ERROR, SIGNIN_ROUTE } from '../../../common/identity.js';
+import type { Affiliation, AffiliationsAnswer } from '../../../common/api/answers.js';
 import { callApi } from '../../api/callApi.js';
 import { navigateTo } from '../../api/context.js';
 import { reportError, truncateStrings } from '../../api/report.js';
@@ -17,9 +18,7 @@ import {
   sessionCleared,
   sessionFromTokenResponse,
   sessionStored,
-  type LoginOrganization,
   type Me,
-  type Role,
   type TokenResponse,
 } from '../../state/session.js';
 import { callbackFailed, callbackOpened, callbackSucceeded, idTokenReceived } from './authState.js';
@@ -32,13 +31,6 @@ export const PERSIST_POLL_INTERVAL_MS = 100;
 export const PERSIST_POLL_TIMEOUT_MS = 10_000;
 
 export const AFFILIATIONS_OPERATION = 'auth/affiliations';
-
-/** One entry of GET admins/me/affiliations (camelCased). */
-export interface MyAffiliation {
-  role: Role;
-  organization: LoginOrganization;
-  admin: Me;
-}
 
 export const noOrganizationUrl = `${SIGNIN_ROUTE}?error_message_key=${SIGNIN_ERROR.noOrganizationAffiliation}`;
 
@@ -96,14 +88,14 @@ export function* completeSignin({ payload }: ReturnType<typeof callbackOpened>):
     sessionWasStored = true;
 
     // step 5
-    let affiliations: MyAffiliation[];
+    let affiliations: Affiliation[];
     try {
       const response = (yield call(
         callApi,
         AFFILIATIONS_OPERATION,
         { path: 'admins/me/affiliations', token: tokens.accessToken },
         { handle: () => true },
-      )) as { affiliations?: MyAffiliation[] };
+      )) as AffiliationsAnswer | undefined;
       affiliations = response?.affiliations ?? [];
     } catch (error) {
       throw new CallbackFailure('the organisations could not be loaded', error);

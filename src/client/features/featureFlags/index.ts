@@ -4,6 +4,7 @@
  */
 import type { UnknownAction } from 'redux';
 import { all, call, put, select, takeLatest } from 'redux-saga/effects';
+import type { FeatureFlagAnswer } from '../../../common/api/answers.js';
 import { callApi } from '../../api/callApi.js';
 import { actionCreator } from '../../state/actions.js';
 import { APP_STARTED } from '../../state/app.js';
@@ -38,10 +39,8 @@ export const isFeatureEnabled =
 export function* loadFeatureFlag(name: FeatureFlag): Generator<unknown, void, unknown> {
   let enabled = false;
   try {
-    const response = (yield call(callApi, `featureFlags/${name}`, { path: `enabled_feature_flags/${name}` }, { handle: () => true })) as {
-      enabled?: unknown;
-    };
-    enabled = response?.enabled === true;
+    const response = (yield call(callApi, `featureFlags/${name}`, { path: `enabled_feature_flags/${name}` }, { handle: () => true })) as FeatureFlagAnswer;
+    enabled = response.enabled === true;
   } catch {
     // treated as disabled
   }

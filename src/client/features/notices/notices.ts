@@ -5,21 +5,14 @@
  */
 import type { UnknownAction } from 'redux';
 import { takeLatest, call, put } from 'redux-saga/effects';
+import type { Notice, NoticesAnswer } from '../../../common/api/answers.js';
 import { DEFAULT_LANGUAGE, type Language } from '../../../common/languages.js';
 import { callApi } from '../../api/callApi.js';
 import { actionCreator } from '../../state/actions.js';
 import { APP_STARTED } from '../../state/app.js';
 import { NOTICE_TARGET } from '../../state/constants.js';
 
-export interface Notice {
-  id?: number;
-  target: string;
-  /** content_ja, camelCased. */
-  contentJa?: string | null;
-  /** content_en, camelCased. */
-  contentEn?: string | null;
-  [key: string]: unknown;
-}
+export type { Notice };
 
 export interface NoticesState {
   items: Notice[];
@@ -51,9 +44,10 @@ export interface NoticesRootState {
 export const selectNotices = (state: NoticesRootState): Notice[] => state.notices.items;
 
 /** content_{lang} of a notice, falling back to the default language (ja) when that text is missing. */
+const CONTENT: Record<Language, 'contentJa' | 'contentEn'> = { ja: 'contentJa', en: 'contentEn' };
+
 export function noticeText(notice: Notice, language: Language): string {
-  const key = (lang: Language) => `content${lang.charAt(0).toUpperCase()}${lang.slice(1)}`;
-  const text = notice[key(language)] ?? notice[key(DEFAULT_LANGUAGE)];
+  const text = notice[CONTENT[language]] ?? notice[CONTENT[DEFAULT_LANGUAGE]];
   return typeof text === 'string' ? text : '';
 }
 
@@ -63,19 +57,16 @@ export const noticeTexts =
   (state: NoticesRootState): string[] =>
     state.notices.items.map((notice) => noticeText(notice, language)).filter((text) => text !== '');
 
-type NoticesResponse = { notices?: Notice[] } | Notice[] | undefined;
-
 export function* loadNotices(): Generator<unknown, void, unknown> {
   try {
     const response = (yield call(
-      callApi<NoticesResponse>,
+      callApi<NoticesAnswer>,
       NOTICES_OPERATION,
       { path: 'notices', version: 'v1' },
       // Claim every error: no flash, no redirect; the page simply shows no notices.
       { handle: () => true },
-    )) as NoticesResponse;
-    const notices = Array.isArray(response) ? response : (response?.notices ?? []);
-    yield put(noticesLoaded(Array.isArray(notices) ? notices : []));
+    )) as NoticesAnswer;
+    yield put(noticesLoaded(response.notices));
   } catch {
     // The list stays empty; the failure is recorded under operations['notices/load'].
   }

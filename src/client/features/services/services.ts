@@ -2,7 +2,7 @@
 import type { UnknownAction } from 'redux';
 import { call, put, takeLatest } from 'redux-saga/effects';
 import type { Language } from '../../../common/languages.js';
-import type { ServiceCard } from '../../../common/services.js';
+import type { ServiceCard, ServicesAnswer } from '../../../common/api/answers.js';
 import { callApi } from '../../api/callApi.js';
 import { actionCreator } from '../../state/actions.js';
 
@@ -30,7 +30,7 @@ export const selectServices = (state: ServicesRootState): ServiceCard[] => state
 
 export function* loadServices({ payload }: ReturnType<typeof servicesRequested>) {
   try {
-    const response: { services: ServiceCard[] } = yield call(callApi, SERVICES_OPERATION, { path: 'services', query: { lang: payload.language } });
+    const response: ServicesAnswer = yield call(callApi, SERVICES_OPERATION, { path: 'services', query: { lang: payload.language } });
     yield put(servicesLoaded(response.services));
   } catch {
     // the general error handling has told the user; the grid stays as it was

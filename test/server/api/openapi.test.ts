@@ -1,0 +1,153 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import SwaggerParser from '@apidevtools/swagger-parser';
+import { expect } from 'chai';
+import openapiTS, { astToString } from 'openapi-typescript';
+import ts from 'typescript';
+import { API_ERROR, FIELD_ERROR } from '../../../src/common/errorCodes.js';
+import { loadFormSchemas } from '../../../src/configuration/load.js';
+import { TAG } from '../../../src/server/api/openapi.js';
+import { useTestApp } from '../support/testApp.js';
+
+interface Operation {
+  summary?: string;
+  tags?: string[];
+  security?: Array<Record<string, string[]>>;
+  requestBody?: { content: Record<string, { schema: { $ref?: string } }> };
+  responses: Record<string, { description?: string; content?: Record<string, { schema: { $ref?: string; properties?: { error?: { enum?: string[] } } } }> }>;
+}
+interface Document {
+  paths: Record<string, Record<string, Operation>>;
+  components: { schemas: Record<string, { required?: string[]; properties?: Record<string, unknown> }>; securitySchemes: Record<string, { name: string }> };
+}
+
+const operations = (document: Document) =>
+  Object.entries(document.paths).flatMap(([url, methods]) => Object.entries(methods).map(([method, operation]) => ({ name: `${method.toUpperCase()} ${url}`, url, operation })));
+
+const errorCodes = (operation: Operation, status: number) => operation.responses[status]?.content?.['application/json']?.schema.properties?.error?.enum;
+
+/** Admin-token operations: every route of a signed-in admin (SPEC §7 General). */
+const SIGNED_IN = [
+  'GET /api/v2/admins/me/affiliations',
+  'GET /api/v2/admin/re_authentication_expiration',
+  'PUT /api/v2/admins/{adminId}/password',
+  'PATCH /api/v2/organizations/{orgId}/affiliations/admins/{adminId}',
+  'GET /api/v2/services',
+  'GET /api/v2/enabled_feature_flags/{name}',
+];
+
+describe('The OpenAPI document (/api/docs/json)', () => {
+  const ctx = useTestApp();
+  let document: Document;
+  before(async () => {
+    const response = await ctx.app.inject({ url: '/api/docs/json' });
+    expect(response.statusCode).to.equal(200);
+    document = response.json();
+  });
+
+  it('validates as OpenAPI', async () => {
+    // the validator dereferences in place: give it a copy
+    await SwaggerParser.validate(structuredClone(document) as never);
+  });
+
+  it('a client generator consumes it, and its output type-checks', async function () {
+    this.timeout(60_000);
+    const source = astToString(await openapiTS(structuredClone(document) as never));
+    expect(source).to.include('"/api/v2/admins/me/affiliations"').and.include('RegistrationRequest');
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'openapi-client-'));
+    try {
+      const file = path.join(dir, 'api.ts');
+      await writeFile(file, source);
+      const program = ts.createProgram([file], { strict: true, noEmit: true, skipLibCheck: true, target: ts.ScriptTarget.ES2022 });
+      const problems = ts.getPreEmitDiagnostics(program).map((problem) => ts.flattenDiagnosticMessageText(problem.messageText, '\n'));
+      expect(problems).to.deep.equal([]);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('holds only the API and health: not the identity provider, the pages or /dev', () => {
+    for (const url of Object.keys(document.paths)) expect(url, url).to.match(/^\/(api\/v2\/|api\/v1\/notices$|healthz$|readyz$)/);
+    expect(document.paths).to.include.keys('/api/v2/admins/me/affiliations', '/api/v1/notices', '/healthz');
+  });
+
+  it('gives every operation a summary and tags of the declared areas', () => {
+    const areas = Object.values(TAG) as string[];
+    for (const { name, operation } of operations(document)) {
+      expect(operation.summary, name).to.be.a('string').and.not.equal('');
+      expect(operation.tags, name).to.be.an('array').that.is.not.empty;
+      for (const tag of operation.tags!) expect(areas, `${name}: ${tag}`).to.include(tag);
+    }
+  });
+
+  it('lists the errors every API operation can answer, with their codes as an enum', () => {
+    for (const { name, operation } of operations(document).filter(({ url }) => url.startsWith('/api/'))) {
+      expect(errorCodes(operation, 400), name).to.include(API_ERROR.badRequest);
+      expect(errorCodes(operation, 500), name).to.deep.equal([API_ERROR.internal]);
+      expect(errorCodes(operation, 503), name).to.deep.equal([API_ERROR.maintenance]);
+      for (const [status, answer] of Object.entries(operation.responses)) expect(answer.description, `${name} ${status}`).to.be.a('string').and.not.equal('');
+    }
+    const passwordChange = document.paths['/api/v2/admins/{adminId}/password']!.put!;
+    expect(errorCodes(passwordChange, 400)).to.have.members([API_ERROR.badRequest, API_ERROR.currentPasswordMismatch]);
+    const activationMail = document.paths['/api/v2/admin/account_activation_email']!.post!;
+    expect(errorCodes(activationMail, 429)).to.deep.equal([API_ERROR.tooManyRequests]);
+    expect(errorCodes(activationMail, 409)).to.deep.equal([API_ERROR.alreadyActivated]);
+    expect(errorCodes(document.paths['/api/v2/organizations/{orgId}/affiliations/admins/{adminId}']!.patch!, 403)).to.have.members([
+      API_ERROR.forbidden,
+      API_ERROR.reauthenticationExpired,
+    ]);
+  });
+
+  it('answers 422 field errors wherever a body, params or query is validated', () => {
+    const fieldErrors = document.components.schemas.FieldErrors as { properties: { errors: { items: { properties: { code: { enum: string[] } } } } } };
+    expect(fieldErrors.properties.errors.items.properties.code.enum).to.have.members(Object.values(FIELD_ERROR));
+    for (const name of ['POST /api/v2/registration_requests', 'PUT /api/v2/admins/{adminId}', 'GET /api/v2/services', 'GET /api/v1/notices']) {
+      const { operation } = operations(document).find((candidate) => candidate.name === name)!;
+      expect(operation.responses[422]?.content?.['application/json']?.schema, name).to.deep.equal({ $ref: '#/components/schemas/FieldErrors' });
+    }
+  });
+
+  it('applies the admin token scheme to exactly the signed-in operations, with their 401 codes', () => {
+    expect(document.components.securitySchemes.adminAuth).to.include({ name: 'x-v2-admin-auth-token', in: 'header' });
+    for (const { name, operation } of operations(document)) {
+      const signedIn = SIGNED_IN.includes(name);
+      expect(operation.security?.some((requirement) => 'adminAuth' in requirement) ?? false, name).to.equal(signedIn);
+      if (signedIn) expect(errorCodes(operation, 401), name).to.include.members([API_ERROR.invalidAccessToken, API_ERROR.accessTokenExpired]);
+    }
+  });
+
+  it('applies the activation and reset token schemes to the operations that read those headers', () => {
+    const schemes = (name: string) => operations(document).find((candidate) => candidate.name === name)!.operation.security?.flatMap((requirement) => Object.keys(requirement));
+    expect(document.components.securitySchemes.activateToken!.name).to.equal('x-v2-admin-activate-token');
+    expect(document.components.securitySchemes.resetPasswordToken!.name).to.equal('x-v2-admin-reset-password-token');
+    expect(schemes('GET /api/v2/admin/validate_confirm_email_token')).to.deep.equal(['activateToken']);
+    expect(schemes('PUT /api/v2/admins/{adminId}')).to.deep.equal(['activateToken']);
+    expect(schemes('GET /api/v2/admin/validate_reset_password_token')).to.deep.equal(['resetPasswordToken']);
+    expect(schemes('POST /api/v2/admins/{adminId}/password')).to.deep.equal(['resetPasswordToken']);
+    expect(schemes('POST /api/v2/admin/account_activation_email')).to.equal(undefined);
+  });
+
+  it('refers every form body to a component rendered from its schemas/ file (snake_case, same rules)', () => {
+    const forms = loadFormSchemas();
+    const bodies = operations(document).filter(({ operation }) => operation.requestBody?.content['application/json']?.schema.$ref);
+    expect(bodies.length).to.be.at.least(Object.keys(forms).length);
+    const adminName = document.components.schemas.AdminName!;
+    expect(adminName.required).to.deep.equal(['last_name', 'first_name', 'kana_last_name', 'kana_first_name']);
+    expect(adminName.properties!.last_name).to.include({ maxLength: (forms['admin-name']!.$defs!.personName as { maxLength: number }).maxLength, title: 'Last name' });
+    for (const name of ['ActivationRequest', 'AdminActivation', 'AdminName', 'PasswordChange', 'PasswordResetRequest', 'PasswordReset', 'RegistrationRequest']) {
+      expect(document.components.schemas, name).to.have.property(name);
+    }
+  });
+});
+
+describe('API_DOCS=off', () => {
+  const ctx = useTestApp({ env: { API_DOCS: 'off' } });
+
+  it('serves neither the document nor the page', async () => {
+    for (const url of ['/api/docs/json', '/api/docs/']) {
+      const response = await ctx.app.inject({ url, headers: { accept: 'application/json' } });
+      expect(response.statusCode, url).to.equal(404);
+    }
+  });
+});
