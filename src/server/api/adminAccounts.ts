@@ -31,7 +31,7 @@ import { verifyCaptcha } from '../domain/captcha.js';
 import { hitRateLimit } from '../domain/rateLimits.js';
 import { ApiError } from './errors.js';
 import { SECURITY, TAG } from './openapi.js';
-import { adminIdParams, errorAnswers, languageQuery, wire } from './schemas.js';
+import { adminIdParams, type AdminIdParams, errorAnswers, languageQuery, wire } from './schemas.js';
 import { formBody } from './validation.js';
 
 export const ACTIVATE_TOKEN_HEADER = 'x-v2-admin-activate-token';
@@ -134,7 +134,7 @@ export const adminAccountsRoutes: FastifyPluginAsync = async (app) => {
     },
   );
 
-  app.put<{ Params: { adminId: number }; Body: Forms['admin-activation']; Reply: TokenAdminAnswer }>(
+  app.put<{ Params: AdminIdParams; Body: Forms['admin-activation']; Reply: TokenAdminAnswer }>(
     '/admins/:adminId',
     {
       schema: {
@@ -199,7 +199,7 @@ export const adminAccountsRoutes: FastifyPluginAsync = async (app) => {
     },
   );
 
-  app.post<{ Params: { adminId: number }; Body: Forms['password-reset'] }>(
+  app.post<{ Params: AdminIdParams; Body: Forms['password-reset'] }>(
     '/admins/:adminId/password',
     {
       schema: {

@@ -11,7 +11,7 @@ import { affiliationsOfAdmin, changePassword } from '../domain/admins.js';
 import { isReauthenticationExpired, signedIn, useAuthentication } from './auth.js';
 import { ApiError } from './errors.js';
 import { TAG } from './openapi.js';
-import { adminIdParams, errorAnswers, wire } from './schemas.js';
+import { adminIdParams, type AdminIdParams, errorAnswers, wire } from './schemas.js';
 import { formBody } from './validation.js';
 
 export const adminsRoutes: FastifyPluginAsync = async (app) => {
@@ -41,7 +41,7 @@ export const adminsRoutes: FastifyPluginAsync = async (app) => {
     async (request) => ({ isReAuthenticationExpired: isReauthenticationExpired(signedIn(request), app.config.reauthWindow) }),
   );
 
-  app.put<{ Params: { adminId: number }; Body: Forms['password-change']; Reply: SessionAnswer }>(
+  app.put<{ Params: AdminIdParams; Body: Forms['password-change']; Reply: SessionAnswer }>(
     '/admins/:adminId/password',
     {
       schema: {

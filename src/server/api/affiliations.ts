@@ -11,13 +11,13 @@ import { updateAdminName } from '../domain/admins.js';
 import { requireAffiliation, requireRecentAuthentication, signedIn, useAuthentication } from './auth.js';
 import { ApiError } from './errors.js';
 import { TAG } from './openapi.js';
-import { errorAnswers, organizationAdminParams, wire } from './schemas.js';
+import { errorAnswers, organizationAdminParams, wire, type OrganizationAdminParams } from './schemas.js';
 import { formBody } from './validation.js';
 
 export const affiliationsRoutes: FastifyPluginAsync = async (app) => {
   useAuthentication(app);
 
-  app.patch<{ Params: { orgId: number; adminId: number }; Body: Forms['admin-name']; Reply: AffiliationAnswer }>(
+  app.patch<{ Params: OrganizationAdminParams; Body: Forms['admin-name']; Reply: AffiliationAnswer }>(
     '/organizations/:orgId/affiliations/admins/:adminId',
     {
       schema: {

@@ -3,7 +3,7 @@
  * types); `wire` renders one for Fastify (serialisation) and the OpenAPI document (snake_case, as it travels).
  * Errors are declared per status with the codes a route can answer, so the document lists them as an enum.
  */
-import type { JSONSchema } from 'json-schema-to-ts';
+import type { FromSchema, JSONSchema } from 'json-schema-to-ts';
 import { API_ERROR, FIELD_ERROR, type ApiErrorCode } from '../../common/errorCodes.js';
 import { LANGUAGES } from '../../common/languages.js';
 import type { JsonSchema } from '../../configuration/load.js';
@@ -18,14 +18,17 @@ export function wire(schema: JSONSchema): JsonSchema {
 const id = { type: 'integer', minimum: 1 } as const;
 
 /** Params of the routes under admins/{adminId}. */
-export const adminIdParams = { type: 'object', properties: { adminId: id }, required: ['adminId'] } as const;
+export const adminIdParams = { type: 'object', additionalProperties: false, properties: { adminId: id }, required: ['adminId'] } as const;
+export type AdminIdParams = FromSchema<typeof adminIdParams>;
 
 /** Params of the routes under organizations/{orgId}/affiliations/admins/{adminId}. */
 export const organizationAdminParams = {
   type: 'object',
+  additionalProperties: false,
   properties: { orgId: { ...id, description: "the organisation's id: the one the session was signed in for" }, adminId: id },
   required: ['orgId', 'adminId'],
 } as const;
+export type OrganizationAdminParams = FromSchema<typeof organizationAdminParams>;
 
 /** `?lang=`: the language of what the answer (or its mail) says. */
 export function languageQuery(description: string) {
