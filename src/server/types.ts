@@ -9,6 +9,8 @@ declare module 'fastify' {
     db: Db;
     /** The database handle: kind, ping, close. */
     database: DatabaseHandle;
+    /** Every route registered, as `GET /api/v2/services` (HEAD routes left out): for checks that must cover them all. */
+    registeredRoutes: readonly string[];
   }
 }
 

@@ -64,11 +64,12 @@ export function useAuthentication(app: FastifyInstance): void {
 }
 
 /**
- * The admin's role in the organisation, checked by a join on the affiliation: not affiliated → 403 forbidden;
- * `required: 'manager'` and only a member → 403 forbidden.
+ * The admin's role in the organisation, checked by a join on the affiliation: not affiliated, or not the organisation
+ * the session was signed in for (the token's glopla_id) → 403 forbidden; `required: 'manager'` and only a member →
+ * 403 forbidden.
  */
 export async function requireAffiliation(db: Db, admin: SignedInAdmin, organizationId: number, required?: AffiliationRole): Promise<AffiliationRole> {
-  const role = Number.isSafeInteger(organizationId) ? await roleInOrganization(db, admin.id, organizationId) : undefined;
+  const role = Number.isSafeInteger(organizationId) ? await roleInOrganization(db, admin.id, organizationId, admin.gloplaId) : undefined;
   if (!role) throw new ApiError(403, API_ERROR.forbidden);
   if (required === 'manager' && role !== 'manager') throw new ApiError(403, API_ERROR.forbidden);
   return role;

@@ -89,12 +89,19 @@ export async function findAffiliation(db: Db, adminId: number, organizationId: n
 }
 
 /** The admin's role in the organisation (joined through the affiliation), or undefined when not affiliated. */
-export async function roleInOrganization(db: Db, adminId: number, organizationId: number): Promise<AffiliationRole | undefined> {
+/**
+ * The admin's role in the organisation, when the organisation is also the one the session was signed in for
+ * (`gloplaId`): a session never acts on another organisation, even one the admin belongs to.
+ */
+export async function roleInOrganization(db: Db, adminId: number, organizationId: number, gloplaId: string | undefined): Promise<AffiliationRole | undefined> {
+  if (gloplaId === undefined) return undefined;
   const row = await db
     .selectFrom('affiliations')
-    .select('role')
-    .where('adminId', '=', adminId)
-    .where('organizationId', '=', organizationId)
+    .innerJoin('organizations', 'organizations.id', 'affiliations.organizationId')
+    .select('affiliations.role')
+    .where('affiliations.adminId', '=', adminId)
+    .where('affiliations.organizationId', '=', organizationId)
+    .where('organizations.gloplaId', '=', gloplaId)
     .executeTakeFirst();
   return row?.role;
 }

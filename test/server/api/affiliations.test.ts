@@ -40,6 +40,16 @@ describe('PATCH /api/v2/organizations/:orgId/affiliations/admins/:adminId (name 
     expect(unknown.statusCode).to.equal(403);
   });
 
+  it('refuses an organisation other than the one the session was signed in for, even one the admin belongs to', async () => {
+    // admin 1 manages G0000001 (id 1) and is a member of G0000002 (id 2)
+    const forOne = await patch('organizations/2/affiliations/admins/1', await accessToken(ctx.app, { sub: '1', gloplaId: 'G0000001' }));
+    expect(forOne.statusCode).to.equal(403);
+    expect(forOne.json()).to.deep.equal({ error: 'forbidden' });
+    const forTwo = await patch('organizations/2/affiliations/admins/1', await accessToken(ctx.app, { sub: '1', gloplaId: 'G0000002' }));
+    expect(forTwo.statusCode).to.equal(200);
+    expect(forTwo.json().affiliation.organization).to.include({ id: 2, glopla_id: 'G0000002' });
+  });
+
   it('validates the body with schemas/admin-name.json (422 field errors)', async () => {
     const response = await patch('organizations/1/affiliations/admins/2', await accessToken(ctx.app, { sub: '2' }), {
       ...NAME,

@@ -90,8 +90,14 @@ describe('API access checks: affiliation and role', () => {
 
   it('lets an affiliated admin in and answers with the role (joined through the affiliation)', async () => {
     expect(await requireAffiliation(ctx.db, manager, 1)).to.equal('manager');
-    expect(await requireAffiliation(ctx.db, manager, 2)).to.equal('member');
+    expect(await requireAffiliation(ctx.db, { ...manager, gloplaId: 'G0000002' }, 2)).to.equal('member');
     expect(await requireAffiliation(ctx.db, member, 1)).to.equal('member');
+  });
+
+  it("refuses an organisation other than the session's, even one the admin belongs to, and a session without one", async () => {
+    expect(await refusal(requireAffiliation(ctx.db, manager, 2))).to.include({ statusCode: 403, apiCode: 'forbidden' });
+    expect(await refusal(requireAffiliation(ctx.db, { ...manager, gloplaId: 'G0000002' }, 1))).to.include({ statusCode: 403 });
+    expect(await refusal(requireAffiliation(ctx.db, { ...manager, gloplaId: undefined }, 1))).to.include({ statusCode: 403 });
   });
 
   it('refuses another organisation with 403 forbidden', async () => {
@@ -105,7 +111,7 @@ describe('API access checks: affiliation and role', () => {
     expect(await requireManager(ctx.db, manager, 1)).to.equal('manager');
     expect(await refusal(requireManager(ctx.db, member, 1))).to.include({ statusCode: 403, apiCode: 'forbidden' });
     // the manager of G0000001 is only a member of G0000002
-    expect(await refusal(requireManager(ctx.db, manager, 2))).to.include({ statusCode: 403, apiCode: 'forbidden' });
+    expect(await refusal(requireManager(ctx.db, { ...manager, gloplaId: 'G0000002' }, 2))).to.include({ statusCode: 403, apiCode: 'forbidden' });
   });
 
   it('judges re-authentication by the time of the last password entry', () => {

@@ -15,7 +15,8 @@ export interface TokenOptions {
   expiresIn?: number;
   /** Epoch seconds of the last password entry; default now. */
   authTime?: number;
-  gloplaId?: string;
+  /** The organisation the session was signed in for; default G0000001, null for none. */
+  gloplaId?: string | null;
   audience?: string;
   issuer?: string;
   /** Sign with a freshly generated key that carries the provider's kid (a forged signature). */
@@ -36,7 +37,7 @@ export async function accessToken(app: FastifyInstance, options: TokenOptions = 
     scope: 'organization unique_access_token',
     client_id: PORTAL_CLIENT_ID,
     auth_time: options.authTime ?? now,
-    ...(options.gloplaId ? { glopla_id: options.gloplaId } : {}),
+    ...(options.gloplaId === null ? {} : { glopla_id: options.gloplaId ?? 'G0000001' }),
   })
     .setProtectedHeader({ alg: 'RS256', typ: options.typ ?? 'at+jwt', kid: providerKey.kid })
     .setSubject(options.sub ?? '1')

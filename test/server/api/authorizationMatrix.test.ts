@@ -1,0 +1,144 @@
+/**
+ * The route authorisation matrix (DESIGN §5): one row for every route Fastify registers, stating the status each
+ * caller gets. A route without a row fails the suite, so no route lands without saying who may call it.
+ *
+ * Callers: anonymous (no token), forged (a token signed with a stranger's key), expired, member and manager of
+ * G0000001, the manager of another organisation (G0000002), and a session of another organisation (the manager of
+ * G0000001 signed in for G0000002, where they are a member).
+ */
+import { expect } from 'chai';
+import type { InjectOptions } from 'fastify';
+import { API_ERROR } from '../../../src/common/errorCodes.js';
+import { hashPassword } from '../../../src/server/domain/passwords.js';
+import { bearer } from '../support/oidc.js';
+import { accessToken } from '../support/tokens.js';
+import { useTestApp } from '../support/testApp.js';
+
+const CALLERS = ['anonymous', 'forged', 'expired', 'member', 'manager', 'otherManager', 'otherSession'] as const;
+type Caller = (typeof CALLERS)[number];
+type Expected = Record<Caller, number>;
+
+interface Row {
+  request: Omit<InjectOptions, 'headers' | 'remoteAddress'>;
+  expected: Expected;
+}
+
+/** A route that takes no admin token: every caller gets the same answer. */
+function publicRoute(request: Row['request'], status: number): Row {
+  return { request, expected: Object.fromEntries(CALLERS.map((caller) => [caller, status])) as Expected };
+}
+
+/** A route of a signed-in admin: no, forged or expired token → 401; the signed-in callers as given. */
+function signedInRoute(request: Row['request'], signedIn: Pick<Expected, 'member' | 'manager' | 'otherManager' | 'otherSession'>): Row {
+  return { request, expected: { anonymous: 401, forged: 401, expired: 401, ...signedIn } };
+}
+
+const everyone = (status: number) => ({ member: status, manager: status, otherManager: status, otherSession: status });
+
+const NAME = { last_name: '鈴木', first_name: '一郎', kana_last_name: 'すずき', kana_first_name: 'いちろう' };
+const MEMBER_ID = 2;
+
+/** The identity provider's catch-all (oidc-provider answers every method itself). */
+function providerCatchAll(url: string, statuses: Partial<Record<string, number>>): Record<string, Row> {
+  const methods = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS', 'TRACE', 'QUERY'] as const;
+  const example = url === '/oidc' ? '/oidc' : '/oidc/no-such-endpoint';
+  return Object.fromEntries(methods.map((method) => [`${method} ${url}`, publicRoute({ method: method as InjectOptions['method'], url: example }, statuses[method] ?? 404)]));
+}
+
+const MATRIX: Record<string, Row> = {
+  // the signed-in admin's own calls
+  'GET /api/v2/admins/me/affiliations': signedInRoute({ url: '/api/v2/admins/me/affiliations' }, everyone(200)),
+  'GET /api/v2/admin/re_authentication_expiration': signedInRoute({ url: '/api/v2/admin/re_authentication_expiration' }, everyone(200)),
+  // only one's own password; the wrong current password shows the member got past the access checks
+  'PUT /api/v2/admins/:adminId/password': signedInRoute(
+    { method: 'PUT', url: `/api/v2/admins/${MEMBER_ID}/password`, payload: { current: 'NotMyPassw0rd!', new: 'Kz9!vQ2#mP7@wL4x' } },
+    { member: 400, manager: 403, otherManager: 403, otherSession: 403 },
+  ),
+  // the organisation must be the session's, and the name one's own: the manager of G0000001 (admin 1) changes their
+  // name through G0000002 only in a session signed in for G0000002
+  'PATCH /api/v2/organizations/:orgId/affiliations/admins/:adminId': signedInRoute(
+    { method: 'PATCH', url: '/api/v2/organizations/2/affiliations/admins/1', payload: NAME },
+    { member: 403, manager: 403, otherManager: 403, otherSession: 200 },
+  ),
+  'GET /api/v2/services': signedInRoute({ url: '/api/v2/services' }, everyone(200)),
+  'GET /api/v2/enabled_feature_flags/:name': signedInRoute({ url: '/api/v2/enabled_feature_flags/product_admin_roles' }, everyone(200)),
+
+  // public API: an admin token changes nothing
+  'POST /api/v2/registration_requests': publicRoute({ method: 'POST', url: '/api/v2/registration_requests', payload: {} }, 422),
+  'POST /api/v2/client_errors': publicRoute({ method: 'POST', url: '/api/v2/client_errors', payload: { message: 'matrix' } }, 204),
+  'POST /api/v2/admin/account_activation_email': publicRoute({ method: 'POST', url: '/api/v2/admin/account_activation_email', payload: {} }, 422),
+  'GET /api/v2/admin/validate_confirm_email_token': publicRoute({ url: '/api/v2/admin/validate_confirm_email_token' }, 401),
+  'PUT /api/v2/admins/:adminId': publicRoute({ method: 'PUT', url: `/api/v2/admins/${MEMBER_ID}`, payload: {} }, 422),
+  'POST /api/v2/admin/reset_password_token_call': publicRoute({ method: 'POST', url: '/api/v2/admin/reset_password_token_call', payload: {} }, 422),
+  'GET /api/v2/admin/validate_reset_password_token': publicRoute({ url: '/api/v2/admin/validate_reset_password_token' }, 401),
+  'POST /api/v2/admins/:adminId/password': publicRoute({ method: 'POST', url: `/api/v2/admins/${MEMBER_ID}/password`, payload: {} }, 422),
+  'GET /api/v2/captcha/challenge': publicRoute({ url: '/api/v2/captcha/challenge' }, 200),
+  'GET /api/v1/notices': publicRoute({ url: '/api/v1/notices' }, 200),
+
+  // health, the API document, the outbox (demo only), the identity provider's own pages, the app
+  'GET /healthz': publicRoute({ url: '/healthz' }, 200),
+  'GET /readyz': publicRoute({ url: '/readyz' }, 200),
+  'GET /api/docs': publicRoute({ url: '/api/docs' }, 200),
+  'GET /api/docs/static/index.html': publicRoute({ url: '/api/docs/static/index.html' }, 302),
+  'GET /api/docs/static/swagger-initializer.js': publicRoute({ url: '/api/docs/static/swagger-initializer.js' }, 200),
+  'GET /api/docs/json': publicRoute({ url: '/api/docs/json' }, 200),
+  'GET /api/docs/yaml': publicRoute({ url: '/api/docs/yaml' }, 200),
+  'GET /api/docs/static/*': publicRoute({ url: '/api/docs/static/swagger-ui.css' }, 200),
+  'GET /dev/mails': publicRoute({ url: '/dev/mails' }, 200),
+  'GET /dev/mails.json': publicRoute({ url: '/dev/mails.json' }, 200),
+  'GET /dev/mails/:file': publicRoute({ url: '/dev/mails/999999.html' }, 404),
+  'GET /oidc/assets/:name': publicRoute({ url: '/oidc/assets/signin.css' }, 200),
+  'GET /oidc/interaction/:uid': publicRoute({ url: '/oidc/interaction/unknown' }, 400),
+  'POST /oidc/interaction/:uid/login': publicRoute({ method: 'POST', url: '/oidc/interaction/unknown/login', payload: {} }, 400),
+  'POST /oidc/interaction/:uid/organization': publicRoute({ method: 'POST', url: '/oidc/interaction/unknown/organization', payload: {} }, 400),
+  // an unknown endpoint is 404; QUERY, a method without a body convention here, is refused as a bad request
+  ...providerCatchAll('/oidc', { QUERY: 400 }),
+  ...providerCatchAll('/oidc/*', { QUERY: 400 }),
+  'GET /*': publicRoute({ url: '/no-such-asset.js' }, 404),
+};
+
+describe('Route authorisation matrix', () => {
+  const ctx = useTestApp({ env: { SEED: 'demo', PUBLIC_URL: 'http://localhost:3000' } });
+  const headers = {} as Record<Caller, Record<string, string>>;
+
+  before(async () => {
+    // the demo data has no manager of G0000002: add one
+    const organization = await ctx.db.selectFrom('organizations').select('id').where('gloplaId', '=', 'G0000002').executeTakeFirstOrThrow();
+    const other = await ctx.db
+      .insertInto('admins')
+      .values({ email: 'other-manager@example.com', firstName: '次郎', lastName: '田中', kanaFirstName: 'じろう', kanaLastName: 'たなか', passwordHash: await hashPassword('DemoPassw0rd!'), activatedAt: new Date() })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    await ctx.db.insertInto('affiliations').values({ adminId: other.id, organizationId: organization.id, role: 'manager' }).execute();
+
+    headers.anonymous = {};
+    headers.forged = bearer(await accessToken(ctx.app, { sub: String(MEMBER_ID), foreignKey: true }));
+    headers.expired = bearer(await accessToken(ctx.app, { sub: String(MEMBER_ID), expiresIn: -5 }));
+    headers.member = bearer(await accessToken(ctx.app, { sub: String(MEMBER_ID) }));
+    headers.manager = bearer(await accessToken(ctx.app, { sub: '1' }));
+    headers.otherManager = bearer(await accessToken(ctx.app, { sub: String(other.id), gloplaId: 'G0000002' }));
+    headers.otherSession = bearer(await accessToken(ctx.app, { sub: '1', gloplaId: 'G0000002' }));
+  });
+
+  it('has a row for every route Fastify registered, and no row for a route that is gone', () => {
+    const routes = [...new Set(ctx.app.registeredRoutes)].sort();
+    expect(routes.filter((route) => !(route in MATRIX)), 'routes without a row').to.deep.equal([]);
+    expect(Object.keys(MATRIX).filter((route) => !routes.includes(route)), 'rows without a route').to.deep.equal([]);
+  });
+
+  for (const [route, { request, expected }] of Object.entries(MATRIX)) {
+    it(route, async () => {
+      const seen = {} as Record<Caller, number>;
+      for (const [index, caller] of CALLERS.entries()) {
+        // each caller from its own address, so per-address rate limits do not mix the callers up
+        const response = await ctx.app.inject({ ...request, headers: headers[caller], remoteAddress: `192.0.2.${10 + index}` } as InjectOptions);
+        seen[caller] = response.statusCode;
+        if (response.statusCode === 401 && expected.anonymous === 401 && expected.member !== 401) {
+          const code = { anonymous: API_ERROR.invalidAccessToken, forged: API_ERROR.invalidAccessToken, expired: API_ERROR.accessTokenExpired }[caller as 'anonymous'];
+          expect(response.json(), `${route} as ${caller}`).to.deep.equal({ error: code });
+        }
+      }
+      expect(seen).to.deep.equal(expected);
+    });
+  }
+});
