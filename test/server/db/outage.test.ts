@@ -87,6 +87,37 @@ describe('database outage', function () {
       expect(rows).to.have.length(2);
     });
 
+    it('during traffic: every write answers 201 or 503 (never 500), and every 201 is stored', async () => {
+      const before = await testApp!.db.selectFrom('registrationRequests').select('id').execute();
+      const acknowledged: string[] = [];
+      const statuses = new Set<number>();
+      let running = true;
+      // four clients writing without pause while the database goes away and comes back
+      const clients = Array.from({ length: 4 }, async (_, client) => {
+        for (let index = 0; running; index += 1) {
+          const email = `traffic-${client}-${index}@example.com`;
+          const response = await testApp!.app.inject({ method: 'POST', url: '/api/v2/registration_requests', payload: { ...registration, email } });
+          statuses.add(response.statusCode);
+          if (response.statusCode === 201) acknowledged.push(email);
+          else expect(response.json(), response.body).to.deep.equal({ error: 'maintenance' });
+        }
+      });
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      await proxy!.close();
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      await proxy!.open();
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+      running = false;
+      await Promise.all(clients);
+
+      expect([...statuses].sort()).to.deep.equal([201, 503]);
+      const stored = await testApp!.db.selectFrom('registrationRequests').select('email').where('email', 'like', 'traffic-%').execute();
+      expect(stored.map((row) => row.email)).to.include.members(acknowledged);
+      expect(acknowledged.length).to.be.greaterThan(0);
+      expect((await testApp!.db.selectFrom('registrationRequests').select('id').execute()).length).to.be.at.least(before.length + acknowledged.length);
+      await expectWorking(testApp!.app);
+    });
+
     it('survives a cut while connections are idle in the pool', async () => {
       await expectWorking(testApp!.app); // leaves idle clients in the pool
       await proxy!.close(); // kills them: the pool emits 'error', which must not crash the process
