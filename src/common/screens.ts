@@ -34,30 +34,182 @@ export interface FormDefinition {
    * own properties are taken. With disabledUntilChanged, submit waits until the data differs from these.
    */
   initialData?: string;
-  /**
-   * Server errors the form shows on a field instead of the general handling (SPEC §8), e.g.
-   * {status: 400, code: 'current_password_mismatch', field: 'current', message: 'account.password.currentMismatch'}.
-   */
-  errors?: FormErrorMapping[];
-  /** What happens after a successful submit. */
-  onSuccess?: {
-    flash?: string;
-    navigate?: string;
-    /** An action type dispatched with the response as payload, for a feature to act on (e.g. 'account/nameUpdated'). */
-    event?: string;
-  };
+  /** What happens when the submit call ends (the first matching row): field messages, flash, navigation, events. */
+  outcomes?: Outcome[];
 }
 
-export interface FormErrorMapping {
-  /** HTTP status; any when absent. */
-  status?: number;
-  /** The response's `error` code. */
-  code: string;
-  /** The form field that shows the message. */
-  field: string;
-  /** Locale key of the message. */
-  message: string;
+/**
+ * A condition over the screen context (params, query, state, data, role, flags, item, body…): a JSON Schema the
+ * context must satisfy (DESIGN §6, JSON Forms' rules). No expression language; precompiled at build time.
+ */
+export type Condition = Record<string, unknown>;
+
+/**
+ * A value taken from the screen context by a dotted path after `$`: '$state.email', '$item.admin.id', '$body.outcome',
+ * '$data.affiliations.affiliations', '$me.firstName', '$organization.gloplaId', '$value'. Anything else is a literal.
+ */
+export type ValueRef = string;
+
+/** A screen named by id, with the values of its path's placeholders and its navigation state. */
+export interface ScreenLink {
+  screen: string;
+  params?: Record<string, ValueRef>;
+  state?: Record<string, ValueRef>;
+  replace?: boolean;
 }
+
+/** A flash message: a locale key, or one with its kind and interpolated values. */
+export type FlashSpec = string | { message: string; kind?: 'success' | 'info' | 'warning' | 'error'; values?: Record<string, ValueRef> };
+
+/**
+ * One row of an outcome table: what happens when a call ends. The first row that matches wins: `on` is 'success'
+ * (any 2xx) or an HTTP status (with the answer's error `code` when given), `when` a condition over {body, status}.
+ * Without a matching row a failure gets the general handling of SPEC §8.
+ */
+export interface Outcome {
+  on: 'success' | number;
+  code?: string;
+  when?: Condition;
+  /** Show the locale key `message` on this form field instead of the general handling. */
+  field?: string;
+  message?: string;
+  flash?: FlashSpec;
+  navigate?: ScreenLink | 'done';
+  /** Load the screen's data again. */
+  reload?: boolean;
+  /** An action type dispatched with the answer's body as payload, for a feature to act on. */
+  event?: string;
+}
+
+/** An API call of a screen: data to load, or an action's call. Placeholders (:orgId, :name) as in `params`. */
+export interface CallDefinition {
+  method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  path: string;
+  version?: 'v1' | 'v2';
+  /** Placeholder values; orgId and adminId default to the session's organisation and admin. */
+  params?: Record<string, ValueRef>;
+  query?: Record<string, ValueRef>;
+  body?: Record<string, ValueRef>;
+}
+
+/** Data a screen loads on entering, under `data.<key>`; failures follow `outcomes`, else the general handling. */
+export interface DataDefinition extends CallDefinition {
+  outcomes?: Outcome[];
+}
+
+/** A confirmation dialog (SPEC 2.13): title and body locale keys with values; Escape and backdrop close it. */
+export interface DialogDefinition {
+  title: string;
+  body: string;
+  values?: Record<string, ValueRef>;
+  confirmLabel: string;
+  cancelLabel?: string;
+  danger?: boolean;
+  /** Default true. */
+  closeOnEscape?: boolean;
+  /** Default true. */
+  closeOnBackdrop?: boolean;
+}
+
+/** What a button, a select or a row action does: optionally confirm, then call, then its outcomes. */
+export interface ActionDefinition {
+  confirm?: DialogDefinition;
+  call: CallDefinition;
+  outcomes: Outcome[];
+}
+
+interface BlockBase {
+  when?: Condition;
+}
+
+export interface TextBlock extends BlockBase {
+  type: 'text';
+  /** Locale key; `<0>…</0>` marks the inline links of `links`. */
+  text: string;
+  values?: Record<string, ValueRef>;
+  links?: Array<{ href: string; external?: boolean }>;
+  style?: 'lead' | 'note' | 'attention' | 'warning' | 'heading';
+}
+
+export interface BannerBlock extends BlockBase {
+  type: 'banner';
+  text: string;
+  values?: Record<string, ValueRef>;
+  kind?: 'info' | 'warning';
+  closable?: boolean;
+}
+
+/** Links and buttons in a row: to a screen (by id), to a URL (a locale key holding it, or a value), or an action. */
+export interface LinksBlock extends BlockBase {
+  type: 'links';
+  items: LinkItem[];
+}
+
+export interface LinkItem {
+  label: string;
+  screen?: ScreenLink;
+  /** A locale key holding a URL (links.*) or a ValueRef. */
+  href?: string;
+  external?: boolean;
+  action?: string;
+  style?: 'primary' | 'danger' | 'link';
+  when?: Condition;
+}
+
+export interface DetailsBlock extends BlockBase {
+  type: 'details';
+  rows: Array<{ label: string; value?: ValueRef; text?: string; values?: Record<string, ValueRef>; link?: LinkItem; note?: string; when?: Condition }>;
+}
+
+export interface CardsBlock extends BlockBase {
+  type: 'cards';
+  /** A ValueRef to an array. */
+  items: ValueRef;
+  title: ValueRef;
+  image?: ValueRef;
+  text?: ValueRef;
+  link?: ScreenLink;
+  /** Locale key of the list's heading. */
+  heading?: string;
+}
+
+/** A table cell: text (a value or a locale key with values), a mark, a link, a select or a button. */
+export interface Cell {
+  type: 'text' | 'mark' | 'link' | 'select' | 'button';
+  value?: ValueRef;
+  text?: string;
+  values?: Record<string, ValueRef>;
+  href?: ValueRef;
+  external?: boolean;
+  /** select: the options (value and locale key) and the accessible label. */
+  options?: Array<{ value: string; label: string }>;
+  label?: string;
+  action?: string;
+  style?: 'primary' | 'danger' | 'link';
+  when?: Condition;
+}
+
+export interface TableBlock extends BlockBase {
+  type: 'table';
+  rows: ValueRef;
+  /** Locale key of the table's caption (read by screen readers). */
+  caption: string;
+  columns: Array<{ title: string; cells: Cell[] }>;
+  empty?: string;
+}
+
+export interface FormBlock extends BlockBase {
+  type: 'form';
+}
+
+export interface PanelBlock extends BlockBase {
+  type: 'panel';
+  title?: string;
+  style?: 'info' | 'hint';
+  blocks: Block[];
+}
+
+export type Block = TextBlock | BannerBlock | LinksBlock | DetailsBlock | CardsBlock | TableBlock | FormBlock | PanelBlock;
 
 export interface ScreenDefinition {
   id: string;
@@ -69,6 +221,16 @@ export interface ScreenDefinition {
   /** Locale key of a lead paragraph shown under the title. */
   lead?: string;
   breadcrumb: BreadcrumbItem[];
+  /** Only when this feature flag is enabled; otherwise, once the flags are known, to top. */
+  flag?: string;
+  /** What the screen loads on entering, by key (shown as `data.<key>`). */
+  data?: Record<string, DataDefinition>;
+  /** What the screen shows, in order. */
+  blocks?: Block[];
+  /** The screen's actions, named by links, cells and buttons. */
+  actions?: Record<string, ActionDefinition>;
+  /** After this many milliseconds, go to `redirect.to`. */
+  redirect?: { afterMs: number; to: ScreenLink };
   form?: FormDefinition;
   /** Locale keys shown on the done step. */
   done?: { title: string; message: string };

@@ -3,16 +3,24 @@
  * parses and compiles, every locale key exists in every language, every key, form, widget and component a file
  * names exists. Each problem names its file and the JSON pointer inside it.
  */
-import { readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import Ajv from 'ajv';
 import ajvErrors from 'ajv-errors';
 import { LANGUAGES } from '../common/languages.js';
 import { COMPONENT_IDS } from '../client/screens/componentIds.js';
 import { BUILT_IN_WIDGET_IDS, WIDGET_IDS } from '../client/widgets/ids.js';
+import { SCREEN_EVENTS } from '../client/engine/events.js';
 import { AJV_OPTIONS } from './ajvOptions.js';
+import { collectConditions } from './conditions.js';
 import { jsonFiles, PROJECT_ROOT, SHARED_SCHEMA, withSharedDefinitions, type JsonSchema } from './load.js';
 import { screenDefinitionSchema } from './screenSchema.js';
+
+/** An API route as Fastify registered it: `GET /api/v2/organizations/:orgId/affiliations`. */
+export interface CheckOptions {
+  /** The server's routes; when given, every data, action and submit call must be one of them. */
+  routes?: readonly string[];
+}
 
 export interface Problem {
   file: string;
@@ -21,7 +29,8 @@ export interface Problem {
 }
 
 type Json = unknown;
-type Found = { file: string; pointer: string; key: string };
+/** A use of a locale key; `tree`: code may ask for a whole subtree (t(key, {returnObjects: true})). */
+type Found = { file: string; pointer: string; key: string; tree?: boolean };
 
 const escapePointer = (part: string) => part.replace(/~/g, '~0').replace(/\//g, '~1');
 const pointerOf = (parts: Array<string | number>) => parts.map((part) => `/${escapePointer(String(part))}`).join('');
@@ -105,10 +114,84 @@ function checkSchemas(checker: Checker, root: string): Record<string, JsonSchema
   return forms;
 }
 
-function checkScreens(checker: Checker, root: string, forms: Record<string, JsonSchema>): void {
+/** Words of a screen definition whose values are locale keys (a value starting with $ is a value of the context). */
+const SCREEN_KEY_WORDS = new Set(['title', 'lead', 'label', 'text', 'body', 'caption', 'message', 'confirmLabel', 'cancelLabel', 'empty', 'heading', 'note', 'flash']);
+/** Parts of a screen definition that hold other things than locale keys. */
+const NOT_KEYS = new Set(['uiSchema', 'when', 'values', 'params', 'state', 'query', 'body', 'stepLabels', 'breadcrumb']);
+
+/** Locale keys anywhere in the screen's blocks, actions, data and outcomes. */
+function checkScreenKeys(checker: Checker, file: string, screen: Record<string, any>): void {
+  walk(screen, [], (value, parts) => {
+    if (parts.some((part) => NOT_KEYS.has(String(part)))) return;
+    const word = String(parts.at(-1));
+    const isKey = SCREEN_KEY_WORDS.has(word) || (word === 'href' && typeof value === 'string' && value.startsWith('links.'));
+    if (isKey && typeof value === 'string' && !value.startsWith('$')) checker.useKey(file, parts, value);
+  });
+}
+
+/** Every condition compiles (the build precompiles them the same way). */
+function checkConditions(checker: Checker, file: string, screen: unknown): void {
+  const ajv = new Ajv({ ...AJV_OPTIONS });
+  for (const { condition, pointer } of collectConditions(screen).values()) {
+    try {
+      ajv.compile(condition);
+    } catch (error) {
+      checker.report(file, pointer, `condition does not compile: ${(error as Error).message}`);
+    }
+  }
+}
+
+interface CallUse {
+  file: string;
+  pointer: string;
+  method: string;
+  path: string;
+  version?: string;
+}
+
+/** The calls a screen makes: data, actions and the form's submit. */
+function callsOf(file: string, screen: Record<string, any>): CallUse[] {
+  const calls: CallUse[] = [];
+  for (const [key, data] of Object.entries<any>(screen.data ?? {})) calls.push({ file, pointer: pointerOf(['data', key]), method: data.method ?? 'GET', path: data.path, version: data.version });
+  for (const [key, action] of Object.entries<any>(screen.actions ?? {})) {
+    calls.push({ file, pointer: pointerOf(['actions', key, 'call']), method: action.call.method, path: action.call.path, version: action.call.version });
+  }
+  if (screen.form) calls.push({ file, pointer: '/form/submit', method: screen.form.submit.method, path: screen.form.submit.path });
+  return calls;
+}
+
+/** `organizations/:orgId/x` and the route `/api/v2/organizations/:id/x` are the same call: placeholders' names do not matter. */
+const routeShape = (method: string, path: string) => `${method} ${path.replace(/:[a-zA-Z][a-zA-Z0-9]*/g, ':')}`;
+
+function checkCalls(checker: Checker, calls: CallUse[], routes: readonly string[]): void {
+  const known = new Set(routes.map((route) => routeShape(route.split(' ')[0]!, route.slice(route.indexOf(' ') + 1))));
+  for (const use of calls) {
+    const url = `/api/${use.version ?? 'v2'}/${use.path}`;
+    if (!known.has(routeShape(use.method, url))) checker.report(use.file, use.pointer, `no server route ${use.method} ${url}`);
+  }
+}
+
+/** Screens named by links and outcomes, and actions named by items and cells, exist; events have a handler. */
+function checkReferences(checker: Checker, screens: Array<{ file: string; screen: Record<string, any> }>): void {
+  const ids = new Set(screens.map(({ screen }) => screen.id));
+  for (const { file, screen } of screens) {
+    walk(screen, [], (value, parts) => {
+      const word = parts.at(-1);
+      if (word === 'screen' && typeof value === 'string' && parts.length > 1 && !ids.has(value)) checker.report(file, pointerOf(parts), `unknown screen "${value}"`);
+      if (word === 'action' && typeof value === 'string' && !(value in (screen.actions ?? {}))) checker.report(file, pointerOf(parts), `unknown action "${value}"`);
+      const events = Object.values(SCREEN_EVENTS) as string[];
+      if (word === 'event' && typeof value === 'string' && !events.includes(value)) {
+        checker.report(file, pointerOf(parts), `no feature handles the event "${value}"; known: ${events.join(', ')}`);
+      }
+    });
+  }
+}
+
+function checkScreens(checker: Checker, root: string, forms: Record<string, JsonSchema>, options: CheckOptions): void {
   const dir = path.join(root, 'screens');
   const validate = new Ajv({ allErrors: true, strict: false }).compile(screenDefinitionSchema as object);
   const seen = { ids: new Map<string, string>(), paths: new Map<string, string>() };
+  const valid: Array<{ file: string; screen: Record<string, any> }> = [];
   for (const name of jsonFiles(dir)) {
     const file = path.join(dir, name);
     const screen = checker.parse(file) as Record<string, any> | undefined;
@@ -117,22 +200,23 @@ function checkScreens(checker: Checker, root: string, forms: Record<string, Json
       for (const error of validate.errors ?? []) checker.report(file, error.instancePath, error.message ?? 'invalid');
       continue;
     }
+    valid.push({ file, screen });
     for (const [kind, value] of [['ids', screen.id], ['paths', screen.path]] as const) {
       const other = seen[kind].get(value);
       if (other) checker.report(file, kind === 'ids' ? '/id' : '/path', `${value} is also used by ${other}`);
       seen[kind].set(value, checker.relative(file));
     }
-    for (const keyPath of [['title'], ['lead'], ['done', 'title'], ['done', 'message'], ['form', 'confirmLabel'], ['form', 'submit', 'label'], ['form', 'onSuccess', 'flash']]) {
-      const value = keyPath.reduce<any>((node, part) => node?.[part], screen);
-      if (value !== undefined) checker.useKey(file, keyPath, value);
-    }
+    checkScreenKeys(checker, file, screen);
     screen.breadcrumb.forEach((item: { label: string }, index: number) => checker.useKey(file, ['breadcrumb', index, 'label'], item.label));
     for (const [step, key] of Object.entries(screen.stepLabels ?? {})) checker.useKey(file, ['stepLabels', step], key);
     if (screen.component !== undefined && !(COMPONENT_IDS as readonly string[]).includes(screen.component)) {
       checker.report(file, '/component', `unknown component "${screen.component}"; known: ${COMPONENT_IDS.join(', ') || 'none'}`);
     }
+    checkConditions(checker, file, screen);
     if (screen.form) checkFormUse(checker, file, screen.form, forms);
   }
+  checkReferences(checker, valid);
+  if (options.routes) checkCalls(checker, valid.flatMap(({ file, screen }) => callsOf(checker.relative(file), screen)), options.routes);
 }
 
 function checkFormUse(checker: Checker, file: string, form: Record<string, any>, forms: Record<string, JsonSchema>): void {
@@ -155,9 +239,8 @@ function checkFormUse(checker: Checker, file: string, form: Record<string, any>,
       });
     }
   });
-  (form.errors ?? []).forEach((mapping: { field: string; message: string }, index: number) => {
-    checker.useKey(file, ['form', 'errors', index, 'message'], mapping.message);
-    if (!fields.includes(mapping.field)) checker.report(file, pointerOf(['form', 'errors', index, 'field']), `unknown field "${mapping.field}"`);
+  (form.outcomes ?? []).forEach((outcome: { field?: string }, index: number) => {
+    if (outcome.field !== undefined && !fields.includes(outcome.field)) checker.report(file, pointerOf(['form', 'outcomes', index, 'field']), `unknown field "${outcome.field}"`);
   });
   for (const field of Object.keys(form.uiSchema ?? {})) {
     if (!field.startsWith('ui:') && !fields.includes(field)) checker.report(file, pointerOf(['form', 'uiSchema', field]), `unknown field "${field}"`);
@@ -193,19 +276,44 @@ function checkLocales(checker: Checker, root: string): void {
       }
     }
   }
+  const hasKey = (keys: Map<string, unknown>, use: Found) => keys.has(use.key) || (use.tree === true && [...keys.keys()].some((key) => key.startsWith(`${use.key}.`)));
   for (const use of checker.keyUses) {
     for (const language of LANGUAGES) {
-      if (!keysByLanguage.get(language)!.has(use.key)) {
+      if (!hasKey(keysByLanguage.get(language)!, use)) {
         checker.problems.push({ file: use.file, pointer: use.pointer, message: `locale key "${use.key}" is missing in ${language}` });
       }
     }
   }
 }
 
-export function checkConfiguration(root = PROJECT_ROOT): Problem[] {
+/** Files of a directory tree with one of the endings. */
+function sourceFiles(dir: string, endings: RegExp): string[] {
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory()) return sourceFiles(full, endings);
+    return endings.test(entry.name) ? [full] : [];
+  });
+}
+
+/** Locale keys written as literals in the browser code: t('…'), i18nKey="…" and messageKey: '…'. */
+const CODE_KEY = /\bt\(\s*'([a-zA-Z][\w]*(?:\.[\w]+)+)'|i18nKey="([a-zA-Z][\w]*(?:\.[\w]+)+)"|messageKey: '([a-zA-Z][\w]*(?:\.[\w]+)+)'/g;
+
+function checkCodeKeys(checker: Checker, root: string): void {
+  for (const file of sourceFiles(path.join(root, 'src', 'client'), /\.tsx?$/)) {
+    const source = readFileSync(file, 'utf8');
+    for (const match of source.matchAll(CODE_KEY)) {
+      const line = source.slice(0, match.index).split('\n').length;
+      checker.keyUses.push({ file: checker.relative(file), pointer: `line ${line}`, key: (match[1] ?? match[2] ?? match[3])!, tree: true });
+    }
+  }
+}
+
+export function checkConfiguration(root = PROJECT_ROOT, options: CheckOptions = {}): Problem[] {
   const checker = new Checker(root);
   const forms = checkSchemas(checker, root);
-  checkScreens(checker, root, forms);
+  checkScreens(checker, root, forms, options);
+  checkCodeKeys(checker, root);
   checkLocales(checker, root);
   return checker.problems;
 }

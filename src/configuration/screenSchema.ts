@@ -3,14 +3,128 @@ import { ACCESS_CLASSES, FORM_STEPS, PAGE_WIDTHS } from '../common/screens.js';
 
 const localeKey = { type: 'string', minLength: 1 };
 const stepLabels = Object.fromEntries(FORM_STEPS.map((step) => [step, localeKey]));
+const valueRef = { type: 'string' };
+const values = { type: 'object', additionalProperties: valueRef };
+/** A condition is a JSON Schema over the screen context; check.ts compiles each one. */
+const condition = { type: 'object' };
+const screenId = { type: 'string', pattern: '^[a-z][a-zA-Z0-9-]*$' };
+const eventType = { type: 'string', pattern: '^[a-z][a-zA-Z]*/[a-z][a-zA-Z]*$' };
+const method = { enum: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] };
+
+const object = (properties: Record<string, unknown>, required: string[] = []) => ({ type: 'object', additionalProperties: false, required, properties });
+
+const screenLink = object({ screen: screenId, params: values, state: values, replace: { type: 'boolean' } }, ['screen']);
+const flash = {
+  oneOf: [localeKey, object({ message: localeKey, kind: { enum: ['success', 'info', 'warning', 'error'] }, values }, ['message'])],
+};
+const outcome = object(
+  {
+    on: { oneOf: [{ const: 'success' }, { type: 'integer', minimum: 300, maximum: 599 }] },
+    code: { type: 'string', minLength: 1 },
+    when: condition,
+    field: { type: 'string', minLength: 1 },
+    message: localeKey,
+    flash,
+    navigate: { oneOf: [{ const: 'done' }, screenLink] },
+    reload: { type: 'boolean' },
+    event: eventType,
+  },
+  ['on'],
+);
+const outcomes = { type: 'array', items: outcome };
+const callProperties = {
+  method,
+  path: { type: 'string', minLength: 1, pattern: '^[^/]' },
+  version: { enum: ['v1', 'v2'] },
+  params: values,
+  query: values,
+  body: values,
+};
+const linkItem = object(
+  {
+    label: localeKey,
+    screen: screenLink,
+    href: { type: 'string', minLength: 1 },
+    external: { type: 'boolean' },
+    action: { type: 'string', minLength: 1 },
+    style: { enum: ['primary', 'danger', 'link'] },
+    when: condition,
+  },
+  ['label'],
+);
+const cell = object(
+  {
+    type: { enum: ['text', 'mark', 'link', 'select', 'button'] },
+    value: valueRef,
+    text: localeKey,
+    values,
+    href: { type: 'string', minLength: 1 },
+    external: { type: 'boolean' },
+    options: { type: 'array', items: object({ value: { type: 'string' }, label: localeKey }, ['value', 'label']) },
+    label: localeKey,
+    action: { type: 'string', minLength: 1 },
+    style: { enum: ['primary', 'danger', 'link'] },
+    when: condition,
+  },
+  ['type'],
+);
+const block = {
+  oneOf: [
+    object(
+      {
+        type: { const: 'text' },
+        text: localeKey,
+        values,
+        links: { type: 'array', items: object({ href: { type: 'string', minLength: 1 }, external: { type: 'boolean' } }, ['href']) },
+        style: { enum: ['lead', 'note', 'attention', 'warning', 'heading'] },
+        when: condition,
+      },
+      ['type', 'text'],
+    ),
+    object({ type: { const: 'banner' }, text: localeKey, values, kind: { enum: ['info', 'warning'] }, closable: { type: 'boolean' }, when: condition }, ['type', 'text']),
+    object({ type: { const: 'links' }, items: { type: 'array', items: linkItem, minItems: 1 }, when: condition }, ['type', 'items']),
+    object(
+      {
+        type: { const: 'details' },
+        rows: {
+          type: 'array',
+          items: object({ label: localeKey, value: valueRef, text: localeKey, values, link: linkItem, note: localeKey, when: condition }, ['label']),
+        },
+        when: condition,
+      },
+      ['type', 'rows'],
+    ),
+    object(
+      { type: { const: 'cards' }, items: valueRef, title: valueRef, image: valueRef, text: valueRef, link: screenLink, heading: localeKey, when: condition },
+      ['type', 'items', 'title'],
+    ),
+    object(
+      {
+        type: { const: 'table' },
+        rows: valueRef,
+        caption: localeKey,
+        columns: { type: 'array', minItems: 1, items: object({ title: localeKey, cells: { type: 'array', items: cell } }, ['title', 'cells']) },
+        empty: localeKey,
+        when: condition,
+      },
+      ['type', 'rows', 'caption', 'columns'],
+    ),
+    object({ type: { const: 'form' }, when: condition }, ['type']),
+    object(
+      { type: { const: 'panel' }, title: localeKey, style: { enum: ['info', 'hint'] }, blocks: { type: 'array', items: { $ref: '#/$defs/block' } }, when: condition },
+      ['type', 'blocks'],
+    ),
+  ],
+};
 
 export const screenDefinitionSchema = {
   type: 'object',
   additionalProperties: false,
   required: ['id', 'path', 'access', 'width', 'title', 'breadcrumb'],
+  $defs: { block },
   properties: {
     $comment: { type: 'string' },
-    id: { type: 'string', pattern: '^[a-z][a-zA-Z0-9-]*$' },
+    id: screenId,
     path: { type: 'string', pattern: '^/' },
     access: { enum: ACCESS_CLASSES },
     width: { enum: PAGE_WIDTHS },
@@ -18,63 +132,51 @@ export const screenDefinitionSchema = {
     lead: localeKey,
     breadcrumb: {
       type: 'array',
-      items: {
-        type: 'object',
-        additionalProperties: false,
-        required: ['label'],
-        properties: { label: localeKey, to: { type: 'string', pattern: '^/' } },
-      },
+      items: object({ label: localeKey, to: { type: 'string', pattern: '^/' } }, ['label']),
     },
+    flag: { type: 'string', minLength: 1 },
+    data: { type: 'object', additionalProperties: object({ ...callProperties, outcomes }, ['path']) },
+    blocks: { type: 'array', items: { $ref: '#/$defs/block' } },
+    actions: {
+      type: 'object',
+      additionalProperties: object(
+        {
+          confirm: object(
+            {
+              title: localeKey,
+              body: localeKey,
+              values,
+              confirmLabel: localeKey,
+              cancelLabel: localeKey,
+              danger: { type: 'boolean' },
+              closeOnEscape: { type: 'boolean' },
+              closeOnBackdrop: { type: 'boolean' },
+            },
+            ['title', 'body', 'confirmLabel'],
+          ),
+          call: object(callProperties, ['method', 'path']),
+          outcomes,
+        },
+        ['call', 'outcomes'],
+      ),
+    },
+    redirect: object({ afterMs: { type: 'integer', minimum: 0 }, to: screenLink }, ['afterMs', 'to']),
     stepLabels: { type: 'object', additionalProperties: false, properties: stepLabels },
     component: { type: 'string' },
     reauthentication: { type: 'boolean' },
-    done: {
-      type: 'object',
-      additionalProperties: false,
-      required: ['title', 'message'],
-      properties: { title: localeKey, message: localeKey },
-    },
-    form: {
-      type: 'object',
-      additionalProperties: false,
-      required: ['schema', 'submit'],
-      properties: {
+    done: object({ title: localeKey, message: localeKey }, ['title', 'message']),
+    form: object(
+      {
         schema: { type: 'string' },
         uiSchema: { type: 'object' },
         steps: { type: 'array', items: { enum: FORM_STEPS }, uniqueItems: true, minItems: 1 },
         disabledUntilChanged: { type: 'boolean' },
         confirmLabel: localeKey,
         initialData: { type: 'string', pattern: '^[a-zA-Z][a-zA-Z0-9]*(\\.[a-zA-Z][a-zA-Z0-9]*)*$' },
-        errors: {
-          type: 'array',
-          items: {
-            type: 'object',
-            additionalProperties: false,
-            required: ['code', 'field', 'message'],
-            properties: {
-              status: { type: 'integer', minimum: 400, maximum: 599 },
-              code: { type: 'string', minLength: 1 },
-              field: { type: 'string', minLength: 1 },
-              message: localeKey,
-            },
-          },
-        },
-        submit: {
-          type: 'object',
-          additionalProperties: false,
-          required: ['method', 'path', 'label'],
-          properties: { method: { enum: ['POST', 'PUT', 'PATCH'] }, path: { type: 'string', minLength: 1 }, label: localeKey },
-        },
-        onSuccess: {
-          type: 'object',
-          additionalProperties: false,
-          properties: {
-            flash: localeKey,
-            navigate: { type: 'string', pattern: '^/' },
-            event: { type: 'string', pattern: '^[a-z][a-zA-Z]*/[a-z][a-zA-Z]*$' },
-          },
-        },
+        submit: object({ method: { enum: ['POST', 'PUT', 'PATCH'] }, path: { type: 'string', minLength: 1 }, label: localeKey }, ['method', 'path', 'label']),
+        outcomes,
       },
-    },
+      ['schema', 'submit'],
+    ),
   },
 } as const;

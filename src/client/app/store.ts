@@ -9,7 +9,7 @@ import { reauthenticationReducer, reauthenticationSaga } from '../engine/reauthe
 import { accountSaga } from '../features/account/index.js';
 import { accountTokensReducers, accountTokensSaga } from '../features/accountTokens/index.js';
 import { authReducers, authSaga, createRefreshSession, type AuthSagaContext } from '../features/auth/index.js';
-import { featureFlagsReducers, featureFlagsSaga } from '../features/featureFlags/index.js';
+import { featureFlagsReducers, featureFlagsSaga } from '../engine/featureFlags.js';
 import { noticesReducers, noticesSaga } from '../features/notices/index.js';
 import { servicesReducers, servicesSaga } from '../features/services/index.js';
 import { appStarted } from '../state/app.js';

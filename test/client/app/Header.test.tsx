@@ -8,7 +8,7 @@ import { Provider } from 'react-redux';
 import { MemoryRouter } from 'react-router-dom';
 import { combineReducers, legacy_createStore as createStore } from 'redux';
 import { Header, menuItems } from '../../../src/client/app/frame/Header.js';
-import { featureFlagLoaded, featureFlagsReducers } from '../../../src/client/features/featureFlags/index.js';
+import { featureFlagLoaded, featureFlagsReducers } from '../../../src/client/engine/featureFlags.js';
 import { stateReducers } from '../../../src/client/state/index.js';
 import { organizationSelected, sessionFromTokenResponse, sessionStored } from '../../../src/client/state/session.js';
 import { loadLocales } from '../../../src/configuration/load.js';

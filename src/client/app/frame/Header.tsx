@@ -7,7 +7,7 @@ import { useEffect, useId, useRef, useState, type ReactElement } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSelector } from 'react-redux';
 import { Link } from 'react-router-dom';
-import { isFeatureEnabled, type FeatureFlagsRootState } from '../../features/featureFlags/index.js';
+import { isFeatureEnabled, type FeatureFlagsRootState } from '../../engine/featureFlags.js';
 import { isLoggedIn, selectMe, selectOrganization, type SessionRootState } from '../../state/session.js';
 import logoEn from './logo-en.svg';
 import logoJa from './logo-ja.svg';

@@ -69,8 +69,8 @@ export function FormScreen({ screen }: { screen: ScreenDefinition }): ReactEleme
         path: form.submit.path,
         params: { ...params },
         data,
-        errors: form.errors,
-        onSuccess: { ...form.onSuccess, navigate: steps.includes('done') ? stepPath(screen, 'done') : form.onSuccess?.navigate },
+        outcomes: form.outcomes,
+        donePath: steps.includes('done') ? stepPath(screen, 'done') : undefined,
       }),
     );
 

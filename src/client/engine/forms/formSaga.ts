@@ -1,52 +1,37 @@
 /**
- * Submits a screen's form: one call through the API layer. A 422 comes back onto the form's fields; a server error
- * the screen maps (form.errors) is shown on its field instead of the general handling. After success: the screen's
- * event (with the response), flash and navigation.
+ * Submits a screen's form: one call through the API layer, then the first matching row of the form's outcome table
+ * (calls.ts): a field message, an event with the answer, a flash, a navigation (to another screen or the form's done
+ * step). A 422 always comes back onto the form's fields.
  */
-import { call, put, select, takeLatest } from 'redux-saga/effects';
-import type { FormErrorMapping } from '../../../common/screens.js';
-import { callApi } from '../../api/callApi.js';
+import { put, takeLatest } from 'redux-saga/effects';
+import type { Outcome } from '../../../common/screens.js';
 import { navigateTo } from '../../api/context.js';
-import { handleApiError } from '../../api/errorCatalogue.js';
-import { isApiError, type ApiError } from '../../api/http.js';
-import { flash } from '../../state/flash.js';
-import type { SessionRootState } from '../../state/session.js';
+import { isApiError } from '../../api/http.js';
+import { applyOutcome, chooseOutcome, runCall } from '../screen/calls.js';
 import { formFailed, formSubmitted, formSucceeded } from './formState.js';
-import { fillPath } from './pathParams.js';
 
-const isFieldError = (error: unknown): error is ApiError => isApiError(error) && error.status === 422;
-
-export function mappedError(error: unknown, mappings: readonly FormErrorMapping[] = []): FormErrorMapping | undefined {
-  if (!isApiError(error) || error.kind !== 'http') return undefined;
-  return mappings.find((mapping) => mapping.code === error.code && (mapping.status === undefined || mapping.status === error.status));
-}
+/** Field errors belong to the form: claimed from the general handling. */
+const FIELD_ERRORS: Outcome = { on: 422 };
 
 export function* submitForm({ payload }: ReturnType<typeof formSubmitted>) {
-  const { formId, method, data, onSuccess, errors } = payload;
-  const claims = (error: ApiError) => isFieldError(error) || mappedError(error, errors) !== undefined;
-  try {
-    let path: string;
-    try {
-      path = (yield select((state: SessionRootState) => fillPath(payload.path, payload.params ?? {}, state))) as string;
-    } catch (error) {
-      yield call(handleApiError, error);
-      throw error;
-    }
-    const result: unknown = yield call(callApi, `form/${formId}`, { method, path, body: data }, { handle: claims });
-    yield put(formSucceeded({ formId, result }));
-    if (onSuccess?.event) yield put({ type: onSuccess.event, payload: result });
-    if (onSuccess?.flash) yield put(flash.success(onSuccess.flash));
-    if (onSuccess?.navigate) yield call(navigateTo, onSuccess.navigate);
-  } catch (error) {
-    const mapping = mappedError(error, errors);
-    yield put(
-      formFailed({
-        formId,
-        fieldErrors: isFieldError(error) ? (error.fieldErrors ?? []) : [],
-        fieldMessages: mapping ? [{ field: mapping.field, messageKey: mapping.message }] : [],
-      }),
-    );
+  const { formId, method, path, params = {}, data, outcomes = [], donePath } = payload;
+  const context = { params };
+  const result = yield* runCall(`form/${formId}`, { method, path }, context, [...outcomes, FIELD_ERRORS], data);
+  const outcome = chooseOutcome(outcomes, result, context);
+  const toDone = donePath ? () => navigateTo(donePath) : undefined;
+  if (result.ok) {
+    yield put(formSucceeded({ formId, result: result.body }));
+    if (outcome) yield* applyOutcome(outcome, { ...context, body: result.body }, toDone);
+    return;
   }
+  yield put(
+    formFailed({
+      formId,
+      fieldErrors: isApiError(result.error) && result.status === 422 ? (result.error.fieldErrors ?? []) : [],
+      fieldMessages: outcome?.field && outcome.message ? [{ field: outcome.field, messageKey: outcome.message }] : [],
+    }),
+  );
+  if (outcome && !outcome.field) yield* applyOutcome(outcome, { ...context, body: result.body, status: result.status }, toDone);
 }
 
 export function* formsSaga() {

@@ -5,7 +5,7 @@
 import type { UnknownAction } from 'redux';
 import { actionCreator } from '../../state/actions.js';
 import type { FieldError } from '../../../common/errorCodes.js';
-import type { FormErrorMapping } from '../../../common/screens.js';
+import type { Outcome } from '../../../common/screens.js';
 import type { FieldMessage } from './validationMessages.js';
 
 export type SubmitStatus = 'idle' | 'submitting' | 'succeeded' | 'failed';
@@ -14,7 +14,7 @@ export interface FormEntry {
   data: Record<string, unknown>;
   status: SubmitStatus;
   fieldErrors: FieldError[];
-  /** Server errors the screen maps onto fields (FormDefinition.errors), as locale keys. */
+  /** Server errors an outcome shows on a field (FormDefinition.outcomes), as locale keys. */
   fieldMessages?: FieldMessage[];
   result?: unknown;
 }
@@ -29,10 +29,10 @@ export interface FormSubmission {
   /** The route's parameters. */
   params?: Record<string, string | undefined>;
   data: Record<string, unknown>;
-  /** Server errors shown on a field instead of the general handling. */
-  errors?: FormErrorMapping[];
-  /** Where to go after success (e.g. the done step), the flash to show and the event to dispatch with the response. */
-  onSuccess?: { navigate?: string; flash?: string; event?: string };
+  /** What happens when the call ends (FormDefinition.outcomes). */
+  outcomes?: Outcome[];
+  /** The path of the form's done step, where an outcome navigating to 'done' goes. */
+  donePath?: string;
 }
 
 export const formChanged = actionCreator<{ formId: string; data: Record<string, unknown> }>('forms/changed');

@@ -1,13 +1,14 @@
 /**
  * My Account (SPEC 2.6): after the name change the login context's `me` takes the new name. The screen
- * (screens/account-name.json) names this event in onSuccess.event; the response carries the affiliation whose
+ * (screens/account-name.json) names this event in its success outcome; the response carries the affiliation whose
  * admin is the signed-in admin (one reading of SPEC §7 returns the admin itself: both are accepted).
  */
+import { SCREEN_EVENTS } from '../../engine/events.js';
 import { put, takeEvery } from 'redux-saga/effects';
 import { actionCreator } from '../../state/actions.js';
 import { meUpdated, type Me } from '../../state/session.js';
 
-export const NAME_UPDATED = 'account/nameUpdated';
+export const NAME_UPDATED = SCREEN_EVENTS.nameUpdated;
 export const nameUpdated = actionCreator<unknown, typeof NAME_UPDATED>(NAME_UPDATED);
 
 const NAME_FIELDS = ['firstName', 'lastName', 'kanaFirstName', 'kanaLastName'] as const;

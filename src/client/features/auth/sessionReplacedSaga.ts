@@ -1,13 +1,14 @@
 /**
  * 'auth/sessionReplaced': a response that is a new session (the token response of PUT admins/{adminId}/password,
- * SPEC 2.6) replaces the current one; the login context stays. A form screen names this event in onSuccess.event.
+ * SPEC 2.6) replaces the current one; the login context stays. A form screen names this event in its success outcome.
  */
+import { SCREEN_EVENTS } from '../../engine/events.js';
 import { put, select, takeEvery } from 'redux-saga/effects';
 import { actionCreator } from '../../state/actions.js';
 import { selectSession, sessionFromTokenResponse, sessionStored, type Session, type TokenResponse } from '../../state/session.js';
 import { idTokenReceived } from './authState.js';
 
-export const SESSION_REPLACED = 'auth/sessionReplaced';
+export const SESSION_REPLACED = SCREEN_EVENTS.sessionReplaced;
 export const sessionReplaced = actionCreator<unknown, typeof SESSION_REPLACED>(SESSION_REPLACED);
 
 function isTokenResponse(value: unknown): value is TokenResponse {

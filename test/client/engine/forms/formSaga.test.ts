@@ -13,7 +13,7 @@ function signedIn(routes: Record<string, Route>) {
   return harness;
 }
 
-describe('engine/forms: submit paths, mapped errors and success events', () => {
+describe('engine/forms: submit paths and the outcome table', () => {
   it('fills :orgId and :adminId from the session, route parameters first', () => {
     const state = { session: { organization: { id: 7, gloplaId: 'G' }, me: { id: 42 } } } as unknown as SessionRootState;
     expect(fillPath('organizations/:orgId/affiliations/admins/:adminId', {}, state)).to.equal('organizations/7/affiliations/admins/42');
@@ -27,7 +27,7 @@ describe('engine/forms: submit paths, mapped errors and success events', () => {
     expect(valueAt(state, 'session.nothing.here')).to.equal(undefined);
   });
 
-  it('PATCH to the filled path; on success the event (with the response), the flash and the navigation', async () => {
+  it('PATCH to the filled path; the success row: the event (with the response), the flash and the navigation by screen id', async () => {
     const harness = signedIn({ 'PATCH /api/v2/organizations/7/affiliations/admins/42': () => jsonResponse(200, { affiliation: { admin: { id: 42 } } }) });
     await harness
       .run(
@@ -37,7 +37,7 @@ describe('engine/forms: submit paths, mapped errors and success events', () => {
           method: 'PATCH',
           path: 'organizations/:orgId/affiliations/admins/:adminId',
           data: { firstName: '次郎' },
-          onSuccess: { event: 'account/nameUpdated', flash: 'account.name.updated', navigate: '/account' },
+          outcomes: [{ on: 'success', event: 'account/nameUpdated', flash: 'account.name.updated', navigate: { screen: 'account' } }],
         }),
       )
       .toPromise();
@@ -49,7 +49,7 @@ describe('engine/forms: submit paths, mapped errors and success events', () => {
     expect(harness.navigate.calledOnceWith('/account')).to.equal(true);
   });
 
-  it('a server error the screen maps shows on its field, without the general handling', async () => {
+  it('an error row with a field shows its message there, without the general handling', async () => {
     const harness = signedIn({ 'PUT /api/v2/admins/42/password': () => jsonResponse(400, { error: 'current_password_mismatch' }) });
     await harness
       .run(
@@ -59,8 +59,10 @@ describe('engine/forms: submit paths, mapped errors and success events', () => {
           method: 'PUT',
           path: 'admins/:adminId/password',
           data: { current: 'wrong', new: 'NewPassw0rd!2' },
-          errors: [{ status: 400, code: 'current_password_mismatch', field: 'current', message: 'account.password.currentMismatch' }],
-          onSuccess: { navigate: '/account' },
+          outcomes: [
+            { on: 400, code: 'current_password_mismatch', field: 'current', message: 'account.password.currentMismatch' },
+            { on: 'success', navigate: { screen: 'account' } },
+          ],
         }),
       )
       .toPromise();
@@ -72,7 +74,7 @@ describe('engine/forms: submit paths, mapped errors and success events', () => {
     expect(harness.navigate.called).to.equal(false);
   });
 
-  it('an unmapped error still goes to the general handling', async () => {
+  it('an error no row matches still goes to the general handling', async () => {
     const harness = signedIn({ 'PUT /api/v2/admins/42/password': () => jsonResponse(400, { error: 'something_else' }) });
     await harness
       .run(
@@ -82,7 +84,7 @@ describe('engine/forms: submit paths, mapped errors and success events', () => {
           method: 'PUT',
           path: 'admins/:adminId/password',
           data: {},
-          errors: [{ status: 400, code: 'current_password_mismatch', field: 'current', message: 'account.password.currentMismatch' }],
+          outcomes: [{ on: 400, code: 'current_password_mismatch', field: 'current', message: 'account.password.currentMismatch' }],
         }),
       )
       .toPromise();

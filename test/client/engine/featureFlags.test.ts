@@ -1,8 +1,8 @@
 import { expect } from 'chai';
-import { featureFlagsReducers, isFeatureEnabled, loadFeatureFlags } from '../../../../src/client/features/featureFlags/index.js';
-import { selectFlashMessages } from '../../../../src/client/state/flash.js';
-import { sessionFromTokenResponse, sessionStored } from '../../../../src/client/state/session.js';
-import { jsonResponse, networkFailure, setup, type Route } from '../../api/harness.js';
+import { featureFlagsReducers, isFeatureEnabled, loadFeatureFlags } from '../../../src/client/engine/featureFlags.js';
+import { selectFlashMessages } from '../../../src/client/state/flash.js';
+import { sessionFromTokenResponse, sessionStored } from '../../../src/client/state/session.js';
+import { jsonResponse, networkFailure, setup, type Route } from '../api/harness.js';
 
 const session = sessionFromTokenResponse({ accessToken: 'a', refreshToken: 'r', createdAt: 1, expiresIn: 1, refreshTokenExpiresIn: 1 });
 

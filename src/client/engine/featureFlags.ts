@@ -4,11 +4,11 @@
  */
 import type { UnknownAction } from 'redux';
 import { all, call, put, select, takeLatest } from 'redux-saga/effects';
-import type { FeatureFlagAnswer } from '../../../common/api/answers.js';
-import { callApi } from '../../api/callApi.js';
-import { actionCreator } from '../../state/actions.js';
-import { APP_STARTED } from '../../state/app.js';
-import { hasSession, ORGANIZATION_SELECTED, SESSION_CLEARED, type SessionRootState } from '../../state/session.js';
+import type { FeatureFlagAnswer } from '../../common/api/answers.js';
+import { callApi } from '../api/callApi.js';
+import { actionCreator } from '../state/actions.js';
+import { APP_STARTED } from '../state/app.js';
+import { hasSession, ORGANIZATION_SELECTED, SESSION_CLEARED, type SessionRootState } from '../state/session.js';
 
 /** The flags the portal asks for. */
 export const FEATURE_FLAGS = ['product_admin_roles'] as const;

@@ -1,0 +1,65 @@
+/**
+ * A screen made of blocks (ScreenDefinition.blocks): on entering, its data is loaded (loader until the first answer)
+ * and its redirect scheduled; then its blocks render against the screen context, with the confirmation dialog of
+ * its actions.
+ */
+import { useEffect, type ReactElement } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useDispatch, useSelector } from 'react-redux';
+import { useLocation, useParams } from 'react-router-dom';
+import type { ScreenDefinition } from '../../../common/screens.js';
+import { selectMe, selectOrganization, selectRole, type SessionRootState } from '../../state/session.js';
+import type { FeatureFlagsRootState } from '../featureFlags.js';
+import { Loader } from '../Loader.js';
+import { Blocks } from './Blocks.js';
+import { ConfirmDialog } from './ConfirmDialog.js';
+import { screenEntered, screenLeft, selectScreenData, type ScreenDataRootState } from './screenData.js';
+import type { ScreenContext } from './values.js';
+
+type ContextState = SessionRootState & FeatureFlagsRootState & ScreenDataRootState;
+
+/** The context the screen's conditions and values read. */
+export function useScreenContext(screen: ScreenDefinition): ScreenContext {
+  const params = useParams();
+  const { search, state } = useLocation();
+  const { i18n } = useTranslation();
+  const role = useSelector((root: ContextState) => selectRole(root));
+  const flags = useSelector((root: ContextState) => root.featureFlags);
+  const me = useSelector((root: ContextState) => selectMe(root));
+  const organization = useSelector((root: ContextState) => selectOrganization(root));
+  const data = useSelector((root: ContextState) => selectScreenData(root, screen.id).values);
+  return {
+    params,
+    query: Object.fromEntries(new URLSearchParams(search)),
+    state: state !== null && typeof state === 'object' ? (state as Record<string, unknown>) : {},
+    data,
+    role,
+    flags: flags as Record<string, boolean>,
+    me,
+    organization,
+    language: i18n.language,
+  };
+}
+
+export function ScreenView({ screen }: { screen: ScreenDefinition }): ReactElement {
+  const dispatch = useDispatch();
+  const { key } = useLocation();
+  const context = useScreenContext(screen);
+  const entry = useSelector((root: ScreenDataRootState) => selectScreenData(root, screen.id));
+
+  useEffect(() => {
+    const { data: _data, ...entered } = context;
+    dispatch(screenEntered({ screenId: screen.id, context: entered }));
+    return () => void dispatch(screenLeft({ screenId: screen.id }));
+    // entered again on a new navigation to the screen (key), not on every change of the context
+  }, [dispatch, screen.id, key]);
+
+  const firstLoad = screen.data !== undefined && entry.status === 'loading' && Object.keys(entry.values).length === 0;
+  if (firstLoad) return <Loader />;
+  return (
+    <>
+      <Blocks blocks={screen.blocks ?? []} screen={screen} context={context} />
+      <ConfirmDialog />
+    </>
+  );
+}

@@ -1,0 +1,59 @@
+/**
+ * A screen's actions (ScreenDefinition.actions): a button, a select or a row action asks for one; when it has a
+ * confirmation dialog the saga opens it and waits for Cancel or the confirm button (SPEC 2.13); then the call and the
+ * first matching row of its outcome table (flash, navigation, reload of the screen's data).
+ */
+import type { UnknownAction } from 'redux';
+import { put, race, take, takeEvery } from 'redux-saga/effects';
+import type { DialogDefinition } from '../../../common/screens.js';
+import { actionCreator } from '../../state/actions.js';
+import { applyOutcome, chooseOutcome, runCall } from './calls.js';
+import { screenById } from './navigation.js';
+import { screenDataReloaded } from './screenData.js';
+import { resolveValues, type ScreenContext } from './values.js';
+
+/** An open confirmation dialog, its values already resolved. */
+export interface OpenDialog extends Omit<DialogDefinition, 'values'> {
+  values: Record<string, unknown>;
+}
+
+export const actionRequested = actionCreator<{ screenId: string; actionId: string; context: Partial<ScreenContext> }>('screens/actionRequested');
+export const dialogOpened = actionCreator<OpenDialog>('screens/dialogOpened');
+export const dialogConfirmed = actionCreator<void>('screens/dialogConfirmed');
+export const dialogCancelled = actionCreator<void>('screens/dialogCancelled');
+
+export function dialogReducer(state: OpenDialog | null = null, action: UnknownAction): OpenDialog | null {
+  if (dialogOpened.match(action)) return action.payload;
+  if (dialogConfirmed.match(action) || dialogCancelled.match(action)) return null;
+  return state;
+}
+
+export interface DialogRootState {
+  dialog: OpenDialog | null;
+}
+
+export const selectDialog = (state: DialogRootState): OpenDialog | null => state.dialog;
+
+/** The operation name of an action's call, for its pending state. */
+export const actionOperation = (screenId: string, actionId: string): string => `screens/${screenId}/actions/${actionId}`;
+
+export function* runAction({ payload }: ReturnType<typeof actionRequested>): Generator<unknown, void, unknown> {
+  const { screenId, actionId, context } = payload;
+  const definition = screenById(screenId).actions?.[actionId];
+  if (!definition) throw new Error(`screen ${screenId}: unknown action "${actionId}"`);
+  if (definition.confirm) {
+    const { values, ...dialog } = definition.confirm;
+    yield put(dialogOpened({ ...dialog, values: resolveValues(values, context) }));
+    const answer = (yield race({ confirmed: take(dialogConfirmed.type), cancelled: take(dialogCancelled.type) })) as { confirmed?: unknown };
+    if (!answer.confirmed) return;
+  }
+  const result = yield* runCall(actionOperation(screenId, actionId), definition.call, context, definition.outcomes);
+  const outcome = chooseOutcome(definition.outcomes, result, context);
+  if (!outcome) return;
+  yield* applyOutcome(outcome, { ...context, body: result.body, status: result.status });
+  if (outcome.reload) yield put(screenDataReloaded({ screenId }));
+}
+
+export function* screenActionsSaga() {
+  yield takeEvery(actionRequested.type, runAction);
+}

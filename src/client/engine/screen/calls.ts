@@ -1,0 +1,93 @@
+/**
+ * A screen's API call (data to load, an action's call, a form's submit) and the choice of its outcome: the first row
+ * of the outcome table that matches the answer (SPEC §8: what the spec says a screen does with each answer).
+ */
+import { call, put, select } from 'redux-saga/effects';
+import type { CallDefinition, FlashSpec, Outcome } from '../../../common/screens.js';
+import { callApi } from '../../api/callApi.js';
+import { handleApiError } from '../../api/errorCatalogue.js';
+import { isApiError, type ApiError } from '../../api/http.js';
+import { flashShown } from '../../state/flash.js';
+import type { SessionRootState } from '../../state/session.js';
+import { fillPath } from '../forms/pathParams.js';
+import { matches } from './conditions.js';
+import { navigateToScreen } from './navigation.js';
+import { resolveValues, type ScreenContext } from './values.js';
+
+/** How a call ended: its status and body (the answer, or the error's body). */
+export interface CallResult {
+  ok: boolean;
+  status?: number;
+  code?: string;
+  body?: unknown;
+  error?: unknown;
+}
+
+function outcomeMatches(outcome: Outcome, result: CallResult, context: Partial<ScreenContext>): boolean {
+  if (outcome.on === 'success' ? !result.ok : result.status !== outcome.on) return false;
+  if (outcome.code !== undefined && outcome.code !== result.code) return false;
+  return matches(outcome.when, { ...context, body: result.body, status: result.status });
+}
+
+export function chooseOutcome(outcomes: readonly Outcome[] = [], result: CallResult, context: Partial<ScreenContext>): Outcome | undefined {
+  return outcomes.find((outcome) => outcomeMatches(outcome, result, context));
+}
+
+function errorResult(error: unknown): CallResult {
+  return isApiError(error) ? { ok: false, status: error.status, code: error.code, body: error.body, error } : { ok: false, error };
+}
+
+/**
+ * Makes the call, with the definition's body or else `formData`; a failure that a row of `outcomes` claims skips the
+ * general handling (callApi runs it otherwise). Never throws: the result says how it went.
+ */
+export function* runCall(
+  operation: string,
+  definition: CallDefinition,
+  context: Partial<ScreenContext>,
+  outcomes: readonly Outcome[] = [],
+  formData?: Record<string, unknown>,
+): Generator<unknown, CallResult, unknown> {
+  let path: string;
+  try {
+    const values = { ...context.params, ...resolveValues(definition.params, context) } as Record<string, string | undefined>;
+    path = (yield select((state: SessionRootState) => fillPath(definition.path, values, state))) as string;
+  } catch (error) {
+    // the definition and the route disagree: a defect, reported by the general handling
+    yield call(handleApiError, error);
+    return { ok: false, error };
+  }
+  const query = resolveValues(definition.query, context) as Record<string, string>;
+  const body = definition.body ? resolveValues(definition.body, context) : formData;
+  const claims = (error: ApiError) => chooseOutcome(outcomes, errorResult(error), context) !== undefined;
+  try {
+    const answer: unknown = yield call(
+      callApi,
+      operation,
+      { method: definition.method ?? 'GET', path, version: definition.version, query, ...(body === undefined ? {} : { body }) },
+      { handle: claims },
+    );
+    return { ok: true, body: answer };
+  } catch (error) {
+    return errorResult(error);
+  }
+}
+
+function flashOf(spec: FlashSpec, context: Partial<ScreenContext>) {
+  if (typeof spec === 'string') return flashShown({ kind: 'success', messageKey: spec });
+  return flashShown({ kind: spec.kind ?? 'success', messageKey: spec.message, params: resolveValues(spec.values, context) });
+}
+
+/**
+ * What an outcome does besides field messages and reloads (which belong to the form or the screen): its event with
+ * the answer, its flash, then its navigation. `done` is the path of a form's done step.
+ */
+export function* applyOutcome(outcome: Outcome, context: Partial<ScreenContext>, done?: () => Generator<unknown, void, unknown>): Generator<unknown, void, unknown> {
+  if (outcome.event) yield put({ type: outcome.event, payload: context.body });
+  if (outcome.flash) yield put(flashOf(outcome.flash, context));
+  if (outcome.navigate === 'done') {
+    if (done) yield* done();
+  } else if (outcome.navigate) {
+    yield* navigateToScreen(outcome.navigate, context);
+  }
+}

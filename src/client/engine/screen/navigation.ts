@@ -1,0 +1,28 @@
+/** Navigation by screen id (no path literals in code): a ScreenLink becomes the screen's path with its values. */
+import screens from '../../../../build/generated/screens.json';
+import type { ScreenDefinition, ScreenLink } from '../../../common/screens.js';
+import { navigateTo } from '../../api/context.js';
+import { resolveValues, type ScreenContext } from './values.js';
+
+const byId = new Map((screens as ScreenDefinition[]).map((screen) => [screen.id, screen]));
+
+export function screenById(id: string): ScreenDefinition {
+  const screen = byId.get(id);
+  if (!screen) throw new Error(`unknown screen "${id}"`);
+  return screen;
+}
+
+/** The path of the linked screen, its placeholders filled from the link's params (then the context's own). */
+export function screenPath(link: ScreenLink, context: Partial<ScreenContext>): string {
+  const values = { ...context.params, ...resolveValues(link.params, context) };
+  return screenById(link.screen).path.replace(/:([a-zA-Z][a-zA-Z0-9]*)\??/g, (_match, name: string) => {
+    const value = values[name];
+    if (value === undefined || value === null || value === '') throw new Error(`screen ${link.screen}: no value for :${name}`);
+    return encodeURIComponent(String(value));
+  });
+}
+
+export function* navigateToScreen(link: ScreenLink, context: Partial<ScreenContext>): Generator<unknown, void, unknown> {
+  const state = link.state ? resolveValues(link.state, context) : undefined;
+  yield* navigateTo(screenPath(link, context), { replace: link.replace, state });
+}

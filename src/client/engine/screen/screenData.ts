@@ -1,0 +1,90 @@
+/**
+ * What screens load (ScreenDefinition.data): one generic saga loads every entry of a screen through callApi when the
+ * screen is entered, keyed by screen, and again when an outcome asks for a reload. Failures follow the entry's
+ * outcomes (e.g. navigate to top), else the general handling of SPEC §8.
+ */
+import type { UnknownAction } from 'redux';
+import { all, call, delay, put, race, select, take, takeLatest } from 'redux-saga/effects';
+import { actionCreator } from '../../state/actions.js';
+import { applyOutcome, chooseOutcome, runCall, type CallResult } from './calls.js';
+import { navigateToScreen, screenById } from './navigation.js';
+import type { ScreenContext } from './values.js';
+
+export type LoadStatus = 'loading' | 'loaded' | 'failed';
+
+export interface ScreenDataEntry {
+  status: LoadStatus;
+  /** The answers by data key. */
+  values: Record<string, unknown>;
+  /** The context of the last load, for reloads. */
+  context: Partial<ScreenContext>;
+}
+
+export type ScreenDataState = Record<string, ScreenDataEntry>;
+
+/** The route params, query, navigation state and session values the data paths and queries may use. */
+export const screenEntered = actionCreator<{ screenId: string; context: Partial<ScreenContext> }>('screens/entered');
+export const screenDataReloaded = actionCreator<{ screenId: string }>('screens/reloaded');
+export const screenDataLoaded = actionCreator<{ screenId: string; status: LoadStatus; values: Record<string, unknown> }>('screens/loaded');
+export const screenLeft = actionCreator<{ screenId: string }>('screens/left');
+
+export function screenDataReducer(state: ScreenDataState = {}, action: UnknownAction): ScreenDataState {
+  if (screenEntered.match(action)) {
+    const { screenId, context } = action.payload;
+    return { ...state, [screenId]: { status: 'loading', values: state[screenId]?.values ?? {}, context } };
+  }
+  if (screenDataLoaded.match(action)) {
+    const entry = state[action.payload.screenId];
+    if (!entry) return state;
+    return { ...state, [action.payload.screenId]: { ...entry, status: action.payload.status, values: action.payload.values } };
+  }
+  if (screenLeft.match(action)) {
+    const { [action.payload.screenId]: _left, ...rest } = state;
+    return rest;
+  }
+  return state;
+}
+
+export interface ScreenDataRootState {
+  screenData: ScreenDataState;
+}
+
+const NOTHING: ScreenDataEntry = { status: 'loaded', values: {}, context: {} };
+export const selectScreenData = (state: ScreenDataRootState, screenId: string): ScreenDataEntry => state.screenData[screenId] ?? NOTHING;
+
+/** Loads every data entry of the screen at once; the screen shows its loader until all have answered. */
+export function* loadScreenData(screenId: string): Generator<unknown, void, unknown> {
+  const entry = (yield select((state: ScreenDataRootState) => state.screenData[screenId])) as ScreenDataEntry | undefined;
+  const definitions = Object.entries(screenById(screenId).data ?? {});
+  if (!entry) return;
+  const results = (yield all(definitions.map(([key, definition]) => call(runCall, `screens/${screenId}/${key}`, definition, entry.context, definition.outcomes)))) as CallResult[];
+  const values: Record<string, unknown> = { ...entry.values };
+  definitions.forEach(([key], index) => {
+    if (results[index]!.ok) values[key] = results[index]!.body;
+  });
+  yield put(screenDataLoaded({ screenId, status: results.every((result) => result.ok) ? 'loaded' : 'failed', values }));
+  for (const [index, [, definition]] of definitions.entries()) {
+    const result = results[index]!;
+    if (result.ok) continue;
+    const outcome = chooseOutcome(definition.outcomes, result, entry.context);
+    if (outcome) yield* applyOutcome(outcome, { ...entry.context, body: result.body, status: result.status });
+  }
+}
+
+/** A screen's redirect after its delay (e.g. a success page going to sign-in), unless the screen was left first. */
+export function* redirectLater({ payload }: ReturnType<typeof screenEntered>): Generator<unknown, void, unknown> {
+  const redirect = screenById(payload.screenId).redirect;
+  if (!redirect) return;
+  const { timeout } = (yield race({ timeout: delay(redirect.afterMs), left: take(screenLeft.type) })) as { timeout?: true };
+  if (timeout) yield* navigateToScreen(redirect.to, payload.context);
+}
+
+export function* screenDataSaga() {
+  yield takeLatest(screenEntered.type, function* ({ payload }: ReturnType<typeof screenEntered>) {
+    yield* loadScreenData(payload.screenId);
+  });
+  yield takeLatest(screenEntered.type, redirectLater);
+  yield takeLatest(screenDataReloaded.type, function* ({ payload }: ReturnType<typeof screenDataReloaded>) {
+    yield* loadScreenData(payload.screenId);
+  });
+}

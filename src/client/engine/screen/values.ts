@@ -1,0 +1,44 @@
+/**
+ * The screen context that conditions and values read (SPEC words: params, query, state, data, role, flags), and the
+ * resolution of a ValueRef ('$state.email', '$item.admin.id', '$body.outcome') against it.
+ */
+import type { ValueRef } from '../../../common/screens.js';
+
+export interface ScreenContext {
+  /** The route's parameters. */
+  params: Record<string, string | undefined>;
+  /** The URL's query. */
+  query: Record<string, string>;
+  /** The navigation state. */
+  state: Record<string, unknown>;
+  /** What the screen loaded, by key. */
+  data: Record<string, unknown>;
+  role: string;
+  flags: Record<string, boolean>;
+  me: unknown;
+  organization: unknown;
+  language: string;
+  /** A table row, while its cells are rendered or its action runs. */
+  item?: unknown;
+  /** The value chosen in a select. */
+  value?: unknown;
+  /** The answer of a call, while its outcome is chosen. */
+  body?: unknown;
+  status?: number;
+}
+
+/** The value at a dotted path ('a.b.0.c'); undefined when any step is missing. */
+export function valueAt(source: unknown, dottedPath: string): unknown {
+  return dottedPath.split('.').reduce<unknown>((node, key) => (node !== null && typeof node === 'object' ? (node as Record<string, unknown>)[key] : undefined), source);
+}
+
+/** '$path' reads the context; anything else is a literal. */
+export function resolveValue(ref: ValueRef | undefined, context: Partial<ScreenContext>): unknown {
+  if (typeof ref !== 'string' || !ref.startsWith('$')) return ref;
+  return valueAt(context, ref.slice(1));
+}
+
+/** Each entry resolved; for interpolation into texts and for call bodies. */
+export function resolveValues(refs: Record<string, ValueRef> | undefined, context: Partial<ScreenContext>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(refs ?? {}).map(([name, ref]) => [name, resolveValue(ref, context)]));
+}
