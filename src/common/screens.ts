@@ -63,11 +63,11 @@ export type FlashSpec = string | { message: string; kind?: 'success' | 'info' | 
 
 /**
  * One row of an outcome table: what happens when a call ends. The first row that matches wins: `on` is 'success'
- * (any 2xx) or an HTTP status (with the answer's error `code` when given), `when` a condition over {body, status}.
- * Without a matching row a failure gets the general handling of SPEC §8.
+ * (any 2xx), 'failure' (any error, network ones too) or an HTTP status (with the answer's error `code` when given),
+ * `when` a condition over {body, status}. Without a matching row a failure gets the general handling of SPEC §8.
  */
 export interface Outcome {
-  on: 'success' | number;
+  on: 'success' | 'failure' | number;
   code?: string;
   when?: Condition;
   /** Show the locale key `message` on this form field instead of the general handling. */
@@ -77,6 +77,8 @@ export interface Outcome {
   navigate?: ScreenLink | 'done';
   /** Load the screen's data again. */
   reload?: boolean;
+  /** The general handling of SPEC §8 runs too: the row does not claim the error. */
+  general?: boolean;
   /** An action type dispatched with the answer's body as payload, for a feature to act on. */
   event?: string;
 }
@@ -109,6 +111,8 @@ export interface DialogDefinition {
   closeOnEscape?: boolean;
   /** Default true. */
   closeOnBackdrop?: boolean;
+  /** Another body where its condition holds (the first that does), e.g. the e-mail when the admin has no name yet. */
+  alternatives?: Array<{ when: Condition; body: string }>;
 }
 
 /** What a button, a select or a row action does: optionally confirm, then call, then its outcomes. */
@@ -147,6 +151,8 @@ export interface LinksBlock extends BlockBase {
 
 export interface LinkItem {
   label: string;
+  /** Locale key of the accessible name, where the visible label alone is not enough ('Change' → 'Change name'). */
+  ariaLabel?: string;
   screen?: ScreenLink;
   /** A locale key holding a URL (links.*) or a ValueRef. */
   href?: string;

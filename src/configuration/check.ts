@@ -115,7 +115,7 @@ function checkSchemas(checker: Checker, root: string): Record<string, JsonSchema
 }
 
 /** Words of a screen definition whose values are locale keys (a value starting with $ is a value of the context). */
-const SCREEN_KEY_WORDS = new Set(['title', 'lead', 'label', 'text', 'body', 'caption', 'message', 'confirmLabel', 'cancelLabel', 'empty', 'heading', 'note', 'flash']);
+const SCREEN_KEY_WORDS = new Set(['title', 'lead', 'label', 'ariaLabel', 'text', 'body', 'caption', 'message', 'confirmLabel', 'cancelLabel', 'empty', 'heading', 'note', 'flash']);
 /** Parts of a screen definition that hold other things than locale keys. */
 const NOT_KEYS = new Set(['uiSchema', 'when', 'values', 'params', 'state', 'query', 'body', 'stepLabels', 'breadcrumb']);
 

@@ -19,7 +19,7 @@ const flash = {
 };
 const outcome = object(
   {
-    on: { oneOf: [{ const: 'success' }, { type: 'integer', minimum: 300, maximum: 599 }] },
+    on: { oneOf: [{ enum: ['success', 'failure'] }, { type: 'integer', minimum: 300, maximum: 599 }] },
     code: { type: 'string', minLength: 1 },
     when: condition,
     field: { type: 'string', minLength: 1 },
@@ -27,6 +27,7 @@ const outcome = object(
     flash,
     navigate: { oneOf: [{ const: 'done' }, screenLink] },
     reload: { type: 'boolean' },
+    general: { type: 'boolean' },
     event: eventType,
   },
   ['on'],
@@ -43,6 +44,7 @@ const callProperties = {
 const linkItem = object(
   {
     label: localeKey,
+    ariaLabel: localeKey,
     screen: screenLink,
     href: { type: 'string', minLength: 1 },
     external: { type: 'boolean' },
@@ -151,6 +153,7 @@ export const screenDefinitionSchema = {
               danger: { type: 'boolean' },
               closeOnEscape: { type: 'boolean' },
               closeOnBackdrop: { type: 'boolean' },
+              alternatives: { type: 'array', items: object({ when: condition, body: localeKey }, ['when', 'body']) },
             },
             ['title', 'body', 'confirmLabel'],
           ),

@@ -13,9 +13,15 @@ const FormScreen: ScreenComponent = lazy(() =>
   import(/* webpackChunkName: "form-screen" */ '../engine/forms/FormScreen.js').then((module) => ({ default: module.FormScreen })),
 );
 
-function ScreenContent({ screen }: { screen: ScreenDefinition }): ReactElement | null {
-  const Component = screen.component ? screenComponents[screen.component as ComponentId] : screen.form ? FormScreen : undefined;
-  return Component ? <Component screen={screen} /> : null;
+/** The block engine, one chunk shared by every screen made of blocks. */
+const ScreenView: ScreenComponent = lazy(() =>
+  import(/* webpackChunkName: "screen-view" */ '../engine/screen/ScreenView.js').then((module) => ({ default: module.ScreenView })),
+);
+
+/** A code component where a protocol needs one; a form alone; otherwise the screen's blocks. */
+function ScreenContent({ screen }: { screen: ScreenDefinition }): ReactElement {
+  const Component = screen.component ? screenComponents[screen.component as ComponentId] : screen.form && !screen.blocks ? FormScreen : ScreenView;
+  return <Component screen={screen} />;
 }
 
 export function buildRoutes(screens: ScreenDefinition[]): RouteObject[] {
@@ -23,7 +29,7 @@ export function buildRoutes(screens: ScreenDefinition[]): RouteObject[] {
     path: entry.path,
     handle: { screen: entry.screen } satisfies ScreenHandle,
     element: (
-      <Guard access={entry.access} reauthentication={entry.screen.reauthentication}>
+      <Guard access={entry.access} reauthentication={entry.screen.reauthentication} flag={entry.screen.flag}>
         <ScreenContent key={entry.screen.id} screen={entry.screen} />
       </Guard>
     ),

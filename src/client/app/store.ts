@@ -6,12 +6,13 @@ import type { ApiSagaContext } from '../api/context.js';
 import { formsReducer } from '../engine/forms/formState.js';
 import { formsSaga } from '../engine/forms/formSaga.js';
 import { reauthenticationReducer, reauthenticationSaga } from '../engine/reauthentication.js';
+import { dialogReducer, screenActionsSaga } from '../engine/screen/actions.js';
+import { screenDataReducer, screenDataSaga } from '../engine/screen/screenData.js';
 import { accountSaga } from '../features/account/index.js';
 import { accountTokensReducers, accountTokensSaga } from '../features/accountTokens/index.js';
 import { authReducers, authSaga, createRefreshSession, type AuthSagaContext } from '../features/auth/index.js';
 import { featureFlagsReducers, featureFlagsSaga } from '../engine/featureFlags.js';
 import { noticesReducers, noticesSaga } from '../features/notices/index.js';
-import { servicesReducers, servicesSaga } from '../features/services/index.js';
 import { appStarted } from '../state/app.js';
 import { flashSaga, stateReducers } from '../state/index.js';
 
@@ -20,10 +21,11 @@ export const rootReducer = combineReducers({
   ...noticesReducers,
   ...authReducers,
   ...featureFlagsReducers,
-  ...servicesReducers,
   ...accountTokensReducers,
   forms: formsReducer,
   reauthentication: reauthenticationReducer,
+  screenData: screenDataReducer,
+  dialog: dialogReducer,
 });
 
 export type RootState = ReturnType<typeof rootReducer>;
@@ -32,12 +34,13 @@ function* rootSaga() {
   yield all([
     fork(flashSaga),
     fork(formsSaga),
+    fork(screenDataSaga),
+    fork(screenActionsSaga),
     fork(reauthenticationSaga),
     fork(noticesSaga),
     fork(authSaga),
     fork(accountSaga),
     fork(featureFlagsSaga),
-    fork(servicesSaga),
     fork(accountTokensSaga),
   ]);
   yield put(appStarted());

@@ -7,7 +7,8 @@ import { useDispatch, useSelector } from 'react-redux';
 import { Navigate, useLocation } from 'react-router-dom';
 import type { AccessClass } from '../../common/screens.js';
 import { gloplaId, hasSession, isManager, type SessionRootState } from '../state/session.js';
-import { decideAccess } from './guard.js';
+import type { FeatureFlag, FeatureFlagsRootState } from './featureFlags.js';
+import { decideAccess, TOP_PATH } from './guard.js';
 import { Loader } from './Loader.js';
 import { reauthenticationCheckRequested, reauthenticationPassed, type ReauthenticationRootState } from './reauthentication.js';
 
@@ -22,7 +23,14 @@ function Reauthenticated({ children }: { children: ReactNode }): ReactElement {
   return passed ? <>{children}</> : <Loader />;
 }
 
-export function Guard({ access, reauthentication, children }: { access: AccessClass; reauthentication?: boolean; children: ReactNode }): ReactElement {
+/** A screen behind a feature flag (SPEC 2.14): the loader until the flags are known, then the screen or top. */
+function Flagged({ flag, children }: { flag: string; children: ReactNode }): ReactElement {
+  const enabled = useSelector((state: FeatureFlagsRootState) => state.featureFlags[flag as FeatureFlag]);
+  if (enabled === undefined) return <Loader />;
+  return enabled ? <>{children}</> : <Navigate to={TOP_PATH} replace />;
+}
+
+export function Guard({ access, reauthentication, flag, children }: { access: AccessClass; reauthentication?: boolean; flag?: string; children: ReactNode }): ReactElement {
   const location = useLocation();
   const context = useSelector((state: SessionRootState) => ({
     hasSession: hasSession(state),
@@ -31,6 +39,7 @@ export function Guard({ access, reauthentication, children }: { access: AccessCl
   }), (a, b) => a.hasSession === b.hasSession && a.gloplaId === b.gloplaId && a.isManager === b.isManager);
   const decision = decideAccess(access, { ...context, location });
   if (decision.kind === 'redirect') return <Navigate to={decision.to} replace={decision.replace} state={decision.state} />;
-  if (reauthentication) return <Reauthenticated>{children}</Reauthenticated>;
-  return <>{children}</>;
+  const content = flag ? <Flagged flag={flag}>{children}</Flagged> : children;
+  if (reauthentication) return <Reauthenticated>{content}</Reauthenticated>;
+  return <>{content}</>;
 }

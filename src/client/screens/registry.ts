@@ -6,17 +6,11 @@ import type { ComponentId } from './componentIds.js';
 export type ScreenComponent = LazyExoticComponent<ComponentType<{ screen: ScreenDefinition }>>;
 
 export const screenComponents: Record<ComponentId, ScreenComponent> = {
-  Home: lazy(() => import(/* webpackChunkName: "screen-Home" */ './Home.js')),
   SignIn: lazy(() => import(/* webpackChunkName: "screen-SignIn" */ './SignIn.js')),
   SignInCallback: lazy(() => import(/* webpackChunkName: "screen-SignInCallback" */ './SignInCallback.js')),
   SignOut: lazy(() => import(/* webpackChunkName: "screen-SignOut" */ './SignOut.js')),
-  Account: lazy(() => import(/* webpackChunkName: "screen-Account" */ './Account.js')),
   ActivationStart: lazy(() => import(/* webpackChunkName: "screen-ActivationStart" */ './ActivationStart.js')),
   Activate: lazy(() => import(/* webpackChunkName: "screen-Activate" */ './Activate.js')),
-  ActivationAlreadyCompleted: lazy(() => import(/* webpackChunkName: "screen-ActivationAlreadyCompleted" */ './ActivationAlreadyCompleted.js')),
   PasswordResetStart: lazy(() => import(/* webpackChunkName: "screen-PasswordResetStart" */ './PasswordResetStart.js')),
   PasswordReset: lazy(() => import(/* webpackChunkName: "screen-PasswordReset" */ './PasswordReset.js')),
-  SignInAfterSuccess: lazy(() => import(/* webpackChunkName: "screen-SignInAfterSuccess" */ './SignInAfterSuccess.js')),
-  TokenSent: lazy(() => import(/* webpackChunkName: "screen-TokenSent" */ './TokenSent.js')),
-  TokenExpired: lazy(() => import(/* webpackChunkName: "screen-TokenExpired" */ './TokenExpired.js')),
 };

@@ -4,6 +4,7 @@
  */
 import type { RegistryWidgetsType } from '@rjsf/utils';
 import { CaptchaWidget } from './CaptchaWidget.js';
+import { ChoiceWidget } from './ChoiceWidget.js';
 import { PasswordInputWidget, PasswordStrengthWidget } from './PasswordWidget.js';
 import { SelectWidget } from './SelectWidget.js';
 import { WIDGET_IDS, type WidgetId } from './ids.js';
@@ -14,6 +15,7 @@ export const widgets: Record<WidgetId, RegistryWidgetsType[string]> = {
   PasswordInput: PasswordInputWidget,
   PasswordStrength: PasswordStrengthWidget,
   Captcha: CaptchaWidget,
+  Choice: ChoiceWidget,
 };
 
 export { WIDGET_IDS };

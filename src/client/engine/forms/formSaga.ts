@@ -15,9 +15,10 @@ const FIELD_ERRORS: Outcome = { on: 422 };
 
 export function* submitForm({ payload }: ReturnType<typeof formSubmitted>) {
   const { formId, method, path, params = {}, data, outcomes = [], donePath } = payload;
-  const context = { params };
-  const result = yield* runCall(`form/${formId}`, { method, path }, context, [...outcomes, FIELD_ERRORS], data);
-  const outcome = chooseOutcome(outcomes, result, context);
+  const context = { params, form: data };
+  const result = yield* runCall(`form/${formId}`, { method, path }, context, [FIELD_ERRORS, ...outcomes], data);
+  // field errors stay on the form, whatever the other rows say
+  const outcome = result.status === 422 ? undefined : chooseOutcome(outcomes, result, context);
   const toDone = donePath ? () => navigateTo(donePath) : undefined;
   if (result.ok) {
     yield put(formSucceeded({ formId, result: result.body }));

@@ -39,7 +39,12 @@ function TextView({ block, context }: BlockProps<TextBlock>): ReactElement {
   ));
   const className = block.style ? `text text--${block.style}` : 'text';
   const content = <Trans i18nKey={block.text} values={resolveValues(block.values, context)} components={links} />;
-  return block.style === 'heading' ? <h2 className={className}>{content}</h2> : <p className={className}>{content}</p>;
+  if (block.style === 'heading') return <h2 className={className}>{content}</h2>;
+  return (
+    <p className={className} role={block.style === 'warning' ? 'alert' : undefined}>
+      {content}
+    </p>
+  );
 }
 
 function BannerView({ block, context }: BlockProps<BannerBlock>): ReactElement | null {
@@ -66,22 +71,23 @@ function LinkItemView({ item, screen, context }: { item: LinkItem; screen: Scree
   const pending = useSelector((state: OperationsRootState) => (item.action ? isPending(actionOperation(screen.id, item.action))(state) : false));
   const className = item.style === 'link' ? 'link' : `button${item.style === 'primary' ? ' button--primary' : item.style === 'danger' ? ' button--danger' : ''}`;
   if (!matches(item.when, context)) return null;
+  const ariaLabel = item.ariaLabel ? t(item.ariaLabel) : undefined;
   if (item.action) {
     return (
-      <button type="button" className={className} disabled={pending} onClick={() => run(item.action!, context)}>
+      <button type="button" className={className} aria-label={ariaLabel} disabled={pending} onClick={() => run(item.action!, context)}>
         {t(item.label)}
       </button>
     );
   }
   if (item.screen) {
     return (
-      <Link className={className} to={screenPath(item.screen, context)}>
+      <Link className={className} aria-label={ariaLabel} to={screenPath(item.screen, context)}>
         {t(item.label)}
       </Link>
     );
   }
   return (
-    <a className={className} href={href(item.href ?? '', context)} {...(item.external ? { target: '_blank', rel: 'noreferrer' } : {})}>
+    <a className={className} aria-label={ariaLabel} href={href(item.href ?? '', context)} {...(item.external ? { target: '_blank', rel: 'noreferrer' } : {})}>
       {t(item.label)}
     </a>
   );

@@ -8,12 +8,13 @@ import { put, race, take, takeEvery } from 'redux-saga/effects';
 import type { DialogDefinition } from '../../../common/screens.js';
 import { actionCreator } from '../../state/actions.js';
 import { applyOutcome, chooseOutcome, runCall } from './calls.js';
+import { matches } from './conditions.js';
 import { screenById } from './navigation.js';
 import { screenDataReloaded } from './screenData.js';
 import { resolveValues, type ScreenContext } from './values.js';
 
 /** An open confirmation dialog, its values already resolved. */
-export interface OpenDialog extends Omit<DialogDefinition, 'values'> {
+export interface OpenDialog extends Omit<DialogDefinition, 'values' | 'alternatives'> {
   values: Record<string, unknown>;
 }
 
@@ -42,8 +43,9 @@ export function* runAction({ payload }: ReturnType<typeof actionRequested>): Gen
   const definition = screenById(screenId).actions?.[actionId];
   if (!definition) throw new Error(`screen ${screenId}: unknown action "${actionId}"`);
   if (definition.confirm) {
-    const { values, ...dialog } = definition.confirm;
-    yield put(dialogOpened({ ...dialog, values: resolveValues(values, context) }));
+    const { values, alternatives, ...dialog } = definition.confirm;
+    const body = alternatives?.find((alternative) => matches(alternative.when, context))?.body ?? dialog.body;
+    yield put(dialogOpened({ ...dialog, body, values: resolveValues(values, context) }));
     const answer = (yield race({ confirmed: take(dialogConfirmed.type), cancelled: take(dialogCancelled.type) })) as { confirmed?: unknown };
     if (!answer.confirmed) return;
   }

@@ -24,7 +24,7 @@ export interface CallResult {
 }
 
 function outcomeMatches(outcome: Outcome, result: CallResult, context: Partial<ScreenContext>): boolean {
-  if (outcome.on === 'success' ? !result.ok : result.status !== outcome.on) return false;
+  if (outcome.on === 'success' ? !result.ok : outcome.on === 'failure' ? result.ok : result.status !== outcome.on) return false;
   if (outcome.code !== undefined && outcome.code !== result.code) return false;
   return matches(outcome.when, { ...context, body: result.body, status: result.status });
 }
@@ -59,7 +59,10 @@ export function* runCall(
   }
   const query = resolveValues(definition.query, context) as Record<string, string>;
   const body = definition.body ? resolveValues(definition.body, context) : formData;
-  const claims = (error: ApiError) => chooseOutcome(outcomes, errorResult(error), context) !== undefined;
+  const claims = (error: ApiError) => {
+    const outcome = chooseOutcome(outcomes, errorResult(error), context);
+    return outcome !== undefined && !outcome.general;
+  };
   try {
     const answer: unknown = yield call(
       callApi,

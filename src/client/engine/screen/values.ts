@@ -22,6 +22,8 @@ export interface ScreenContext {
   item?: unknown;
   /** The value chosen in a select. */
   value?: unknown;
+  /** The data a form sent, while its outcome is chosen. */
+  form?: Record<string, unknown>;
   /** The answer of a call, while its outcome is chosen. */
   body?: unknown;
   status?: number;

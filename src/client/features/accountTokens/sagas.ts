@@ -18,18 +18,16 @@
  * | reset token check or submit            | 401                            | /token/expired, state {flow, from: passwordReset, …}  |
  * |                                        | other                          | general handling                                      |
  * |                                        | submit success                 | /password/reset/success                               |
- * | done pages                             | after the delay                | /signin                                               |
  *
  * After any failed mail request the captcha is cleared (a solution works once), so the widget starts over and the
  * submit button is enabled again.
  */
-import { call, delay, put, race, select, take, takeLatest } from 'redux-saga/effects';
+import { call, put, select, takeLatest } from 'redux-saga/effects';
 import type { TokenAdminAnswer } from '../../../common/api/answers.js';
 import { callApi } from '../../api/callApi.js';
 import { navigateTo } from '../../api/context.js';
 import { isApiError, type ApiError } from '../../api/http.js';
 import { formChanged, selectForm, type FormsRootState } from '../../engine/forms/formState.js';
-import { SIGNIN_PATH } from '../../state/constants.js';
 import {
   ACTIVATION_ALREADY_COMPLETED_PATH,
   ACTIVATION_SUCCESS_PATH,
@@ -39,8 +37,6 @@ import {
   mailRequestFailed,
   mailRequestSucceeded,
   PASSWORD_RESET_SUCCESS_PATH,
-  signInScheduleCancelled,
-  signInScheduled,
   TOKEN_CHECK_PATH,
   TOKEN_EXPIRED_PATH,
   TOKEN_HEADER,
@@ -138,14 +134,8 @@ export function* submitTokenForm({ payload }: ReturnType<typeof tokenFormSubmitt
   }
 }
 
-export function* signInAfterDelay({ payload }: ReturnType<typeof signInScheduled>) {
-  const { timeout } = (yield race({ timeout: delay(payload.delayMs), cancelled: take(signInScheduleCancelled.type) })) as { timeout?: true };
-  if (timeout) yield call(navigateTo, SIGNIN_PATH, { replace: true });
-}
-
 export function* accountTokensSaga() {
   yield takeLatest(mailRequested.type, requestMail);
   yield takeLatest(tokenCheckRequested.type, checkToken);
   yield takeLatest(tokenFormSubmitted.type, submitTokenForm);
-  yield takeLatest(signInScheduled.type, signInAfterDelay);
 }

@@ -33,10 +33,6 @@ export const TOKEN_CHECK_PATH: Record<TokenFlow, string> = {
   passwordReset: 'admin/validate_reset_password_token',
 };
 
-/** Success pages go to sign-in after this long (SPEC 2.4, 2.5, §9). */
-export const SUCCESS_REDIRECT_MS = 2000;
-/** The already-completed page goes to sign-in after this long (SPEC 2.4 leaves the value open: our choice). */
-export const ALREADY_COMPLETED_REDIRECT_MS = 3000;
 
 /** The form fields the captcha widget fills (SPEC §3 Captcha values). */
 export const CAPTCHA_FIELDS = ['capyChallengekey', 'capyAnswer'] as const;
@@ -123,8 +119,6 @@ export const tokenFormFailed = actionCreator<{ flow: TokenFlow; fieldErrors?: Fi
 export const tokenPageLeft = actionCreator<{ flow: TokenFlow }>('accountTokens/pageLeft');
 
 /** A done page shows its message, then goes to sign-in after `delayMs` (cancelled when the page is left first). */
-export const signInScheduled = actionCreator<{ delayMs: number }>('accountTokens/signInScheduled');
-export const signInScheduleCancelled = actionCreator<void>('accountTokens/signInScheduleCancelled');
 
 function withFlow<K extends keyof AccountTokensState>(
   state: AccountTokensState,

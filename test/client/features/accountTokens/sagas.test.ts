@@ -1,15 +1,12 @@
 import { expect } from 'chai';
-import sinon from 'sinon';
 import { formChanged, formsReducer, selectForm } from '../../../../src/client/engine/forms/formState.js';
-import { requestMail, checkToken, submitTokenForm, signInAfterDelay } from '../../../../src/client/features/accountTokens/sagas.js';
+import { requestMail, checkToken, submitTokenForm } from '../../../../src/client/features/accountTokens/sagas.js';
 import {
   accountTokensReducer,
   mailRequested,
   selectMailRequest,
   selectTokenCheck,
   selectTokenForm,
-  signInScheduleCancelled,
-  signInScheduled,
   tokenCheckRequested,
   tokenFormSubmitted,
   type TokenFlow,
@@ -253,33 +250,6 @@ describe('features/accountTokens: the outcomes of SPEC §8 "Activation and reset
       await settle();
       expect(flashes(broken)).to.deep.equal(['errors.unexpected']);
       expect(broken.navigate.called).to.equal(false);
-    });
-  });
-
-  describe('done pages', () => {
-    let clock: sinon.SinonFakeTimers;
-    beforeEach(() => {
-      clock = sinon.useFakeTimers();
-    });
-    afterEach(() => clock.restore());
-
-    it('go to sign-in after the delay (2000 ms on the success pages)', async () => {
-      const h = harness({});
-      const task = h.run(signInAfterDelay, signInScheduled({ delayMs: 2000 }));
-      await clock.tickAsync(1999);
-      expect(h.navigate.called).to.equal(false);
-      await clock.tickAsync(1);
-      await task.toPromise();
-      expect(h.navigate.calledOnceWith('/signin', { replace: true })).to.equal(true);
-    });
-
-    it('do not when the page was left first', async () => {
-      const h = harness({});
-      const task = h.run(signInAfterDelay, signInScheduled({ delayMs: 2000 }));
-      h.store.dispatch(signInScheduleCancelled());
-      await clock.tickAsync(3000);
-      await task.toPromise();
-      expect(h.navigate.called).to.equal(false);
     });
   });
 });

@@ -1,0 +1,71 @@
+/**
+ * Renders a screen of screens/ through the engine as the app does: the real definition, the engine's reducers and
+ * sagas on a real store, the real English words, a route at the screen's path. Only fetch and navigate are fakes.
+ */
+import 'global-jsdom/register';
+import { render } from '@testing-library/react';
+import type { i18n } from 'i18next';
+import { I18nextProvider } from 'react-i18next';
+import { Provider } from 'react-redux';
+import { MemoryRouter, Route, Routes } from 'react-router-dom';
+import type { UnknownAction } from 'redux';
+import { formsReducer } from '../../../../src/client/engine/forms/formState.js';
+import { formsSaga } from '../../../../src/client/engine/forms/formSaga.js';
+import { featureFlagLoaded, featureFlagsReducers } from '../../../../src/client/engine/featureFlags.js';
+import { dialogReducer, screenActionsSaga } from '../../../../src/client/engine/screen/actions.js';
+import { screenById } from '../../../../src/client/engine/screen/navigation.js';
+import { screenDataReducer, screenDataSaga } from '../../../../src/client/engine/screen/screenData.js';
+import { ScreenView } from '../../../../src/client/engine/screen/ScreenView.js';
+import { organizationSelected, sessionFromTokenResponse, sessionStored, type Me, type Role } from '../../../../src/client/state/session.js';
+import { setup, type Route as FetchRoute } from '../../api/harness.js';
+import { englishI18n } from '../../support/i18n.js';
+
+let i18nInstance: i18n | undefined;
+
+export interface ScreenOptions {
+  /** The URL; default the screen's path. */
+  url?: string;
+  /** Navigation state. */
+  state?: unknown;
+  /** Signed in with this role and admin (organisation 1, G0000001). */
+  signedIn?: { role: Role; me: Me };
+  routes?: Record<string, FetchRoute>;
+  flags?: Record<string, boolean>;
+}
+
+export const MANAGER: ScreenOptions['signedIn'] = { role: 'manager', me: { id: 1, firstName: '太郎', lastName: '山田', email: 'manager@example.com' } };
+export const MEMBER: ScreenOptions['signedIn'] = { role: 'member', me: { id: 2, firstName: '花子', lastName: '佐藤', email: 'member@example.com' } };
+
+export async function renderScreen(screenId: string, options: ScreenOptions = {}) {
+  i18nInstance ??= await englishI18n();
+  const screen = screenById(screenId);
+  const harness = setup({
+    routes: options.routes,
+    reducers: {
+      forms: formsReducer,
+      screenData: screenDataReducer,
+      dialog: dialogReducer,
+      ...(featureFlagsReducers as Record<string, (state: unknown, action: UnknownAction) => unknown>),
+    },
+  });
+  harness.run(screenDataSaga);
+  harness.run(screenActionsSaga);
+  harness.run(formsSaga);
+  if (options.signedIn) {
+    harness.store.dispatch(sessionStored(sessionFromTokenResponse({ accessToken: 'token', refreshToken: 'r', createdAt: 1, expiresIn: 900, refreshTokenExpiresIn: 900 })));
+    harness.store.dispatch(organizationSelected({ organization: { id: 1, gloplaId: 'G0000001', corporationOfficialName: '株式会社デモ' }, me: options.signedIn.me, role: options.signedIn.role }));
+  }
+  for (const [name, enabled] of Object.entries(options.flags ?? {})) harness.store.dispatch(featureFlagLoaded({ name: name as never, enabled }));
+  const view = render(
+    <Provider store={harness.store}>
+      <I18nextProvider i18n={i18nInstance}>
+        <MemoryRouter initialEntries={[{ pathname: options.url ?? screen.path, state: options.state }]}>
+          <Routes>
+            <Route path={screen.path} element={<ScreenView screen={screen} />} />
+          </Routes>
+        </MemoryRouter>
+      </I18nextProvider>
+    </Provider>,
+  );
+  return { view, ...harness };
+}
