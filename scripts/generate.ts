@@ -3,7 +3,7 @@
  * - forms/<schema>.cjs: the bundled schema and its precompiled RJSF validators (no eval in the browser, so the page
  *   runs under a strict Content-Security-Policy);
  * - locales/<lang>.json: every locale file of a language merged into one tree;
- * - screens.json: every screen definition, from which the route table is built;
+ * - screens.json: every screen definition, from which the route table is built; navigation.json: the menu and footer;
  * - conditions.cjs (+ .d.cts): every condition (`when`) of the screens, precompiled (src/configuration/conditions.ts);
  * - forms/types.ts: the TypeScript type of each form's data (`Forms['admin-name']`), computed by json-schema-to-ts
  *   from the schema's structure, for the routes that receive it and the browser code that sends it.
@@ -13,7 +13,7 @@ import path from 'node:path';
 import ajvErrors from 'ajv-errors';
 import type { RJSFSchema } from '@rjsf/utils';
 import { compileSchemaValidatorsCode } from '@rjsf/validator-ajv8/compileSchemaValidators';
-import { loadFormSchemas, loadLocales, loadScreens, PROJECT_ROOT, type JsonSchema } from '../src/configuration/load.js';
+import { loadFormSchemas, loadLocales, loadNavigation, loadScreens, PROJECT_ROOT, type JsonSchema } from '../src/configuration/load.js';
 import { Ajv } from 'ajv';
 import standaloneCode from 'ajv/dist/standalone/index.js';
 import { AJV_OPTIONS } from '../src/configuration/ajvOptions.js';
@@ -77,8 +77,10 @@ export function generate(outDir = GENERATED_DIR): void {
     writeFileSync(path.join(outDir, 'locales', `${language}.json`), JSON.stringify(tree));
   }
   const screens = loadScreens();
+  const navigation = loadNavigation();
   writeFileSync(path.join(outDir, 'screens.json'), JSON.stringify(screens));
-  writeFileSync(path.join(outDir, 'conditions.cjs'), conditionsModuleSource(collectConditions(screens)));
+  writeFileSync(path.join(outDir, 'navigation.json'), JSON.stringify(navigation));
+  writeFileSync(path.join(outDir, 'conditions.cjs'), conditionsModuleSource(collectConditions([screens, navigation])));
   writeFileSync(path.join(outDir, 'conditions.d.cts'), CONDITIONS_DECLARATION);
 }
 

@@ -54,6 +54,8 @@ export type ValueRef = string;
 export interface ScreenLink {
   screen: string;
   params?: Record<string, ValueRef>;
+  /** Query parameters of the link. */
+  query?: Record<string, ValueRef>;
   state?: Record<string, ValueRef>;
   replace?: boolean;
 }
@@ -249,4 +251,10 @@ export interface ScreenDefinition {
   reauthentication?: boolean;
   /** Locale keys of the step labels, by step. */
   stepLabels?: Partial<Record<FormStep, string>>;
+}
+
+/** The header's account menu and the footer links (frame/navigation.json). */
+export interface NavigationDefinition {
+  menu: LinkItem[];
+  footer: LinkItem[];
 }

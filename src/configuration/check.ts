@@ -14,7 +14,7 @@ import { SCREEN_EVENTS } from '../client/engine/events.js';
 import { AJV_OPTIONS } from './ajvOptions.js';
 import { collectConditions } from './conditions.js';
 import { jsonFiles, PROJECT_ROOT, SHARED_SCHEMA, withSharedDefinitions, type JsonSchema } from './load.js';
-import { screenDefinitionSchema } from './screenSchema.js';
+import { navigationSchema, screenDefinitionSchema } from './screenSchema.js';
 
 /** An API route as Fastify registered it: `GET /api/v2/organizations/:orgId/affiliations`. */
 export interface CheckOptions {
@@ -187,6 +187,21 @@ function checkReferences(checker: Checker, screens: Array<{ file: string; screen
   }
 }
 
+/** frame/navigation.json: the menu and footer links, checked like the links of a screen. */
+function checkNavigation(checker: Checker, root: string): { file: string; screen: Record<string, any> } | undefined {
+  const file = path.join(root, 'frame', 'navigation.json');
+  const navigation = checker.parse(file) as Record<string, any> | undefined;
+  if (!navigation) return undefined;
+  const validate = new Ajv({ allErrors: true, strict: false }).compile(navigationSchema as object);
+  if (!validate(navigation)) {
+    for (const error of validate.errors ?? []) checker.report(file, error.instancePath, error.message ?? 'invalid');
+    return undefined;
+  }
+  checkScreenKeys(checker, file, navigation);
+  checkConditions(checker, file, navigation);
+  return { file, screen: navigation };
+}
+
 function checkScreens(checker: Checker, root: string, forms: Record<string, JsonSchema>, options: CheckOptions): void {
   const dir = path.join(root, 'screens');
   const validate = new Ajv({ allErrors: true, strict: false }).compile(screenDefinitionSchema as object);
@@ -215,8 +230,9 @@ function checkScreens(checker: Checker, root: string, forms: Record<string, Json
     checkConditions(checker, file, screen);
     if (screen.form) checkFormUse(checker, file, screen.form, forms);
   }
-  checkReferences(checker, valid);
-  if (options.routes) checkCalls(checker, valid.flatMap(({ file, screen }) => callsOf(checker.relative(file), screen)), options.routes);
+  const navigation = checkNavigation(checker, root);
+  checkReferences(checker, navigation ? [...valid, navigation] : valid);
+  if (options.routes) checkCalls(checker, valid.flatMap(({ file, screen }) => callsOf(file, screen)), options.routes);
 }
 
 function checkFormUse(checker: Checker, file: string, form: Record<string, any>, forms: Record<string, JsonSchema>): void {

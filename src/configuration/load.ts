@@ -6,7 +6,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { LANGUAGES, type Language } from '../common/languages.js';
-import type { ScreenDefinition } from '../common/screens.js';
+import type { NavigationDefinition, ScreenDefinition } from '../common/screens.js';
 
 export const PROJECT_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -54,6 +54,11 @@ export function loadLocales(root = PROJECT_ROOT): Record<Language, LocaleTree> {
     result[language] = tree;
   }
   return result;
+}
+
+/** The header menu and the footer links: frame/navigation.json. */
+export function loadNavigation(root = PROJECT_ROOT): NavigationDefinition {
+  return readJson<NavigationDefinition>(path.join(root, 'frame', 'navigation.json'));
 }
 
 export function loadScreens(root = PROJECT_ROOT): ScreenDefinition[] {

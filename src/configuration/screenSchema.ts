@@ -13,7 +13,7 @@ const method = { enum: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] };
 
 const object = (properties: Record<string, unknown>, required: string[] = []) => ({ type: 'object', additionalProperties: false, required, properties });
 
-const screenLink = object({ screen: screenId, params: values, state: values, replace: { type: 'boolean' } }, ['screen']);
+const screenLink = object({ screen: screenId, params: values, query: values, state: values, replace: { type: 'boolean' } }, ['screen']);
 const flash = {
   oneOf: [localeKey, object({ message: localeKey, kind: { enum: ['success', 'info', 'warning', 'error'] }, values }, ['message'])],
 };
@@ -182,4 +182,12 @@ export const screenDefinitionSchema = {
       ['schema', 'submit'],
     ),
   },
+} as const;
+
+/** JSON Schema of frame/navigation.json: the menu and footer links. */
+export const navigationSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['menu', 'footer'],
+  properties: { $comment: { type: 'string' }, menu: { type: 'array', items: linkItem }, footer: { type: 'array', items: linkItem } },
 } as const;

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { checkConfiguration } from '../../src/configuration/check.js';
@@ -8,7 +8,7 @@ import { PROJECT_ROOT } from '../../src/configuration/load.js';
 /** A copy of the real configuration that a test may break. */
 function copyConfiguration(): string {
   const root = mkdtempSync(path.join(tmpdir(), 'config-'));
-  for (const dir of ['schemas', 'screens', 'locales']) cpSync(path.join(PROJECT_ROOT, dir), path.join(root, dir), { recursive: true });
+  for (const dir of ['schemas', 'screens', 'locales', 'frame']) cpSync(path.join(PROJECT_ROOT, dir), path.join(root, dir), { recursive: true });
   return root;
 }
 
@@ -87,5 +87,57 @@ describe('configuration check', () => {
   it('reports a screen whose access class is not one of the four', () => {
     edit(root, 'screens/registration.json', (json) => (json.access = 'everyone'));
     expect(checkConfiguration(root).map((problem) => problem.pointer)).to.include('/access');
+  });
+
+  it('reports a link to an unknown screen, an unknown action and an event no feature handles', () => {
+    edit(root, 'screens/memberships.json', (json) => {
+      json.blocks[1].items[0].screen.screen = 'noSuchScreen';
+      json.blocks[4].columns[3].cells[0].action = 'noSuchAction';
+      json.actions.delete.outcomes[0].event = 'nobody/handlesThis';
+    });
+    const problems = checkConfiguration(root).filter((problem) => problem.file === 'screens/memberships.json');
+    expect(problems).to.deep.include({ file: 'screens/memberships.json', pointer: '/blocks/1/items/0/screen/screen', message: 'unknown screen "noSuchScreen"' });
+    expect(problems).to.deep.include({ file: 'screens/memberships.json', pointer: '/blocks/4/columns/3/cells/0/action', message: 'unknown action "noSuchAction"' });
+    expect(problems.find((problem) => problem.pointer === '/actions/delete/outcomes/0/event')?.message).to.match(/no feature handles the event "nobody\/handlesThis"/);
+  });
+
+  it('reports a condition that does not compile', () => {
+    edit(root, 'screens/memberships.json', (json) => (json.blocks[0].when = { type: 'no-such-type' }));
+    const problem = checkConfiguration(root).find((entry) => entry.pointer === '/blocks/0/when');
+    expect(problem?.message).to.match(/condition does not compile/);
+  });
+
+  it('reports a call that is no route of the server, by method and path', () => {
+    const routes = ['GET /api/v2/organizations/:orgId/affiliations', 'PATCH /api/v2/organizations/:orgId/affiliations/admins/:adminId'];
+    edit(root, 'screens/memberships.json', (json) => (json.actions.changeRole.call.method = 'PUT'));
+    const problems = checkConfiguration(root, { routes }).filter((problem) => problem.file === 'screens/memberships.json');
+    expect(problems).to.deep.include({
+      file: 'screens/memberships.json',
+      pointer: '/actions/changeRole/call',
+      message: 'no server route PUT /api/v2/organizations/:orgId/affiliations/admins/:adminId',
+    });
+    expect(problems.map((problem) => problem.pointer)).not.to.include('/data/affiliations');
+  });
+
+  it('reports two screens on one path', () => {
+    edit(root, 'screens/roles.json', (json) => (json.path = '/memberships'));
+    expect(checkConfiguration(root).map((problem) => problem.message)).to.include('/memberships is also used by screens/memberships.json');
+  });
+
+  it('checks the menu and footer of frame/navigation.json like screen links', () => {
+    edit(root, 'frame/navigation.json', (json) => {
+      json.menu[0].screen.screen = 'nowhere';
+      json.footer[0].label = 'common.footer.noSuchLink';
+    });
+    const problems = checkConfiguration(root).filter((problem) => problem.file === 'frame/navigation.json');
+    expect(problems).to.deep.include({ file: 'frame/navigation.json', pointer: '/menu/0/screen/screen', message: 'unknown screen "nowhere"' });
+    expect(problems).to.deep.include({ file: 'frame/navigation.json', pointer: '/footer/0/label', message: 'locale key "common.footer.noSuchLink" is missing in en' });
+  });
+
+  it('reports a locale key written in the browser code that no language has', () => {
+    const source = path.join(root, 'src', 'client', 'screens');
+    mkdirSync(source, { recursive: true });
+    writeFileSync(path.join(source, 'Example.tsx'), "export const label = (t: (key: string) => string) => t('common.noSuchWord');\n");
+    expect(checkConfiguration(root)).to.deep.include({ file: 'src/client/screens/Example.tsx', pointer: 'line 1', message: 'locale key "common.noSuchWord" is missing in ja' });
   });
 });

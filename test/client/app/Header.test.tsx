@@ -7,7 +7,7 @@ import { I18nextProvider, initReactI18next } from 'react-i18next';
 import { Provider } from 'react-redux';
 import { MemoryRouter } from 'react-router-dom';
 import { combineReducers, legacy_createStore as createStore } from 'redux';
-import { Header, menuItems } from '../../../src/client/app/frame/Header.js';
+import { Header } from '../../../src/client/app/frame/Header.js';
 import { featureFlagLoaded, featureFlagsReducers } from '../../../src/client/engine/featureFlags.js';
 import { stateReducers } from '../../../src/client/state/index.js';
 import { organizationSelected, sessionFromTokenResponse, sessionStored } from '../../../src/client/state/session.js';
@@ -75,11 +75,13 @@ describe('Header (SPEC 2.2)', () => {
     expect(document.activeElement).to.equal(button);
   });
 
-  it('admin permissions only with the product_admin_roles flag', () => {
-    expect(menuItems(true, 'https://faq').map((item) => item.to)).to.include('/roles');
-    expect(menuItems(false, 'https://faq').map((item) => item.to)).to.not.include('/roles');
-    const screen = show(false);
-    fireEvent.click(screen.getByRole('button', { name: 'Menu' }));
-    expect(screen.queryByRole('link', { name: 'Admin permissions' })).to.equal(null);
+  it('admin permissions only with the product_admin_roles flag (the menu of frame/navigation.json)', () => {
+    const without = show(false);
+    fireEvent.click(without.getByRole('button', { name: 'Menu' }));
+    expect(without.queryByRole('link', { name: 'Admin permissions' })).to.equal(null);
+    cleanup();
+    const withFlag = show(true);
+    fireEvent.click(withFlag.getByRole('button', { name: 'Menu' }));
+    expect(withFlag.getByRole('link', { name: 'Admin permissions' }).getAttribute('href')).to.equal('/roles');
   });
 });

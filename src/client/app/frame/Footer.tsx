@@ -1,9 +1,13 @@
 import type { ReactElement } from 'react';
 import { useTranslation } from 'react-i18next';
 import { LANGUAGES } from '../../../common/languages.js';
+import navigation from '../../../../build/generated/navigation.json';
+import type { NavigationDefinition } from '../../../common/screens.js';
 import { LANGUAGE_STORAGE_KEY } from '../../engine/i18n.js';
+import { LinkView } from '../../engine/screen/LinkView.js';
 
-const FOOTER_LINKS = ['corporateProfile', 'terms', 'privacy', 'environment', 'faq', 'inquiry'] as const;
+/** The footer's links (frame/navigation.json). */
+const FOOTER = (navigation as NavigationDefinition).footer;
 
 /** Switching language remembers the choice and reloads the page (SPEC 2.2). */
 function LanguageSwitcher(): ReactElement {
@@ -33,11 +37,9 @@ export function Footer(): ReactElement {
   return (
     <footer className="footer">
       <ul className="footer__links">
-        {FOOTER_LINKS.map((name) => (
-          <li key={name}>
-            <a href={t(`links.${name}`)} target="_blank" rel="noreferrer">
-              {t(`common.footer.${name}`)}
-            </a>
+        {FOOTER.map((item) => (
+          <li key={item.label}>
+            <LinkView item={item} context={{}} />
           </li>
         ))}
       </ul>

@@ -7,32 +7,18 @@ import { useEffect, useId, useRef, useState, type ReactElement } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSelector } from 'react-redux';
 import { Link } from 'react-router-dom';
-import { isFeatureEnabled, type FeatureFlagsRootState } from '../../engine/featureFlags.js';
-import { isLoggedIn, selectMe, selectOrganization, type SessionRootState } from '../../state/session.js';
+import navigation from '../../../../build/generated/navigation.json';
+import type { NavigationDefinition } from '../../../common/screens.js';
+import type { FeatureFlagsRootState } from '../../engine/featureFlags.js';
+import { LinkView } from '../../engine/screen/LinkView.js';
+import { isLoggedIn, selectMe, selectOrganization, selectRole, type SessionRootState } from '../../state/session.js';
 import logoEn from './logo-en.svg';
 import logoJa from './logo-ja.svg';
 
 const LOGOS: Record<string, string> = { ja: logoJa, en: logoEn };
 
-interface MenuItem {
-  to: string;
-  label: string;
-  external?: boolean;
-}
-
-/** Pure: the menu's items; roles only with the product_admin_roles flag (SPEC 2.2, §6). */
-export function menuItems(rolesEnabled: boolean, faqUrl: string): MenuItem[] {
-  return [
-    { to: '/', label: 'common.menu.home' },
-    { to: '/memberships', label: 'common.menu.memberships' },
-    ...(rolesEnabled ? [{ to: '/roles', label: 'common.menu.roles' }] : []),
-    { to: '/account', label: 'common.menu.account' },
-    // back to the provider, which shows the organisation choice again
-    { to: '/signin?prompt=select_account', label: 'common.menu.organizations' },
-    { to: faqUrl, label: 'common.menu.faq', external: true },
-    { to: '/signout', label: 'common.menu.logout' },
-  ];
-}
+/** The menu's entries (frame/navigation.json); conditions read the role and the feature flags (roles: SPEC §6). */
+const MENU = (navigation as NavigationDefinition).menu;
 
 function AccountMenu(): ReactElement {
   const { t } = useTranslation();
@@ -40,7 +26,8 @@ function AccountMenu(): ReactElement {
   const listId = useId();
   const container = useRef<HTMLElement>(null);
   const toggle = useRef<HTMLButtonElement>(null);
-  const rolesEnabled = useSelector((state: FeatureFlagsRootState) => isFeatureEnabled('product_admin_roles')(state));
+  const flags = useSelector((state: FeatureFlagsRootState) => state.featureFlags);
+  const role = useSelector((state: SessionRootState) => selectRole(state));
 
   useEffect(() => {
     if (!open) return undefined;
@@ -73,15 +60,9 @@ function AccountMenu(): ReactElement {
         {t('common.menu.label')}
       </button>
       <ul className="menu__list" id={listId} hidden={!open} onClick={() => setOpen(false)}>
-        {menuItems(rolesEnabled, t('links.faq')).map((item) => (
+        {MENU.map((item) => (
           <li key={item.label}>
-            {item.external ? (
-              <a href={item.to} target="_blank" rel="noreferrer">
-                {t(item.label)}
-              </a>
-            ) : (
-              <Link to={item.to}>{t(item.label)}</Link>
-            )}
+            <LinkView item={item} context={{ role, flags: flags as Record<string, boolean> }} />
           </li>
         ))}
       </ul>

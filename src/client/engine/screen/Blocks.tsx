@@ -10,6 +10,7 @@ import type { BannerBlock, Block, CardsBlock, Cell, DetailsBlock, LinkItem, Link
 import { isPending, type OperationsRootState } from '../../state/operations.js';
 import { actionOperation, actionRequested } from './actions.js';
 import { matches } from './conditions.js';
+import { linkClassName, LinkView, useHref } from './LinkView.js';
 import { screenPath } from './navigation.js';
 import { resolveValue, resolveValues, type ScreenContext } from './values.js';
 
@@ -19,12 +20,6 @@ interface BlockProps<B> {
   block: B;
   screen: ScreenDefinition;
   context: ScreenContext;
-}
-
-/** `links.*` locale keys hold URLs; anything else is a value of the context (or a literal URL). */
-function useHref(): (href: string, context: ScreenContext) => string {
-  const { t } = useTranslation();
-  return (href, context) => (href.startsWith('links.') ? t(href) : String(resolveValue(href, context) ?? ''));
 }
 
 function useRunAction(screen: ScreenDefinition) {
@@ -66,30 +61,14 @@ function BannerView({ block, context }: BlockProps<BannerBlock>): ReactElement |
 /** A link to a screen or URL, or a button running an action. */
 function LinkItemView({ item, screen, context }: { item: LinkItem; screen: ScreenDefinition; context: ScreenContext }): ReactElement | null {
   const { t } = useTranslation();
-  const href = useHref();
   const run = useRunAction(screen);
   const pending = useSelector((state: OperationsRootState) => (item.action ? isPending(actionOperation(screen.id, item.action))(state) : false));
-  const className = item.style === 'link' ? 'link' : `button${item.style === 'primary' ? ' button--primary' : item.style === 'danger' ? ' button--danger' : ''}`;
+  if (!item.action) return <LinkView item={item} context={context} className={linkClassName(item.style)} />;
   if (!matches(item.when, context)) return null;
-  const ariaLabel = item.ariaLabel ? t(item.ariaLabel) : undefined;
-  if (item.action) {
-    return (
-      <button type="button" className={className} aria-label={ariaLabel} disabled={pending} onClick={() => run(item.action!, context)}>
-        {t(item.label)}
-      </button>
-    );
-  }
-  if (item.screen) {
-    return (
-      <Link className={className} aria-label={ariaLabel} to={screenPath(item.screen, context)}>
-        {t(item.label)}
-      </Link>
-    );
-  }
   return (
-    <a className={className} aria-label={ariaLabel} href={href(item.href ?? '', context)} {...(item.external ? { target: '_blank', rel: 'noreferrer' } : {})}>
+    <button type="button" className={linkClassName(item.style)} aria-label={item.ariaLabel ? t(item.ariaLabel) : undefined} disabled={pending} onClick={() => run(item.action!, context)}>
       {t(item.label)}
-    </a>
+    </button>
   );
 }
 

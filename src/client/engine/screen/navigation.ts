@@ -12,14 +12,16 @@ export function screenById(id: string): ScreenDefinition {
   return screen;
 }
 
-/** The path of the linked screen, its placeholders filled from the link's params (then the context's own). */
+/** The path of the linked screen, its placeholders filled from the link's params (then the context's own), and its query. */
 export function screenPath(link: ScreenLink, context: Partial<ScreenContext>): string {
   const values = { ...context.params, ...resolveValues(link.params, context) };
-  return screenById(link.screen).path.replace(/:([a-zA-Z][a-zA-Z0-9]*)\??/g, (_match, name: string) => {
+  const path = screenById(link.screen).path.replace(/:([a-zA-Z][a-zA-Z0-9]*)\??/g, (_match, name: string) => {
     const value = values[name];
     if (value === undefined || value === null || value === '') throw new Error(`screen ${link.screen}: no value for :${name}`);
     return encodeURIComponent(String(value));
   });
+  const query = new URLSearchParams(resolveValues(link.query, context) as Record<string, string>).toString();
+  return query ? `${path}?${query}` : path;
 }
 
 export function* navigateToScreen(link: ScreenLink, context: Partial<ScreenContext>): Generator<unknown, void, unknown> {

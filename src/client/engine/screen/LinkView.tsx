@@ -1,0 +1,41 @@
+/**
+ * A link of the configuration (LinkItem without an action): to a screen by id, or to a URL held by a `links.*` locale
+ * key or a value of the context. Used by the blocks and by the page frame's menu and footer (frame/navigation.json).
+ */
+import type { ReactElement } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router-dom';
+import type { LinkItem } from '../../../common/screens.js';
+import { matches } from './conditions.js';
+import { screenPath } from './navigation.js';
+import { resolveValue, type ScreenContext } from './values.js';
+
+/** `links.*` locale keys hold URLs; anything else is a value of the context (or a literal URL). */
+export function useHref(): (href: string, context: Partial<ScreenContext>) => string {
+  const { t } = useTranslation();
+  return (href, context) => (href.startsWith('links.') ? t(href) : String(resolveValue(href, context) ?? ''));
+}
+
+export function linkClassName(style: LinkItem['style']): string {
+  if (style === 'link') return 'link';
+  return `button${style === 'primary' ? ' button--primary' : style === 'danger' ? ' button--danger' : ''}`;
+}
+
+export function LinkView({ item, context, className }: { item: LinkItem; context: Partial<ScreenContext>; className?: string }): ReactElement | null {
+  const { t } = useTranslation();
+  const href = useHref();
+  if (!matches(item.when, context)) return null;
+  const ariaLabel = item.ariaLabel ? t(item.ariaLabel) : undefined;
+  if (item.screen) {
+    return (
+      <Link className={className} aria-label={ariaLabel} to={screenPath(item.screen, context)}>
+        {t(item.label)}
+      </Link>
+    );
+  }
+  return (
+    <a className={className} aria-label={ariaLabel} href={href(item.href ?? '', context)} {...(item.external ? { target: '_blank', rel: 'noreferrer' } : {})}>
+      {t(item.label)}
+    </a>
+  );
+}
