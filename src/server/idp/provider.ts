@@ -15,7 +15,7 @@ import Provider, { errors, interactionPolicy, type Configuration, type KoaContex
 import { CALLBACK_PATH, ISSUER_PATH, PORTAL_CLIENT_ID, POST_LOGOUT_PATH } from '../../common/identity.js';
 import type { Config } from '../config.js';
 import type { Db } from '../db/index.js';
-import { findAdminById } from '../domain/admins.js';
+import { endAdminTokens, findAdminById } from '../domain/admins.js';
 import { createAdapterClass } from './adapter.js';
 import { API_SCOPES, apiAudienceOf, issuerOf, LANGUAGE_COOKIE, SUPPORTED_SCOPES } from './constants.js';
 import type { ProviderKeys } from './keys.js';
@@ -206,6 +206,15 @@ export function createProvider({ config, db, keys, log }: ProviderDeps): Provide
     const { urlFor } = oidc as unknown as { urlFor(name: string): string };
     ctx.body = logoutPage(languageOf(ctx as unknown as Ctx), urlFor.call(oidc, 'end_session_confirm'), state?.secret ?? '');
     ctx.set('Content-Security-Policy', String(ctx.response.get('Content-Security-Policy')).replace(/ 'sha256-[^']+'/g, ''));
+  });
+
+  // Logout ends the admin's access tokens too (they are JWTs the API verifies locally: finding 3 of issue 7).
+  provider.use(async (ctx, next) => {
+    await next();
+    const oidc = (ctx as unknown as Ctx).oidc;
+    if (oidc?.route !== 'end_session_confirm' || ctx.status !== 303) return;
+    const accountId = (oidc.session as unknown as { accountId?: string } | undefined)?.accountId;
+    if (accountId && /^\d+$/.test(accountId)) await endAdminTokens(db, Number(accountId));
   });
 
   // SPEC §3 Session: the token response also says when it was made and how long the refresh token lives.
