@@ -64,6 +64,10 @@ export interface Config {
   refreshTokenTtl: number;
   /** A password entry older than this (seconds, REAUTH_WINDOW) asks for the password again on sensitive pages. */
   reauthWindow: number;
+  /** A session not refreshed for this long ends (seconds, SESSION_IDLE_TIMEOUT, default 30 min): refresh refused, password asked. */
+  sessionIdleTimeout: number;
+  /** A session ends this long after its password entry however active (seconds, SESSION_MAX_AGE, default 12 h). */
+  sessionMaxAge: number;
   /** Keys signing the provider's cookies (COOKIE_KEYS, comma-separated, newest first); unset: generated once and kept in the database. */
   cookieKeys: string[] | undefined;
   /** Failed sign-ins: slowed, then refused for a while, per account and per client address. */
@@ -173,6 +177,9 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
   const accessTokenTtl = seconds('ACCESS_TOKEN_TTL', 900, 10);
   const refreshTokenTtl = seconds('REFRESH_TOKEN_TTL', 14 * 24 * 60 * 60, 60);
   const reauthWindow = seconds('REAUTH_WINDOW', 600);
+  const sessionIdleTimeout = seconds('SESSION_IDLE_TIMEOUT', 30 * 60);
+  const sessionMaxAge = seconds('SESSION_MAX_AGE', 12 * 60 * 60);
+  if (sessionIdleTimeout > sessionMaxAge) problems.push(`SESSION_IDLE_TIMEOUT (${sessionIdleTimeout}) must not exceed SESSION_MAX_AGE (${sessionMaxAge})`);
   const signinThrottle: SigninThrottleConfig = {
     maxAccountFailures: seconds('SIGNIN_MAX_FAILURES', 5),
     maxAddressFailures: seconds('SIGNIN_MAX_ADDRESS_FAILURES', 20),
@@ -211,6 +218,8 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
     accessTokenTtl,
     refreshTokenTtl,
     reauthWindow,
+    sessionIdleTimeout,
+    sessionMaxAge,
     cookieKeys: cookieKeys && cookieKeys.length > 0 ? cookieKeys : undefined,
     signinThrottle: Object.freeze(signinThrottle),
   });

@@ -4,7 +4,10 @@
  * - Issuer `${PUBLIC_URL}/oidc`; the portal is the one static, public client (PKCE S256, no secret).
  * - Access tokens are JWTs for the portal API (resource indicator `${PUBLIC_URL}/api/v2`), signed with the persisted
  *   key, carrying `auth_time` (the last password entry) and `glopla_id`; the API verifies them locally.
- * - Refresh tokens rotate on every use and never outlive the first one of their chain.
+ * - Refresh tokens rotate on every use and never outlive the first one of their chain. Sessions (issue 7 finding 9):
+ *   each refresh token lives SESSION_IDLE_TIMEOUT at most, so a session not refreshed that long ends, and none
+ *   outlives SESSION_MAX_AGE after the password entry; the provider session (silent sign-in) then asks for the
+ *   password again too.
  * - Interactions: `login` (our password page), then `select_account` (our organisation choice, asked on every
  *   authorisation and requestable with prompt=select_account), then `consent` (satisfied by the grant the
  *   organisation choice creates). The choice is kept per grant (organizationChoice.ts) and becomes `glopla_id`.
@@ -16,7 +19,7 @@ import { CALLBACK_PATH, ISSUER_PATH, PORTAL_CLIENT_ID, POST_LOGOUT_PATH } from '
 import type { Config } from '../config.js';
 import type { Db } from '../db/index.js';
 import { endAdminTokens, findAdminById } from '../domain/admins.js';
-import { createAdapterClass } from './adapter.js';
+import { createAdapterClass, hasLiveRefreshToken } from './adapter.js';
 import { API_SCOPES, apiAudienceOf, issuerOf, LANGUAGE_COOKIE, SUPPORTED_SCOPES } from './constants.js';
 import type { ProviderKeys } from './keys.js';
 import { findOrganizationChoice } from './organizationChoice.js';
@@ -63,6 +66,19 @@ export function createProvider({ config, db, keys, log }: ProviderDeps): Provide
   const { Prompt, Check, base } = interactionPolicy;
   const policy = base();
   // The organisation choice: requested on every authorisation until this interaction chose one.
+  // Sign-in without the password only while the session is active: not older than SESSION_MAX_AGE, and either
+  // recent or still holding a live refresh token (refreshed within SESSION_IDLE_TIMEOUT).
+  policy.get('login')!.checks.add(
+    new Check('session_ended', 'the session was idle or is too old', async (ctx) => {
+      const { session, result, client } = ctx.oidc;
+      // a resumed interaction passed this check at its start (the organisation choice then made a new grant)
+      if (!session?.accountId || result) return Check.NO_NEED_TO_PROMPT;
+      if (session.past(config.sessionMaxAge)) return Check.REQUEST_PROMPT;
+      if (!session.past(config.sessionIdleTimeout)) return Check.NO_NEED_TO_PROMPT;
+      const grantId = client ? session.grantIdFor(client.clientId) : undefined;
+      return grantId && (await hasLiveRefreshToken(db, grantId)) ? Check.NO_NEED_TO_PROMPT : Check.REQUEST_PROMPT;
+    }),
+  );
   policy.add(
     new Prompt(
       { name: 'select_account', requestable: true },
@@ -172,12 +188,16 @@ export function createProvider({ config, db, keys, log }: ProviderDeps): Provide
       AuthorizationCode: 60,
       IdToken: 60 * 60,
       Interaction: 60 * 60,
-      Session: config.refreshTokenTtl,
+      // sliding (each authorisation extends it) but never past SESSION_MAX_AGE after the password entry
+      Session: (_ctx, session) => Math.max(1, Math.min(config.refreshTokenTtl, (session.loginTs ?? epochNow()) + config.sessionMaxAge - epochNow())),
       Grant: config.refreshTokenTtl,
-      // a rotated refresh token keeps the remaining lifetime of the one it replaces
-      RefreshToken: (ctx) => {
-        const rotated = ctx?.oidc.entities.RotatedRefreshToken;
-        return rotated ? Math.max(1, rotated.remainingTTL) : config.refreshTokenTtl;
+      // SESSION_IDLE_TIMEOUT at most, never past SESSION_MAX_AGE after the password entry nor REFRESH_TOKEN_TTL after
+      // the chain's first token (rotation carries iiat and authTime)
+      RefreshToken: (_ctx, token) => {
+        const now = epochNow();
+        const chainEnd = (token.iiat ?? now) + config.refreshTokenTtl;
+        const sessionEnd = (token.authTime ?? now) + config.sessionMaxAge;
+        return Math.max(1, Math.min(config.sessionIdleTimeout, chainEnd - now, sessionEnd - now));
       },
     },
     interactions: {
