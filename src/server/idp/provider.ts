@@ -51,6 +51,17 @@ function languageOf(ctx: Ctx) {
 
 const epochNow = () => Math.floor(Date.now() / 1000);
 
+/**
+ * Whether the end-session request carries an id_token_hint (oidc-provider has validated it by now: signature,
+ * audience) naming the provider session's admin, or there is no signed-in admin: only then may its page submit itself.
+ */
+function hintedLogout(ctx: Ctx): boolean {
+  const hint = (ctx.oidc.entities as { IdTokenHint?: { payload?: { sub?: unknown } } }).IdTokenHint;
+  if (!hint?.payload) return false;
+  const accountId = (ctx.oidc.session as unknown as { accountId?: string } | undefined)?.accountId;
+  return accountId === undefined || hint.payload.sub === accountId;
+}
+
 export function createProvider({ config, db, keys, log }: ProviderDeps): Provider {
   const issuer = issuerOf(config);
   const audience = apiAudienceOf(config);
@@ -140,7 +151,7 @@ export function createProvider({ config, db, keys, log }: ProviderDeps): Provide
           const session = ctx.oidc.session as unknown as { state?: { secret?: string } };
           ctx.type = 'html';
           const { urlFor } = ctx.oidc as unknown as { urlFor(name: string): string };
-          ctx.body = logoutPage(languageOf(ctx), urlFor.call(ctx.oidc, 'end_session_confirm'), session.state?.secret ?? '');
+          ctx.body = logoutPage(languageOf(ctx), urlFor.call(ctx.oidc, 'end_session_confirm'), session.state?.secret ?? '', hintedLogout(ctx));
         },
         async postLogoutSuccessSource(ctx) {
           ctx.type = 'html';
@@ -217,14 +228,14 @@ export function createProvider({ config, db, keys, log }: ProviderDeps): Provide
   provider.registerGrantType(PASSWORD_CHANGE_GRANT, passwordChangeGrant({ Adapter, audience, resourceServerInfo }), PASSWORD_CHANGE_PARAMS);
 
   // Without a provider session, end-session answers with oidc-provider's own auto-submitting page (an inline script
-  // allowed by a hash): ours does the same with the external script.
+  // allowed by a hash): ours instead, submitted by the external script only with a valid id_token_hint.
   provider.use(async (ctx, next) => {
     await next();
     const oidc = (ctx as unknown as Ctx).oidc;
     if (oidc?.route !== 'end_session' || ctx.method !== 'GET' || ctx.status !== 200 || typeof ctx.body !== 'string' || !ctx.body.includes('Submitting Callback')) return;
     const state = (oidc.session as unknown as { state?: { secret?: string } }).state;
     const { urlFor } = oidc as unknown as { urlFor(name: string): string };
-    ctx.body = logoutPage(languageOf(ctx as unknown as Ctx), urlFor.call(oidc, 'end_session_confirm'), state?.secret ?? '');
+    ctx.body = logoutPage(languageOf(ctx as unknown as Ctx), urlFor.call(oidc, 'end_session_confirm'), state?.secret ?? '', hintedLogout(ctx as unknown as Ctx));
     ctx.set('Content-Security-Policy', String(ctx.response.get('Content-Security-Policy')).replace(/ 'sha256-[^']+'/g, ''));
   });
 
