@@ -18,7 +18,7 @@ import { ISSUER_PATH, SIGNIN_ERROR, SIGNIN_ROUTE } from '../../common/identity.j
 import { isLanguage, type Language } from '../../common/languages.js';
 import { affiliationsOfAdmin, authenticateAdmin, normalizeEmail, type AffiliationView } from '../domain/admins.js';
 import { beginAttempt, minutesUntil, recordSuccess } from '../domain/signinThrottle.js';
-import { API_SCOPES, LANGUAGE_COOKIE, SUPPORTED_SCOPES } from './constants.js';
+import { API_SCOPES, isSecureUrl, LANGUAGE_COOKIE, SUPPORTED_SCOPES } from './constants.js';
 import { saveOrganizationChoice } from './organizationChoice.js';
 import { ASSETS_PATH, errorPage, organizationPage, pickLanguage, signinPage } from './pages.js';
 
@@ -61,8 +61,8 @@ function languageFor(request: FastifyRequest, interaction: Interaction | undefin
   };
 }
 
-function rememberLanguage(reply: FastifyReply, language: Language): void {
-  reply.header('set-cookie', `${LANGUAGE_COOKIE}=${language}; Path=${ISSUER_PATH}; Max-Age=31536000; SameSite=Lax; HttpOnly`);
+function rememberLanguage(reply: FastifyReply, language: Language, secure: boolean): void {
+  reply.header('set-cookie', `${LANGUAGE_COOKIE}=${language}; Path=${ISSUER_PATH}; Max-Age=31536000; SameSite=Lax; HttpOnly${secure ? '; Secure' : ''}`);
 }
 
 function html(reply: FastifyReply, status: number, body: string): FastifyReply {
@@ -192,7 +192,7 @@ export const interactionRoutes =
       const interaction = await details(request, reply, request.params.uid);
       if (!interaction) return expired(request, reply);
       const { language, explicit } = languageFor(request, interaction);
-      rememberLanguage(reply, language);
+      rememberLanguage(reply, language, isSecureUrl(config.publicUrl));
       const accountId = interaction.session?.accountId;
       switch (interaction.prompt.name) {
         case 'login':

@@ -20,7 +20,7 @@ import type { Config } from '../config.js';
 import type { Db } from '../db/index.js';
 import { endAdminTokens, findAdminById } from '../domain/admins.js';
 import { createAdapterClass, hasLiveRefreshToken } from './adapter.js';
-import { API_SCOPES, apiAudienceOf, issuerOf, LANGUAGE_COOKIE, SUPPORTED_SCOPES } from './constants.js';
+import { API_SCOPES, apiAudienceOf, isSecureUrl, issuerOf, LANGUAGE_COOKIE, SUPPORTED_SCOPES } from './constants.js';
 import type { ProviderKeys } from './keys.js';
 import { findOrganizationChoice } from './organizationChoice.js';
 import { errorPage, logoutDonePage, logoutPage, pickLanguage } from './pages.js';
@@ -66,6 +66,7 @@ export function createProvider({ config, db, keys, log }: ProviderDeps): Provide
   const issuer = issuerOf(config);
   const audience = apiAudienceOf(config);
   const Adapter = createAdapterClass(db);
+  const secure = isSecureUrl(config.publicUrl);
   const resourceServerInfo = () => ({
     scope: API_SCOPES.join(' '),
     audience,
@@ -123,8 +124,8 @@ export function createProvider({ config, db, keys, log }: ProviderDeps): Provide
     cookies: {
       keys: config.cookieKeys ?? keys.cookie,
       // portal and provider share one origin: lax cookies work over http too (SameSite=None needs https)
-      long: { httpOnly: true, sameSite: 'lax' },
-      short: { httpOnly: true, sameSite: 'lax' },
+      long: { httpOnly: true, sameSite: 'lax', secure },
+      short: { httpOnly: true, sameSite: 'lax', secure },
     },
     scopes: [...SUPPORTED_SCOPES],
     claims: {
@@ -224,6 +225,15 @@ export function createProvider({ config, db, keys, log }: ProviderDeps): Provide
 
   const provider = new Provider(issuer, configuration);
   provider.proxy = config.trustProxy !== false;
+  // The app speaks plain HTTP behind a TLS proxy: with an https PUBLIC_URL the public scheme is https whatever the
+  // last hop was (and whether or not its X-Forwarded-Proto is trusted), so Koa may set Secure cookies and builds
+  // https endpoint URLs.
+  if (secure) {
+    provider.use(async (ctx, next) => {
+      Object.defineProperty(ctx.request, 'protocol', { value: 'https' });
+      await next();
+    });
+  }
 
   provider.registerGrantType(PASSWORD_CHANGE_GRANT, passwordChangeGrant({ Adapter, audience, resourceServerInfo }), PASSWORD_CHANGE_PARAMS);
 
