@@ -47,7 +47,8 @@ const CLEANUP_INTERVAL_MS = 60 * 60 * 1000;
 
 export async function registerIdentityProvider(app: FastifyInstance): Promise<void> {
   const { config, db } = app;
-  const keys = await loadOrCreateKeys(db);
+  const stored = await loadOrCreateKeys(db, !config.signingKeys);
+  const keys = { ...stored, signing: config.signingKeys ?? stored.signing };
   const provider = createProvider({ config, db, keys, log: app.log });
   const Adapter = createAdapterClass(db);
   const issuer = issuerOf(config);

@@ -16,7 +16,7 @@
 import type { IncomingMessage } from 'node:http';
 import Provider, { errors, interactionPolicy, type Configuration, type KoaContextWithOIDC } from 'oidc-provider';
 import { CALLBACK_PATH, ISSUER_PATH, PORTAL_CLIENT_ID, POST_LOGOUT_PATH } from '../../common/identity.js';
-import type { Config } from '../config.js';
+import { canSign, type Config } from '../config.js';
 import type { Db } from '../db/index.js';
 import { endAdminTokens, findAdminById } from '../domain/admins.js';
 import { createAdapterClass, hasLiveRefreshToken } from './adapter.js';
@@ -67,12 +67,15 @@ export function createProvider({ config, db, keys, log }: ProviderDeps): Provide
   const audience = apiAudienceOf(config);
   const Adapter = createAdapterClass(db);
   const secure = isSecureUrl(config.publicUrl);
+  // the first key that may sign (key_ops ["verify"]: published for a coming rotation, not signing yet)
+  const signingKid = keys.signing.find(canSign)?.kid;
   const resourceServerInfo = () => ({
     scope: API_SCOPES.join(' '),
     audience,
     accessTokenTTL: config.accessTokenTtl,
     accessTokenFormat: 'jwt' as const,
-    jwt: { sign: { alg: 'RS256' as const } },
+    // oidc-provider picks the key of JWT access tokens without regard to key_ops: name the one that signs
+    jwt: { sign: { alg: 'RS256' as const, ...(signingKid ? { kid: signingKid } : {}) } },
   });
 
   const { Prompt, Check, base } = interactionPolicy;
