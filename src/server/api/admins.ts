@@ -6,7 +6,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { FastifyPluginAsync } from 'fastify';
 import { API_ERROR } from '../../common/errorCodes.js';
-import { affiliationsOfAdmin, changePassword, findAdminById } from '../domain/admins.js';
+import { affiliationsOfAdmin, changePassword } from '../domain/admins.js';
 import { beginAttempt, recordSuccess } from '../domain/signinThrottle.js';
 import { isReauthenticationExpired, signedIn, useAuthentication } from './auth.js';
 import { ApiError } from './errors.js';
@@ -115,7 +115,7 @@ export const adminsRoutes: FastifyPluginAsync = async (app) => {
       if (!affiliation) throw new ApiError(403, API_ERROR.forbidden);
 
       // the current password is a password guess like a sign-in: the same counts and limits (signinThrottle.ts)
-      const keys = { account: (await findAdminById(app.db, admin.id))?.email ?? String(admin.id), address: request.ip };
+      const keys = { account: affiliation.admin.email, address: request.ip };
       const attempt = await beginAttempt(app.db, keys, app.config.signinThrottle);
       if (!attempt.allowed) {
         reply.header('retry-after', String(Math.max(1, Math.ceil(((attempt.lockedUntil?.getTime() ?? Date.now()) - Date.now()) / 1000))));

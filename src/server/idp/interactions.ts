@@ -3,11 +3,11 @@
  * organisation choice ("Select Your Organization"), under /oidc/interaction/:uid, plus the pages' assets.
  *
  * Sign-in: only activated admins, argon2id; attempts are counted before the password is checked, per account and
- * client address, per address and per account (signinThrottle.ts), slowed and then refused for a while. After the password the organisation is chosen at once when it can be:
- * the requested glopla_id when the admin belongs to it, or the only affiliation; otherwise the choice page lists
- * every affiliated organisation. prompt=select_account always shows the list (when there is more than one).
- * An admin without any affiliation ends the interaction and is sent to the portal's
- * /signin?error_message_key=no_organization_affiliation.
+ * client address, per address and per account (signinThrottle.ts), slowed and then refused for a while. After the
+ * password the organisation is chosen at once when it can be: the requested glopla_id when the admin belongs to it,
+ * or the only affiliation; otherwise the choice page lists every affiliated organisation. prompt=select_account
+ * always shows the list (when there is more than one). An admin without any affiliation ends the interaction and is
+ * sent to the portal's /signin?error_message_key=no_organization_affiliation.
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';

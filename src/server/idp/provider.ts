@@ -80,7 +80,6 @@ export function createProvider({ config, db, keys, log }: ProviderDeps): Provide
 
   const { Prompt, Check, base } = interactionPolicy;
   const policy = base();
-  // The organisation choice: requested on every authorisation until this interaction chose one.
   // Sign-in without the password only while the session is active: not older than SESSION_MAX_AGE, and either
   // recent or still holding a live refresh token (refreshed within SESSION_IDLE_TIMEOUT).
   policy.get('login')!.checks.add(
@@ -94,6 +93,7 @@ export function createProvider({ config, db, keys, log }: ProviderDeps): Provide
       return grantId && (await hasLiveRefreshToken(db, grantId)) ? Check.NO_NEED_TO_PROMPT : Check.REQUEST_PROMPT;
     }),
   );
+  // The organisation choice: requested on every authorisation until this interaction chose one.
   policy.add(
     new Prompt(
       { name: 'select_account', requestable: true },
