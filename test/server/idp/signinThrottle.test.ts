@@ -1,4 +1,6 @@
+import { Writable } from 'node:stream';
 import { expect } from 'chai';
+import pino from 'pino';
 import { DEMO_PASSWORD } from '../../../src/server/db/seed/demoData.js';
 import { beginAttempt } from '../../../src/server/domain/signinThrottle.js';
 import { authorizationPath, authorize, Browser, formAction, pkce, signIn } from '../support/oidc.js';
@@ -14,8 +16,24 @@ async function signinForm(app: Parameters<typeof authorize>[0], remoteAddress?: 
   return { browser, action: formAction(page.body) };
 }
 
+/** The sign-in events the app logs (signin_failed: a password checked and wrong; signin_refused: not checked). */
+function signinEvents() {
+  const events: string[] = [];
+  const stream = new Writable({
+    write(chunk, _encoding, callback) {
+      for (const line of String(chunk).split('\n').filter(Boolean)) {
+        const { event } = JSON.parse(line) as { event?: string };
+        if (event) events.push(event);
+      }
+      callback();
+    },
+  });
+  return { logger: pino({ level: 'info' }, stream), events };
+}
+
 describe('sign-in throttle: attempts are counted before the password is checked (issue 7 finding 5)', () => {
-  const ctx = useTestApp({ env: { ...ENV, SIGNIN_MAX_FAILURES: '5', SIGNIN_MAX_ADDRESS_FAILURES: '100' } });
+  const log = signinEvents();
+  const ctx = useTestApp({ env: { ...ENV, SIGNIN_MAX_FAILURES: '5', SIGNIN_MAX_ADDRESS_FAILURES: '100' }, logger: log.logger });
 
   it('lets 20 parallel guesses check no more than SIGNIN_MAX_FAILURES passwords: the right one among them is refused', async function () {
     this.timeout(60_000);
@@ -27,6 +45,8 @@ describe('sign-in throttle: attempts are counted before the password is checked 
     // 401: a password checked and wrong before the lock; the rest were refused (429)
     expect(statuses.filter((status) => status === 401).length).to.be.at.most(4);
     expect(statuses.filter((status) => status === 429).length).to.be.at.least(16);
+    expect(log.events.filter((event) => event === 'signin_failed').length, 'passwords checked').to.be.at.most(5);
+    expect(log.events.filter((event) => event === 'signin_refused').length, 'refused unchecked').to.be.at.least(15);
   });
 
   it('counts parallel attempts atomically: of 20 at once, exactly SIGNIN_MAX_FAILURES are allowed', async () => {
