@@ -2,6 +2,7 @@
  * Every environment setting of the server, read and validated once (DESIGN §4, the runtime contract).
  * `loadConfig(env)` never reads process.env itself, so tests pass their own overrides.
  */
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 
 export const SEED_MODES = ['demo', 'none'] as const;
@@ -66,10 +67,29 @@ export interface Config {
   refreshTokenTtl: number;
   /** A password entry older than this (seconds, REAUTH_WINDOW) asks for the password again on sensitive pages. */
   reauthWindow: number;
+  /** A session not refreshed for this long ends (seconds, SESSION_IDLE_TIMEOUT, default 30 min): refresh refused, password asked. */
+  sessionIdleTimeout: number;
+  /** A session ends this long after its password entry however active (seconds, SESSION_MAX_AGE, default 12 h). */
+  sessionMaxAge: number;
   /** Keys signing the provider's cookies (COOKIE_KEYS, comma-separated, newest first); unset: generated once and kept in the database. */
   cookieKeys: string[] | undefined;
+  /** The provider's signing keys (IDP_SIGNING_KEYS: a JWKS, or @file); the first that may sign signs. Unset: generated once and kept in the database. */
+  signingKeys: SigningJwk[] | undefined;
   /** Failed sign-ins: slowed, then refused for a while, per account and per client address. */
   signinThrottle: SigninThrottleConfig;
+}
+
+/**
+ * A private RSA signing key (JWK) of the identity provider. `key_ops: ["verify"]` marks a key that is published and
+ * verifies but does not sign yet (key rotation, see README).
+ */
+export interface SigningJwk {
+  kty: 'RSA';
+  kid: string;
+  alg: 'RS256';
+  use: 'sig';
+  key_ops?: string[];
+  [name: string]: unknown;
 }
 
 export interface SigninThrottleConfig {
@@ -175,6 +195,9 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
   const accessTokenTtl = seconds('ACCESS_TOKEN_TTL', 900, 10);
   const refreshTokenTtl = seconds('REFRESH_TOKEN_TTL', 14 * 24 * 60 * 60, 60);
   const reauthWindow = seconds('REAUTH_WINDOW', 600);
+  const sessionIdleTimeout = seconds('SESSION_IDLE_TIMEOUT', 30 * 60);
+  const sessionMaxAge = seconds('SESSION_MAX_AGE', 12 * 60 * 60);
+  if (sessionIdleTimeout > sessionMaxAge) problems.push(`SESSION_IDLE_TIMEOUT (${sessionIdleTimeout}) must not exceed SESSION_MAX_AGE (${sessionMaxAge})`);
   const signinThrottle: SigninThrottleConfig = {
     maxAccountFailures: seconds('SIGNIN_MAX_FAILURES', 5),
     maxAddressFailures: seconds('SIGNIN_MAX_ADDRESS_FAILURES', 20),
@@ -189,6 +212,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
 
   const apiDocs = value('API_DOCS') ?? (value('NODE_ENV') === 'production' ? 'off' : 'on');
   if (apiDocs !== 'on' && apiDocs !== 'off') problems.push(`API_DOCS must be on or off, got "${apiDocs}"`);
+  const signingKeys = parseSigningKeys(value('IDP_SIGNING_KEYS'), cwd, problems);
 
   if (problems.length > 0) throw new ConfigError(problems);
 
@@ -217,9 +241,55 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
     accessTokenTtl,
     refreshTokenTtl,
     reauthWindow,
+    sessionIdleTimeout,
+    sessionMaxAge,
     cookieKeys: cookieKeys && cookieKeys.length > 0 ? cookieKeys : undefined,
+    signingKeys,
     signinThrottle: Object.freeze(signinThrottle),
   });
+}
+
+/**
+ * IDP_SIGNING_KEYS: a JWKS (`{"keys": […]}` or an array) as the value, or `@path` of a file holding it (relative to
+ * the working directory). Private RSA keys with distinct kids; at least one that may sign.
+ */
+function parseSigningKeys(raw: string | undefined, cwd: string, problems: string[]): SigningJwk[] | undefined {
+  if (raw === undefined) return undefined;
+  const fail = (why: string) => (problems.push(`IDP_SIGNING_KEYS ${why}`), undefined);
+  let text = raw;
+  if (raw.startsWith('@')) {
+    try {
+      text = readFileSync(path.resolve(cwd, raw.slice(1)), 'utf8');
+    } catch (error) {
+      return fail(`names a file that cannot be read: ${(error as Error).message}`);
+    }
+  }
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    return fail('must be a JWKS in JSON ({"keys": [...]}) or @path of a file holding one');
+  }
+  const keys: unknown = Array.isArray(parsed) ? parsed : (parsed as { keys?: unknown } | null)?.keys;
+  if (!Array.isArray(keys) || keys.length === 0) return fail('must hold at least one key');
+  const kids = new Set<string>();
+  for (const key of keys as Array<Record<string, unknown>>) {
+    if (typeof key !== 'object' || key === null || key.kty !== 'RSA' || typeof key.d !== 'string') return fail('keys must be private RSA keys (kty RSA with d)');
+    if (typeof key.kid !== 'string' || key.kid === '' || kids.has(key.kid)) return fail('keys must each have a kid of their own');
+    if ((key.alg ?? 'RS256') !== 'RS256' || (key.use ?? 'sig') !== 'sig') return fail('keys must be for RS256 signatures (alg RS256, use sig)');
+    if (key.key_ops !== undefined && !(Array.isArray(key.key_ops) && key.key_ops.every((op) => op === 'sign' || op === 'verify'))) {
+      return fail('key_ops may only list "sign" and "verify"');
+    }
+    kids.add(key.kid);
+  }
+  const signing = (keys as SigningJwk[]).map((key) => ({ ...key, alg: 'RS256' as const, use: 'sig' as const }));
+  if (!signing.some(canSign)) return fail('needs a key that may sign (not every key can be key_ops ["verify"])');
+  return Object.freeze(signing) as SigningJwk[];
+}
+
+/** Whether the provider may sign with the key (a key_ops without "sign" publishes it for verification only). */
+export function canSign(key: Record<string, unknown>): boolean {
+  return !Array.isArray(key.key_ops) || key.key_ops.includes('sign');
 }
 
 /** '3600' and '3600s' → 3600; '30m', '72h', '7d' likewise in seconds; anything else (or 0) → undefined. */

@@ -92,6 +92,13 @@ describe('server/config', () => {
     }
   });
 
+  it('has the session limits: idle 30 min, at most 12 h, the idle timeout not longer than the limit', () => {
+    expect(loadConfig({})).to.include({ sessionIdleTimeout: 1800, sessionMaxAge: 43200 });
+    expect(loadConfig({ SESSION_IDLE_TIMEOUT: '600', SESSION_MAX_AGE: '3600' })).to.include({ sessionIdleTimeout: 600, sessionMaxAge: 3600 });
+    expect(() => loadConfig({ SESSION_IDLE_TIMEOUT: '7200', SESSION_MAX_AGE: '3600' })).to.throw(ConfigError, /SESSION_IDLE_TIMEOUT/);
+    expect(() => loadConfig({ SESSION_MAX_AGE: '12h' })).to.throw(ConfigError, /SESSION_MAX_AGE/);
+  });
+
   it('redacts passwords in URLs', () => {
     expect(redactUrl('postgres://user:pw@host/db')).to.equal('postgres://user:***@host/db');
   });

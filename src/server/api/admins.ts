@@ -1,13 +1,16 @@
 /**
  * The signed-in admin's own calls (SPEC §7 Account): GET admins/me/affiliations, GET admin/re_authentication_expiration
- * and PUT admins/{adminId}/password, which answers with a new session (a token response).
+ * and PUT admins/{adminId}/password, which answers with a new session (a token response); its current-password check
+ * is throttled like a sign-in (429 too_many_requests with Retry-After).
  */
+import { setTimeout as sleep } from 'node:timers/promises';
 import camelcaseKeys from 'camelcase-keys';
 import type { FastifyPluginAsync } from 'fastify';
 import { affiliationsAnswerSchema, reauthenticationAnswerSchema, sessionAnswerSchema, type AffiliationsAnswer, type ReauthenticationAnswer, type SessionAnswer } from '../../common/api/answers.js';
 import type { Forms } from '../../common/api/forms.js';
 import { API_ERROR } from '../../common/errorCodes.js';
 import { affiliationsOfAdmin, changePassword } from '../domain/admins.js';
+import { beginAttempt, recordSuccess } from '../domain/signinThrottle.js';
 import { isReauthenticationExpired, signedIn, useAuthentication } from './auth.js';
 import { ApiError } from './errors.js';
 import { TAG } from './openapi.js';
@@ -51,11 +54,11 @@ export const adminsRoutes: FastifyPluginAsync = async (app) => {
         body: formBody('password-change'),
         response: {
           200: wire(sessionAnswerSchema),
-          ...errorAnswers({ 400: [API_ERROR.currentPasswordMismatch], 403: [API_ERROR.forbidden] }),
+          ...errorAnswers({ 400: [API_ERROR.currentPasswordMismatch], 403: [API_ERROR.forbidden], 429: [API_ERROR.tooManyRequests] }),
         },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const admin = signedIn(request);
       if (request.params.adminId !== admin.id) throw new ApiError(403, API_ERROR.forbidden);
       // the organisation of the new session: the one of the current session, while the admin still belongs to it
@@ -63,9 +66,20 @@ export const adminsRoutes: FastifyPluginAsync = async (app) => {
       const affiliation = affiliations.find((candidate) => candidate.organization.gloplaId === admin.gloplaId) ?? affiliations[0];
       if (!affiliation) throw new ApiError(403, API_ERROR.forbidden);
 
+      // the current password is a password guess like a sign-in: the same counts and limits (signinThrottle.ts)
+      const keys = { account: affiliation.admin.email, address: request.ip };
+      const attempt = await beginAttempt(app.db, keys, app.config.signinThrottle);
+      if (!attempt.allowed) {
+        reply.header('retry-after', String(Math.max(1, Math.ceil(((attempt.lockedUntil?.getTime() ?? Date.now()) - Date.now()) / 1000))));
+        throw new ApiError(429, API_ERROR.tooManyRequests);
+      }
       const authTime = Math.floor(Date.now() / 1000);
       const result = await changePassword(app.db, admin.id, request.body.current, request.body.new);
-      if (result === 'current_password_mismatch') throw new ApiError(400, API_ERROR.currentPasswordMismatch);
+      if (result === 'current_password_mismatch') {
+        if (attempt.failureDelayMs > 0) await sleep(attempt.failureDelayMs);
+        throw new ApiError(400, API_ERROR.currentPasswordMismatch);
+      }
+      await recordSuccess(app.db, keys);
 
       const { identityProvider } = app;
       await identityProvider.revokeAdmin(admin.id);

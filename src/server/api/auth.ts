@@ -5,13 +5,14 @@
  *
  * A route module that needs a signed-in admin calls `useAuthentication(app)` first; its handlers then read
  * `request.admin`. Answers: 401 access_token_expired (the client refreshes once and retries), 401
- * invalid_access_token (anything else wrong or missing), 403 forbidden, 403 reauthentication_expired.
+ * invalid_access_token (anything else wrong or missing, or ended by logout, password change or reset: the admin's
+ * tokens_valid_after), 403 forbidden, 403 reauthentication_expired.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { API_ERROR } from '../../common/errorCodes.js';
 import type { Db } from '../db/index.js';
 import type { AffiliationRole } from '../db/types.js';
-import { roleInOrganization } from '../domain/admins.js';
+import { isAccessTokenCurrent, roleInOrganization } from '../domain/admins.js';
 import { AccessTokenError } from '../idp/accessTokens.js';
 import { ApiError } from './errors.js';
 import { documentAnswers, SECURITY } from './openapi.js';
@@ -53,6 +54,8 @@ export function useAuthentication(app: FastifyInstance): void {
     }
     try {
       const claims = await app.identityProvider.verifyAccessToken(match[1]!);
+      // a JWT outlives logout and password changes: the admin's tokens_valid_after ends it at once
+      if (!(await isAccessTokenCurrent(app.db, claims.adminId, claims.issuedAt))) throw new AccessTokenError(API_ERROR.invalidAccessToken, 'token ended (logout, password change or reset)');
       request.admin = { id: claims.adminId, authTime: claims.authTime, gloplaId: claims.gloplaId };
     } catch (error) {
       if (!(error instanceof AccessTokenError)) throw error;

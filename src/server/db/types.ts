@@ -57,6 +57,8 @@ export interface AdminsTable {
   /** argon2id hash; null until the admin sets a password on activation. */
   passwordHash: string | null;
   activatedAt: Timestamp | null;
+  /** Access tokens of the admin issued before this time (whole seconds) are refused (domain/admins.ts endAdminTokens). */
+  tokensValidAfter: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
   createdAt: CreatedAt;
   updatedAt: UpdatedAt;
 }
@@ -165,7 +167,7 @@ export interface IdpKeysTable {
 
 /** Failed sign-in counters (src/server/domain/signinThrottle.ts). */
 export interface SigninAttemptsTable {
-  scope: 'account' | 'address';
+  scope: 'account' | 'address' | 'account_address';
   key: string;
   failures: number;
   lastFailureAt: Timestamp;

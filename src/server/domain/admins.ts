@@ -18,6 +18,30 @@ export function normalizeEmail(email: string): string {
   return email.trim().toLowerCase();
 }
 
+/**
+ * Ends every access token the admin holds now (logout, password change and reset, role change, deletion): tokens
+ * issued before this second are refused by the API although their signature and expiry are still good. Whole
+ * seconds, the resolution of a token's iat, so a token minted right after (the new session of a password change)
+ * still passes; a token made earlier in the same second also does (at most a second's leeway).
+ */
+export async function endAdminTokens(db: Db, adminId: number, now = Date.now()): Promise<void> {
+  await db
+    .updateTable('admins')
+    .set({ tokensValidAfter: new Date(Math.floor(now / 1000) * 1000) })
+    .where('id', '=', adminId)
+    .execute();
+}
+
+/**
+ * Whether an access token issued at `issuedAt` (epoch seconds) is still good for the admin: the admin exists and
+ * the token is not older than the admin's tokens_valid_after. One primary-key look-up.
+ */
+export async function isAccessTokenCurrent(db: Db, adminId: number, issuedAt: number): Promise<boolean> {
+  const row = await db.selectFrom('admins').select('tokensValidAfter').where('id', '=', adminId).executeTakeFirst();
+  if (!row) return false;
+  return !row.tokensValidAfter || issuedAt >= Math.floor(new Date(row.tokensValidAfter).getTime() / 1000);
+}
+
 export async function findAdminById(db: Db, id: number): Promise<Admin | undefined> {
   return db.selectFrom('admins').selectAll().where('id', '=', id).executeTakeFirst();
 }

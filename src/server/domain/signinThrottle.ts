@@ -1,19 +1,21 @@
 /**
- * Failed sign-ins are slowed, then refused for a while (issue 3 §1), per account (the e-mail entered, known or not)
- * and per client address. The counters live in the database (signin_attempts) so every instance sees them.
+ * Password guesses are slowed, then refused for a while (issue 3 §1, issue 7 finding 5). The counters live in the
+ * database (signin_attempts) so every instance sees them. Three counters per attempt:
+ * - account_address (the e-mail entered, known or not, from one client address): locked at `maxAccountFailures`;
+ * - address (the client address, any account): locked at `maxAddressFailures`;
+ * - account (the e-mail from every address): never locked, only slowed down, so nobody can lock an account from
+ *   anywhere; a guesser spread over many addresses still meets each address's own lock.
  *
- * - A failure is remembered for `lockoutSeconds`; a failure after that starts a new count.
- * - From the third failure on, the answer waits `failureDelayMs` more per failure (at most 3 s).
- * - At `maxAccountFailures` (account) or `maxAddressFailures` (address) the key is locked for `lockoutSeconds`:
- *   every attempt, even with the right password, is refused without checking it.
- * - A successful sign-in clears the account's counter (not the address's, so one valid account cannot be used to
- *   reset the count of an address trying many accounts).
+ * An attempt is counted BEFORE its password is checked (`beginAttempt`, one atomic statement): of any number of
+ * parallel guesses no more than the limits are checked at all. A success takes its own count back (`recordSuccess`).
+ * - Counts are remembered for `lockoutSeconds` after the last attempt; a lock lasts `lockoutSeconds` from the attempt
+ *   that reached the limit and does not grow while refused attempts go on; after it a new count starts.
+ * - A failed attempt's answer waits `failureDelayMs` more per counted attempt from the third on (at most 3 s), by
+ *   the largest of the three counts.
  */
 import { sql } from 'kysely';
 import type { SigninThrottleConfig } from '../config.js';
 import type { Db } from '../db/index.js';
-
-export type ThrottleScope = 'account' | 'address';
 
 export interface ThrottleKeys {
   /** The e-mail as entered, normalised (lower case). */
@@ -22,47 +24,51 @@ export interface ThrottleKeys {
   address: string;
 }
 
+export interface AttemptVerdict {
+  /** False: refused without checking the password (a lock holds). */
+  allowed: boolean;
+  /** The end of the lock of this account from this address or of this address, when one holds (also from this attempt on). */
+  lockedUntil: Date | undefined;
+  /** How long to wait before answering a failure (ms). */
+  failureDelayMs: number;
+}
+
 export const MAX_FAILURE_DELAY_MS = 3000;
 
-/** The time until which one of the keys is locked, or undefined when neither is. */
-export async function lockedUntil(db: Db, keys: ThrottleKeys): Promise<Date | undefined> {
-  const rows = await db
-    .selectFrom('signinAttempts')
-    .select('lockedUntil')
-    .where((eb) =>
-      eb.or([
-        eb.and([eb('scope', '=', 'account'), eb('key', '=', keys.account)]),
-        eb.and([eb('scope', '=', 'address'), eb('key', '=', keys.address)]),
-      ]),
-    )
-    .where('lockedUntil', '>', sql<Date>`now()`)
-    .execute();
-  const times = rows.map((row) => new Date(row.lockedUntil!).getTime());
-  return times.length > 0 ? new Date(Math.max(...times)) : undefined;
-}
+const pairKey = (keys: ThrottleKeys) => `${keys.account} ${keys.address}`;
 
-async function countFailure(db: Db, scope: ThrottleScope, key: string, max: number, lockoutSeconds: number): Promise<number> {
-  // one statement, so concurrent failures of one key are all counted
-  const result = await sql<{ failures: number }>`
-    insert into signin_attempts (scope, key, failures, last_failure_at, locked_until)
-    values (${scope}, ${key}, 1, now(), case when 1 >= ${max}::int then now() + make_interval(secs => ${lockoutSeconds}::int) end)
+/** Counts one attempt under the three keys at once and says whether its password may be checked. */
+export async function beginAttempt(db: Db, keys: ThrottleKeys, config: SigninThrottleConfig): Promise<AttemptVerdict> {
+  const lockout = sql`make_interval(secs => ${config.lockoutSeconds}::int)`;
+  // the limit of a row's scope; null (the account across addresses) never locks
+  const limit = sql`(case signin_attempts.scope when 'account_address' then ${config.maxAccountFailures}::int when 'address' then ${config.maxAddressFailures}::int end)`;
+  const firstLock = (max: number) => (max <= 1 ? sql`now() + ${lockout}` : sql`null::timestamptz`);
+  // a lock that ended, or a count not touched for lockoutSeconds, starts over
+  const fresh = sql`((signin_attempts.locked_until is not null and signin_attempts.locked_until <= now())
+    or (signin_attempts.locked_until is null and signin_attempts.last_failure_at < now() - ${lockout}))`;
+  const { rows } = await sql<{ scope: string; failures: number; lockedUntil: Date | string | null }>`
+    insert into signin_attempts (scope, key, failures, last_failure_at, locked_until) values
+      ('account_address', ${pairKey(keys)}, 1, now(), ${firstLock(config.maxAccountFailures)}),
+      ('address', ${keys.address}, 1, now(), ${firstLock(config.maxAddressFailures)}),
+      ('account', ${keys.account}, 1, now(), null)
     on conflict (scope, key) do update set
-      failures = case when signin_attempts.last_failure_at < now() - make_interval(secs => ${lockoutSeconds}::int) then 1 else signin_attempts.failures + 1 end,
+      failures = case when ${fresh} then 1 else signin_attempts.failures + 1 end,
       last_failure_at = now(),
       locked_until = case
-        when (case when signin_attempts.last_failure_at < now() - make_interval(secs => ${lockoutSeconds}::int) then 1 else signin_attempts.failures + 1 end) >= ${max}::int
-          then now() + make_interval(secs => ${lockoutSeconds}::int)
-        else signin_attempts.locked_until
+        when ${fresh} then case when 1 >= ${limit} then now() + ${lockout} end
+        when signin_attempts.locked_until is not null then signin_attempts.locked_until
+        when signin_attempts.failures + 1 >= ${limit} then now() + ${lockout}
       end
-    returning failures`.execute(db);
-  return Number(result.rows[0]?.failures ?? 1);
-}
-
-/** Counts a failure for both keys; returns how long to wait before answering (ms). */
-export async function recordFailure(db: Db, keys: ThrottleKeys, config: SigninThrottleConfig): Promise<number> {
-  const accountFailures = await countFailure(db, 'account', keys.account, config.maxAccountFailures, config.lockoutSeconds);
-  const addressFailures = await countFailure(db, 'address', keys.address, config.maxAddressFailures, config.lockoutSeconds);
-  return failureDelay(Math.max(accountFailures, addressFailures), config.failureDelayMs);
+    returning scope, failures, locked_until`.execute(db);
+  const row = (scope: string) => rows.find((candidate) => candidate.scope === scope);
+  const pair = row('account_address');
+  const address = row('address');
+  const locks = [pair, address].map((candidate) => candidate?.lockedUntil).filter((until): until is Date | string => until != null);
+  return {
+    allowed: Number(pair?.failures) <= config.maxAccountFailures && Number(address?.failures) <= config.maxAddressFailures,
+    lockedUntil: locks.length > 0 ? new Date(Math.max(...locks.map((until) => new Date(until).getTime()))) : undefined,
+    failureDelayMs: failureDelay(Math.max(...rows.map((candidate) => Number(candidate.failures))), config.failureDelayMs),
+  };
 }
 
 /** The wait after the n-th failure in a row. */
@@ -70,6 +76,30 @@ export function failureDelay(failures: number, perFailureMs: number): number {
   return Math.min(MAX_FAILURE_DELAY_MS, Math.max(0, failures - 2) * perFailureMs);
 }
 
+/**
+ * The password was right: the account's counts (from this address and across addresses) are cleared, and the
+ * address's count takes this attempt back (so that one valid account cannot reset the count of an address that
+ * tries many accounts, and successes never lock an address).
+ */
 export async function recordSuccess(db: Db, keys: ThrottleKeys): Promise<void> {
-  await db.deleteFrom('signinAttempts').where('scope', '=', 'account').where('key', '=', keys.account).execute();
+  await db
+    .deleteFrom('signinAttempts')
+    .where((eb) =>
+      eb.or([
+        eb.and([eb('scope', '=', 'account_address'), eb('key', '=', pairKey(keys))]),
+        eb.and([eb('scope', '=', 'account'), eb('key', '=', keys.account)]),
+      ]),
+    )
+    .execute();
+  await db
+    .updateTable('signinAttempts')
+    .set({ failures: sql<number>`greatest(failures - 1, 0)` })
+    .where('scope', '=', 'address')
+    .where('key', '=', keys.address)
+    .execute();
+}
+
+/** Whole minutes (at least 1) until a lock ends, for the pages. */
+export function minutesUntil(until: Date, now = Date.now()): number {
+  return Math.max(1, Math.ceil((until.getTime() - now) / 60_000));
 }

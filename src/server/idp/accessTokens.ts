@@ -13,6 +13,8 @@ export interface AccessTokenClaims {
   /** The organisation chosen at sign-in. */
   gloplaId: string | undefined;
   /** Epoch seconds. */
+  issuedAt: number;
+  /** Epoch seconds. */
   expiresAt: number;
 }
 
@@ -43,7 +45,7 @@ export function createAccessTokenVerifier({ issuer, audience, jwks, clockToleran
   return async (token) => {
     let payload;
     try {
-      ({ payload } = await jwtVerify(token, keySet, { issuer, audience, typ: 'at+jwt', algorithms: ['RS256'], clockTolerance, requiredClaims: ['sub', 'exp'] }));
+      ({ payload } = await jwtVerify(token, keySet, { issuer, audience, typ: 'at+jwt', algorithms: ['RS256'], clockTolerance, requiredClaims: ['sub', 'exp', 'iat'] }));
     } catch (error) {
       if (error instanceof joseErrors.JWTExpired) throw new AccessTokenError(API_ERROR.accessTokenExpired, error.message);
       throw new AccessTokenError(API_ERROR.invalidAccessToken, error instanceof Error ? error.message : String(error));
@@ -53,6 +55,7 @@ export function createAccessTokenVerifier({ issuer, audience, jwks, clockToleran
       adminId: Number(payload.sub),
       authTime: typeof payload.auth_time === 'number' ? payload.auth_time : undefined,
       gloplaId: typeof payload.glopla_id === 'string' ? payload.glopla_id : undefined,
+      issuedAt: payload.iat!,
       expiresAt: payload.exp!,
     };
   };

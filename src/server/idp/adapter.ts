@@ -130,3 +130,17 @@ export async function grantIdsOfAccount(db: Db, accountId: string): Promise<stri
 export async function destroySessionsOfAccount(db: Db, accountId: string): Promise<void> {
   await db.deleteFrom('idpPayloads').where('model', '=', 'Session').where('accountId', '=', accountId).execute();
 }
+
+/** Whether the grant still has a refresh token that can be used (unexpired, not yet rotated): the session is active. */
+export async function hasLiveRefreshToken(db: Db, grantId: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('idpPayloads')
+    .select('id')
+    .where('grantId', '=', grantId)
+    .where('model', '=', 'RefreshToken')
+    .where('consumedAt', 'is', null)
+    .where('expiresAt', '>', sql<Date>`now()`)
+    .limit(1)
+    .executeTakeFirst();
+  return row !== undefined;
+}

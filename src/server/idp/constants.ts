@@ -17,3 +17,8 @@ export function issuerOf(config: Pick<Config, 'publicUrl'>): string {
 export function apiAudienceOf(config: Pick<Config, 'publicUrl'>): string {
   return `${config.publicUrl}/api/v2`;
 }
+
+/** An https PUBLIC_URL: the provider's cookies (and ours on its pages) are Secure. */
+export function isSecureUrl(publicUrl: string): boolean {
+  return publicUrl.startsWith('https:');
+}

@@ -13,6 +13,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { JSONWebKeySet } from 'jose';
 import type Provider from 'oidc-provider';
 import { ISSUER_PATH, PORTAL_CLIENT_ID, type TokenEndpointResponse } from '../../common/identity.js';
+import { endAdminTokens } from '../domain/admins.js';
 import { createAccessTokenVerifier, type AccessTokenVerifier } from './accessTokens.js';
 import { createAdapterClass, deleteExpired, destroySessionsOfAccount, grantIdsOfAccount } from './adapter.js';
 import { apiAudienceOf, issuerOf } from './constants.js';
@@ -30,7 +31,7 @@ export interface IdentityProviderService {
   jwks: JSONWebKeySet;
   /** Verifies an access token locally; throws AccessTokenError (access_token_expired / invalid_access_token). */
   verifyAccessToken: AccessTokenVerifier;
-  /** Revokes every grant (with its refresh and access tokens) and every provider session of the admin. */
+  /** Revokes every grant (with its refresh tokens), every provider session and every access token of the admin. */
   revokeAdmin(adminId: number): Promise<void>;
   /** A new session (token response) for the admin in the organisation, minted by the password-change grant. */
   newSessionAfterPasswordChange(data: Omit<PasswordChangeTicket, 'clientId' | 'accountId'> & { adminId: number }): Promise<TokenEndpointResponse>;
@@ -46,7 +47,8 @@ const CLEANUP_INTERVAL_MS = 60 * 60 * 1000;
 
 export async function registerIdentityProvider(app: FastifyInstance): Promise<void> {
   const { config, db } = app;
-  const keys = await loadOrCreateKeys(db);
+  const stored = await loadOrCreateKeys(db, !config.signingKeys);
+  const keys = { ...stored, signing: config.signingKeys ?? stored.signing };
   const provider = createProvider({ config, db, keys, log: app.log });
   const Adapter = createAdapterClass(db);
   const issuer = issuerOf(config);
@@ -60,6 +62,7 @@ export async function registerIdentityProvider(app: FastifyInstance): Promise<vo
     jwks,
     verifyAccessToken: createAccessTokenVerifier({ issuer, audience, jwks }),
     async revokeAdmin(adminId) {
+      await endAdminTokens(db, adminId);
       const accountId = String(adminId);
       const adapter = new Adapter('Grant');
       for (const grantId of await grantIdsOfAccount(db, accountId)) await adapter.revokeByGrantId(grantId);

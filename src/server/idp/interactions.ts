@@ -2,12 +2,12 @@
  * The provider's interaction pages (oidc-provider's devInteractions are off): the password sign-in and the
  * organisation choice ("Select Your Organization"), under /oidc/interaction/:uid, plus the pages' assets.
  *
- * Sign-in: only activated admins, argon2id; failures are counted per account and per address (signinThrottle.ts),
- * slowed and then refused for a while. After the password the organisation is chosen at once when it can be:
- * the requested glopla_id when the admin belongs to it, or the only affiliation; otherwise the choice page lists
- * every affiliated organisation. prompt=select_account always shows the list (when there is more than one).
- * An admin without any affiliation ends the interaction and is sent to the portal's
- * /signin?error_message_key=no_organization_affiliation.
+ * Sign-in: only activated admins, argon2id; attempts are counted before the password is checked, per account and
+ * client address, per address and per account (signinThrottle.ts), slowed and then refused for a while. After the
+ * password the organisation is chosen at once when it can be: the requested glopla_id when the admin belongs to it,
+ * or the only affiliation; otherwise the choice page lists every affiliated organisation. prompt=select_account
+ * always shows the list (when there is more than one). An admin without any affiliation ends the interaction and is
+ * sent to the portal's /signin?error_message_key=no_organization_affiliation.
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -18,8 +18,8 @@ import { ISSUER_PATH, SIGNIN_ERROR, SIGNIN_ROUTE } from '../../common/identity.j
 import { isLanguage, type Language } from '../../common/languages.js';
 import type { Affiliation } from '../../common/api/answers.js';
 import { affiliationsOfAdmin, authenticateAdmin, normalizeEmail } from '../domain/admins.js';
-import { lockedUntil, recordFailure, recordSuccess } from '../domain/signinThrottle.js';
-import { API_SCOPES, LANGUAGE_COOKIE, SUPPORTED_SCOPES } from './constants.js';
+import { beginAttempt, minutesUntil, recordSuccess } from '../domain/signinThrottle.js';
+import { API_SCOPES, isSecureUrl, LANGUAGE_COOKIE, SUPPORTED_SCOPES } from './constants.js';
 import { saveOrganizationChoice } from './organizationChoice.js';
 import { ASSETS_PATH, errorPage, organizationPage, pickLanguage, signinPage } from './pages.js';
 
@@ -62,8 +62,8 @@ function languageFor(request: FastifyRequest, interaction: Interaction | undefin
   };
 }
 
-function rememberLanguage(reply: FastifyReply, language: Language): void {
-  reply.header('set-cookie', `${LANGUAGE_COOKIE}=${language}; Path=${ISSUER_PATH}; Max-Age=31536000; SameSite=Lax; HttpOnly`);
+function rememberLanguage(reply: FastifyReply, language: Language, secure: boolean): void {
+  reply.header('set-cookie', `${LANGUAGE_COOKIE}=${language}; Path=${ISSUER_PATH}; Max-Age=31536000; SameSite=Lax; HttpOnly${secure ? '; Secure' : ''}`);
 }
 
 function html(reply: FastifyReply, status: number, body: string): FastifyReply {
@@ -193,7 +193,7 @@ export const interactionRoutes =
       const interaction = await details(request, reply, request.params.uid);
       if (!interaction) return expired(request, reply);
       const { language, explicit } = languageFor(request, interaction);
-      rememberLanguage(reply, language);
+      rememberLanguage(reply, language, isSecureUrl(config.publicUrl));
       const accountId = interaction.session?.accountId;
       switch (interaction.prompt.name) {
         case 'login':
@@ -217,19 +217,19 @@ export const interactionRoutes =
       if (email === '' || password === '') return renderSignin(reply, interaction, language, explicit, 400, { email, error: { kind: 'required' } });
 
       const keys = { account: normalizeEmail(email).slice(0, 200), address: request.ip };
-      const lockedMinutes = async () => {
-        const until = await lockedUntil(db, keys);
-        return until ? Math.max(1, Math.ceil((until.getTime() - Date.now()) / 60_000)) : undefined;
-      };
-      let minutes = await lockedMinutes();
-      if (minutes !== undefined) return renderSignin(reply, interaction, language, explicit, 429, { email, error: { kind: 'locked', minutes } });
+      const locked = (until: Date) => renderSignin(reply, interaction, language, explicit, 429, { email, error: { kind: 'locked', minutes: minutesUntil(until) } });
+      // counted before the password is checked: parallel guesses cannot pass the limit
+      const attempt = await beginAttempt(db, keys, throttle);
+      if (!attempt.allowed) {
+        request.log.info({ event: 'signin_refused' }, 'sign-in refused: too many attempts');
+        return locked(attempt.lockedUntil ?? new Date());
+      }
 
       const admin = await authenticateAdmin(db, email, password);
       if (!admin) {
-        const wait = await recordFailure(db, keys, throttle);
-        if (wait > 0) await sleep(wait);
-        minutes = await lockedMinutes();
-        if (minutes !== undefined) return renderSignin(reply, interaction, language, explicit, 429, { email, error: { kind: 'locked', minutes } });
+        request.log.info({ event: 'signin_failed' }, 'sign-in failed: wrong e-mail or password');
+        if (attempt.failureDelayMs > 0) await sleep(attempt.failureDelayMs);
+        if (attempt.lockedUntil) return locked(attempt.lockedUntil);
         return renderSignin(reply, interaction, language, explicit, 401, { email, error: { kind: 'invalid' } });
       }
       await recordSuccess(db, keys);

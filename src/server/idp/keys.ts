@@ -1,6 +1,7 @@
 /**
  * The identity provider's keys, generated once and kept in the database (idp_keys) so every instance signs and
- * verifies with the same keys and nothing changes on a restart (DESIGN §7: never the development keys).
+ * verifies with the same keys and nothing changes on a restart (DESIGN §7: never the development keys) — unless
+ * IDP_SIGNING_KEYS (config.signingKeys) brings the signing keys from the environment; then none is stored.
  * - signing: an RSA key pair (RS256, the algorithm every OpenID Connect client supports) as a private JWK;
  * - cookie: a random secret that signs the provider's cookies, unless COOKIE_KEYS configures them.
  * Creation takes an advisory lock, so two instances starting together on an empty database agree on one key.
@@ -51,10 +52,10 @@ async function readKeys(db: Db): Promise<ProviderKeys> {
   };
 }
 
-/** The persisted keys; the first call on an empty database creates them. */
-export async function loadOrCreateKeys(db: Db): Promise<ProviderKeys> {
+/** The persisted keys; the first call on an empty database creates them (no signing key when `withSigning` is false). */
+export async function loadOrCreateKeys(db: Db, withSigning = true): Promise<ProviderKeys> {
   const existing = await readKeys(db);
-  if (existing.signing.length > 0 && existing.cookie.length > 0) return existing;
+  if ((existing.signing.length > 0 || !withSigning) && existing.cookie.length > 0) return existing;
 
   // generate outside the transaction: RSA key generation takes a moment
   const signing = newSigningKey();
@@ -62,7 +63,7 @@ export async function loadOrCreateKeys(db: Db): Promise<ProviderKeys> {
   await db.transaction().execute(async (trx) => {
     await sql`select pg_advisory_xact_lock(${KEYS_LOCK_KEY})`.execute(trx);
     const kinds = new Set((await trx.selectFrom('idpKeys').select('kind').execute()).map((row) => row.kind));
-    if (!kinds.has('signing')) {
+    if (withSigning && !kinds.has('signing')) {
       await trx.insertInto('idpKeys').values({ kind: 'signing', kid: signing.kid, key: jsonb(signing) }).execute();
     }
     if (!kinds.has('cookie')) {
@@ -77,6 +78,6 @@ export async function loadOrCreateKeys(db: Db): Promise<ProviderKeys> {
 
 /** The public half of a private JWK (what /oidc/jwks publishes). */
 export function publicJwk(jwk: PrivateJwk): Record<string, unknown> {
-  const { kty, kid, alg, use, n, e, crv, x, y } = jwk;
-  return Object.fromEntries(Object.entries({ kty, kid, alg, use, n, e, crv, x, y }).filter(([, value]) => value !== undefined));
+  const { kty, kid, alg, use, key_ops, n, e, crv, x, y } = jwk;
+  return Object.fromEntries(Object.entries({ kty, kid, alg, use, key_ops, n, e, crv, x, y }).filter(([, value]) => value !== undefined));
 }

@@ -180,16 +180,20 @@ ${options.otherAccountUrl ? `<ul class="idp-links"><li><a href="${escapeHtml(opt
  * The sign-out page: oidc-provider's confirmation form, submitted at once by /oidc/assets/logout.js (the portal
  * asked for the sign-out); without JavaScript the button does it.
  */
-export function logoutPage(language: Language, action: string, xsrf: string): string {
+/**
+ * The end-session confirmation. `autoSubmit` (the portal's own logout, with a valid id_token_hint of the signed-in
+ * admin) submits it at once by the external script; otherwise it asks, so a cross-site link cannot sign anyone out.
+ */
+export function logoutPage(language: Language, action: string, xsrf: string, autoSubmit: boolean): string {
   const t = translator(language);
   const body = `<h1>${escapeHtml(t('logout.title'))}</h1>
-<p class="idp-lead" role="status">${escapeHtml(t('logout.lead'))}</p>
+<p class="idp-lead" role="status">${escapeHtml(t(autoSubmit ? 'logout.lead' : 'logout.confirm'))}</p>
 <form class="idp-form" id="logout-form" method="post" action="${escapeHtml(action)}">
   <input type="hidden" name="xsrf" value="${escapeHtml(xsrf)}">
   <input type="hidden" name="logout" value="yes">
   <button type="submit" class="idp-button idp-button--primary">${escapeHtml(t('logout.submit'))}</button>
 </form>`;
-  return layout({ language, title: t('logout.title'), body, script: `${ASSETS_PATH}/logout.js` });
+  return layout({ language, title: t('logout.title'), body, ...(autoSubmit ? { script: `${ASSETS_PATH}/logout.js` } : {}) });
 }
 
 export function logoutDonePage(language: Language, publicUrl: string): string {

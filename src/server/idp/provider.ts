@@ -4,7 +4,10 @@
  * - Issuer `${PUBLIC_URL}/oidc`; the portal is the one static, public client (PKCE S256, no secret).
  * - Access tokens are JWTs for the portal API (resource indicator `${PUBLIC_URL}/api/v2`), signed with the persisted
  *   key, carrying `auth_time` (the last password entry) and `glopla_id`; the API verifies them locally.
- * - Refresh tokens rotate on every use and never outlive the first one of their chain.
+ * - Refresh tokens rotate on every use and never outlive the first one of their chain. Sessions (issue 7 finding 9):
+ *   each refresh token lives SESSION_IDLE_TIMEOUT at most, so a session not refreshed that long ends, and none
+ *   outlives SESSION_MAX_AGE after the password entry; the provider session (silent sign-in) then asks for the
+ *   password again too.
  * - Interactions: `login` (our password page), then `select_account` (our organisation choice, asked on every
  *   authorisation and requestable with prompt=select_account), then `consent` (satisfied by the grant the
  *   organisation choice creates). The choice is kept per grant (organizationChoice.ts) and becomes `glopla_id`.
@@ -13,11 +16,11 @@
 import type { IncomingMessage } from 'node:http';
 import Provider, { errors, interactionPolicy, type Configuration, type KoaContextWithOIDC } from 'oidc-provider';
 import { CALLBACK_PATH, ISSUER_PATH, PORTAL_CLIENT_ID, POST_LOGOUT_PATH } from '../../common/identity.js';
-import type { Config } from '../config.js';
+import { canSign, type Config } from '../config.js';
 import type { Db } from '../db/index.js';
-import { findAdminById } from '../domain/admins.js';
-import { createAdapterClass } from './adapter.js';
-import { API_SCOPES, apiAudienceOf, issuerOf, LANGUAGE_COOKIE, SUPPORTED_SCOPES } from './constants.js';
+import { endAdminTokens, findAdminById } from '../domain/admins.js';
+import { createAdapterClass, hasLiveRefreshToken } from './adapter.js';
+import { API_SCOPES, apiAudienceOf, isSecureUrl, issuerOf, LANGUAGE_COOKIE, SUPPORTED_SCOPES } from './constants.js';
 import type { ProviderKeys } from './keys.js';
 import { findOrganizationChoice } from './organizationChoice.js';
 import { errorPage, logoutDonePage, logoutPage, pickLanguage } from './pages.js';
@@ -48,20 +51,48 @@ function languageOf(ctx: Ctx) {
 
 const epochNow = () => Math.floor(Date.now() / 1000);
 
+/**
+ * Whether the end-session request carries an id_token_hint (oidc-provider has validated it by now: signature,
+ * audience) naming the provider session's admin, or there is no signed-in admin: only then may its page submit itself.
+ */
+function hintedLogout(ctx: Ctx): boolean {
+  const hint = (ctx.oidc.entities as { IdTokenHint?: { payload?: { sub?: unknown } } }).IdTokenHint;
+  if (!hint?.payload) return false;
+  const accountId = (ctx.oidc.session as unknown as { accountId?: string } | undefined)?.accountId;
+  return accountId === undefined || hint.payload.sub === accountId;
+}
+
 export function createProvider({ config, db, keys, log }: ProviderDeps): Provider {
   const issuer = issuerOf(config);
   const audience = apiAudienceOf(config);
   const Adapter = createAdapterClass(db);
+  const secure = isSecureUrl(config.publicUrl);
+  // the first key that may sign (key_ops ["verify"]: published for a coming rotation, not signing yet)
+  const signingKid = keys.signing.find(canSign)?.kid;
   const resourceServerInfo = () => ({
     scope: API_SCOPES.join(' '),
     audience,
     accessTokenTTL: config.accessTokenTtl,
     accessTokenFormat: 'jwt' as const,
-    jwt: { sign: { alg: 'RS256' as const } },
+    // oidc-provider picks the key of JWT access tokens without regard to key_ops: name the one that signs
+    jwt: { sign: { alg: 'RS256' as const, ...(signingKid ? { kid: signingKid } : {}) } },
   });
 
   const { Prompt, Check, base } = interactionPolicy;
   const policy = base();
+  // Sign-in without the password only while the session is active: not older than SESSION_MAX_AGE, and either
+  // recent or still holding a live refresh token (refreshed within SESSION_IDLE_TIMEOUT).
+  policy.get('login')!.checks.add(
+    new Check('session_ended', 'the session was idle or is too old', async (ctx) => {
+      const { session, result, client } = ctx.oidc;
+      // a resumed interaction passed this check at its start (the organisation choice then made a new grant)
+      if (!session?.accountId || result) return Check.NO_NEED_TO_PROMPT;
+      if (session.past(config.sessionMaxAge)) return Check.REQUEST_PROMPT;
+      if (!session.past(config.sessionIdleTimeout)) return Check.NO_NEED_TO_PROMPT;
+      const grantId = client ? session.grantIdFor(client.clientId) : undefined;
+      return grantId && (await hasLiveRefreshToken(db, grantId)) ? Check.NO_NEED_TO_PROMPT : Check.REQUEST_PROMPT;
+    }),
+  );
   // The organisation choice: requested on every authorisation until this interaction chose one.
   policy.add(
     new Prompt(
@@ -96,8 +127,8 @@ export function createProvider({ config, db, keys, log }: ProviderDeps): Provide
     cookies: {
       keys: config.cookieKeys ?? keys.cookie,
       // portal and provider share one origin: lax cookies work over http too (SameSite=None needs https)
-      long: { httpOnly: true, sameSite: 'lax' },
-      short: { httpOnly: true, sameSite: 'lax' },
+      long: { httpOnly: true, sameSite: 'lax', secure },
+      short: { httpOnly: true, sameSite: 'lax', secure },
     },
     scopes: [...SUPPORTED_SCOPES],
     claims: {
@@ -124,7 +155,7 @@ export function createProvider({ config, db, keys, log }: ProviderDeps): Provide
           const session = ctx.oidc.session as unknown as { state?: { secret?: string } };
           ctx.type = 'html';
           const { urlFor } = ctx.oidc as unknown as { urlFor(name: string): string };
-          ctx.body = logoutPage(languageOf(ctx), urlFor.call(ctx.oidc, 'end_session_confirm'), session.state?.secret ?? '');
+          ctx.body = logoutPage(languageOf(ctx), urlFor.call(ctx.oidc, 'end_session_confirm'), session.state?.secret ?? '', hintedLogout(ctx));
         },
         async postLogoutSuccessSource(ctx) {
           ctx.type = 'html';
@@ -172,12 +203,16 @@ export function createProvider({ config, db, keys, log }: ProviderDeps): Provide
       AuthorizationCode: 60,
       IdToken: 60 * 60,
       Interaction: 60 * 60,
-      Session: config.refreshTokenTtl,
+      // sliding (each authorisation extends it) but never past SESSION_MAX_AGE after the password entry
+      Session: (_ctx, session) => Math.max(1, Math.min(config.refreshTokenTtl, (session.loginTs ?? epochNow()) + config.sessionMaxAge - epochNow())),
       Grant: config.refreshTokenTtl,
-      // a rotated refresh token keeps the remaining lifetime of the one it replaces
-      RefreshToken: (ctx) => {
-        const rotated = ctx?.oidc.entities.RotatedRefreshToken;
-        return rotated ? Math.max(1, rotated.remainingTTL) : config.refreshTokenTtl;
+      // SESSION_IDLE_TIMEOUT at most, never past SESSION_MAX_AGE after the password entry nor REFRESH_TOKEN_TTL after
+      // the chain's first token (rotation carries iiat and authTime)
+      RefreshToken: (_ctx, token) => {
+        const now = epochNow();
+        const chainEnd = (token.iiat ?? now) + config.refreshTokenTtl;
+        const sessionEnd = (token.authTime ?? now) + config.sessionMaxAge;
+        return Math.max(1, Math.min(config.sessionIdleTimeout, chainEnd - now, sessionEnd - now));
       },
     },
     interactions: {
@@ -193,19 +228,37 @@ export function createProvider({ config, db, keys, log }: ProviderDeps): Provide
 
   const provider = new Provider(issuer, configuration);
   provider.proxy = config.trustProxy !== false;
+  // The app speaks plain HTTP behind a TLS proxy: with an https PUBLIC_URL the public scheme is https whatever the
+  // last hop was (and whether or not its X-Forwarded-Proto is trusted), so Koa may set Secure cookies and builds
+  // https endpoint URLs.
+  if (secure) {
+    provider.use(async (ctx, next) => {
+      Object.defineProperty(ctx.request, 'protocol', { value: 'https' });
+      await next();
+    });
+  }
 
   provider.registerGrantType(PASSWORD_CHANGE_GRANT, passwordChangeGrant({ Adapter, audience, resourceServerInfo }), PASSWORD_CHANGE_PARAMS);
 
   // Without a provider session, end-session answers with oidc-provider's own auto-submitting page (an inline script
-  // allowed by a hash): ours does the same with the external script.
+  // allowed by a hash): ours instead, submitted by the external script only with a valid id_token_hint.
   provider.use(async (ctx, next) => {
     await next();
     const oidc = (ctx as unknown as Ctx).oidc;
     if (oidc?.route !== 'end_session' || ctx.method !== 'GET' || ctx.status !== 200 || typeof ctx.body !== 'string' || !ctx.body.includes('Submitting Callback')) return;
     const state = (oidc.session as unknown as { state?: { secret?: string } }).state;
     const { urlFor } = oidc as unknown as { urlFor(name: string): string };
-    ctx.body = logoutPage(languageOf(ctx as unknown as Ctx), urlFor.call(oidc, 'end_session_confirm'), state?.secret ?? '');
+    ctx.body = logoutPage(languageOf(ctx as unknown as Ctx), urlFor.call(oidc, 'end_session_confirm'), state?.secret ?? '', hintedLogout(ctx as unknown as Ctx));
     ctx.set('Content-Security-Policy', String(ctx.response.get('Content-Security-Policy')).replace(/ 'sha256-[^']+'/g, ''));
+  });
+
+  // Logout ends the admin's access tokens too (they are JWTs the API verifies locally: finding 3 of issue 7).
+  provider.use(async (ctx, next) => {
+    await next();
+    const oidc = (ctx as unknown as Ctx).oidc;
+    if (oidc?.route !== 'end_session_confirm' || ctx.status !== 303) return;
+    const accountId = (oidc.session as unknown as { accountId?: string } | undefined)?.accountId;
+    if (accountId && /^\d+$/.test(accountId)) await endAdminTokens(db, Number(accountId));
   });
 
   // SPEC §3 Session: the token response also says when it was made and how long the refresh token lives.

@@ -144,3 +144,27 @@ describe('PUT /api/v2/admins/:adminId/password', () => {
     });
   });
 });
+
+describe('PUT /api/v2/admins/:adminId/password: wrong current passwords are throttled like sign-ins (issue 7 finding 10)', () => {
+  const ctx = useTestApp({ env: { ...ENV, SIGNIN_MAX_FAILURES: '3', SIGNIN_MAX_ADDRESS_FAILURES: '100' } });
+
+  function change(token: string, current: string) {
+    return ctx.app.inject({ method: 'PUT', url: '/api/v2/admins/2/password', headers: bearer(token), payload: { current, new: 'NewPassw0rd!2026' } });
+  }
+
+  it('answers 429 too_many_requests with Retry-After once SIGNIN_MAX_FAILURES were wrong, even for the right password', async () => {
+    const token = await accessToken(ctx.app, { sub: '2' });
+    for (let attempt = 1; attempt <= 3; attempt += 1) {
+      expect((await change(token, `Wrong-passw0rd-${attempt}`)).statusCode, `attempt ${attempt}`).to.equal(400);
+    }
+    const refused = await change(token, DEMO_PASSWORD);
+    expect(refused.statusCode).to.equal(429);
+    expect(refused.json()).to.deep.equal({ error: 'too_many_requests' });
+    expect(Number(refused.headers['retry-after'])).to.be.within(1, 900);
+  });
+
+  it('shares the counts with sign-in: the account is locked there too from this address', async () => {
+    const result = await authorize(ctx.app, { email: 'member@example.com', password: DEMO_PASSWORD });
+    expect(result.lastStatus).to.equal(429);
+  });
+});

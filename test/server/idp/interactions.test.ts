@@ -192,9 +192,9 @@ describe('identity provider: repeated sign-in failures', () => {
       const right = await authorize(ctx.app, { email: 'member@example.com', password: DEMO_PASSWORD, uiLocales: 'en' });
       expect(right.lastStatus).to.equal(429);
 
-      const rows = await ctx.db.selectFrom('signinAttempts').selectAll().where('scope', '=', 'account').execute();
+      const rows = await ctx.db.selectFrom('signinAttempts').selectAll().where('scope', '=', 'account_address').execute();
       expect(rows).to.have.length(1);
-      expect(rows[0]).to.include({ key: 'member@example.com', failures: 3 });
+      expect(rows[0]).to.include({ key: 'member@example.com 127.0.0.1', failures: 4 });
     });
 
     it('leaves other accounts alone', async () => {
@@ -206,8 +206,8 @@ describe('identity provider: repeated sign-in failures', () => {
       await ctx.db.updateTable('signinAttempts').set({ lockedUntil: new Date(Date.now() - 1000), lastFailureAt: new Date(Date.now() - 1000_000) }).execute();
       const result = await signIn(ctx.app, { email: 'member@example.com', password: DEMO_PASSWORD });
       expect(result.tokens.access_token).to.be.a('string');
-      const rows = await ctx.db.selectFrom('signinAttempts').selectAll().where('scope', '=', 'account').execute();
-      expect(rows, 'a success clears the account counter').to.have.length(0);
+      const rows = await ctx.db.selectFrom('signinAttempts').selectAll().where('scope', 'in', ['account', 'account_address']).execute();
+      expect(rows, 'a success clears the account counters').to.have.length(0);
     });
   });
 

@@ -71,17 +71,20 @@ export class Browser {
   constructor(
     readonly app: FastifyInstance,
     readonly jar = new CookieJar(),
+    /** The client address the requests come from (request.ip); default light-my-request's 127.0.0.1. */
+    readonly remoteAddress?: string,
   ) {}
 
   /** The same cookies against another instance of the app. */
   withApp(app: FastifyInstance): Browser {
-    return new Browser(app, this.jar);
+    return new Browser(app, this.jar, this.remoteAddress);
   }
 
   async request(method: 'GET' | 'POST', url: string, form?: Record<string, string>): Promise<LightMyRequestResponse> {
     const response = await this.app.inject({
       method,
       url,
+      ...(this.remoteAddress ? { remoteAddress: this.remoteAddress } : {}),
       headers: {
         cookie: this.jar.header(),
         ...(form ? { 'content-type': 'application/x-www-form-urlencoded' } : {}),
