@@ -25,7 +25,7 @@ describe('My Account: name and password (SPEC 2.6)', function () {
   });
 
   it('shows the name, the masked password and the e-mail address', async () => {
-    const account = page.locator('dl.account');
+    const account = page.locator('dl.details');
     await account.waitFor();
     const text = (await account.textContent()) ?? '';
     expect(text).to.contain('太郎 山田 (たろう やまだ)').and.contain('********').and.contain('manager@example.com');
@@ -44,7 +44,7 @@ describe('My Account: name and password (SPEC 2.6)', function () {
     await save.click();
     await page.getByText('Your name has been updated.').waitFor();
     await page.waitForURL(`${e2e.portal.url}/account`);
-    expect(await page.locator('dl.account').textContent()).to.contain('次郎 山田 (じろう やまだ)');
+    expect(await page.locator('dl.details').textContent()).to.contain('次郎 山田 (じろう やまだ)');
     expect(await page.locator('.header__name').textContent()).to.equal('次郎 山田');
   });
 
@@ -73,7 +73,7 @@ describe('My Account: name and password (SPEC 2.6)', function () {
     await page.waitForURL(`${e2e.portal.url}/account`);
     // the new session works
     await page.reload();
-    await page.locator('dl.account').waitFor();
+    await page.locator('dl.details').waitFor();
 
     await openMenuItem(page, 'Log out');
     // the portal root after end-session sends a visitor on to the provider's sign-in

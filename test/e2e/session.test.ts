@@ -9,7 +9,7 @@ async function signInAsMember(page: Page, url: string): Promise<void> {
   await enterCredentials(page, MEMBER, DEMO_PASSWORD);
   await page.waitForURL(`${url}/account`);
   await waitForHeader(page, '株式会社デモ [G0000001]');
-  await page.locator('dl.account').waitFor();
+  await page.locator('dl.details').waitFor();
 }
 
 describe('Session in the browser: refresh and re-authentication (SPEC §4 Session, Re-authentication)', function () {
@@ -56,7 +56,7 @@ describe('Session in the browser: refresh and re-authentication (SPEC §4 Sessio
       await signInAsMember(first, portal.url);
       const second = await first.context().newPage();
       await second.goto(`${portal.url}/account`);
-      await second.locator('dl.account').waitFor();
+      await second.locator('dl.details').waitFor();
       const secondTabProviderCalls: string[] = [];
       second.on('request', (request) => {
         const { pathname } = new URL(request.url());

@@ -7,8 +7,8 @@ import type { ReactElement } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Navigate, useParams } from 'react-router-dom';
 import type { ScreenDefinition } from '../../common/screens.js';
-import { TokenForm } from '../features/accountTokens/TokenForm.js';
-import { TOKEN_EXPIRED_PATH, type TokenAdmin } from '../features/accountTokens/state.js';
+import { TokenForm } from '../features/accountTokens/components.js';
+import { TOKEN_EXPIRED_PATH, type TokenAdmin } from '../features/accountTokens/index.js';
 
 const NAME_FIELDS = ['lastName', 'firstName', 'kanaLastName', 'kanaFirstName'] as const;
 

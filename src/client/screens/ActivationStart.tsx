@@ -2,7 +2,7 @@
 import { useMemo, type ReactElement } from 'react';
 import { useLocation } from 'react-router-dom';
 import type { ScreenDefinition } from '../../common/screens.js';
-import { MailRequestForm } from '../features/accountTokens/MailRequestForm.js';
+import { MailRequestForm } from '../features/accountTokens/components.js';
 
 export function initialEmail(search: string): Record<string, unknown> {
   const email = new URLSearchParams(search).get('email')?.trim();

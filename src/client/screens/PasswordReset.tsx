@@ -7,8 +7,8 @@ import type { ReactElement } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Navigate, useLocation } from 'react-router-dom';
 import type { ScreenDefinition } from '../../common/screens.js';
-import { TokenForm } from '../features/accountTokens/TokenForm.js';
-import { TOKEN_EXPIRED_PATH, type TokenPageState } from '../features/accountTokens/state.js';
+import { TokenForm } from '../features/accountTokens/components.js';
+import { TOKEN_EXPIRED_PATH, type TokenPageState } from '../features/accountTokens/index.js';
 
 export function resetLinkParams(search: string): { adminId?: string; token?: string } {
   const query = new URLSearchParams(search.replace(/amp;/g, ''));

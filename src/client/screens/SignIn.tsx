@@ -35,8 +35,7 @@ export default function SignIn(): ReactElement {
 
   useEffect(() => {
     if (!errorMessageKey) dispatch(signinRequested(options));
-    // the query is the whole input
-    // eslint-disable-next-line react-hooks/exhaustive-deps
+    // the query is the whole input: options are derived from it
   }, [dispatch, search]);
 
   if (errorMessageKey) {

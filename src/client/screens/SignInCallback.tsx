@@ -14,8 +14,7 @@ export default function SignInCallback(): ReactElement {
 
   useEffect(() => {
     dispatch(callbackOpened({ search }));
-    // once per visit: the code can be exchanged only once
-    // eslint-disable-next-line react-hooks/exhaustive-deps
+    // once per visit: the code can be exchanged only once, so the search is read at mount only
   }, [dispatch]);
 
   if (status !== 'failed') return <Loader />;

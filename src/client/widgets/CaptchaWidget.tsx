@@ -94,8 +94,7 @@ export function CaptchaWidget(props: WidgetProps): ReactElement {
       element.current?.remove();
       element.current = null;
     };
-    // a new language needs a new widget; the words come with it
-    // eslint-disable-next-line react-hooks/exhaustive-deps
+    // a new language needs a new widget; the words come with it (the other values are read through `latest`)
   }, [language, id]);
 
   // emptied from outside (a refused request): the solution is spent, start over

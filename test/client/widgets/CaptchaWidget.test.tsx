@@ -8,7 +8,7 @@ import { englishI18n } from '../support/i18n.js';
 import type { UiSchema } from '@rjsf/utils';
 import { SchemaForm, type FormData } from '../../../src/client/engine/forms/SchemaForm.js';
 import { setAltchaLoader, type AltchaModule } from '../../../src/client/widgets/CaptchaWidget.js';
-import { loadLocales, loadScreens } from '../../../src/configuration/load.js';
+import { loadScreens } from '../../../src/configuration/load.js';
 import { generate } from '../../../scripts/generate.js';
 
 /** Stands in for ALTCHA's web component (jsdom runs no workers): the test drives its state changes. */

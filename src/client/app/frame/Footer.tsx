@@ -33,7 +33,6 @@ function LanguageSwitcher(): ReactElement {
 }
 
 export function Footer(): ReactElement {
-  const { t } = useTranslation();
   return (
     <footer className="footer">
       <ul className="footer__links">
