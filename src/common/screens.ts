@@ -25,15 +25,16 @@ export interface FormDefinition {
   steps?: FormStep[];
   /** Submit stays disabled until the data differs from the initial data. */
   disabledUntilChanged?: boolean;
-  /** The API call made on submit; body is the form data. */
-  submit: { method: 'POST' | 'PUT' | 'PATCH'; path: string; label: string };
+  /** The API call made on submit (the body is the form data) and the submit button's label. */
+  submit: CallDefinition & { method: 'POST' | 'PUT' | 'PATCH'; label: string };
   /** Label of the button that leads from input to confirm. */
   confirmLabel?: string;
   /**
-   * Dotted path into the store's state (e.g. 'session.me') whose values fill the form at first: only the schema's
-   * own properties are taken. With disabledUntilChanged, submit waits until the data differs from these.
+   * What fills the form at first: a value of the screen context ('$me', '$data.check.admin') or values by field
+   * ({"email": "$query.email"}); only the schema's own properties are taken. With disabledUntilChanged, submit waits
+   * until the data differs from these.
    */
-  initialData?: string;
+  initialData?: ValueRef | Record<string, ValueRef>;
   /** What happens when the submit call ends (the first matching row): field messages, flash, navigation, events. */
   outcomes?: Outcome[];
 }
@@ -81,6 +82,8 @@ export interface Outcome {
   reload?: boolean;
   /** The general handling of SPEC §8 runs too: the row does not claim the error. */
   general?: boolean;
+  /** Form fields emptied (e.g. the captcha's, whose solution works once). */
+  reset?: string[];
   /** An action type dispatched with the answer's body as payload, for a feature to act on. */
   event?: string;
 }
@@ -94,6 +97,8 @@ export interface CallDefinition {
   params?: Record<string, ValueRef>;
   query?: Record<string, ValueRef>;
   body?: Record<string, ValueRef>;
+  /** A mailed token sent as `<header>: Bearer <token>` (SPEC §7 activation and reset); none when the value is empty. */
+  bearer?: { header: string; token: ValueRef };
 }
 
 /** Data a screen loads on entering, under `data.<key>`; failures follow `outcomes`, else the general handling. */

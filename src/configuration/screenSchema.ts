@@ -28,6 +28,7 @@ const outcome = object(
     navigate: { oneOf: [{ const: 'done' }, screenLink] },
     reload: { type: 'boolean' },
     general: { type: 'boolean' },
+    reset: { type: 'array', items: { type: 'string', minLength: 1 } },
     event: eventType,
   },
   ['on'],
@@ -40,6 +41,7 @@ const callProperties = {
   params: values,
   query: values,
   body: values,
+  bearer: object({ header: { type: 'string', pattern: '^x-[a-z0-9-]+$' }, token: valueRef }, ['header', 'token']),
 };
 const linkItem = object(
   {
@@ -175,8 +177,8 @@ export const screenDefinitionSchema = {
         steps: { type: 'array', items: { enum: FORM_STEPS }, uniqueItems: true, minItems: 1 },
         disabledUntilChanged: { type: 'boolean' },
         confirmLabel: localeKey,
-        initialData: { type: 'string', pattern: '^[a-zA-Z][a-zA-Z0-9]*(\\.[a-zA-Z][a-zA-Z0-9]*)*$' },
-        submit: object({ method: { enum: ['POST', 'PUT', 'PATCH'] }, path: { type: 'string', minLength: 1 }, label: localeKey }, ['method', 'path', 'label']),
+        initialData: { oneOf: [{ type: 'string', pattern: '^\\$' }, values] },
+        submit: object({ ...callProperties, method: { enum: ['POST', 'PUT', 'PATCH'] }, label: localeKey }, ['method', 'path', 'label']),
         outcomes,
       },
       ['schema', 'submit'],

@@ -8,19 +8,14 @@ import { screenComponents, type ScreenComponent } from '../screens/registry.js';
 import type { ComponentId } from '../screens/componentIds.js';
 import { Frame, type ScreenHandle } from './frame/Frame.js';
 
-/** The form engine, one chunk shared by every screen that shows a form. */
-const FormScreen: ScreenComponent = lazy(() =>
-  import(/* webpackChunkName: "form-screen" */ '../engine/forms/FormScreen.js').then((module) => ({ default: module.FormScreen })),
-);
-
 /** The block engine, one chunk shared by every screen made of blocks. */
 const ScreenView: ScreenComponent = lazy(() =>
   import(/* webpackChunkName: "screen-view" */ '../engine/screen/ScreenView.js').then((module) => ({ default: module.ScreenView })),
 );
 
-/** A code component where a protocol needs one; a form alone; otherwise the screen's blocks. */
+/** A code component where a protocol needs one; otherwise the engine shows the screen's blocks (or its form). */
 function ScreenContent({ screen }: { screen: ScreenDefinition }): ReactElement {
-  const Component = screen.component ? screenComponents[screen.component as ComponentId] : screen.form && !screen.blocks ? FormScreen : ScreenView;
+  const Component = screen.component ? screenComponents[screen.component as ComponentId] : ScreenView;
   return <Component screen={screen} />;
 }
 

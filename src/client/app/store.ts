@@ -9,7 +9,6 @@ import { reauthenticationReducer, reauthenticationSaga } from '../engine/reauthe
 import { dialogReducer, screenActionsSaga } from '../engine/screen/actions.js';
 import { screenDataReducer, screenDataSaga } from '../engine/screen/screenData.js';
 import { accountSaga } from '../features/account/index.js';
-import { accountTokensReducers, accountTokensSaga } from '../features/accountTokens/index.js';
 import { authReducers, authSaga, createRefreshSession, type AuthSagaContext } from '../features/auth/index.js';
 import { featureFlagsReducers, featureFlagsSaga } from '../engine/featureFlags.js';
 import { noticesReducers, noticesSaga } from '../features/notices/index.js';
@@ -21,7 +20,6 @@ export const rootReducer = combineReducers({
   ...noticesReducers,
   ...authReducers,
   ...featureFlagsReducers,
-  ...accountTokensReducers,
   forms: formsReducer,
   reauthentication: reauthenticationReducer,
   screenData: screenDataReducer,
@@ -41,7 +39,6 @@ function* rootSaga() {
     fork(authSaga),
     fork(accountSaga),
     fork(featureFlagsSaga),
-    fork(accountTokensSaga),
   ]);
   yield put(appStarted());
 }

@@ -7,9 +7,5 @@ export const COMPONENT_IDS = [
   'SignIn',
   'SignInCallback',
   'SignOut',
-  'ActivationStart',
-  'Activate',
-  'PasswordResetStart',
-  'PasswordReset',
 ] as const;
 export type ComponentId = (typeof COMPONENT_IDS)[number];

@@ -9,8 +9,4 @@ export const screenComponents: Record<ComponentId, ScreenComponent> = {
   SignIn: lazy(() => import(/* webpackChunkName: "screen-SignIn" */ './SignIn.js')),
   SignInCallback: lazy(() => import(/* webpackChunkName: "screen-SignInCallback" */ './SignInCallback.js')),
   SignOut: lazy(() => import(/* webpackChunkName: "screen-SignOut" */ './SignOut.js')),
-  ActivationStart: lazy(() => import(/* webpackChunkName: "screen-ActivationStart" */ './ActivationStart.js')),
-  Activate: lazy(() => import(/* webpackChunkName: "screen-Activate" */ './Activate.js')),
-  PasswordResetStart: lazy(() => import(/* webpackChunkName: "screen-PasswordResetStart" */ './PasswordResetStart.js')),
-  PasswordReset: lazy(() => import(/* webpackChunkName: "screen-PasswordReset" */ './PasswordReset.js')),
 };

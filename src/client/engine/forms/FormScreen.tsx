@@ -7,13 +7,14 @@ import { useTranslation } from 'react-i18next';
 import { useDispatch, useSelector, useStore } from 'react-redux';
 import { Link, Navigate, useNavigate, useParams } from 'react-router-dom';
 import { deepEquals, type UiSchema } from '@rjsf/utils';
-import type { FormStep, ScreenDefinition } from '../../../common/screens.js';
+import type { FormDefinition, FormStep, ScreenDefinition } from '../../../common/screens.js';
 import { STEP_PARAM, stepPath } from '../routes.js';
 import { useLeaveWarning } from '../useLeaveWarning.js';
 import { ConfirmView } from './ConfirmView.js';
 import { useFormModule } from './formModule.js';
 import { formChanged, formReset, formSubmitted, selectForm, type FormsRootState } from './formState.js';
-import { pickFormFields, valueAt } from './pathParams.js';
+import { resolveValue, resolveValues, type ScreenContext } from '../screen/values.js';
+import { pickFormFields } from './pathParams.js';
 import { SchemaForm } from './SchemaForm.js';
 
 function StepIndicator({ screen, current }: { screen: ScreenDefinition; current: FormStep }): ReactElement | null {
@@ -31,7 +32,13 @@ function StepIndicator({ screen, current }: { screen: ScreenDefinition; current:
   );
 }
 
-export function FormScreen({ screen }: { screen: ScreenDefinition }): ReactElement {
+/** The form's first data: the values `initialData` names in the screen context, limited to the schema's fields. */
+function initialDataOf(initialData: FormDefinition['initialData'], context: Partial<ScreenContext>, fields: readonly string[]) {
+  const source = typeof initialData === 'string' ? resolveValue(initialData, context) : resolveValues(initialData, context);
+  return pickFormFields(source, fields);
+}
+
+export function FormScreen({ screen, context }: { screen: ScreenDefinition; context: Partial<ScreenContext> }): ReactElement {
   const form = screen.form!;
   const { t } = useTranslation();
   const dispatch = useDispatch();
@@ -42,12 +49,12 @@ export function FormScreen({ screen }: { screen: ScreenDefinition }): ReactEleme
   const entry = useSelector((state: FormsRootState) => selectForm(state, screen.id));
   const uiSchema = form.uiSchema as UiSchema | undefined;
   const inputPath = stepPath(screen, 'input');
-  // initial data from the store (form.initialData), limited to the schema's own fields
   const module = useFormModule(form.schema);
-  const source = useSelector((state: unknown) => (form.initialData ? valueAt(state, form.initialData) : undefined));
+  const fields = Object.keys(module?.schema.properties ?? {});
   const initialData = useMemo(
-    () => pickFormFields(source, Object.keys(module?.schema.properties ?? {})),
-    [source, module],
+    () => initialDataOf(form.initialData, context, fields),
+    // the context is a new object on each render: what the form starts from changes with these
+    [form.initialData, JSON.stringify(fields), context.me, context.data, context.query],
   );
   const hasDraft = Object.keys(entry.data).length > 0;
   const formData = hasDraft ? entry.data : initialData;
@@ -65,9 +72,8 @@ export function FormScreen({ screen }: { screen: ScreenDefinition }): ReactEleme
     dispatch(
       formSubmitted({
         formId: screen.id,
-        method: form.submit.method,
-        path: form.submit.path,
-        params: { ...params },
+        call: form.submit,
+        context: { params: context.params, query: context.query, state: context.state, data: context.data, language: context.language },
         data,
         outcomes: form.outcomes,
         donePath: steps.includes('done') ? stepPath(screen, 'done') : undefined,

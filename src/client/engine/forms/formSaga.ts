@@ -3,28 +3,38 @@
  * (calls.ts): a field message, an event with the answer, a flash, a navigation (to another screen or the form's done
  * step). A 422 always comes back onto the form's fields.
  */
-import { put, takeLatest } from 'redux-saga/effects';
+import { put, select, takeLatest } from 'redux-saga/effects';
 import type { Outcome } from '../../../common/screens.js';
 import { navigateTo } from '../../api/context.js';
 import { isApiError } from '../../api/http.js';
 import { applyOutcome, chooseOutcome, runCall } from '../screen/calls.js';
-import { formFailed, formSubmitted, formSucceeded } from './formState.js';
+import { formChanged, formFailed, formSubmitted, formSucceeded, selectForm, type FormsRootState } from './formState.js';
 
 /** Field errors belong to the form: claimed from the general handling. */
 const FIELD_ERRORS: Outcome = { on: 422 };
 
+/** Empties the outcome's `reset` fields of the form's draft (a widget such as the captcha then starts over). */
+function* resetFields(formId: string, fields: readonly string[] = []) {
+  if (fields.length === 0) return;
+  const { data } = (yield select((state: FormsRootState) => selectForm(state, formId))) as { data: Record<string, unknown> };
+  yield put(formChanged({ formId, data: { ...data, ...Object.fromEntries(fields.map((field) => [field, ''])) } }));
+}
+
 export function* submitForm({ payload }: ReturnType<typeof formSubmitted>) {
-  const { formId, method, path, params = {}, data, outcomes = [], donePath } = payload;
-  const context = { params, form: data };
-  const result = yield* runCall(`form/${formId}`, { method, path }, context, [FIELD_ERRORS, ...outcomes], data);
-  // field errors stay on the form, whatever the other rows say
-  const outcome = result.status === 422 ? undefined : chooseOutcome(outcomes, result, context);
+  const { formId, call, data, outcomes = [], donePath } = payload;
+  const context = { ...payload.context, form: data };
+  const result = yield* runCall(`form/${formId}`, call, context, [FIELD_ERRORS, ...outcomes], data);
+  // field errors stay on the form: only a row for 422 itself adds to them
+  const rows = result.status === 422 ? outcomes.filter((row) => row.on === 422) : outcomes;
+  const outcome = chooseOutcome(rows, result, context);
   const toDone = donePath ? () => navigateTo(donePath) : undefined;
   if (result.ok) {
     yield put(formSucceeded({ formId, result: result.body }));
     if (outcome) yield* applyOutcome(outcome, { ...context, body: result.body }, toDone);
     return;
   }
+  // fields first: an edit of the draft clears the server's messages, which come next
+  yield* resetFields(formId, outcome?.reset);
   yield put(
     formFailed({
       formId,
@@ -32,7 +42,7 @@ export function* submitForm({ payload }: ReturnType<typeof formSubmitted>) {
       fieldMessages: outcome?.field && outcome.message ? [{ field: outcome.field, messageKey: outcome.message }] : [],
     }),
   );
-  if (outcome && !outcome.field) yield* applyOutcome(outcome, { ...context, body: result.body, status: result.status }, toDone);
+  if (outcome) yield* applyOutcome(outcome, { ...context, body: result.body, status: result.status }, toDone);
 }
 
 export function* formsSaga() {

@@ -5,7 +5,8 @@
 import type { UnknownAction } from 'redux';
 import { actionCreator } from '../../state/actions.js';
 import type { FieldError } from '../../../common/errorCodes.js';
-import type { Outcome } from '../../../common/screens.js';
+import type { CallDefinition, Outcome } from '../../../common/screens.js';
+import type { ScreenContext } from '../screen/values.js';
 import type { FieldMessage } from './validationMessages.js';
 
 export type SubmitStatus = 'idle' | 'submitting' | 'succeeded' | 'failed';
@@ -23,11 +24,10 @@ export type FormsState = Record<string, FormEntry>;
 
 export interface FormSubmission {
   formId: string;
-  method: 'POST' | 'PUT' | 'PATCH';
-  /** May hold :name placeholders, filled from `params` and the session (see pathParams.ts). */
-  path: string;
-  /** The route's parameters. */
-  params?: Record<string, string | undefined>;
+  /** The form's submit call (FormDefinition.submit); the body is `data`. */
+  call: CallDefinition;
+  /** The screen context its values read (route params, query, navigation state, loaded data…). */
+  context: Partial<ScreenContext>;
   data: Record<string, unknown>;
   /** What happens when the call ends (FormDefinition.outcomes). */
   outcomes?: Outcome[];

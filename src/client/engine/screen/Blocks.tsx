@@ -264,7 +264,7 @@ function BlockView({ block, screen, context }: BlockProps<Block>): ReactNode {
     case 'table':
       return <TableView block={block} screen={screen} context={context} />;
     case 'form':
-      return <FormScreen screen={screen} />;
+      return <FormScreen screen={screen} context={context} />;
     case 'panel':
       return <PanelView block={block} screen={screen} context={context} />;
   }

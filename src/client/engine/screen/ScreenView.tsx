@@ -7,14 +7,14 @@ import { useEffect, type ReactElement } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useDispatch, useSelector } from 'react-redux';
 import { useLocation, useParams } from 'react-router-dom';
-import type { ScreenDefinition } from '../../../common/screens.js';
+import type { Block, ScreenDefinition } from '../../../common/screens.js';
 import { selectMe, selectOrganization, selectRole, type SessionRootState } from '../../state/session.js';
 import type { FeatureFlagsRootState } from '../featureFlags.js';
 import { Loader } from '../Loader.js';
 import { Blocks } from './Blocks.js';
 import { ConfirmDialog } from './ConfirmDialog.js';
 import { screenEntered, screenLeft, selectScreenData, type ScreenDataRootState } from './screenData.js';
-import type { ScreenContext } from './values.js';
+import { queryOf, type ScreenContext } from './values.js';
 
 type ContextState = SessionRootState & FeatureFlagsRootState & ScreenDataRootState;
 
@@ -27,12 +27,13 @@ export function useScreenContext(screen: ScreenDefinition): ScreenContext {
   const flags = useSelector((root: ContextState) => root.featureFlags);
   const me = useSelector((root: ContextState) => selectMe(root));
   const organization = useSelector((root: ContextState) => selectOrganization(root));
-  const data = useSelector((root: ContextState) => selectScreenData(root, screen.id).values);
+  const { values: data, status } = useSelector((root: ContextState) => selectScreenData(root, screen.id));
   return {
     params,
-    query: Object.fromEntries(new URLSearchParams(search)),
+    query: queryOf(search),
     state: state !== null && typeof state === 'object' ? (state as Record<string, unknown>) : {},
     data,
+    load: status,
     role,
     flags: flags as Record<string, boolean>,
     me,
@@ -41,6 +42,9 @@ export function useScreenContext(screen: ScreenDefinition): ScreenContext {
   };
 }
 
+/** A screen that declares a form and no blocks shows just the form. */
+const FORM_ONLY: Block[] = [{ type: 'form' }];
+
 export function ScreenView({ screen }: { screen: ScreenDefinition }): ReactElement {
   const dispatch = useDispatch();
   const { key } = useLocation();
@@ -48,7 +52,7 @@ export function ScreenView({ screen }: { screen: ScreenDefinition }): ReactEleme
   const entry = useSelector((root: ScreenDataRootState) => selectScreenData(root, screen.id));
 
   useEffect(() => {
-    const { data: _data, ...entered } = context;
+    const { data: _data, load: _load, ...entered } = context;
     dispatch(screenEntered({ screenId: screen.id, context: entered }));
     return () => void dispatch(screenLeft({ screenId: screen.id }));
     // entered again on a new navigation to the screen (key), not on every change of the context
@@ -58,7 +62,7 @@ export function ScreenView({ screen }: { screen: ScreenDefinition }): ReactEleme
   if (firstLoad) return <Loader />;
   return (
     <>
-      <Blocks blocks={screen.blocks ?? []} screen={screen} context={context} />
+      <Blocks blocks={screen.blocks ?? (screen.form ? FORM_ONLY : [])} screen={screen} context={context} />
       <ConfirmDialog />
     </>
   );

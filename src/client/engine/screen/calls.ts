@@ -12,7 +12,7 @@ import type { SessionRootState } from '../../state/session.js';
 import { fillPath } from '../forms/pathParams.js';
 import { matches } from './conditions.js';
 import { navigateToScreen } from './navigation.js';
-import { resolveValues, type ScreenContext } from './values.js';
+import { resolveValue, resolveValues, type ScreenContext } from './values.js';
 
 /** How a call ended: its status and body (the answer, or the error's body). */
 export interface CallResult {
@@ -59,6 +59,8 @@ export function* runCall(
   }
   const query = resolveValues(definition.query, context) as Record<string, string>;
   const body = definition.body ? resolveValues(definition.body, context) : formData;
+  const bearerToken = definition.bearer ? resolveValue(definition.bearer.token, context) : undefined;
+  const headers = definition.bearer && bearerToken ? { [definition.bearer.header]: `Bearer ${String(bearerToken)}` } : undefined;
   const claims = (error: ApiError) => {
     const outcome = chooseOutcome(outcomes, errorResult(error), context);
     return outcome !== undefined && !outcome.general;
@@ -67,7 +69,7 @@ export function* runCall(
     const answer: unknown = yield call(
       callApi,
       operation,
-      { method: definition.method ?? 'GET', path, version: definition.version, query, ...(body === undefined ? {} : { body }) },
+      { method: definition.method ?? 'GET', path, version: definition.version, query, headers, ...(body === undefined ? {} : { body }) },
       { handle: claims },
     );
     return { ok: true, body: answer };

@@ -13,6 +13,8 @@ export interface ScreenContext {
   state: Record<string, unknown>;
   /** What the screen loaded, by key. */
   data: Record<string, unknown>;
+  /** Whether the screen's data has loaded (a screen without data is 'loaded'). */
+  load?: 'loading' | 'loaded' | 'failed';
   role: string;
   flags: Record<string, boolean>;
   me: unknown;
@@ -27,6 +29,14 @@ export interface ScreenContext {
   /** The answer of a call, while its outcome is chosen. */
   body?: unknown;
   status?: number;
+}
+
+/**
+ * The URL's query; a literal 'amp;' before a name (a mail client that kept '&amp;' in a mailed link) is ignored
+ * (SPEC 2.5).
+ */
+export function queryOf(search: string): Record<string, string> {
+  return Object.fromEntries(new URLSearchParams(search.replace(/amp;/g, '')));
 }
 
 /** The value at a dotted path ('a.b.0.c'); undefined when any step is missing. */

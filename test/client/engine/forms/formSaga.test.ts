@@ -34,8 +34,8 @@ describe('engine/forms: submit paths and the outcome table', () => {
         submitForm,
         formSubmitted({
           formId: 'accountName',
-          method: 'PATCH',
-          path: 'organizations/:orgId/affiliations/admins/:adminId',
+          call: { method: 'PATCH', path: 'organizations/:orgId/affiliations/admins/:adminId' },
+          context: {},
           data: { firstName: '次郎' },
           outcomes: [{ on: 'success', event: 'account/nameUpdated', flash: 'account.name.updated', navigate: { screen: 'account' } }],
         }),
@@ -56,8 +56,8 @@ describe('engine/forms: submit paths and the outcome table', () => {
         submitForm,
         formSubmitted({
           formId: 'accountPassword',
-          method: 'PUT',
-          path: 'admins/:adminId/password',
+          call: { method: 'PUT', path: 'admins/:adminId/password' },
+          context: {},
           data: { current: 'wrong', new: 'NewPassw0rd!2' },
           outcomes: [
             { on: 400, code: 'current_password_mismatch', field: 'current', message: 'account.password.currentMismatch' },
@@ -81,8 +81,8 @@ describe('engine/forms: submit paths and the outcome table', () => {
         submitForm,
         formSubmitted({
           formId: 'accountPassword',
-          method: 'PUT',
-          path: 'admins/:adminId/password',
+          call: { method: 'PUT', path: 'admins/:adminId/password' },
+          context: {},
           data: {},
           outcomes: [{ on: 400, code: 'current_password_mismatch', field: 'current', message: 'account.password.currentMismatch' }],
         }),
