@@ -11,6 +11,7 @@ import { API_ERROR } from '../common/errorCodes.js';
 import { apiRoutes } from './api/index.js';
 import { errorHandler } from './api/errors.js';
 import { healthRoutes } from './api/health.js';
+import { installJsonBodyParser } from './api/jsonBody.js';
 import { createValidatorCompiler } from './api/validation.js';
 import { isAppNavigation, registerBrowserBuild, sendIndexHtml } from './browserBuild.js';
 import type { Config } from './config.js';
@@ -85,6 +86,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
     throw error;
   }
 
+  installJsonBodyParser(app);
   app.setValidatorCompiler(createValidatorCompiler());
   app.setErrorHandler(errorHandler);
   app.setNotFoundHandler(async (request, reply) => {
