@@ -5,9 +5,10 @@
 import helmet from '@fastify/helmet';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
 import { API_ERROR } from '../common/errorCodes.js';
+import { redactUrlForLog } from '../common/logRedaction.js';
 import { apiRoutes } from './api/index.js';
 import { errorHandler } from './api/errors.js';
 import { healthRoutes } from './api/health.js';
@@ -27,6 +28,11 @@ export interface AppDeps {
   database?: DatabaseHandle;
   /** A pino logger to use instead of one built from config.logLevel (tests capture the log this way). */
   logger?: Logger;
+}
+
+/** Fastify's request serializer with the URL redacted; headers (tokens, cookies) are never logged. */
+function serializeRequest(request: FastifyRequest) {
+  return { method: request.method, url: redactUrlForLog(request.url), host: request.host, remoteAddress: request.ip, remotePort: request.socket?.remotePort };
 }
 
 /** The page-wide policy: nothing but this origin, no inline script or style, no eval, no framing. */
@@ -63,6 +69,8 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
     ...(deps.logger ? { loggerInstance: deps.logger } : { logger: { level: config.logLevel } }),
     // A hop count is valid at runtime (proxy-addr) though Fastify's types omit it.
     trustProxy: config.trustProxy as boolean,
+    // every request's log lines: the URL without tokens, codes or query values (issue 7 finding 4)
+    childLoggerFactory: (logger, bindings, options) => logger.child(bindings, { ...options, serializers: { ...options.serializers, req: serializeRequest } }),
   }) as unknown as FastifyInstance;
 
   const ownsDatabase = deps.database === undefined;

@@ -6,6 +6,7 @@
  * browser stuck in a loop neither floods the log nor sees errors of its own).
  */
 import type { FastifyPluginAsync } from 'fastify';
+import { reportedLocation } from '../../common/logRedaction.js';
 import { commonResponses, validationErrorResponse } from './schemas.js';
 
 const MAX_STRING = 1000;
@@ -43,6 +44,15 @@ export class ReportLimiter {
   }
 }
 
+const URL_LIKE = /^(?:[a-z][a-z0-9+.-]*:\/\/|\/)/i;
+
+/** The context as logged: URLs (a page's location, a failed call's path) lose their query and hash (issue 7 finding 4). */
+function contextForLog(context: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(
+    Object.entries(context).map(([key, value]) => [key, typeof value === 'string' && URL_LIKE.test(value) ? reportedLocation(value) : value]),
+  );
+}
+
 export const clientErrorsRoutes: FastifyPluginAsync<{ limiter?: ReportLimiter }> = async (app, options) => {
   const limiter = options.limiter ?? new ReportLimiter();
   app.post<{ Body: ClientErrorReport }>(
@@ -72,7 +82,7 @@ export const clientErrorsRoutes: FastifyPluginAsync<{ limiter?: ReportLimiter }>
     async (request, reply) => {
       const verdict = limiter.take(request.ip);
       if (verdict === 'log') {
-        request.log.error({ clientError: { message: request.body.message, context: request.body.context ?? {} } }, 'client error report');
+        request.log.error({ clientError: { message: request.body.message, context: contextForLog(request.body.context ?? {}) } }, 'client error report');
       } else if (verdict === 'suppress-first') {
         request.log.warn({ client: request.ip }, 'client error reports over the limit: dropping the rest of this minute');
       }

@@ -1,20 +1,7 @@
-import { Writable } from 'node:stream';
 import { expect } from 'chai';
-import pino from 'pino';
 import { ReportLimiter } from '../../../src/server/api/clientErrors.js';
+import { capturingLogger } from '../support/log.js';
 import { useTestApp } from '../support/testApp.js';
-
-/** A pino logger whose lines are kept in `lines`. */
-function capturingLogger() {
-  const lines: Record<string, unknown>[] = [];
-  const stream = new Writable({
-    write(chunk, _encoding, callback) {
-      for (const line of String(chunk).split('\n').filter(Boolean)) lines.push(JSON.parse(line));
-      callback();
-    },
-  });
-  return { logger: pino({ level: 'info' }, stream), lines };
-}
 
 describe('POST /api/v2/client_errors', () => {
   const log = capturingLogger();
