@@ -2,6 +2,7 @@
  * Every environment setting of the server, read and validated once (DESIGN §4, the runtime contract).
  * `loadConfig(env)` never reads process.env itself, so tests pass their own overrides.
  */
+import net from 'node:net';
 import path from 'node:path';
 
 export const SEED_MODES = ['demo', 'none'] as const;
@@ -56,8 +57,11 @@ export interface Config {
   logLevel: LogLevel;
   /** Absolute path of the browser build (index.html and assets/). */
   distDir: string;
-  /** Fastify's trustProxy: false, true, or the number of proxy hops to trust. */
-  trustProxy: boolean | number;
+  /**
+   * Fastify's trustProxy (TRUST_PROXY): false, the number of proxy hops to trust, or the proxies' addresses and CIDRs
+   * (or proxy-addr's names loopback, linklocal, uniquelocal); true (trust anyone) is refused in production.
+   */
+  trustProxy: TrustProxy;
   /** Lifetime of the identity provider's access tokens, seconds (ACCESS_TOKEN_TTL). */
   accessTokenTtl: number;
   /** Lifetime of a refresh token, seconds (REFRESH_TOKEN_TTL); rotation never extends it past the first one's. */
@@ -80,6 +84,8 @@ export interface SigninThrottleConfig {
   /** Extra wait per failure after the second one, milliseconds, capped at 3 s (SIGNIN_FAILURE_DELAY_MS). */
   failureDelayMs: number;
 }
+
+export type TrustProxy = boolean | number | string[];
 
 export class ConfigError extends Error {
   constructor(readonly problems: string[]) {
@@ -159,7 +165,10 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
   if (!(LOG_LEVELS as readonly string[]).includes(logLevel)) problems.push(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got "${logLevel}"`);
 
   const trustProxy = parseTrustProxy(value('TRUST_PROXY') ?? 'false');
-  if (trustProxy === undefined) problems.push(`TRUST_PROXY must be true, false or a number of hops, got "${env.TRUST_PROXY}"`);
+  if (trustProxy === undefined) problems.push(`TRUST_PROXY must be false, a number of hops or comma-separated proxy addresses/CIDRs, got "${env.TRUST_PROXY}"`);
+  else if (trustProxy === true && value('NODE_ENV') === 'production') {
+    problems.push('TRUST_PROXY=true trusts X-Forwarded-For/Host from any client and is refused in production: give the number of proxy hops or the proxies\' addresses');
+  }
 
   const seconds = (name: string, fallback: number, min = 1): number => {
     const raw = value(name);
@@ -238,10 +247,22 @@ function parsePort(raw: string): number | undefined {
   return port <= 65535 ? port : undefined;
 }
 
-function parseTrustProxy(raw: string): boolean | number | undefined {
+const PROXY_ADDRESS_NAMES = ['loopback', 'linklocal', 'uniquelocal'];
+
+function isProxyAddress(entry: string): boolean {
+  if (PROXY_ADDRESS_NAMES.includes(entry)) return true;
+  const [address, prefix, ...rest] = entry.split('/');
+  const family = net.isIP(address ?? '');
+  if (family === 0 || rest.length > 0) return false;
+  return prefix === undefined || (/^\d+$/.test(prefix) && Number(prefix) <= (family === 4 ? 32 : 128));
+}
+
+function parseTrustProxy(raw: string): TrustProxy | undefined {
   if (raw === 'true') return true;
   if (raw === 'false') return false;
-  return /^\d+$/.test(raw) ? Number(raw) : undefined;
+  if (/^\d+$/.test(raw)) return Number(raw);
+  const entries = raw.split(',').map((entry) => entry.trim());
+  return entries.every(isProxyAddress) ? entries : undefined;
 }
 
 function isHttpUrl(raw: string): boolean {
