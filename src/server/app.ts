@@ -85,7 +85,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
 
   try {
     await migrateToLatest(database.db);
-    if (config.seed === 'demo' && !config.isProduction) {
+    if (config.seed === 'demo' && config.demo) {
       const result = await seedDemoData(database.db);
       if (result.seeded) app.log.info('seeded the demo data');
     }
@@ -122,8 +122,8 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   await app.register(swaggerUi, { routePrefix: '/api/docs', staticCSP: DOCS_CSP });
 
   await app.register(healthRoutes);
-  // the outbox (DESIGN §4): development and tests only
-  if (!config.isProduction) await app.register(devMailsRoutes);
+  // the outbox (DESIGN §4): demo mode only (development, tests, a local trial)
+  if (config.demo) await app.register(devMailsRoutes);
   // the identity provider at /oidc (before the API, which verifies its access tokens)
   await registerIdentityProvider(app);
   await app.register(apiRoutes);

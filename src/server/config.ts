@@ -15,6 +15,7 @@ export type LogLevel = (typeof LOG_LEVELS)[number];
 export const MEMORY_DATABASE_URL = 'memory://';
 
 export const CAPTCHA_MODES = ['on', 'off'] as const;
+export const DEMO_MODES = ['on', 'off'] as const;
 export type CaptchaMode = (typeof CAPTCHA_MODES)[number];
 
 /** Activation and reset mail requests (together) allowed per e-mail address and per client address in one window. */
@@ -42,7 +43,7 @@ export interface Config {
   mailFrom: string;
   /** Staff addresses told of each registration request (REGISTRATION_NOTIFY_TO, comma-separated); empty: nobody. */
   registrationNotifyTo: string[];
-  /** The captcha of the activation and reset mail requests (CAPTCHA); 'off' is for local use and refused in production. */
+  /** The captcha of the mail-sending requests (CAPTCHA); 'off' is for local use and refused outside demo mode. */
   captcha: CaptchaMode;
   /** HMAC secret of captcha challenges (CAPTCHA_SECRET); unset: generated once and kept in the database. */
   captchaSecret: string | undefined;
@@ -54,6 +55,11 @@ export interface Config {
   seed: SeedMode;
   nodeEnv: string | undefined;
   isProduction: boolean;
+  /**
+   * Demo mode: the outbox (/dev/mails), demo seeding, CAPTCHA=off and TRUST_PROXY=true. On for a loopback PUBLIC_URL
+   * (a fresh clone) or with DEMO=on; off with DEMO=off, with NODE_ENV=production, and on any real host by default.
+   */
+  demo: boolean;
   logLevel: LogLevel;
   /** Absolute path of the browser build (index.html and assets/). */
   distDir: string;
@@ -110,6 +116,12 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
   const publicUrl = value('PUBLIC_URL') ?? `http://localhost:${port ?? 3000}`;
   if (!isHttpUrl(publicUrl)) problems.push(`PUBLIC_URL must be an absolute http(s) URL, got "${publicUrl}"`);
 
+  const isProduction = value('NODE_ENV') === 'production';
+  const demoSetting = value('DEMO');
+  if (demoSetting !== undefined && !(DEMO_MODES as readonly string[]).includes(demoSetting)) problems.push(`DEMO must be one of ${DEMO_MODES.join(', ')}, got "${demoSetting}"`);
+  else if (demoSetting === 'on' && isProduction) problems.push('DEMO=on (published demo passwords, the outbox with every mailed link) is refused when NODE_ENV=production');
+  const demo = demoSetting === undefined ? !isProduction && isLoopbackUrl(publicUrl) : demoSetting === 'on' && !isProduction;
+
   const databaseUrl = value('DATABASE_URL');
   if (databaseUrl !== undefined && databaseUrl !== MEMORY_DATABASE_URL && !isPostgresUrl(databaseUrl)) {
     problems.push(`DATABASE_URL must be a postgres:// or postgresql:// URL (or ${MEMORY_DATABASE_URL}), got "${redactUrl(databaseUrl)}"`);
@@ -133,7 +145,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
 
   const captcha = value('CAPTCHA') ?? 'on';
   if (!(CAPTCHA_MODES as readonly string[]).includes(captcha)) problems.push(`CAPTCHA must be one of ${CAPTCHA_MODES.join(', ')}, got "${captcha}"`);
-  else if (captcha === 'off' && value('NODE_ENV') === 'production') problems.push('CAPTCHA=off is for local use only and is refused when NODE_ENV=production');
+  else if (captcha === 'off' && !demo) problems.push('CAPTCHA=off is for local use only: refused outside demo mode (a loopback PUBLIC_URL or DEMO=on)');
   const captchaSecret = value('CAPTCHA_SECRET');
   if (captchaSecret !== undefined && captchaSecret.length < 32) problems.push('CAPTCHA_SECRET must be at least 32 characters long');
 
@@ -166,8 +178,8 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
 
   const trustProxy = parseTrustProxy(value('TRUST_PROXY') ?? 'false');
   if (trustProxy === undefined) problems.push(`TRUST_PROXY must be false, a number of hops or comma-separated proxy addresses/CIDRs, got "${env.TRUST_PROXY}"`);
-  else if (trustProxy === true && value('NODE_ENV') === 'production') {
-    problems.push('TRUST_PROXY=true trusts X-Forwarded-For/Host from any client and is refused in production: give the number of proxy hops or the proxies\' addresses');
+  else if (trustProxy === true && !demo) {
+    problems.push('TRUST_PROXY=true trusts X-Forwarded-For/Host from any client and is refused outside demo mode: give the number of proxy hops or the proxies\' addresses');
   }
 
   const seconds = (name: string, fallback: number, min = 1): number => {
@@ -213,7 +225,8 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
     mailRateLimit: Object.freeze(mailRateLimit),
     seed: seed as SeedMode,
     nodeEnv,
-    isProduction: nodeEnv === 'production',
+    isProduction,
+    demo,
     logLevel: logLevel as LogLevel,
     distDir: path.resolve(cwd, value('DIST_DIR') ?? './dist'),
     trustProxy: trustProxy!,
@@ -239,6 +252,14 @@ function hostOf(raw: string): string | undefined {
   } catch {
     return undefined;
   }
+}
+
+/** localhost, 127.0.0.0/8 or ::1: a portal only this machine reaches. */
+function isLoopbackUrl(raw: string): boolean {
+  const host = hostOf(raw)?.toLowerCase();
+  if (host === undefined) return false;
+  if (host === 'localhost' || host === '[::1]') return true;
+  return net.isIPv4(host) && host.startsWith('127.');
 }
 
 function parsePort(raw: string): number | undefined {

@@ -1,5 +1,5 @@
 /**
- * The outbox of DESIGN §4, for development and tests only (not registered when NODE_ENV=production):
+ * The outbox of DESIGN §4, in demo mode only (config.demo: a loopback PUBLIC_URL or DEMO=on; never in production):
  * - GET /dev/mails: the kept mails, newest first, as an HTML page (recipients, subject, time, links, text part);
  * - GET /dev/mails.json: `[{id, to, subject, text, html, links, sentAt}]` (and `cc` when the mail had one);
  * - GET /dev/mails/:id.html: one mail's HTML part.

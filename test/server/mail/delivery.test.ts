@@ -177,7 +177,7 @@ describe('The outbox (no SMTP_URL): /dev/mails and /dev/mails.json', () => {
 });
 
 describe('The outbox in production', () => {
-  const ctx = useTestApp({ env: { NODE_ENV: 'production' } });
+  const ctx = useTestApp({ env: { NODE_ENV: 'production', DEMO: undefined } });
 
   it('is not served', async () => {
     const json = await ctx.app.inject({ url: '/dev/mails.json' });

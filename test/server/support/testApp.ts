@@ -99,7 +99,7 @@ export async function createTestDatabase(options: TestDatabaseOptions = {}): Pro
 }
 
 export interface TestAppOptions {
-  /** Settings on top of the test defaults (LOG_LEVEL silent, SEED none, DIST_DIR a missing directory). */
+  /** Settings on top of the test defaults (DEMO on, LOG_LEVEL silent, SEED none, DIST_DIR a missing directory). */
   env?: Record<string, string | undefined>;
   /** Use this database instead of a fresh one (the caller destroys it). */
   testDatabase?: TestDatabase;
@@ -115,7 +115,9 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
+/** DEMO=on: tests build apps on hosts such as https://portal.example.com and read the outbox (pass DEMO: undefined to see a real host's behaviour). */
 export const TEST_ENV: Record<string, string> = {
+  DEMO: 'on',
   LOG_LEVEL: 'silent',
   SEED: 'none',
   DIST_DIR: path.join(os.tmpdir(), 'portal-test-no-dist'),
