@@ -14,7 +14,7 @@
  * parameter (ja or en) chooses the mail's language.
  * Token calls: 401 with invalid_token, token_expired, token_used or already_activated (SPEC §4 Tokens).
  */
-import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { API_ERROR, type ApiErrorCode } from '../../common/errorCodes.js';
 import type { TokenFailure } from '../domain/adminTokens.js';
 import {
@@ -26,9 +26,8 @@ import {
   validatePasswordResetToken,
   type AdminName,
 } from '../domain/accountTokens.js';
-import { verifyCaptcha } from '../domain/captcha.js';
-import { hitRateLimit } from '../domain/rateLimits.js';
 import { ApiError } from './errors.js';
+import { mailRequestGuard } from './mailGuard.js';
 import { adminIdParams, commonResponses, errorResponse, languageQuery, validationErrorResponse } from './schemas.js';
 import { formBody } from './validation.js';
 
@@ -106,29 +105,7 @@ function tokenRefused(code: TokenFailure): ApiError {
 
 export const adminAccountsRoutes: FastifyPluginAsync = async (app) => {
   const { config, db } = app;
-  const captchaSettings = { mode: config.captcha, secret: config.captchaSecret };
-  const limits = config.mailRateLimit;
-
-  /** The checks both mail requests make before anything else: client limit, captcha, e-mail limit. */
-  async function guardMailRequest(request: FastifyRequest, reply: FastifyReply, body: CaptchaFields & { email: string }): Promise<void> {
-    const client = await hitRateLimit(db, `mail:client:${request.ip}`, { limit: limits.perClient, windowSeconds: limits.windowSeconds });
-    if (!client.allowed) {
-      request.log.warn({ client: request.ip }, 'mail requests: client rate limit reached');
-      reply.header('retry-after', String(client.retryAfterSeconds));
-      throw new ApiError(429, API_ERROR.tooManyRequests);
-    }
-    const captcha = await verifyCaptcha(db, captchaSettings, { challengeKey: body.capyChallengekey, answer: body.capyAnswer });
-    if (captcha !== 'ok') {
-      request.log.info({ captcha }, 'mail requests: captcha refused');
-      throw new ApiError(401, API_ERROR.captchaInvalid);
-    }
-    const email = await hitRateLimit(db, `mail:email:${body.email.toLowerCase()}`, { limit: limits.perEmail, windowSeconds: limits.windowSeconds });
-    if (!email.allowed) {
-      request.log.warn('mail requests: e-mail address rate limit reached');
-      reply.header('retry-after', String(email.retryAfterSeconds));
-      throw new ApiError(429, API_ERROR.tooManyRequests);
-    }
-  }
+  const guardMailRequest = mailRequestGuard(app);
 
   const mailDeps = { db, mailer: app.mailer, publicUrl: config.publicUrl };
 

@@ -4,8 +4,10 @@ import { DEFAULT_LANGUAGE } from '../../common/languages.js';
 import { sendRegistrationMails } from '../domain/registrationMails.js';
 import { createRegistrationRequest, type RegistrationRequestInput } from '../domain/registrationRequests.js';
 import { requestLanguage } from './language.js';
+import { CAPTCHA_FIELDS, mailRequestGuard, type MailRequestBody } from './mailGuard.js';
 import { commonResponses, validationErrorResponse } from './schemas.js';
 import { formBody, getFormSchemas, wireSchema } from './validation.js';
+import { toSnakeKey } from './wire.js';
 
 const FORM = 'registration-request';
 
@@ -13,7 +15,9 @@ const FORM = 'registration-request';
 function registrationRequestResponse() {
   const form = wireSchema(getFormSchemas()[FORM]!) as { properties: Record<string, { type?: string }>; required: string[] };
   const properties: Record<string, unknown> = { id: { type: 'integer' } };
+  const captchaFields = CAPTCHA_FIELDS.map(toSnakeKey);
   for (const [name, property] of Object.entries(form.properties)) {
+    if (captchaFields.includes(name)) continue;
     const type = property.type ?? 'string';
     properties[name] = { type: form.required.includes(name) ? type : [type, 'null'] };
   }
@@ -24,13 +28,17 @@ function registrationRequestResponse() {
 export const registrationRequestsRoutes: FastifyPluginAsync = async (app) => {
   // the mails list the form's fields in its order, with its titles and option labels (issue 4 §7)
   type Property = { title?: string; oneOf?: Array<{ const?: unknown; title?: string }> };
-  const fields = Object.entries((getFormSchemas()[FORM]!.properties ?? {}) as Record<string, Property>).map(([name, property]) => ({
-    name,
-    title: property.title ?? name,
-    options: Object.fromEntries((property.oneOf ?? []).filter((option) => option.title).map((option) => [String(option.const), option.title!])),
-  }));
+  const fields = Object.entries((getFormSchemas()[FORM]!.properties ?? {}) as Record<string, Property>)
+    .filter(([name]) => !CAPTCHA_FIELDS.includes(name))
+    .map(([name, property]) => ({
+      name,
+      title: property.title ?? name,
+      options: Object.fromEntries((property.oneOf ?? []).filter((option) => option.title).map((option) => [String(option.const), option.title!])),
+    }));
 
-  app.post<{ Body: RegistrationRequestInput }>(
+  const guardMailRequest = mailRequestGuard(app);
+
+  app.post<{ Body: RegistrationRequestInput & MailRequestBody }>(
     '/registration_requests',
     {
       schema: {
@@ -49,6 +57,8 @@ export const registrationRequestsRoutes: FastifyPluginAsync = async (app) => {
       },
     },
     async (request, reply) => {
+      // it mails the address it is given: limited and behind the captcha like the other mail requests (issue 7 finding 8)
+      await guardMailRequest(request, reply, request.body);
       const registrationRequest = await createRegistrationRequest(app.db, request.body);
       // the staff notification and the applicant's confirmation; the request is stored either way
       const mailErrors = await sendRegistrationMails(

@@ -11,7 +11,8 @@ import { handleApiError } from '../../api/errorCatalogue.js';
 import { isApiError, type ApiError } from '../../api/http.js';
 import { flash } from '../../state/flash.js';
 import type { SessionRootState } from '../../state/session.js';
-import { formFailed, formSubmitted, formSucceeded } from './formState.js';
+import { CAPTCHA_FIELDS } from '../../widgets/ids.js';
+import { formChanged, formFailed, formSubmitted, formSucceeded } from './formState.js';
 import { fillPath } from './pathParams.js';
 
 const isFieldError = (error: unknown): error is ApiError => isApiError(error) && error.status === 422;
@@ -39,6 +40,9 @@ export function* submitForm({ payload }: ReturnType<typeof formSubmitted>) {
     if (onSuccess?.navigate) yield call(navigateTo, onSuccess.navigate);
   } catch (error) {
     const mapping = mappedError(error, errors);
+    // the server may have spent the captcha solution: the widget starts over when its fields are emptied
+    const spent = CAPTCHA_FIELDS.filter((field) => data[field] !== undefined && data[field] !== '');
+    if (spent.length > 0) yield put(formChanged({ formId, data: { ...data, ...Object.fromEntries(spent.map((field) => [field, ''])) } }));
     yield put(
       formFailed({
         formId,

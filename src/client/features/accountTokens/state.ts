@@ -37,8 +37,7 @@ export const SUCCESS_REDIRECT_MS = 2000;
 /** The already-completed page goes to sign-in after this long (SPEC 2.4 leaves the value open: our choice). */
 export const ALREADY_COMPLETED_REDIRECT_MS = 3000;
 
-/** The form fields the captcha widget fills (SPEC §3 Captcha values). */
-export const CAPTCHA_FIELDS = ['capyChallengekey', 'capyAnswer'] as const;
+export { CAPTCHA_FIELDS } from '../../widgets/ids.js';
 /** The field that shows 'Please complete the puzzle.' after a 401 (SPEC §8). */
 export const CAPTCHA_ANSWER_FIELD = 'capyAnswer';
 

@@ -49,6 +49,28 @@ describe('engine/forms: submit paths, mapped errors and success events', () => {
     expect(harness.navigate.calledOnceWith('/account')).to.equal(true);
   });
 
+  it('a refused request empties the captcha fields (a solution works once) and shows a mapped captcha error (issue 7 finding 8)', async () => {
+    const harness = setup({ routes: { 'POST /api/v2/registration_requests': () => jsonResponse(401, { error: 'captcha_invalid' }) }, reducers: { forms: formsReducer } });
+    const data = { email: 'a@example.com', capyChallengekey: 'key', capyAnswer: 'payload' };
+    await harness
+      .run(
+        submitForm,
+        formSubmitted({
+          formId: 'registration',
+          method: 'POST',
+          path: 'registration_requests',
+          data,
+          errors: [{ status: 401, code: 'captcha_invalid', field: 'capyAnswer', message: 'captcha.required' }],
+        }),
+      )
+      .toPromise();
+    const entry = selectForm(harness.store.getState() as any, 'registration');
+    expect(entry.status).to.equal('failed');
+    expect(entry.data).to.deep.equal({ email: 'a@example.com', capyChallengekey: '', capyAnswer: '' });
+    expect(entry.fieldMessages).to.deep.equal([{ field: 'capyAnswer', messageKey: 'captcha.required' }]);
+    expect(selectFlashMessages(harness.store.getState() as any)).to.deep.equal([]);
+  });
+
   it('a server error the screen maps shows on its field, without the general handling', async () => {
     const harness = signedIn({ 'PUT /api/v2/admins/42/password': () => jsonResponse(400, { error: 'current_password_mismatch' }) });
     await harness
