@@ -20,6 +20,7 @@ import { createDatabase, migrateToLatest, type DatabaseHandle } from './db/index
 import { seedDemoData } from './db/seed/index.js';
 import { registerIdentityProvider } from './idp/index.js';
 import { createMailer } from './mail/mailer.js';
+import { createMailQueue } from './mail/queue.js';
 import { devMailsRoutes } from './api/devMails.js';
 import './types.js';
 
@@ -28,6 +29,8 @@ export interface AppDeps {
   database?: DatabaseHandle;
   /** A pino logger to use instead of one built from config.logLevel (tests capture the log this way). */
   logger?: Logger;
+  /** false: queued mail waits for `app.mailQueue.drain()` (tests that look at the queue); default true. */
+  mailQueueWorker?: boolean;
 }
 
 /** Fastify's request serializer with the URL redacted; headers (tokens, cookies) are never logged. */
@@ -78,9 +81,16 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   app.decorate('config', config);
   app.decorate('database', database);
   app.decorate('db', database.db);
-  const mailer = createMailer({ db: database.db, smtpUrl: config.smtpUrl, from: config.mailFrom });
-  app.decorate('mailer', mailer);
-  app.addHook('onClose', async () => mailer.close());
+  const transport = createMailer({ db: database.db, smtpUrl: config.smtpUrl, from: config.mailFrom });
+  const mailQueue = createMailQueue({ db: database.db, transport, log: app.log as Logger, worker: deps.mailQueueWorker ?? true });
+  app.decorate('mailQueue', mailQueue);
+  // routes queue their mails: sent after the answer (issue 7 finding 11)
+  app.decorate('mailer', mailQueue.mailer);
+  app.addHook('onResponse', async () => mailQueue.kick());
+  app.addHook('onClose', async () => {
+    await mailQueue.close();
+    transport.close();
+  });
   if (ownsDatabase) app.addHook('onClose', async () => database.close());
 
   try {
@@ -130,5 +140,6 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   await registerBrowserBuild(app, config.distDir);
 
   await app.ready();
+  mailQueue.kick();
   return app;
 }

@@ -19,6 +19,7 @@ import { API_ERROR, type ApiErrorCode } from '../../common/errorCodes.js';
 import type { TokenFailure } from '../domain/adminTokens.js';
 import {
   activateAdmin,
+  isActivatedAddress,
   requestActivationMail,
   requestPasswordResetMail,
   resetPassword,
@@ -53,6 +54,12 @@ type ActivationBody = AdminName & { password: string };
 interface PasswordResetBody {
   new: string;
 }
+
+/** Jobs of the mail queue (mail/queue.ts): a mail request, done after the answer. */
+const ACTIVATION_JOB = 'activation';
+const PASSWORD_RESET_JOB = 'password_reset';
+type ActivationJob = { email: string; cc?: string; requestedLanguage?: string };
+type PasswordResetJob = { email: string; requestedLanguage?: string };
 
 interface LangQuery {
   lang?: string;
@@ -107,7 +114,17 @@ export const adminAccountsRoutes: FastifyPluginAsync = async (app) => {
   const { config, db } = app;
   const guardMailRequest = mailRequestGuard(app);
 
-  const mailDeps = { db, mailer: app.mailer, publicUrl: config.publicUrl };
+  // The mail requests answer before any mail work (issue 7 finding 11): the same work for every address, whether it
+  // belongs to someone or not; the queue then looks the address up, issues the token and sends the link.
+  const mailDeps = { db, mailer: app.mailQueue.transport, notices: app.mailer, publicUrl: config.publicUrl };
+  app.mailQueue.handle(ACTIVATION_JOB, async (job: ActivationJob) => {
+    const outcome = await requestActivationMail({ ...mailDeps, ttlSeconds: config.activationTokenTtl }, job);
+    app.log.info({ outcome }, 'activation mail job done');
+  });
+  app.mailQueue.handle(PASSWORD_RESET_JOB, async (job: PasswordResetJob) => {
+    const outcome = await requestPasswordResetMail({ ...mailDeps, ttlSeconds: config.passwordResetTokenTtl }, job);
+    app.log.info({ outcome }, 'password reset mail job done');
+  });
 
   app.post<{ Body: ActivationMailBody; Querystring: LangQuery }>(
     '/admin/account_activation_email',
@@ -122,12 +139,10 @@ export const adminAccountsRoutes: FastifyPluginAsync = async (app) => {
     },
     async (request, reply) => {
       await guardMailRequest(request, reply, request.body);
-      const outcome = await requestActivationMail(
-        { ...mailDeps, ttlSeconds: config.activationTokenTtl },
-        { email: request.body.email, cc: request.body.cc || undefined, requestedLanguage: request.query.lang },
-      );
-      request.log.info({ outcome }, 'activation mail requested');
-      if (outcome === 'already_activated') throw new ApiError(409, API_ERROR.alreadyActivated);
+      if (await isActivatedAddress(db, request.body.email)) throw new ApiError(409, API_ERROR.alreadyActivated);
+      const job: ActivationJob = { email: request.body.email, cc: request.body.cc || undefined, requestedLanguage: request.query.lang };
+      await app.mailQueue.enqueue(ACTIVATION_JOB, job);
+      request.log.info('activation mail requested');
       return {};
     },
   );
@@ -186,11 +201,9 @@ export const adminAccountsRoutes: FastifyPluginAsync = async (app) => {
     },
     async (request, reply) => {
       await guardMailRequest(request, reply, request.body);
-      const outcome = await requestPasswordResetMail(
-        { ...mailDeps, ttlSeconds: config.passwordResetTokenTtl },
-        { email: request.body.email, requestedLanguage: request.query.lang },
-      );
-      request.log.info({ outcome }, 'password reset mail requested');
+      const job: PasswordResetJob = { email: request.body.email, requestedLanguage: request.query.lang };
+      await app.mailQueue.enqueue(PASSWORD_RESET_JOB, job);
+      request.log.info('password reset mail requested');
       return {};
     },
   );

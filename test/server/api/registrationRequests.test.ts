@@ -132,7 +132,10 @@ describe('POST /api/v2/registration_requests is no open mail relay (issue 7 find
       payload: { ...payload, ...(captcha ? await solvedCaptcha(ctx.app) : {}) },
     });
   const stored = async () => Number((await ctx.db.selectFrom('registrationRequests').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
-  const mailsTo = (address: string) => ctx.db.selectFrom('mails').selectAll().where('recipients', 'like', `%${address}%`).execute();
+  const mailsTo = async (address: string) => {
+    await ctx.app.mailQueue.drain(); // mails go out after the answer
+    return ctx.db.selectFrom('mails').selectAll().where('recipients', 'like', `%${address}%`).execute();
+  };
 
   it('refuses a request without a solved captcha with 401 captcha_invalid, storing and mailing nothing', async () => {
     const before = await stored();

@@ -79,6 +79,7 @@ describe('Mail delivery through SMTP (SMTP_URL, a local smtp-server)', function 
       payload: { email: 'pending@example.com', ...(await solvedCaptcha(testApp.app)) },
     });
     expect(response.statusCode).to.equal(200);
+    await testApp.app.mailQueue.drain(); // mails go out after the answer
     expect(smtp.received).to.have.length(1);
     const [mail] = smtp.received;
     expect(mail!.from).to.equal('no-reply@portal.example.com');
@@ -119,6 +120,7 @@ describe('Mail delivery through SMTP (SMTP_URL, a local smtp-server)', function 
       },
     });
     expect(response.statusCode).to.equal(201);
+    await testApp.app.mailQueue.drain();
     expect(smtp.received).to.have.length(2);
     const staff = smtp.received.find((mail) => mail.to.includes('staff@provider.example.com'))!;
     expect(staff.to).to.have.members(['staff@provider.example.com', 'sales@provider.example.com']);

@@ -104,6 +104,8 @@ export interface TestAppOptions {
   /** Use this database instead of a fresh one (the caller destroys it). */
   testDatabase?: TestDatabase;
   logger?: Logger;
+  /** false: queued mail waits for `app.mailQueue.drain()`. */
+  mailQueueWorker?: boolean;
 }
 
 export interface TestApp {
@@ -129,7 +131,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
   const testDatabase = options.testDatabase ?? (await createTestDatabase());
   try {
     const config = loadConfig({ ...TEST_ENV, ...options.env });
-    const app = await buildApp(config, { database: testDatabase.database, logger: options.logger });
+    const app = await buildApp(config, { database: testDatabase.database, logger: options.logger, mailQueueWorker: options.mailQueueWorker });
     return {
       app,
       config,
