@@ -33,6 +33,9 @@ export interface AppDeps {
   mailQueueWorker?: boolean;
 }
 
+/** The API (not its documentation pages under /api/docs). */
+const API_PATH = /^\/api\/(?!docs(?:[/?]|$))/;
+
 /** Fastify's request serializer with the URL redacted; headers (tokens, cookies) are never logged. */
 function serializeRequest(request: FastifyRequest) {
   return { method: request.method, url: redactUrlForLog(request.url), host: request.host, remoteAddress: request.ip, remotePort: request.socket?.remotePort };
@@ -105,6 +108,10 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   }
 
   installJsonBodyParser(app);
+  // API answers carry tokens and personal data: never kept by a browser or a proxy (issue 7 finding 14)
+  app.addHook('onSend', async (request, reply) => {
+    if (API_PATH.test(request.url)) reply.header('cache-control', 'no-store');
+  });
   app.setValidatorCompiler(createValidatorCompiler());
   app.setErrorHandler(errorHandler);
   app.setNotFoundHandler(async (request, reply) => {

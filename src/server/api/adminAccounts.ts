@@ -29,6 +29,7 @@ import {
 } from '../domain/accountTokens.js';
 import { ApiError } from './errors.js';
 import { mailRequestGuard } from './mailGuard.js';
+import { requireStrongPassword } from './passwordStrength.js';
 import { adminIdParams, commonResponses, errorResponse, languageQuery, validationErrorResponse } from './schemas.js';
 import { formBody } from './validation.js';
 
@@ -176,6 +177,7 @@ export const adminAccountsRoutes: FastifyPluginAsync = async (app) => {
     },
     async (request) => {
       const { password, firstName, lastName, kanaFirstName, kanaLastName } = request.body;
+      requireStrongPassword('password', password);
       const result = await activateAdmin(db, {
         adminId: request.params.adminId,
         token: bearer(request, ACTIVATE_TOKEN_HEADER),
@@ -236,6 +238,7 @@ export const adminAccountsRoutes: FastifyPluginAsync = async (app) => {
       },
     },
     async (request) => {
+      requireStrongPassword('new', request.body.new);
       const result = await resetPassword(
         db,
         { adminId: request.params.adminId, token: bearer(request, RESET_PASSWORD_TOKEN_HEADER), password: request.body.new },

@@ -7,6 +7,7 @@ import { API_ERROR } from '../../common/errorCodes.js';
 import { affiliationsOfAdmin, changePassword } from '../domain/admins.js';
 import { isReauthenticationExpired, signedIn, useAuthentication } from './auth.js';
 import { ApiError } from './errors.js';
+import { requireStrongPassword } from './passwordStrength.js';
 import { adminIdParams, commonResponses, errorResponse, validationErrorResponse } from './schemas.js';
 import { formBody } from './validation.js';
 
@@ -106,6 +107,7 @@ export const adminsRoutes: FastifyPluginAsync = async (app) => {
     async (request) => {
       const admin = signedIn(request);
       if (request.params.adminId !== admin.id) throw new ApiError(403, API_ERROR.forbidden);
+      requireStrongPassword('new', request.body.new);
       // the organisation of the new session: the one of the current session, while the admin still belongs to it
       const affiliations = await affiliationsOfAdmin(app.db, admin.id);
       const affiliation = affiliations.find((candidate) => candidate.organization.gloplaId === admin.gloplaId) ?? affiliations[0];
