@@ -2,7 +2,8 @@
  * The JSON body parser of every route (issue 7 finding 2): a body nested deeper than MAX_JSON_DEPTH is refused
  * with 400 before anything walks it (the wire conversion and the validators recurse, and a few KiB of brackets
  * would overflow the stack). The depth is measured on the raw text in one iterative pass; then Fastify's own
- * parser runs (secure-json-parse: __proto__ and constructor.prototype keys are refused as before).
+ * parser runs (secure-json-parse: __proto__ and constructor.prototype keys are refused as before), and strings
+ * PostgreSQL cannot store (NUL, lone surrogates) are refused with 400 too.
  */
 import type { FastifyInstance } from 'fastify';
 import { ApiError } from './errors.js';
@@ -30,6 +31,25 @@ export function jsonDepth(text: string, stopAbove = Infinity): number {
   return deepest;
 }
 
+/** NUL and lone UTF-16 surrogates: valid JSON escapes that PostgreSQL cannot store in text (it answered 500). */
+const UNSTORABLE = /\0|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
+/** Whether every string (and key) of a parsed body can be stored; an iterative walk, the depth is already bounded. */
+export function storableStrings(root: unknown): boolean {
+  const stack: unknown[] = [root];
+  while (stack.length > 0) {
+    const value = stack.pop();
+    if (typeof value === 'string') {
+      if (UNSTORABLE.test(value)) return false;
+    } else if (Array.isArray(value)) {
+      for (const item of value) stack.push(item); // not push(...value): a long array would overflow the call
+    } else if (value !== null && typeof value === 'object') {
+      for (const [key, inner] of Object.entries(value)) stack.push(key, inner);
+    }
+  }
+  return true;
+}
+
 export function installJsonBodyParser(app: FastifyInstance): void {
   const parse = app.getDefaultJsonParser('error', 'error');
   app.removeContentTypeParser('application/json');
@@ -38,6 +58,10 @@ export function installJsonBodyParser(app: FastifyInstance): void {
       done(new ApiError(400, API_ERROR.badRequest, `JSON body nested deeper than ${MAX_JSON_DEPTH}`), undefined);
       return;
     }
-    parse(request, body as string, done);
+    parse(request, body as string, (error, value) => {
+      if (error) return done(error, undefined);
+      if (!storableStrings(value)) return done(new ApiError(400, API_ERROR.badRequest, 'JSON body with a NUL or a lone surrogate'), undefined);
+      done(null, value);
+    });
   });
 }

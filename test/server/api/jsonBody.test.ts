@@ -28,4 +28,16 @@ describe('JSON bodies (issue 7 finding 2)', () => {
     const poisoned = await post('/api/v2/client_errors', '{"message":"m","__proto__":{"x":1}}');
     expect(poisoned.statusCode).to.equal(400);
   });
+
+  it('refuses strings the database cannot store (NUL, lone UTF-16 surrogates) with 400, in values and keys', async () => {
+    for (const payload of ['{"message":"a\\u0000b"}', '{"message":"a\\ud800b"}', '{"message":"\\udc00"}', '{"message":"m","context":{"x\\ud83d":1}}']) {
+      const response = await post('/api/v2/client_errors', payload);
+      expect(response.statusCode, payload).to.equal(400);
+      expect(response.json()).to.deep.equal({ error: 'bad_request' });
+    }
+    expect((await post('/api/v2/client_errors', '{"message":"\\ud83d\\ude00 ok"}')).statusCode).to.equal(204);
+    const longArray = await post('/api/v2/registration_requests', `{"email":[${'0,'.repeat(400_000)}0]}`);
+    expect(longArray.statusCode).to.be.within(400, 499);
+  });
 });
+
