@@ -75,6 +75,8 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
     ...(deps.logger ? { loggerInstance: deps.logger } : { logger: { level: config.logLevel } }),
     // A hop count is valid at runtime (proxy-addr) though Fastify's types omit it.
     trustProxy: config.trustProxy as boolean | string[],
+    // a malformed URL (bad percent-encoding…) is answered like every other error: {error: bad_request}
+    frameworkErrors: (error, request, reply) => void errorHandler(error, request, reply),
     // every request's log lines: the URL without tokens, codes or query values (issue 7 finding 4)
     childLoggerFactory: (logger, bindings, options) => logger.child(bindings, { ...options, serializers: { ...options.serializers, req: serializeRequest } }),
   }) as unknown as FastifyInstance;
