@@ -17,7 +17,7 @@ import { createValidatorCompiler } from './api/validation.js';
 import { isAppNavigation, registerBrowserBuild, sendIndexHtml } from './browserBuild.js';
 import type { Config } from './config.js';
 import { createDatabase, migrateToLatest, type DatabaseHandle } from './db/index.js';
-import { seedDemoData } from './db/seed/index.js';
+import { demoPasswordAccounts, seedDemoData } from './db/seed/index.js';
 import { registerIdentityProvider } from './idp/index.js';
 import { createMailer } from './mail/mailer.js';
 import { createMailQueue } from './mail/queue.js';
@@ -103,6 +103,9 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
     if (config.seed === 'demo' && config.demo) {
       const result = await seedDemoData(database.db);
       if (result.seeded) app.log.info('seeded the demo data');
+    } else if (!config.demo) {
+      const accounts = await demoPasswordAccounts(database.db);
+      if (accounts.length > 0) app.log.error({ accounts }, 'demo accounts with the published password exist outside demo mode: change their passwords or remove them');
     }
   } catch (error) {
     if (ownsDatabase) await database.close().catch(() => undefined);

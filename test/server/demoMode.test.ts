@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { ConfigError, loadConfig } from '../../src/server/config.js';
-import { createTestApp } from './support/testApp.js';
+import { capturingLogger } from './support/log.js';
+import { createTestApp, createTestDatabase } from './support/testApp.js';
 
 describe('demo mode (issue 7 finding 7)', () => {
   it('is on for a loopback PUBLIC_URL (a fresh clone: localhost), off on a real host', () => {
@@ -49,4 +50,21 @@ describe('demo mode (issue 7 finding 7)', () => {
       await app.close();
     }
   });
+
+  it('outside demo mode, says at startup when demo accounts with the published password are still there', async () => {
+    const database = await createTestDatabase();
+    try {
+      const demo = await createTestApp({ testDatabase: database, env: { SEED: 'demo', DEMO: 'on' } });
+      await demo.close();
+      const log = capturingLogger();
+      const real = await createTestApp({ testDatabase: database, logger: log.logger, env: { PUBLIC_URL: 'https://portal.example.com', DEMO: undefined } });
+      await real.close();
+      const warning = log.lines.find((line) => String(line.msg).startsWith('demo accounts with the published password'));
+      expect(warning).to.include({ level: 50 });
+      expect(warning!.accounts).to.deep.equal(['manager@example.com', 'member@example.com']);
+    } finally {
+      await database.destroy();
+    }
+  });
 });
+
