@@ -68,5 +68,20 @@ describe('tokens stay out of the log (issue 7 finding 4)', () => {
       expect(report.clientError.context.url).to.equal('/password/reset');
       expect(logged()).not.to.include(TOKEN);
     });
+
+    it('logs client error reports without secrets in their context, however deep', async () => {
+      const response = await ctx.app.inject({
+        method: 'POST',
+        url: '/api/v2/client_errors',
+        payload: { message: 'refresh failed', context: { code: 'invalid_grant', body: { access_token: TOKEN, nested: [{ refresh_token: TOKEN, password: TOKEN, next: `/x?token=${TOKEN}` }] } } },
+      });
+      expect(response.statusCode).to.equal(204);
+      const report = log.lines.find((line) => line.msg === 'client error report') as { clientError: { context: Record<string, unknown> } };
+      expect(report.clientError.context).to.deep.equal({
+        code: 'invalid_grant',
+        body: { accessToken: '[redacted]', nested: [{ refreshToken: '[redacted]', password: '[redacted]', next: '/x' }] },
+      });
+      expect(logged()).not.to.include(TOKEN);
+    });
   });
 });

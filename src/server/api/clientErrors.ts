@@ -6,7 +6,7 @@
  * rest are answered 204 and dropped, so a browser stuck in a loop neither floods the log nor sees errors of its own).
  */
 import type { FastifyPluginAsync } from 'fastify';
-import { reportedLocation } from '../../common/logRedaction.js';
+import { REDACTED, reportedLocation } from '../../common/logRedaction.js';
 import { commonResponses, validationErrorResponse } from './schemas.js';
 
 const MAX_STRING = 1000;
@@ -68,12 +68,17 @@ export function clientGroup(ip: string): string {
 }
 
 const URL_LIKE = /^(?:[a-z][a-z0-9+.-]*:\/\/|\/)/i;
+const SECRET_KEY = /token|password|secret|verifier|authorization|cookie|capy/i;
 
-/** The context as logged: URLs (a page's location, a failed call's path) lose their query and hash (issue 7 finding 4). */
-function contextForLog(context: Record<string, unknown>): Record<string, unknown> {
-  return Object.fromEntries(
-    Object.entries(context).map(([key, value]) => [key, typeof value === 'string' && URL_LIKE.test(value) ? reportedLocation(value) : value]),
-  );
+/**
+ * The context as logged (issue 7 finding 4): values under secret-sounding keys are hidden, URLs (a page's location, a
+ * failed call's path) lose their query and hash. Recursive: the JSON parser has bounded the depth.
+ */
+function forLog(value: unknown): unknown {
+  if (typeof value === 'string') return URL_LIKE.test(value) ? reportedLocation(value) : value;
+  if (Array.isArray(value)) return value.map(forLog);
+  if (value === null || typeof value !== 'object') return value;
+  return Object.fromEntries(Object.entries(value).map(([key, inner]) => [key, SECRET_KEY.test(key) ? REDACTED : forLog(inner)]));
 }
 
 export const clientErrorsRoutes: FastifyPluginAsync<{ limiter?: ReportLimiter }> = async (app, options) => {
@@ -106,7 +111,7 @@ export const clientErrorsRoutes: FastifyPluginAsync<{ limiter?: ReportLimiter }>
       const client = clientGroup(request.ip);
       const verdict = limiter.take(client);
       if (verdict === 'log') {
-        request.log.error({ clientError: { message: request.body.message, context: contextForLog(request.body.context ?? {}) } }, 'client error report');
+        request.log.error({ clientError: { message: request.body.message, context: forLog(request.body.context ?? {}) } }, 'client error report');
       } else if (verdict === 'suppress-first') {
         request.log.warn({ client }, 'client error reports over the limit: dropping the rest of this minute');
       } else if (verdict === 'suppress-total-first') {
