@@ -69,6 +69,26 @@ describe('tokens stay out of the log (issue 7 finding 4)', () => {
       expect(logged()).not.to.include(TOKEN);
     });
 
+    it("logs the sign-in callback's report (SPEC §8: code, state, stored state and nonce) without the code, state or nonce", async () => {
+      const report = async (context: Record<string, unknown>) => {
+        log.lines.length = 0;
+        const response = await ctx.app.inject({ method: 'POST', url: '/api/v2/client_errors', payload: { message: 'Sign-in callback failed: state mismatch', context } });
+        expect(response.statusCode).to.equal(204);
+        return (log.lines.find((line) => line.msg === 'client error report') as { clientError: { context: Record<string, unknown> } }).clientError.context;
+      };
+      const time = '2026-01-01T00:00:00.000Z';
+      expect(await report({ code: 'SECRETCODE123', state: 'STATE456', stored_state: 'OTHER789', stored_nonce: 'NONCE000', time })).to.deep.equal({
+        code: '[redacted]',
+        state: '[redacted]',
+        storedState: '[redacted]',
+        storedNonce: '[redacted]',
+        stateMatches: false,
+        time,
+      });
+      expect(await report({ code: null, state: 'STATE456', stored_state: 'STATE456', stored_nonce: null, time })).to.deep.include({ code: null, storedNonce: null, stateMatches: true });
+      expect(logged()).not.to.include('SECRETCODE123').and.not.include('STATE456').and.not.include('NONCE000');
+    });
+
     it('logs client error reports without secrets in their context, however deep', async () => {
       const response = await ctx.app.inject({
         method: 'POST',

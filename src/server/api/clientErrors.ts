@@ -81,6 +81,17 @@ function forLog(value: unknown): unknown {
   return Object.fromEntries(Object.entries(value).map(([key, inner]) => [key, SECRET_KEY.test(key) ? REDACTED : forLog(inner)]));
 }
 
+/**
+ * The sign-in callback's report (SPEC §8) carries the authorisation code, the state and the stored state and nonce:
+ * logged only as present or missing, and whether the states match.
+ */
+function callbackContext(context: Record<string, unknown>): Record<string, unknown> {
+  if (!('storedState' in context)) return context;
+  const { code, state, storedState, storedNonce, ...rest } = context;
+  const present = (value: unknown) => (value === null || value === undefined || value === '' ? null : REDACTED);
+  return { ...rest, code: present(code), state: present(state), storedState: present(storedState), storedNonce: present(storedNonce), stateMatches: state === storedState };
+}
+
 export const clientErrorsRoutes: FastifyPluginAsync<{ limiter?: ReportLimiter }> = async (app, options) => {
   const limiter = options.limiter ?? new ReportLimiter();
   app.post<{ Body: ClientErrorReport }>(
@@ -111,7 +122,7 @@ export const clientErrorsRoutes: FastifyPluginAsync<{ limiter?: ReportLimiter }>
       const client = clientGroup(request.ip);
       const verdict = limiter.take(client);
       if (verdict === 'log') {
-        request.log.error({ clientError: { message: request.body.message, context: forLog(request.body.context ?? {}) } }, 'client error report');
+        request.log.error({ clientError: { message: request.body.message, context: forLog(callbackContext(request.body.context ?? {})) } }, 'client error report');
       } else if (verdict === 'suppress-first') {
         request.log.warn({ client }, 'client error reports over the limit: dropping the rest of this minute');
       } else if (verdict === 'suppress-total-first') {
