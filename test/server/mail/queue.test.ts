@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { SMTPServer } from 'smtp-server';
 import { solvedCaptcha } from '../support/captcha.js';
+import { retryDelayMs } from '../../../src/server/mail/queue.js';
 import { createTestApp, createTestDatabase, freePort, type TestApp, type TestDatabase } from '../support/testApp.js';
 
 /** An SMTP server that holds every mail until `release()` (or refuses them while `refuse` is set). */
@@ -138,6 +139,30 @@ describe('mails go out after the answer, through a queue in the database (issue 
       } finally {
         await smtp.close();
       }
+    });
+  });
+
+  it('waits 30 s, 1 min, 2 min … between attempts, at most an hour', () => {
+    expect([1, 2, 3, 4, 8, 9, 20].map(retryDelayMs)).to.deep.equal([30_000, 60_000, 120_000, 240_000, 3_600_000, 3_600_000, 3_600_000]);
+  });
+
+  describe('giving up', () => {
+    let app: TestApp;
+    before(async () => {
+      app = await createTestApp({ env: { SMTP_URL: `smtp://127.0.0.1:${await freePort()}` }, mailQueueWorker: false });
+    });
+    after(() => app.close());
+
+    it('keeps a job that failed its tenth attempt, marked failed, and tries it no more', async () => {
+      await app.app.mailQueue.enqueue('mail', { to: 'x@example.com', subject: 's', text: 't', html: '<p>t</p>' });
+      await app.db.updateTable('mailQueue').set({ attempts: 9 }).execute();
+      await app.app.mailQueue.drain();
+      const [job] = await queued(app);
+      expect(job).to.include({ attempts: 10 });
+      expect(job!.failedAt).to.be.instanceOf(Date);
+      await app.db.updateTable('mailQueue').set({ nextAttemptAt: new Date(0) }).execute();
+      await app.app.mailQueue.drain();
+      expect((await queued(app))[0]).to.include({ attempts: 10 });
     });
   });
 
