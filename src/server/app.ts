@@ -3,20 +3,23 @@
  * The caller owns listening and closing: `const app = await buildApp(loadConfig()); await app.listen(…)`.
  */
 import helmet from '@fastify/helmet';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
 import { API_ERROR } from '../common/errorCodes.js';
+import { redactUrlForLog } from '../common/logRedaction.js';
 import { apiRoutes } from './api/index.js';
 import { errorHandler } from './api/errors.js';
 import { healthRoutes } from './api/health.js';
+import { installJsonBodyParser } from './api/jsonBody.js';
 import { registerApiDocs } from './api/openapi.js';
 import { createValidatorCompiler } from './api/validation.js';
 import { isAppNavigation, registerBrowserBuild, sendIndexHtml } from './browserBuild.js';
 import type { Config } from './config.js';
 import { createDatabase, migrateToLatest, type DatabaseHandle } from './db/index.js';
-import { seedDemoData } from './db/seed/index.js';
+import { demoPasswordAccounts, seedDemoData } from './db/seed/index.js';
 import { registerIdentityProvider } from './idp/index.js';
 import { createMailer } from './mail/mailer.js';
+import { createMailQueue } from './mail/queue.js';
 import { devMailsRoutes } from './api/devMails.js';
 import './types.js';
 
@@ -25,6 +28,16 @@ export interface AppDeps {
   database?: DatabaseHandle;
   /** A pino logger to use instead of one built from config.logLevel (tests capture the log this way). */
   logger?: Logger;
+  /** false: queued mail waits for `app.mailQueue.drain()` (tests that look at the queue); default true. */
+  mailQueueWorker?: boolean;
+}
+
+/** The API (not its documentation pages under /api/docs). */
+const API_PATH = /^\/api\/(?!docs(?:[/?]|$))/;
+
+/** Fastify's request serializer with the URL redacted; headers (tokens, cookies) are never logged. */
+function serializeRequest(request: FastifyRequest) {
+  return { method: request.method, url: redactUrlForLog(request.url), host: request.host, remoteAddress: request.ip, remotePort: request.socket?.remotePort };
 }
 
 /** The page-wide policy: nothing but this origin, no inline script or style, no eval, no framing. */
@@ -52,7 +65,11 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   const app = Fastify({
     ...(deps.logger ? { loggerInstance: deps.logger } : { logger: { level: config.logLevel } }),
     // A hop count is valid at runtime (proxy-addr) though Fastify's types omit it.
-    trustProxy: config.trustProxy as boolean,
+    trustProxy: config.trustProxy as boolean | string[],
+    // a malformed URL (bad percent-encoding…) is answered like every other error: {error: bad_request}
+    frameworkErrors: (error, request, reply) => void errorHandler(error, request, reply),
+    // every request's log lines: the URL without tokens, codes or query values (issue 7 finding 4)
+    childLoggerFactory: (logger, bindings, options) => logger.child(bindings, { ...options, serializers: { ...options.serializers, req: serializeRequest } }),
   }) as unknown as FastifyInstance;
 
   const ownsDatabase = deps.database === undefined;
@@ -65,22 +82,37 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   app.addHook('onRoute', (route) => {
     for (const method of [route.method].flat()) if (method !== 'HEAD') registeredRoutes.push(`${method} ${route.url}`);
   });
-  const mailer = createMailer({ db: database.db, smtpUrl: config.smtpUrl, from: config.mailFrom });
-  app.decorate('mailer', mailer);
-  app.addHook('onClose', async () => mailer.close());
+  const transport = createMailer({ db: database.db, smtpUrl: config.smtpUrl, from: config.mailFrom });
+  const mailQueue = createMailQueue({ db: database.db, transport, log: app.log as Logger, worker: deps.mailQueueWorker ?? true });
+  app.decorate('mailQueue', mailQueue);
+  // routes queue their mails: sent after the answer (issue 7 finding 11)
+  app.decorate('mailer', mailQueue.mailer);
+  app.addHook('onResponse', async () => mailQueue.kick());
+  app.addHook('onClose', async () => {
+    await mailQueue.close();
+    transport.close();
+  });
   if (ownsDatabase) app.addHook('onClose', async () => database.close());
 
   try {
     await migrateToLatest(database.db);
-    if (config.seed === 'demo' && !config.isProduction) {
+    if (config.seed === 'demo' && config.demo) {
       const result = await seedDemoData(database.db);
       if (result.seeded) app.log.info('seeded the demo data');
+    } else if (!config.demo) {
+      const accounts = await demoPasswordAccounts(database.db);
+      if (accounts.length > 0) app.log.error({ accounts }, 'demo accounts with the published password exist outside demo mode: change their passwords or remove them');
     }
   } catch (error) {
     if (ownsDatabase) await database.close().catch(() => undefined);
     throw error;
   }
 
+  installJsonBodyParser(app);
+  // API answers carry tokens and personal data: never kept by a browser or a proxy (issue 7 finding 14)
+  app.addHook('onSend', async (request, reply) => {
+    if (API_PATH.test(request.url)) reply.header('cache-control', 'no-store');
+  });
   app.setValidatorCompiler(createValidatorCompiler());
   app.setErrorHandler(errorHandler);
   app.setNotFoundHandler(async (request, reply) => {
@@ -98,13 +130,14 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   await registerApiDocs(app, config);
 
   await app.register(healthRoutes);
-  // the outbox (DESIGN §4): development and tests only
-  if (!config.isProduction) await app.register(devMailsRoutes);
+  // the outbox (DESIGN §4): demo mode only (development, tests, a local trial)
+  if (config.demo) await app.register(devMailsRoutes);
   // the identity provider at /oidc (before the API, which verifies its access tokens)
   await registerIdentityProvider(app);
   await app.register(apiRoutes);
   await registerBrowserBuild(app, config.distDir);
 
   await app.ready();
+  mailQueue.kick();
   return app;
 }

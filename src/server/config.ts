@@ -3,6 +3,7 @@
  * `loadConfig(env)` never reads process.env itself, so tests pass their own overrides.
  */
 import { readFileSync } from 'node:fs';
+import net from 'node:net';
 import path from 'node:path';
 
 export const SEED_MODES = ['demo', 'none'] as const;
@@ -15,6 +16,7 @@ export type LogLevel = (typeof LOG_LEVELS)[number];
 export const MEMORY_DATABASE_URL = 'memory://';
 
 export const CAPTCHA_MODES = ['on', 'off'] as const;
+export const DEMO_MODES = ['on', 'off'] as const;
 export type CaptchaMode = (typeof CAPTCHA_MODES)[number];
 
 /** Activation and reset mail requests (together) allowed per e-mail address and per client address in one window. */
@@ -42,7 +44,7 @@ export interface Config {
   mailFrom: string;
   /** Staff addresses told of each registration request (REGISTRATION_NOTIFY_TO, comma-separated); empty: nobody. */
   registrationNotifyTo: string[];
-  /** The captcha of the activation and reset mail requests (CAPTCHA); 'off' is for local use and refused in production. */
+  /** The captcha of the mail-sending requests (CAPTCHA); 'off' is for local use and refused outside demo mode. */
   captcha: CaptchaMode;
   /** HMAC secret of captcha challenges (CAPTCHA_SECRET); unset: generated once and kept in the database. */
   captchaSecret: string | undefined;
@@ -54,13 +56,21 @@ export interface Config {
   seed: SeedMode;
   nodeEnv: string | undefined;
   isProduction: boolean;
-  /** The API documentation at /api/docs (API_DOCS on/off); default on, off when NODE_ENV=production. */
+  /** The API documentation at /api/docs (API_DOCS on/off); default on in demo mode, off outside it. */
   apiDocs: boolean;
+  /**
+   * Demo mode: the outbox (/dev/mails), demo seeding, CAPTCHA=off and TRUST_PROXY=true. On for a loopback PUBLIC_URL
+   * (a fresh clone) or with DEMO=on; off with DEMO=off, with NODE_ENV=production, and on any real host by default.
+   */
+  demo: boolean;
   logLevel: LogLevel;
   /** Absolute path of the browser build (index.html and assets/). */
   distDir: string;
-  /** Fastify's trustProxy: false, true, or the number of proxy hops to trust. */
-  trustProxy: boolean | number;
+  /**
+   * Fastify's trustProxy (TRUST_PROXY): false, the number of proxy hops to trust, or the proxies' addresses and CIDRs
+   * (or proxy-addr's names loopback, linklocal, uniquelocal); true (trust anyone) is refused in production.
+   */
+  trustProxy: TrustProxy;
   /** Lifetime of the identity provider's access tokens, seconds (ACCESS_TOKEN_TTL). */
   accessTokenTtl: number;
   /** Lifetime of a refresh token, seconds (REFRESH_TOKEN_TTL); rotation never extends it past the first one's. */
@@ -103,6 +113,8 @@ export interface SigninThrottleConfig {
   failureDelayMs: number;
 }
 
+export type TrustProxy = boolean | number | string[];
+
 export class ConfigError extends Error {
   constructor(readonly problems: string[]) {
     super(`Invalid configuration:\n${problems.map((problem) => `  - ${problem}`).join('\n')}`);
@@ -125,6 +137,12 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
 
   const publicUrl = value('PUBLIC_URL') ?? `http://localhost:${port ?? 3000}`;
   if (!isHttpUrl(publicUrl)) problems.push(`PUBLIC_URL must be an absolute http(s) URL, got "${publicUrl}"`);
+
+  const isProduction = value('NODE_ENV') === 'production';
+  const demoSetting = value('DEMO');
+  if (demoSetting !== undefined && !(DEMO_MODES as readonly string[]).includes(demoSetting)) problems.push(`DEMO must be one of ${DEMO_MODES.join(', ')}, got "${demoSetting}"`);
+  else if (demoSetting === 'on' && isProduction) problems.push('DEMO=on (published demo passwords, the outbox with every mailed link) is refused when NODE_ENV=production');
+  const demo = demoSetting === undefined ? !isProduction && isLoopbackUrl(publicUrl) : demoSetting === 'on' && !isProduction;
 
   const databaseUrl = value('DATABASE_URL');
   if (databaseUrl !== undefined && databaseUrl !== MEMORY_DATABASE_URL && !isPostgresUrl(databaseUrl)) {
@@ -149,7 +167,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
 
   const captcha = value('CAPTCHA') ?? 'on';
   if (!(CAPTCHA_MODES as readonly string[]).includes(captcha)) problems.push(`CAPTCHA must be one of ${CAPTCHA_MODES.join(', ')}, got "${captcha}"`);
-  else if (captcha === 'off' && value('NODE_ENV') === 'production') problems.push('CAPTCHA=off is for local use only and is refused when NODE_ENV=production');
+  else if (captcha === 'off' && !demo) problems.push('CAPTCHA=off is for local use only: refused outside demo mode (a loopback PUBLIC_URL or DEMO=on)');
   const captchaSecret = value('CAPTCHA_SECRET');
   if (captchaSecret !== undefined && captchaSecret.length < 32) problems.push('CAPTCHA_SECRET must be at least 32 characters long');
 
@@ -181,7 +199,10 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
   if (!(LOG_LEVELS as readonly string[]).includes(logLevel)) problems.push(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got "${logLevel}"`);
 
   const trustProxy = parseTrustProxy(value('TRUST_PROXY') ?? 'false');
-  if (trustProxy === undefined) problems.push(`TRUST_PROXY must be true, false or a number of hops, got "${env.TRUST_PROXY}"`);
+  if (trustProxy === undefined) problems.push(`TRUST_PROXY must be false, a number of hops or comma-separated proxy addresses/CIDRs, got "${env.TRUST_PROXY}"`);
+  else if (trustProxy === true && !demo) {
+    problems.push('TRUST_PROXY=true trusts X-Forwarded-For/Host from any client and is refused outside demo mode: give the number of proxy hops or the proxies\' addresses');
+  }
 
   const seconds = (name: string, fallback: number, min = 1): number => {
     const raw = value(name);
@@ -210,7 +231,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
     .filter(Boolean);
   if (cookieKeys?.some((key) => key.length < 32)) problems.push('COOKIE_KEYS must be a comma-separated list of keys of at least 32 characters');
 
-  const apiDocs = value('API_DOCS') ?? (value('NODE_ENV') === 'production' ? 'off' : 'on');
+  const apiDocs = value('API_DOCS') ?? (demo ? 'on' : 'off');
   if (apiDocs !== 'on' && apiDocs !== 'off') problems.push(`API_DOCS must be on or off, got "${apiDocs}"`);
   const signingKeys = parseSigningKeys(value('IDP_SIGNING_KEYS'), cwd, problems);
 
@@ -233,7 +254,8 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
     mailRateLimit: Object.freeze(mailRateLimit),
     seed: seed as SeedMode,
     nodeEnv,
-    isProduction: nodeEnv === 'production',
+    isProduction,
+    demo,
     apiDocs: apiDocs === 'on',
     logLevel: logLevel as LogLevel,
     distDir: path.resolve(cwd, value('DIST_DIR') ?? './dist'),
@@ -308,16 +330,36 @@ function hostOf(raw: string): string | undefined {
   }
 }
 
+/** localhost, 127.0.0.0/8 or ::1: a portal only this machine reaches. */
+function isLoopbackUrl(raw: string): boolean {
+  const host = hostOf(raw)?.toLowerCase();
+  if (host === undefined) return false;
+  if (host === 'localhost' || host === '[::1]') return true;
+  return net.isIPv4(host) && host.startsWith('127.');
+}
+
 function parsePort(raw: string): number | undefined {
   if (!/^\d+$/.test(raw)) return undefined;
   const port = Number(raw);
   return port <= 65535 ? port : undefined;
 }
 
-function parseTrustProxy(raw: string): boolean | number | undefined {
+const PROXY_ADDRESS_NAMES = ['loopback', 'linklocal', 'uniquelocal'];
+
+function isProxyAddress(entry: string): boolean {
+  if (PROXY_ADDRESS_NAMES.includes(entry)) return true;
+  const [address, prefix, ...rest] = entry.split('/');
+  const family = net.isIP(address ?? '');
+  if (family === 0 || rest.length > 0) return false;
+  return prefix === undefined || (/^\d+$/.test(prefix) && Number(prefix) <= (family === 4 ? 32 : 128));
+}
+
+function parseTrustProxy(raw: string): TrustProxy | undefined {
   if (raw === 'true') return true;
   if (raw === 'false') return false;
-  return /^\d+$/.test(raw) ? Number(raw) : undefined;
+  if (/^\d+$/.test(raw)) return Number(raw);
+  const entries = raw.split(',').map((entry) => entry.trim());
+  return entries.every(isProxyAddress) ? entries : undefined;
 }
 
 function isHttpUrl(raw: string): boolean {

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import type { Page } from 'playwright-core';
-import { newPage, useE2E } from './support/portal.js';
+import { newPage, solveCaptcha, useE2E } from './support/portal.js';
 import { chooseOrganization, DEMO_PASSWORD, enterCredentials, MANAGER, waitForHeader } from './support/signin.js';
 
 const PENDING = 'pending@example.com';
@@ -11,12 +11,6 @@ interface OutboxMail {
   to: string;
   subject: string;
   links: string[];
-}
-
-/** The captcha as a person solves it: tick the box, wait until the widget says 'Verified' (real proof-of-work). */
-async function solveCaptcha(page: Page): Promise<void> {
-  await page.getByText('I am not a robot').click();
-  await page.locator('altcha-widget').getByText('Verified').waitFor({ timeout: 60_000 });
 }
 
 describe('Activation and password reset in the browser (SPEC 2.4, 2.5)', function () {

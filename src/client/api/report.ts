@@ -3,6 +3,7 @@
  * same HTTP client, every string cut to ERROR_REPORT_MAX_LENGTH characters; a failing report is swallowed.
  */
 import { call, select } from 'redux-saga/effects';
+import { reportedLocation } from '../../common/logRedaction.js';
 import { ERROR_REPORT_MAX_LENGTH, ERROR_REPORT_TIMEOUT_MS } from '../state/constants.js';
 import { httpClientFromContext, tokenFromState } from './context.js';
 import { isApiError, type HttpClient } from './http.js';
@@ -58,7 +59,8 @@ export function* reportError(report: ErrorReport): Generator<unknown, void, unkn
   try {
     const client = (yield* httpClientFromContext()) as HttpClient;
     const token = (yield select(tokenFromState)) as string | null;
-    const location = typeof window === 'undefined' ? undefined : window.location.href;
+    // origin and path only: queries and link paths carry tokens and codes (issue 7 finding 4)
+    const location = typeof window === 'undefined' ? undefined : reportedLocation(window.location.href);
     const body = truncateStrings({
       message: report.message,
       context: { ...(location === undefined ? {} : { location }), ...report.context },

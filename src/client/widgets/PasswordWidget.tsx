@@ -8,14 +8,14 @@ import { useEffect, useState, type ReactElement } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ariaDescribedByIds, type WidgetProps } from '@rjsf/utils';
 import { isWidgetFormContext } from './formContext.js';
-import { MIN_PASSWORD_SCORE, policyFromSchema, strengthScore, type StrengthScore } from './passwordPolicy.js';
+import { MIN_PASSWORD_SCORE, policyFromSchema, strengthScore, type StrengthScore } from '../../common/passwordPolicy.js';
 
 type Estimate = (password: string, userInputs?: string[]) => number;
 
 /** The dictionaries, loaded on first use and shared by every meter. */
 let estimator: Promise<Estimate> | undefined;
 function loadEstimator(): Promise<Estimate> {
-  estimator ??= import(/* webpackChunkName: "password-strength" */ './passwordStrength.js').then((module) => module.estimateScore);
+  estimator ??= import(/* webpackChunkName: "password-strength" */ '../../common/passwordStrength.js').then((module) => module.estimateScore);
   return estimator;
 }
 

@@ -10,3 +10,6 @@ export const BUILT_IN_WIDGET_IDS = [
   'text', 'textarea', 'select', 'radio', 'checkbox', 'checkboxes', 'password', 'email', 'hidden', 'date', 'updown',
   'range', 'file', 'url', 'color', 'uri', 'data-url', 'alt-date', 'time', 'datetime',
 ] as const;
+
+/** The form fields the 'Captcha' widget fills (SPEC §3 Captcha values); a refused request empties them (a solution works once). */
+export const CAPTCHA_FIELDS = ['capyChallengekey', 'capyAnswer'] as const;

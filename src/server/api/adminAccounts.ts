@@ -14,28 +14,35 @@
  * parameter (ja or en) chooses the mail's language.
  * Token calls: 401 with invalid_token, token_expired, token_used or already_activated (SPEC §4 Tokens).
  */
-import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { emptyAnswerSchema, tokenAdminAnswerSchema, type TokenAdminAnswer } from '../../common/api/answers.js';
 import type { Forms } from '../../common/api/forms.js';
 import { API_ERROR, type ApiErrorCode } from '../../common/errorCodes.js';
 import type { TokenFailure } from '../domain/adminTokens.js';
 import {
   activateAdmin,
+  isActivatedAddress,
   requestActivationMail,
   requestPasswordResetMail,
   resetPassword,
   validateActivationToken,
   validatePasswordResetToken,
 } from '../domain/accountTokens.js';
-import { verifyCaptcha } from '../domain/captcha.js';
-import { hitRateLimit } from '../domain/rateLimits.js';
 import { ApiError } from './errors.js';
+import { mailRequestGuard } from './mailGuard.js';
 import { SECURITY, TAG } from './openapi.js';
+import { requireStrongPassword } from './passwordStrength.js';
 import { adminIdParams, type AdminIdParams, errorAnswers, languageQuery, wire } from './schemas.js';
 import { formBody } from './validation.js';
 
 export const ACTIVATE_TOKEN_HEADER = 'x-v2-admin-activate-token';
 export const RESET_PASSWORD_TOKEN_HEADER = 'x-v2-admin-reset-password-token';
+
+/** Jobs of the mail queue (mail/queue.ts): a mail request, done after the answer. */
+const ACTIVATION_JOB = 'activation';
+const PASSWORD_RESET_JOB = 'password_reset';
+type ActivationJob = { email: string; cc?: string; requestedLanguage?: string };
+type PasswordResetJob = { email: string; requestedLanguage?: string };
 
 interface LangQuery {
   lang?: string;
@@ -68,31 +75,19 @@ function tokenRefused(code: TokenFailure): ApiError {
 
 export const adminAccountsRoutes: FastifyPluginAsync = async (app) => {
   const { config, db } = app;
-  const captchaSettings = { mode: config.captcha, secret: config.captchaSecret };
-  const limits = config.mailRateLimit;
+  const guardMailRequest = mailRequestGuard(app);
 
-  /** The checks both mail requests make before anything else: client limit, captcha, e-mail limit. */
-  async function guardMailRequest(request: FastifyRequest, reply: FastifyReply, body: Forms['password-reset-request']): Promise<void> {
-    const client = await hitRateLimit(db, `mail:client:${request.ip}`, { limit: limits.perClient, windowSeconds: limits.windowSeconds });
-    if (!client.allowed) {
-      request.log.warn({ client: request.ip }, 'mail requests: client rate limit reached');
-      reply.header('retry-after', String(client.retryAfterSeconds));
-      throw new ApiError(429, API_ERROR.tooManyRequests);
-    }
-    const captcha = await verifyCaptcha(db, captchaSettings, { challengeKey: body.capyChallengekey, answer: body.capyAnswer });
-    if (captcha !== 'ok') {
-      request.log.info({ captcha }, 'mail requests: captcha refused');
-      throw new ApiError(401, API_ERROR.captchaInvalid);
-    }
-    const email = await hitRateLimit(db, `mail:email:${body.email.toLowerCase()}`, { limit: limits.perEmail, windowSeconds: limits.windowSeconds });
-    if (!email.allowed) {
-      request.log.warn('mail requests: e-mail address rate limit reached');
-      reply.header('retry-after', String(email.retryAfterSeconds));
-      throw new ApiError(429, API_ERROR.tooManyRequests);
-    }
-  }
-
-  const mailDeps = { db, mailer: app.mailer, publicUrl: config.publicUrl };
+  // The mail requests answer before any mail work (issue 7 finding 11): the same work for every address, whether it
+  // belongs to someone or not; the queue then looks the address up, issues the token and sends the link.
+  const mailDeps = { db, mailer: app.mailQueue.transport, notices: app.mailer, publicUrl: config.publicUrl };
+  app.mailQueue.handle(ACTIVATION_JOB, async (job: ActivationJob) => {
+    const outcome = await requestActivationMail({ ...mailDeps, ttlSeconds: config.activationTokenTtl }, job);
+    app.log.info({ outcome }, 'activation mail job done');
+  });
+  app.mailQueue.handle(PASSWORD_RESET_JOB, async (job: PasswordResetJob) => {
+    const outcome = await requestPasswordResetMail({ ...mailDeps, ttlSeconds: config.passwordResetTokenTtl }, job);
+    app.log.info({ outcome }, 'password reset mail job done');
+  });
 
   app.post<{ Body: Forms['activation-request']; Querystring: LangQuery }>(
     '/admin/account_activation_email',
@@ -107,12 +102,10 @@ export const adminAccountsRoutes: FastifyPluginAsync = async (app) => {
     },
     async (request, reply) => {
       await guardMailRequest(request, reply, request.body);
-      const outcome = await requestActivationMail(
-        { ...mailDeps, ttlSeconds: config.activationTokenTtl },
-        { email: request.body.email, cc: request.body.cc || undefined, requestedLanguage: request.query.lang },
-      );
-      request.log.info({ outcome }, 'activation mail requested');
-      if (outcome === 'already_activated') throw new ApiError(409, API_ERROR.alreadyActivated);
+      if (await isActivatedAddress(db, request.body.email)) throw new ApiError(409, API_ERROR.alreadyActivated);
+      const job: ActivationJob = { email: request.body.email, cc: request.body.cc || undefined, requestedLanguage: request.query.lang };
+      await app.mailQueue.enqueue(ACTIVATION_JOB, job);
+      request.log.info('activation mail requested');
       return {};
     },
   );
@@ -148,6 +141,7 @@ export const adminAccountsRoutes: FastifyPluginAsync = async (app) => {
     },
     async (request) => {
       const { password, firstName, lastName, kanaFirstName, kanaLastName } = request.body;
+      requireStrongPassword('password', password);
       const result = await activateAdmin(db, {
         adminId: request.params.adminId,
         token: bearer(request, ACTIVATE_TOKEN_HEADER),
@@ -173,11 +167,9 @@ export const adminAccountsRoutes: FastifyPluginAsync = async (app) => {
     },
     async (request, reply) => {
       await guardMailRequest(request, reply, request.body);
-      const outcome = await requestPasswordResetMail(
-        { ...mailDeps, ttlSeconds: config.passwordResetTokenTtl },
-        { email: request.body.email, requestedLanguage: request.query.lang },
-      );
-      request.log.info({ outcome }, 'password reset mail requested');
+      const job: PasswordResetJob = { email: request.body.email, requestedLanguage: request.query.lang };
+      await app.mailQueue.enqueue(PASSWORD_RESET_JOB, job);
+      request.log.info('password reset mail requested');
       return {};
     },
   );
@@ -212,6 +204,7 @@ export const adminAccountsRoutes: FastifyPluginAsync = async (app) => {
       },
     },
     async (request) => {
+      requireStrongPassword('new', request.body.new);
       const result = await resetPassword(
         db,
         { adminId: request.params.adminId, token: bearer(request, RESET_PASSWORD_TOKEN_HEADER), password: request.body.new },

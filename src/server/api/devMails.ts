@@ -1,5 +1,5 @@
 /**
- * The outbox of DESIGN §4, for development and tests only (not registered when NODE_ENV=production):
+ * The outbox of DESIGN §4, in demo mode only (config.demo: a loopback PUBLIC_URL or DEMO=on; never in production):
  * - GET /dev/mails: the kept mails, newest first, as an HTML page (recipients, subject, time, links, text part);
  * - GET /dev/mails.json: `[{id, to, subject, text, html, links, sentAt}]` (and `cc` when the mail had one);
  * - GET /dev/mails/:id.html: one mail's HTML part.
@@ -29,8 +29,14 @@ function mailSection(mail: OutboxMail): string {
 export const devMailsRoutes: FastifyPluginAsync = async (app) => {
   const note = app.mailer.kind === 'smtp' ? '<p>SMTP_URL is set: mails are sent by SMTP and not kept here.</p>' : '';
 
+  // mails go out after the answers (a queue): what is queued is delivered before the outbox is shown
+  const outbox = async () => {
+    await app.mailQueue.drain();
+    return listOutbox(app.db);
+  };
+
   app.get('/dev/mails', { schema: { hide: true } }, async (_request, reply) => {
-    const mails = await listOutbox(app.db);
+    const mails = await outbox();
     const body = mails.length > 0 ? mails.map(mailSection).join('\n<hr>\n') : '<p>No mails yet.</p>';
     return reply
       .type('text/html; charset=utf-8')
@@ -42,11 +48,12 @@ export const devMailsRoutes: FastifyPluginAsync = async (app) => {
 
   app.get('/dev/mails.json', { schema: { hide: true } }, async (_request, reply) => {
     reply.header('cache-control', 'no-store');
-    return listOutbox(app.db);
+    return outbox();
   });
 
   app.get<{ Params: { file: string } }>('/dev/mails/:file', { schema: { hide: true } }, async (request, reply) => {
     const match = /^(\d+)\.html$/.exec(request.params.file);
+    if (match) await app.mailQueue.drain();
     const mail = match ? await findOutboxMail(app.db, Number(match[1])) : undefined;
     if (!mail) return reply.code(404).type('text/plain; charset=utf-8').send('Not found');
     return reply.type('text/html; charset=utf-8').header('cache-control', 'no-store').send(mail.html);

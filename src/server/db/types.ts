@@ -203,6 +203,22 @@ export interface MailsTable {
   sentAt: CreatedAt;
 }
 
+/** Mail work done after the answer, retried until done (src/server/mail/queue.ts). */
+export interface MailQueueTable {
+  id: Generated<number>;
+  /** 'mail' (a rendered mail) or a mail request ('activation', 'password_reset'). */
+  kind: string;
+  payload: ColumnType<unknown, unknown, never>;
+  attempts: ColumnType<number, number | undefined, number>;
+  nextAttemptAt: ColumnType<Date, Date | string | undefined, Date | string>;
+  /** Claimed by a worker until then (a worker that died lets go when it passes). */
+  lockedUntil: Timestamp | null;
+  lastError: string | null;
+  /** Given up after the last attempt (kept for the log and an operator). */
+  failedAt: Timestamp | null;
+  createdAt: CreatedAt;
+}
+
 /** Fixed-window request counters (src/server/domain/rateLimits.ts). */
 export interface RateLimitCountersTable {
   key: string;
@@ -236,6 +252,7 @@ export interface Database {
   registrationRequests: RegistrationRequestsTable;
   adminTokens: AdminTokensTable;
   mails: MailsTable;
+  mailQueue: MailQueueTable;
   rateLimitCounters: RateLimitCountersTable;
   captchaSolutions: CaptchaSolutionsTable;
   serverSecrets: ServerSecretsTable;

@@ -9,7 +9,7 @@
  *   any key derivation of its own (checking costs the server next to nothing).
  * - A solution works once: its challenge id is recorded (table captcha_solutions) until the challenge expires; a
  *   replay is refused. The insert is atomic, so two instances cannot both accept one solution.
- * - CAPTCHA=off (local use; refused in production by the configuration): challenges are trivial and every answer is
+ * - CAPTCHA=off (local use; refused outside demo mode by the configuration): challenges are trivial and every answer is
  *   accepted.
  */
 import { createHmac, randomBytes } from 'node:crypto';

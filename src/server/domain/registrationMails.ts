@@ -1,7 +1,8 @@
 /**
  * The mails of a registration request (issue 4 §7): a notification to the provider's staff (REGISTRATION_NOTIFY_TO,
- * in Japanese) and a confirmation to the applicant (in the language of the request). The summary lists every field of
- * the form in the form's order, labelled with the form's own field titles (locales/<lang>/registration.json).
+ * in Japanese) and a confirmation to the applicant (in the language of the request). The staff's summary lists every
+ * field of the form in the form's order, labelled with the form's own field titles (locales/<lang>/registration.json);
+ * the applicant's confirmation carries none of the entered text (it would make the form a mail relay).
  */
 import type { Language } from '../../common/languages.js';
 import type { RegistrationRequest } from '../db/types.js';
@@ -59,10 +60,8 @@ export async function sendRegistrationMails(deps: RegistrationMailDeps, request:
   }
   await attempt(() =>
     deps.mailer.send({
-      ...renderMail('registrationReceived', applicantLanguage, {
-        personInCharge: request.personInCharge,
-        summary: registrationSummary(request, deps.fields, applicantLanguage),
-      }),
+      // anyone can enter any address: nothing the applicant typed goes back out (issue 7 finding 8), only our reference
+      ...renderMail('registrationReceived', applicantLanguage, { id: String(request.id) }),
       to: request.email,
     }),
   );

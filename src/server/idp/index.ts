@@ -22,6 +22,17 @@ import { loadOrCreateKeys, publicJwk } from './keys.js';
 import { issuePasswordChangeTicket, PASSWORD_CHANGE_GRANT, type PasswordChangeTicket } from './passwordChangeGrant.js';
 import { createProvider, rewriteForMount } from './provider.js';
 
+/**
+ * Koa (provider.proxy) believes any X-Forwarded-* header and reads the first entry; Fastify believes them only from a
+ * trusted proxy (TRUST_PROXY) and reads the proxy's own, last entry. The provider gets Fastify's verdict.
+ */
+function forwardTrustedOrigin(request: FastifyRequest): void {
+  const headers = request.raw.headers;
+  headers['x-forwarded-host'] = request.host;
+  headers['x-forwarded-proto'] = request.protocol;
+  headers['x-forwarded-for'] = request.ip;
+}
+
 export interface IdentityProviderService {
   provider: Provider;
   issuer: string;
@@ -92,6 +103,7 @@ export async function registerIdentityProvider(app: FastifyInstance): Promise<vo
     scope.addContentTypeParser('*', (_request, _payload, done) => done(null));
     const handler = (request: FastifyRequest, reply: FastifyReply) => {
       reply.hijack();
+      forwardTrustedOrigin(request);
       rewriteForMount(request.raw);
       void callback(request.raw, reply.raw);
     };

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { loadFormSchemas } from '../../../src/configuration/load.js';
-import { meetsPolicy, MIN_PASSWORD_SCORE, policyFromSchema, strengthScore } from '../../../src/client/widgets/passwordPolicy.js';
-import { estimateScore } from '../../../src/client/widgets/passwordStrength.js';
+import { meetsPolicy, MIN_PASSWORD_SCORE, policyFromSchema, strengthScore } from '../../../src/common/passwordPolicy.js';
+import { estimateScore } from '../../../src/common/passwordStrength.js';
 
 const policy = policyFromSchema(loadFormSchemas()['password-change'].$defs!.password as Record<string, unknown>);
 

@@ -107,6 +107,12 @@ export async function newPage(browser: Browser, errors: string[]): Promise<Page>
   return page;
 }
 
+/** The captcha as a person solves it: tick the box, wait until the widget says 'Verified' (real proof-of-work). */
+export async function solveCaptcha(page: Page): Promise<void> {
+  await page.getByText('I am not a robot').click();
+  await page.locator('altcha-widget').getByText('Verified').waitFor({ timeout: 60_000 });
+}
+
 export interface E2EContext {
   portal: Portal;
   browser: Browser;

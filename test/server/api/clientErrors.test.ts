@@ -1,20 +1,7 @@
-import { Writable } from 'node:stream';
 import { expect } from 'chai';
-import pino from 'pino';
-import { ReportLimiter } from '../../../src/server/api/clientErrors.js';
+import { clientGroup, ReportLimiter } from '../../../src/server/api/clientErrors.js';
+import { capturingLogger } from '../support/log.js';
 import { useTestApp } from '../support/testApp.js';
-
-/** A pino logger whose lines are kept in `lines`. */
-function capturingLogger() {
-  const lines: Record<string, unknown>[] = [];
-  const stream = new Writable({
-    write(chunk, _encoding, callback) {
-      for (const line of String(chunk).split('\n').filter(Boolean)) lines.push(JSON.parse(line));
-      callback();
-    },
-  });
-  return { logger: pino({ level: 'info' }, stream), lines };
-}
 
 describe('POST /api/v2/client_errors', () => {
   const log = capturingLogger();
@@ -87,5 +74,37 @@ describe('ReportLimiter', () => {
     expect(limiter.take('c')).to.equal('suppress'); // more distinct clients than it keeps
     now = 1000;
     expect(limiter.take('a')).to.equal('log');
+  });
+
+  it('caps the reports of all clients together per window, with one warning (issue 7 finding 12)', () => {
+    let now = 0;
+    const limiter = new ReportLimiter(2, 1000, 100, () => now, 3);
+    expect(['a', 'b', 'c', 'd', 'e'].map((client) => limiter.take(client))).to.deep.equal(['log', 'log', 'log', 'suppress-total-first', 'suppress']);
+    now = 1000;
+    expect(limiter.take('f')).to.equal('log');
+  });
+
+  it('groups IPv6 clients by /64 and IPv4 clients by address (issue 7 finding 12)', () => {
+    expect(clientGroup('2001:db8:1:2:3:4:5:6')).to.equal('2001:db8:1:2::/64');
+    expect(clientGroup('2001:db8:1:2::9')).to.equal('2001:db8:1:2::/64');
+    expect(clientGroup('2001:DB8::1')).to.equal('2001:db8:0:0::/64');
+    expect(clientGroup('::1')).to.equal('0:0:0:0::/64');
+    expect(clientGroup('::ffff:192.0.2.7')).to.equal('192.0.2.7');
+    expect(clientGroup('192.0.2.7')).to.equal('192.0.2.7');
+    const limiter = new ReportLimiter(2);
+    expect(['2001:db8::1', '2001:db8::2', '2001:db8::3'].map((address) => limiter.take(clientGroup(address)))).to.deep.equal(['log', 'log', 'suppress-first']);
+  });
+});
+
+describe('POST /api/v2/client_errors from many addresses (issue 7 finding 12)', () => {
+  const log = capturingLogger();
+  const ctx = useTestApp({ logger: log.logger });
+
+  it('counts the addresses of one IPv6 /64 as one client', async () => {
+    for (let i = 1; i <= 40; i++) {
+      const response = await ctx.app.inject({ method: 'POST', url: '/api/v2/client_errors', payload: { message: `v6 ${i}` }, remoteAddress: `2001:db8:aa:bb::${i.toString(16)}` });
+      expect(response.statusCode).to.equal(204);
+    }
+    expect(log.lines.filter((line) => line.msg === 'client error report')).to.have.length(new ReportLimiter().perWindow);
   });
 });

@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { solvedCaptcha } from '../support/captcha.js';
 import { useTestApp } from '../support/testApp.js';
 
 const wireBody = {
@@ -15,7 +16,8 @@ const wireBody = {
 };
 
 describe('POST /api/v2/registration_requests', () => {
-  const ctx = useTestApp();
+  // the form's rules; the captcha and the limits are tested below
+  const ctx = useTestApp({ env: { CAPTCHA: 'off', MAIL_RATE_LIMIT_PER_CLIENT: '1000', MAIL_RATE_LIMIT_PER_EMAIL: '1000' } });
 
   const post = (payload: unknown) => ctx.app.inject({ method: 'POST', url: '/api/v2/registration_requests', payload: payload as object });
 
@@ -117,5 +119,77 @@ describe('POST /api/v2/registration_requests', () => {
     });
     expect(multipart.statusCode).to.equal(415);
     expect(multipart.json()).to.deep.equal({ error: 'bad_request' });
+  });
+});
+
+describe('POST /api/v2/registration_requests is no open mail relay (issue 7 finding 8)', () => {
+  const ctx = useTestApp({ env: { MAIL_RATE_LIMIT_PER_CLIENT: '3', MAIL_RATE_LIMIT_PER_EMAIL: '2', REGISTRATION_NOTIFY_TO: 'staff@provider.example.com' } });
+  const post = async (payload: Record<string, unknown>, remoteAddress = '198.51.100.1', captcha = true) =>
+    ctx.app.inject({
+      method: 'POST',
+      url: '/api/v2/registration_requests',
+      remoteAddress,
+      payload: { ...payload, ...(captcha ? await solvedCaptcha(ctx.app) : {}) },
+    });
+  const stored = async () => Number((await ctx.db.selectFrom('registrationRequests').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+  const mailsTo = async (address: string) => {
+    await ctx.app.mailQueue.drain(); // mails go out after the answer
+    return ctx.db.selectFrom('mails').selectAll().where('recipients', 'like', `%${address}%`).execute();
+  };
+
+  it('refuses a request without a solved captcha with 401 captcha_invalid, storing and mailing nothing', async () => {
+    const before = await stored();
+    const response = await post({ ...wireBody, email: 'nocaptcha@example.com' }, '198.51.100.9', false);
+    expect(response.statusCode).to.equal(401);
+    expect(response.json()).to.deep.equal({ error: 'captcha_invalid' });
+    expect(await stored()).to.equal(before);
+    expect(await mailsTo('nocaptcha@example.com')).to.have.length(0);
+  });
+
+  it('limits requests per e-mail address: 429 too_many_requests with Retry-After', async () => {
+    const body = { ...wireBody, email: 'victim@example.com' };
+    expect((await post(body, '198.51.100.2')).statusCode).to.equal(201);
+    expect((await post(body, '198.51.100.3')).statusCode).to.equal(201);
+    const third = await post(body, '198.51.100.4');
+    expect(third.statusCode).to.equal(429);
+    expect(third.json()).to.deep.equal({ error: 'too_many_requests' });
+    expect(Number(third.headers['retry-after'])).to.be.greaterThan(0);
+    expect(await mailsTo('victim@example.com')).to.have.length(2);
+  });
+
+  it('limits requests per client address, checked before the captcha', async () => {
+    for (let i = 0; i < 3; i++) expect((await post({ ...wireBody, email: `many${i}@example.com` }, '198.51.100.5')).statusCode).to.equal(201);
+    const over = await post({ ...wireBody, email: 'many9@example.com' }, '198.51.100.5', false);
+    expect(over.statusCode).to.equal(429);
+    expect(over.headers['retry-after']).to.be.a('string');
+  });
+
+  it("shares the limits with the activation and reset mail requests", async () => {
+    const address = '198.51.100.6';
+    for (let i = 0; i < 3; i++) {
+      const response = await ctx.app.inject({
+        method: 'POST',
+        url: '/api/v2/admin/reset_password_token_call',
+        remoteAddress: address,
+        payload: { email: `reset${i}@example.com`, ...(await solvedCaptcha(ctx.app)) },
+      });
+      expect(response.statusCode).to.equal(200);
+    }
+    expect((await post({ ...wireBody, email: 'after-resets@example.com' }, address)).statusCode).to.equal(429);
+  });
+
+  it("mails the applicant none of the applicant's free text or URL; the staff get everything", async () => {
+    const response = await post({ ...wireBody, email: 'spam-target@example.com', corporation_name: 'BUY CHEAP PILLS', departments: 'visit', person_in_charge: 'Dear friend', address: 'click here', corporation_url: 'https://spam.example.net/offer', position: 'winner' }, '198.51.100.7');
+    expect(response.statusCode).to.equal(201);
+    const [applicant] = await mailsTo('spam-target@example.com');
+    for (const text of ['BUY CHEAP PILLS', 'visit', 'Dear friend', 'click here', 'spam.example.net', 'winner']) {
+      expect(applicant!.textPart, text).not.to.include(text);
+      expect(applicant!.htmlPart, text).not.to.include(text);
+      expect(applicant!.subject, text).not.to.include(text);
+    }
+    expect(applicant!.links).to.deep.equal([]);
+    const staff = await ctx.db.selectFrom('mails').selectAll().where('recipients', '=', 'staff@provider.example.com').orderBy('id', 'desc').executeTakeFirstOrThrow();
+    expect(staff.textPart).to.include('BUY CHEAP PILLS').and.include('https://spam.example.net/offer');
+    expect(staff.textPart).not.to.include('capy');
   });
 });

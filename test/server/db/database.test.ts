@@ -20,7 +20,7 @@ describe('server/db on disk', function () {
   });
 
   it('keeps data in DATA_DIR/pgdata across restarts and does not seed twice', async () => {
-    const config = loadConfig({ ...TEST_ENV, DATABASE_URL: undefined, DATA_DIR: dataDir, SEED: 'demo' });
+    const config = loadConfig({ ...TEST_ENV, DATABASE_URL: undefined, DATA_DIR: dataDir, SEED: 'demo', CAPTCHA: 'off' });
     const first = await buildApp(config);
     try {
       const response = await first.inject({

@@ -116,7 +116,7 @@ describe('server/db/seed', function () {
   });
 
   it('is what buildApp runs with SEED=demo, and never in production', async () => {
-    const production = await createTestApp({ env: { SEED: 'demo', NODE_ENV: 'production' } });
+    const production = await createTestApp({ env: { SEED: 'demo', NODE_ENV: 'production', DEMO: undefined } });
     try {
       expect(await count(production.testDatabase, 'admins')).to.equal(0);
     } finally {

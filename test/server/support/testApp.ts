@@ -99,11 +99,13 @@ export async function createTestDatabase(options: TestDatabaseOptions = {}): Pro
 }
 
 export interface TestAppOptions {
-  /** Settings on top of the test defaults (LOG_LEVEL silent, SEED none, DIST_DIR a missing directory). */
+  /** Settings on top of the test defaults (DEMO on, LOG_LEVEL silent, SEED none, DIST_DIR a missing directory). */
   env?: Record<string, string | undefined>;
   /** Use this database instead of a fresh one (the caller destroys it). */
   testDatabase?: TestDatabase;
   logger?: Logger;
+  /** false: queued mail waits for `app.mailQueue.drain()`. */
+  mailQueueWorker?: boolean;
 }
 
 export interface TestApp {
@@ -115,7 +117,9 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
+/** DEMO=on: tests build apps on hosts such as https://portal.example.com and read the outbox (pass DEMO: undefined to see a real host's behaviour). */
 export const TEST_ENV: Record<string, string> = {
+  DEMO: 'on',
   LOG_LEVEL: 'silent',
   SEED: 'none',
   DIST_DIR: path.join(os.tmpdir(), 'portal-test-no-dist'),
@@ -127,7 +131,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
   const testDatabase = options.testDatabase ?? (await createTestDatabase());
   try {
     const config = loadConfig({ ...TEST_ENV, ...options.env });
-    const app = await buildApp(config, { database: testDatabase.database, logger: options.logger });
+    const app = await buildApp(config, { database: testDatabase.database, logger: options.logger, mailQueueWorker: options.mailQueueWorker });
     return {
       app,
       config,

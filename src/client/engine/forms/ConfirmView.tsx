@@ -15,6 +15,14 @@ export function fieldOrder(schema: RJSFSchema, uiSchema?: UiSchema): string[] {
   return [...order, ...names.filter((name) => !order.includes(name))];
 }
 
+/** Hidden fields and the captcha are means of sending, not entries to confirm. */
+const UNCONFIRMED_WIDGETS = ['hidden', 'Captcha'];
+
+/** The fields the confirm view lists, in order. */
+export function confirmedFields(schema: RJSFSchema, uiSchema?: UiSchema): string[] {
+  return fieldOrder(schema, uiSchema).filter((name) => !UNCONFIRMED_WIDGETS.includes((uiSchema?.[name] as UiSchema | undefined)?.['ui:widget'] as string));
+}
+
 /** What the user entered; a choice shows its translated option label. */
 export function displayValue(property: Property, value: unknown, t: (key: string) => string): string | undefined {
   if (value === undefined || value === null || value === '') return undefined;
@@ -37,7 +45,7 @@ export function ConfirmView({ schemaName, uiSchema, data, inputPath }: ConfirmVi
   const properties = (module.schema.properties ?? {}) as Record<string, Property>;
   return (
     <dl className="confirm">
-      {fieldOrder(module.schema, uiSchema).map((name) => {
+      {confirmedFields(module.schema, uiSchema).map((name) => {
         const label = t(properties[name].title ?? name);
         const value = displayValue(properties[name], data[name], t);
         return (

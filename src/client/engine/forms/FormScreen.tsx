@@ -85,7 +85,7 @@ export function FormScreen({ screen, context }: { screen: ScreenDefinition; cont
   if (current === 'confirm' && !hasDraft) return <Navigate to={inputPath} replace />;
   if (current === 'done' && entry.status !== 'succeeded') return <Navigate to={inputPath} replace />;
   // the server refused the data: show its field errors where they can be corrected
-  if (current === 'confirm' && entry.status === 'failed' && entry.fieldErrors.length > 0) return <Navigate to={inputPath} replace />;
+  if (current === 'confirm' && entry.status === 'failed' && entry.fieldErrors.length + (entry.fieldMessages?.length ?? 0) > 0) return <Navigate to={inputPath} replace />;
 
   return (
     <>

@@ -4,10 +4,11 @@
  * keeps two instances starting together from both seeding.
  */
 import { sql } from 'kysely';
-import { hashPassword } from '../../domain/passwords.js';
+import { hashPassword, verifyPassword } from '../../domain/passwords.js';
 import type { Db } from '../index.js';
 import type { Database } from '../types.js';
 import {
+  DEMO_PASSWORD,
   demoAdmins,
   demoAnnouncementArticles,
   demoFeatureFlags,
@@ -44,6 +45,15 @@ async function isEmpty(db: Db): Promise<boolean> {
     if (row) return false;
   }
   return true;
+}
+
+/** The demo accounts that still sign in with the published demo password (outside demo mode: an operator must act). */
+export async function demoPasswordAccounts(db: Db): Promise<string[]> {
+  const emails = demoAdmins.filter((admin) => admin.password).map((admin) => admin.email);
+  const rows = await db.selectFrom('admins').select(['email', 'passwordHash']).where('email', 'in', emails).orderBy('email').execute();
+  const found: string[] = [];
+  for (const row of rows) if (row.passwordHash && (await verifyPassword(row.passwordHash, DEMO_PASSWORD))) found.push(row.email);
+  return found;
 }
 
 export async function seedDemoData(db: Db): Promise<SeedResult> {

@@ -34,6 +34,8 @@ const valid: FormData = {
   zipCode: '102-0083',
   address: 'Chiyoda-ku, Tokyo',
   scaleOfEmployees: '300to499',
+  capyChallengekey: 'challenge-id',
+  capyAnswer: 'solved-payload',
 };
 
 describe('SchemaForm (RJSF with the project templates and precompiled validators)', () => {
@@ -58,7 +60,8 @@ describe('SchemaForm (RJSF with the project templates and precompiled validators
     const onSubmit = sinon.spy();
     const screen = show(<RegistrationForm onSubmit={onSubmit} />);
     fireEvent.click(await screen.findByRole('button', { name: 'Confirm' }));
-    await waitFor(() => expect(document.querySelectorAll('.field__errors li').length).to.equal(8));
+    // the eight required fields and the unsolved captcha
+    await waitFor(() => expect(document.querySelectorAll('.field__errors li').length).to.equal(9));
     const companyField = document.getElementById('root_corporationName__field')!;
     expect(companyField.querySelector('.field__errors')?.textContent).to.equal('This field is required.');
     expect(screen.getByRole('alert').textContent).to.contain('Company name: This field is required.');

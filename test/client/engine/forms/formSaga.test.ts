@@ -1,5 +1,6 @@
 import { expect } from 'chai';
-import { formsReducer, formSubmitted, selectForm } from '../../../../src/client/engine/forms/formState.js';
+import { formChanged, formsReducer, formSubmitted, selectForm } from '../../../../src/client/engine/forms/formState.js';
+import { screenById } from '../../../../src/client/engine/screen/navigation.js';
 import { submitForm } from '../../../../src/client/engine/forms/formSaga.js';
 import { fillPath, pickFormFields, valueAt } from '../../../../src/client/engine/forms/pathParams.js';
 import { selectFlashMessages } from '../../../../src/client/state/flash.js';
@@ -89,5 +90,18 @@ describe('engine/forms: submit paths and the outcome table', () => {
       )
       .toPromise();
     expect(selectFlashMessages(harness.store.getState() as any).map((m) => m.messageKey)).to.deep.equal(['errors.unexpected']);
+  });
+
+  it("a refused registration empties the captcha fields (a solution works once) and shows the captcha's message: the screen's rows", async () => {
+    const harness = setup({ routes: { 'POST /api/v2/registration_requests': () => jsonResponse(401, { error: 'captcha_invalid' }) }, reducers: { forms: formsReducer } });
+    const data = { email: 'a@example.com', capyChallengekey: 'key', capyAnswer: 'payload' };
+    const form = screenById('registration').form!;
+    harness.store.dispatch(formChanged({ formId: 'registration', data }));
+    await harness.run(submitForm, formSubmitted({ formId: 'registration', call: form.submit, context: {}, data, outcomes: form.outcomes })).toPromise();
+    const entry = selectForm(harness.store.getState() as any, 'registration');
+    expect(entry.status).to.equal('failed');
+    expect(entry.data).to.deep.equal({ email: 'a@example.com', capyChallengekey: '', capyAnswer: '' });
+    expect(entry.fieldMessages).to.deep.equal([{ field: 'capyAnswer', messageKey: 'captcha.required' }]);
+    expect(selectFlashMessages(harness.store.getState() as any)).to.deep.equal([]);
   });
 });

@@ -1,7 +1,7 @@
 /**
- * zxcvbn-ts with the common, English and Japanese dictionaries. Several hundred KB: loaded only when a password
- * widget with a strength meter appears (PasswordWidget imports this module dynamically; webpack makes it a chunk of
- * its own), never in the initial bundle.
+ * zxcvbn-ts with the common, English and Japanese dictionaries; the server checks the same score (issue 7 finding 14).
+ * Several hundred KB: the browser loads it only when a password widget with a strength meter appears (PasswordWidget
+ * imports this module dynamically; webpack makes it a chunk of its own), never in the initial bundle.
  */
 import { ZxcvbnFactory } from '@zxcvbn-ts/core';
 import * as common from '@zxcvbn-ts/language-common';

@@ -1,0 +1,70 @@
+import { expect } from 'chai';
+import { ConfigError, loadConfig } from '../../src/server/config.js';
+import { capturingLogger } from './support/log.js';
+import { createTestApp, createTestDatabase } from './support/testApp.js';
+
+describe('demo mode (issue 7 finding 7)', () => {
+  it('is on for a loopback PUBLIC_URL (a fresh clone: localhost), off on a real host', () => {
+    expect(loadConfig({}).demo).to.equal(true);
+    for (const url of ['http://127.0.0.1:3000', 'http://127.8.9.10', 'http://[::1]:8080', 'http://LOCALHOST:3000']) {
+      expect(loadConfig({ PUBLIC_URL: url }).demo, url).to.equal(true);
+    }
+    for (const url of ['https://portal.example.com', 'http://localhost.example.com', 'http://127.0.0.1.nip.io', 'http://10.0.0.5:3000', 'http://[::2]']) {
+      expect(loadConfig({ PUBLIC_URL: url }).demo, url).to.equal(false);
+    }
+  });
+
+  it('is on on any host when asked for with DEMO=on, and off with DEMO=off or NODE_ENV=production', () => {
+    expect(loadConfig({ PUBLIC_URL: 'https://portal.example.com', DEMO: 'on' }).demo).to.equal(true);
+    expect(loadConfig({ DEMO: 'off' }).demo).to.equal(false);
+    expect(loadConfig({ NODE_ENV: 'production' }).demo).to.equal(false);
+    expect(() => loadConfig({ NODE_ENV: 'production', DEMO: 'on' })).to.throw(ConfigError, /DEMO=on/);
+    expect(() => loadConfig({ DEMO: 'yes' })).to.throw(ConfigError, /DEMO must be one of on, off/);
+  });
+
+  it('refuses CAPTCHA=off and TRUST_PROXY=true outside demo mode', () => {
+    expect(() => loadConfig({ PUBLIC_URL: 'https://portal.example.com', CAPTCHA: 'off' })).to.throw(ConfigError, /CAPTCHA=off/);
+    expect(() => loadConfig({ PUBLIC_URL: 'https://portal.example.com', TRUST_PROXY: 'true' })).to.throw(ConfigError, /TRUST_PROXY=true/);
+    expect(loadConfig({ PUBLIC_URL: 'https://portal.example.com', CAPTCHA: 'off', DEMO: 'on' }).captcha).to.equal('off');
+    expect(loadConfig({ CAPTCHA: 'off' }).captcha).to.equal('off');
+  });
+
+  it('a portal on a real host without DEMO=on seeds no demo accounts and serves no outbox, even without NODE_ENV', async () => {
+    const app = await createTestApp({ env: { PUBLIC_URL: 'https://portal.example.com', SEED: 'demo', DEMO: undefined } });
+    try {
+      expect(app.config.demo).to.equal(false);
+      const admins = await app.db.selectFrom('admins').select('id').execute();
+      expect(admins).to.have.length(0);
+      expect((await app.app.inject({ url: '/dev/mails.json' })).statusCode).to.equal(404);
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('the same portal with DEMO=on has both', async () => {
+    const app = await createTestApp({ env: { PUBLIC_URL: 'https://portal.example.com', SEED: 'demo', DEMO: 'on' } });
+    try {
+      expect(await app.db.selectFrom('admins').select('id').execute()).to.have.length(3);
+      expect((await app.app.inject({ url: '/dev/mails.json' })).statusCode).to.equal(200);
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('outside demo mode, says at startup when demo accounts with the published password are still there', async () => {
+    const database = await createTestDatabase();
+    try {
+      const demo = await createTestApp({ testDatabase: database, env: { SEED: 'demo', DEMO: 'on' } });
+      await demo.close();
+      const log = capturingLogger();
+      const real = await createTestApp({ testDatabase: database, logger: log.logger, env: { PUBLIC_URL: 'https://portal.example.com', DEMO: undefined } });
+      await real.close();
+      const warning = log.lines.find((line) => String(line.msg).startsWith('demo accounts with the published password'));
+      expect(warning).to.include({ level: 50 });
+      expect(warning!.accounts).to.deep.equal(['manager@example.com', 'member@example.com']);
+    } finally {
+      await database.destroy();
+    }
+  });
+});
+
