@@ -33,7 +33,8 @@ describe('TRUST_PROXY (issue 7 finding 6)', () => {
       const response = await discovery('203.0.113.5');
       expect(response.statusCode).to.equal(200);
       expect(response.body).not.to.include('evil.example');
-      expect(response.json().authorization_endpoint).to.equal('http://portal.internal/oidc/auth');
+      // the host is the request's own; the scheme follows PUBLIC_URL (https), not the forwarded header
+      expect(response.json().authorization_endpoint).to.equal('https://portal.internal/oidc/auth');
     });
 
     it("follows the proxy's own (last) forwarded host and protocol", async () => {
