@@ -6,11 +6,13 @@ import type { Migration, MigrationProvider } from 'kysely';
 import * as m0001 from './0001_initial.js';
 import * as m0010 from './0010_accounts.js';
 import * as m0020 from './0020_identity_provider.js';
+import * as m0032 from './0032_memberships.js';
 
 export const migrations: Record<string, Migration> = {
   '0001_initial': m0001,
   '0010_accounts': m0010,
   '0020_identity_provider': m0020,
+  '0032_memberships': m0032,
 };
 
 export const migrationProvider: MigrationProvider = {
