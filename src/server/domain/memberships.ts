@@ -224,18 +224,22 @@ async function reissueInvitationToken(db: Db, adminId: number, ttlSeconds: numbe
   return issueToken(db, adminId, 'activation', ttlSeconds, now);
 }
 
-/** 山田 太郎 (ja) or Taro Yamada (en); the e-mail while the admin has no name yet. */
-export function displayName(admin: Pick<Admin, 'firstName' | 'lastName' | 'email'>, language: Language): string {
-  const parts = language === 'ja' ? [admin.lastName, admin.firstName] : [admin.firstName, admin.lastName];
-  const name = parts.filter((part) => part !== '').join(' ');
-  return name === '' ? admin.email : name;
+/**
+ * How a mail names an admin: in English the Latin name (Taro Yamada) when the admin has one; otherwise the name as
+ * written (山田 太郎, family name first, also in English text); the e-mail while the admin has no name yet.
+ */
+export function displayName(admin: Pick<Admin, 'firstName' | 'lastName' | 'latinFirstName' | 'latinLastName' | 'email'>, language: Language): string {
+  const join = (...parts: string[]) => parts.filter((part) => part !== '').join(' ');
+  const latin = join(admin.latinFirstName, admin.latinLastName);
+  if (language === 'en' && latin !== '') return latin;
+  return join(admin.lastName, admin.firstName) || admin.email;
 }
 
 /** The invitation mail: the activation link, naming the organisation and the inviting admin. */
 async function sendInvitation(deps: InvitationDeps, input: { admin: Admin; token: string; organizationId: number; inviter: Inviter }): Promise<void> {
   const [organization, inviter] = await Promise.all([
     deps.db.selectFrom('organizations').select(['corporationOfficialName', 'gloplaIdName']).where('id', '=', input.organizationId).executeTakeFirstOrThrow(),
-    deps.db.selectFrom('admins').select(['firstName', 'lastName', 'email']).where('id', '=', input.inviter.adminId).executeTakeFirstOrThrow(),
+    deps.db.selectFrom('admins').select(['firstName', 'lastName', 'latinFirstName', 'latinLastName', 'email']).where('id', '=', input.inviter.adminId).executeTakeFirstOrThrow(),
   ]);
   const language = mailLanguage(input.inviter.requestedLanguage, input.admin.language);
   const link = activationLink(deps.publicUrl, input.admin.id, input.token, language);

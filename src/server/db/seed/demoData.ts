@@ -35,6 +35,8 @@ export interface DemoAdmin {
   firstName?: string;
   kanaLastName?: string;
   kanaFirstName?: string;
+  latinLastName?: string;
+  latinFirstName?: string;
   affiliations: { gloplaId: string; role: 'manager' | 'member' }[];
 }
 
@@ -46,6 +48,8 @@ export const demoAdmins: DemoAdmin[] = [
     firstName: '太郎',
     kanaLastName: 'やまだ',
     kanaFirstName: 'たろう',
+    latinLastName: 'Yamada',
+    latinFirstName: 'Taro',
     affiliations: [
       { gloplaId: 'G0000001', role: 'manager' },
       { gloplaId: 'G0000002', role: 'member' },

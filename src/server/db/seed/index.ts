@@ -81,6 +81,8 @@ export async function seedDemoData(db: Db): Promise<SeedResult> {
           firstName: admin.firstName ?? '',
           kanaLastName: admin.kanaLastName ?? '',
           kanaFirstName: admin.kanaFirstName ?? '',
+          latinLastName: admin.latinLastName ?? '',
+          latinFirstName: admin.latinFirstName ?? '',
           passwordHash,
           activatedAt: passwordHash ? now : null,
         })
