@@ -241,6 +241,13 @@ describe('Organisation admins API (SPEC §7 Organisation admins)', function () {
       expect(await ctx.db.selectFrom('admins').select('id').where('email', '=', 'refused@example.com').executeTakeFirst()).to.equal(undefined);
     });
 
+    it('invitations of one new address at the same time: one is invited, the others answer 304; one admin, one mail', async () => {
+      const responses = await Promise.all(Array.from({ length: 5 }, () => invite('race@example.com', 'member')));
+      expect(responses.map((response) => response.statusCode).sort()).to.deep.equal([201, 304, 304, 304, 304]);
+      expect(await ctx.db.selectFrom('admins').select('id').where('email', '=', 'race@example.com').execute()).to.have.length(1);
+      expect(await mailsTo('race@example.com')).to.have.length(1);
+    });
+
     it('a failing invitation mail still answers invited (the invitation is stored; a resend repeats the mail)', async () => {
       const send = sinon.stub(ctx.app.mailer, 'send').rejects(new Error('SMTP down'));
       try {
