@@ -93,9 +93,9 @@ function toView(row: MemberRow, now: Date): OrganizationAffiliation {
 /**
  * The list query of GET organizations/{orgId}/affiliations, access check included: rows only when the viewer belongs
  * to the organisation and the organisation is the session's (`gloplaId`). Managers first, then by kana name (admins
- * without a name yet, the not activated, last), then e-mail. Exported for the benchmark, which runs the same SQL.
+ * without a name yet, the not activated, last), then e-mail.
  */
-export function organizationAffiliationsQuery(db: Db, organizationId: number, viewer: { adminId: number; gloplaId: string }) {
+function organizationAffiliationsQuery(db: Db, organizationId: number, viewer: { adminId: number; gloplaId: string }) {
   return memberQuery(db)
     .where('affiliations.organizationId', '=', organizationId)
     .where('organizations.gloplaId', '=', viewer.gloplaId)
@@ -115,13 +115,14 @@ export function organizationAffiliationsQuery(db: Db, organizationId: number, vi
     .orderBy('admins.email');
 }
 
-/** Stand-ins for the list query's parameters, replaced in the compiled query by position (see organizationAffiliationsSql). */
+/** Stand-ins for the list query's values: the compiled query's parameters equal to one are replaced by the caller's value. */
 const SLOT = { organizationId: -1, adminId: -2, gloplaId: '\u0000gloplaId' } as const;
 const compiledLists = new WeakMap<Db, CompiledQuery<MemberRow>>();
 
 /**
  * The list query compiled once per database and reused with the caller's values: building and compiling this query
  * costs about as much CPU as mapping and serialising its answer, on the portal's most frequent organisation call.
+ * The benchmark's floor runs this SQL too (bench/affiliations.ts).
  */
 export function organizationAffiliationsSql(db: Db, organizationId: number, viewer: { adminId: number; gloplaId: string }): CompiledQuery<MemberRow> {
   let compiled = compiledLists.get(db);
