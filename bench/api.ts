@@ -66,7 +66,7 @@ async function measure(name: string, url: string, payload: string, expectedStatu
   };
 }
 
-async function main(): Promise<void> {
+export async function benchApi(): Promise<void> {
   const rows: Row[] = [];
 
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'portal-bench-'));
@@ -120,7 +120,9 @@ async function main(): Promise<void> {
   }
 }
 
-main().catch((error) => {
-  console.error(error);
-  process.exit(1);
-});
+if (import.meta.url === `file://${process.argv[1]}`) {
+  benchApi().catch((error) => {
+    console.error(error);
+    process.exit(1);
+  });
+}

@@ -47,7 +47,7 @@ describe('Manage Admin Accounts, invitations and Admin Permissions (SPEC 2.13, 2
       await page.getByRole('heading', { level: 1, name: 'Invite new admin' }).waitFor();
       expect(await page.getByRole('radio', { name: 'Support Admin' }).isChecked(), 'member by default').to.equal(true);
       await page.getByText('Can invite, change and remove admins and apply for services.').waitFor();
-      await page.getByLabel('E-mail').fill(INVITEE);
+      await page.getByLabel('Email').fill(INVITEE);
       await page.getByRole('button', { name: 'Invite now' }).click();
 
       await page.waitForURL(`${e2e.portal.url}/memberships`);

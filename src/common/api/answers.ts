@@ -50,14 +50,88 @@ export const affiliationsAnswerSchema = {
 } as const satisfies JSONSchema;
 export type AffiliationsAnswer = FromSchema<typeof affiliationsAnswerSchema>;
 
-/** PATCH organizations/{orgId}/affiliations/admins/{adminId} */
+/**
+ * An admin as the organisation's admin list shows it (SPEC 2.13): activatedAt is null until the admin activates
+ * (the 'not activated' mark); a not-activated admin's invitation is the newest open activation link, with its expiry.
+ */
+export const memberAdminSchema = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    ...affiliationAdminSchema.properties,
+    activatedAt: { type: ['string', 'null'], format: 'date-time', description: 'null: not activated yet' },
+    invitationExpiresAt: {
+      type: ['string', 'null'],
+      format: 'date-time',
+      description: "a not-activated admin's newest open invitation (activation link): when it expires; null when there is none (or the admin is activated)",
+    },
+    invitationExpired: { type: 'boolean', description: 'true: not activated, and no invitation is open any more (expired or never sent)' },
+  },
+  required: [...affiliationAdminSchema.required, 'activatedAt', 'invitationExpiresAt', 'invitationExpired'],
+} as const satisfies JSONSchema;
+export type MemberAdmin = FromSchema<typeof memberAdminSchema>;
+
+/** An affiliation of the organisation's admin list (SPEC 2.13, §3 Affiliation). */
+export const organizationAffiliationSchema = {
+  type: 'object',
+  additionalProperties: false,
+  properties: { role: { type: 'string', enum: ROLES }, organization: organizationSchema, admin: memberAdminSchema },
+  required: ['role', 'organization', 'admin'],
+} as const satisfies JSONSchema;
+export type OrganizationAffiliation = FromSchema<typeof organizationAffiliationSchema>;
+
+/** GET organizations/{orgId}/affiliations: managers first, then by kana name and e-mail. */
+export const organizationAffiliationsAnswerSchema = {
+  type: 'object',
+  additionalProperties: false,
+  properties: { affiliations: { type: 'array', items: organizationAffiliationSchema } },
+  required: ['affiliations'],
+} as const satisfies JSONSchema;
+export type OrganizationAffiliationsAnswer = FromSchema<typeof organizationAffiliationsAnswerSchema>;
+
+/**
+ * PATCH organizations/{orgId}/affiliations/admins/{adminId} (the own name, or another admin's role) and
+ * POST …/admins/{adminId}/invitation: the affiliation as the list shows it, to replace the list entry (SPEC §4).
+ */
 export const affiliationAnswerSchema = {
   type: 'object',
   additionalProperties: false,
-  properties: { affiliation: affiliationSchema },
+  properties: { affiliation: organizationAffiliationSchema },
   required: ['affiliation'],
 } as const satisfies JSONSchema;
 export type AffiliationAnswer = FromSchema<typeof affiliationAnswerSchema>;
+
+export const INVITE_OUTCOMES = ['joined', 'invited'] as const;
+
+/**
+ * POST organizations/{orgId}/affiliations (SPEC §4 Invite outcomes): 'joined' — an activated admin joined at once;
+ * 'invited' — an invitation mail went to a not-activated admin, who joins on activation.
+ */
+export const inviteAnswerSchema = {
+  type: 'object',
+  additionalProperties: false,
+  properties: { affiliation: organizationAffiliationSchema, outcome: { type: 'string', enum: INVITE_OUTCOMES } },
+  required: ['affiliation', 'outcome'],
+} as const satisfies JSONSchema;
+export type InviteAnswer = FromSchema<typeof inviteAnswerSchema>;
+
+/** A product admin role (SPEC §3, 2.14), in the reader's language. */
+export const productAdminRoleSchema = {
+  type: 'object',
+  additionalProperties: false,
+  properties: { productName: { type: 'string' }, role: { type: 'string' }, helpUrl: { type: 'string', description: "the 'about role' link" } },
+  required: ['productName', 'role', 'helpUrl'],
+} as const satisfies JSONSchema;
+export type ProductAdminRole = FromSchema<typeof productAdminRoleSchema>;
+
+/** GET organizations/{orgId}/product_admin_roles */
+export const productAdminRolesAnswerSchema = {
+  type: 'object',
+  additionalProperties: false,
+  properties: { productAdminRoles: { type: 'array', items: productAdminRoleSchema } },
+  required: ['productAdminRoles'],
+} as const satisfies JSONSchema;
+export type ProductAdminRolesAnswer = FromSchema<typeof productAdminRolesAnswerSchema>;
 
 /** GET admin/re_authentication_expiration */
 export const reauthenticationAnswerSchema = {

@@ -1,44 +1,201 @@
 /**
- * PATCH organizations/{orgId}/affiliations/admins/{adminId} (SPEC §7 Name change): the signed-in admin changes their
- * own name. The caller must belong to the organisation (joined through the affiliation) and may change only their own
- * name here; changing someone else's role (a manager's call, a later issue) will share the path.
+ * The admins of the session's organisation (SPEC §7 Organisation admins, 2.13 Manage Admin Accounts, §6 roles):
+ *
+ *   GET    organizations/{orgId}/affiliations                                 members and managers → {affiliations}
+ *   POST   organizations/{orgId}/affiliations               {email, role}     manager → 201 {affiliation, outcome}, 304
+ *   PATCH  organizations/{orgId}/affiliations/admins/{adminId}  {role}        manager, another admin → {affiliation}
+ *   PATCH  organizations/{orgId}/affiliations/admins/{adminId}  {first_name, …}  the admin's own name → {affiliation}
+ *   DELETE organizations/{orgId}/affiliations/admins/{adminId}                manager, another admin → 204
+ *   POST   organizations/{orgId}/affiliations/admins/{adminId}/invitation    manager → {affiliation} (beyond the spec:
+ *          resends a not-activated admin's invitation)
+ *
+ * The organisation must be the session's (token glopla_id) and the caller affiliated with it (api/auth.ts); a manager
+ * never acts on their own row (403). An affiliation that is gone answers 409 admin_already_deleted (SPEC §8).
  */
 import type { FastifyPluginAsync } from 'fastify';
-import { API_ERROR } from '../../common/errorCodes.js';
-import { affiliationAnswerSchema, type AffiliationAnswer } from '../../common/api/answers.js';
+import {
+  affiliationAnswerSchema,
+  inviteAnswerSchema,
+  organizationAffiliationsAnswerSchema,
+  type AffiliationAnswer,
+  type InviteAnswer,
+  type OrganizationAffiliationsAnswer,
+} from '../../common/api/answers.js';
 import type { Forms } from '../../common/api/forms.js';
+import { API_ERROR } from '../../common/errorCodes.js';
+import type { Db } from '../db/index.js';
 import { updateAdminName } from '../domain/admins.js';
-import { requireAffiliation, requireRecentAuthentication, signedIn, useAuthentication } from './auth.js';
+import { changeRole, findOrganizationAffiliation, inviteAdmin, organizationAffiliations, removeAffiliation, resendInvitation } from '../domain/memberships.js';
+import { hitRateLimit } from '../domain/rateLimits.js';
+import { requireAffiliation, requireManager, requireRecentAuthentication, signedIn, useAuthentication, type SignedInAdmin } from './auth.js';
 import { ApiError } from './errors.js';
 import { TAG } from './openapi.js';
-import { errorAnswers, organizationAdminParams, wire, type OrganizationAdminParams } from './schemas.js';
+import { errorAnswers, languageQuery, organizationAdminParams, organizationParams, wire, type OrganizationAdminParams, type OrganizationParams } from './schemas.js';
 import { formBody } from './validation.js';
+
+interface LangQuery {
+  lang?: string;
+}
+
+const mailLanguageQuery = languageQuery("The invitation mail's language (default: the invitee's, else ja)");
+
+/** A manager acting on another admin of the organisation: 403 for a member, and for the manager's own row. */
+async function requireManagerOfAnother(db: Db, admin: SignedInAdmin, params: OrganizationAdminParams): Promise<void> {
+  await requireManager(db, admin, params.orgId);
+  if (params.adminId === admin.id) throw new ApiError(403, API_ERROR.forbidden);
+}
 
 export const affiliationsRoutes: FastifyPluginAsync = async (app) => {
   useAuthentication(app);
+  const { config, db } = app;
+  const invitationDeps = { db, mailer: app.mailer, publicUrl: config.publicUrl, ttlSeconds: config.activationTokenTtl };
 
-  app.patch<{ Params: OrganizationAdminParams; Body: Forms['admin-name']; Reply: AffiliationAnswer }>(
+  app.get<{ Params: OrganizationParams; Reply: OrganizationAffiliationsAnswer }>(
+    '/organizations/:orgId/affiliations',
+    {
+      schema: {
+        tags: [TAG.organisationAdmins],
+        summary: "The organisation's admins: managers first, then by kana name; not-activated admins with their invitation",
+        params: organizationParams,
+        response: { 200: wire(organizationAffiliationsAnswerSchema), ...errorAnswers({ 403: [API_ERROR.forbidden] }) },
+      },
+    },
+    async (request) => {
+      const admin = signedIn(request);
+      // one query, the access check included (the route is benchmarked): nothing comes back for a caller who may not see it
+      const affiliations = await organizationAffiliations(db, request.params.orgId, { adminId: admin.id, gloplaId: admin.gloplaId });
+      if (!affiliations) throw new ApiError(403, API_ERROR.forbidden);
+      return { affiliations };
+    },
+  );
+
+  app.post<{ Params: OrganizationParams; Querystring: LangQuery; Body: Forms['affiliation-invite']; Reply: { 201: InviteAnswer; 304: null } }>(
+    '/organizations/:orgId/affiliations',
+    {
+      schema: {
+        tags: [TAG.organisationAdmins],
+        summary: 'Invite an admin: an activated admin joins at once (joined); anyone else gets an invitation mail (invited)',
+        params: organizationParams,
+        querystring: mailLanguageQuery,
+        body: formBody('affiliation-invite'),
+        response: {
+          201: wire(inviteAnswerSchema),
+          304: { description: 'The address already belongs to an admin of the organisation (no body)', type: 'null' },
+          ...errorAnswers({ 403: [API_ERROR.forbidden] }),
+        },
+      },
+    },
+    async (request, reply) => {
+      const admin = signedIn(request);
+      await requireManager(db, admin, request.params.orgId);
+      const result = await inviteAdmin(invitationDeps, {
+        organizationId: request.params.orgId,
+        email: request.body.email,
+        role: request.body.role,
+        inviter: { adminId: admin.id, requestedLanguage: request.query.lang },
+      });
+      request.log.info({ outcome: result.outcome, organizationId: request.params.orgId }, 'admin invited');
+      if (result.outcome === 'already_member') return reply.code(304).send(null);
+      // the invitation is stored: the manager is told so, and may resend it from the list
+      if (result.mailError) request.log.error({ err: result.mailError, adminId: result.affiliation?.admin.id }, 'invitation mail failed');
+      if (!result.affiliation) throw new ApiError(409, API_ERROR.adminAlreadyDeleted); // removed between the commit and the read
+      return reply.code(201).send({ affiliation: result.affiliation, outcome: result.outcome });
+    },
+  );
+
+  app.patch<{ Params: OrganizationAdminParams; Body: Forms['admin-name'] | Forms['affiliation-role']; Reply: AffiliationAnswer }>(
     '/organizations/:orgId/affiliations/admins/:adminId',
     {
       schema: {
-        tags: [TAG.account],
-        summary: "Change the signed-in admin's own name (first, last, kana first, kana last)",
+        tags: [TAG.organisationAdmins, TAG.account],
+        summary: "Change another admin's role (a manager; body {role}), or the signed-in admin's own name (body first, last, kana first, kana last)",
         params: organizationAdminParams,
-        body: formBody('admin-name'),
+        // the body's fields choose the form: {role} is a role change, the names a name change
+        body: formBody('admin-name', 'affiliation-role'),
         response: {
           200: wire(affiliationAnswerSchema),
-          ...errorAnswers({ 403: [API_ERROR.forbidden, API_ERROR.reauthenticationExpired] }),
+          ...errorAnswers({ 403: [API_ERROR.forbidden, API_ERROR.reauthenticationExpired], 409: [API_ERROR.adminAlreadyDeleted] }),
         },
       },
     },
     async (request) => {
       const admin = signedIn(request);
-      await requireAffiliation(app.db, admin, request.params.orgId);
-      if (request.params.adminId !== admin.id) throw new ApiError(403, API_ERROR.forbidden);
-      requireRecentAuthentication(admin, app.config.reauthWindow);
-      const affiliation = await updateAdminName(app.db, admin.id, request.params.orgId, request.body);
+      const { orgId, adminId } = request.params;
+      const body = request.body;
+      if ('role' in body) {
+        await requireManagerOfAnother(db, admin, request.params);
+        const result = await changeRole(db, orgId, adminId, body.role);
+        if (!result.ok) throw new ApiError(409, API_ERROR.adminAlreadyDeleted);
+        if (result.changed) {
+          // TODO(merge): invalidate the admin's tokens (hardening-identity)
+          request.log.info({ organizationId: orgId, adminId, role: body.role }, 'role changed');
+        }
+        return { affiliation: result.affiliation };
+      }
+      await requireAffiliation(db, admin, orgId);
+      if (adminId !== admin.id) throw new ApiError(403, API_ERROR.forbidden);
+      requireRecentAuthentication(admin, config.reauthWindow);
+      await updateAdminName(db, admin.id, body);
+      const affiliation = await findOrganizationAffiliation(db, orgId, admin.id);
       if (!affiliation) throw new ApiError(403, API_ERROR.forbidden);
       return { affiliation };
+    },
+  );
+
+  app.delete<{ Params: OrganizationAdminParams }>(
+    '/organizations/:orgId/affiliations/admins/:adminId',
+    {
+      schema: {
+        tags: [TAG.organisationAdmins],
+        summary: 'Remove another admin from the organisation (a manager)',
+        params: organizationAdminParams,
+        response: {
+          204: { description: 'Removed', type: 'null' },
+          ...errorAnswers({ 403: [API_ERROR.forbidden], 409: [API_ERROR.adminAlreadyDeleted] }),
+        },
+      },
+    },
+    async (request, reply) => {
+      const admin = signedIn(request);
+      await requireManagerOfAnother(db, admin, request.params);
+      if (!(await removeAffiliation(db, request.params.orgId, request.params.adminId))) throw new ApiError(409, API_ERROR.adminAlreadyDeleted);
+      // TODO(merge): invalidate the admin's tokens (hardening-identity) — the API already refuses the organisation
+      // (every call joins through the affiliation); ending the tokens also ends sessions signed in for it
+      request.log.info({ organizationId: request.params.orgId, adminId: request.params.adminId }, 'affiliation removed');
+      return reply.code(204).send();
+    },
+  );
+
+  app.post<{ Params: OrganizationAdminParams; Querystring: LangQuery; Reply: AffiliationAnswer }>(
+    '/organizations/:orgId/affiliations/admins/:adminId/invitation',
+    {
+      schema: {
+        tags: [TAG.organisationAdmins],
+        summary: "Resend a not-activated admin's invitation (a manager): a new link, the earlier ones stop working",
+        params: organizationAdminParams,
+        querystring: mailLanguageQuery,
+        response: {
+          200: wire(affiliationAnswerSchema),
+          ...errorAnswers({ 403: [API_ERROR.forbidden], 409: [API_ERROR.adminAlreadyDeleted, API_ERROR.alreadyActivated], 429: [API_ERROR.tooManyRequests] }),
+        },
+      },
+    },
+    async (request, reply) => {
+      const admin = signedIn(request);
+      const { orgId, adminId } = request.params;
+      await requireManagerOfAnother(db, admin, request.params);
+      // per invitee, so that managers (of several organisations too) cannot flood one address; the activation mail
+      // requests count apart, so a stranger asking for activation mails cannot use up a manager's resends
+      const { perEmail, windowSeconds } = config.mailRateLimit;
+      const limit = await hitRateLimit(db, `invitation:admin:${adminId}`, { limit: perEmail, windowSeconds });
+      if (!limit.allowed) {
+        reply.header('retry-after', String(limit.retryAfterSeconds));
+        throw new ApiError(429, API_ERROR.tooManyRequests);
+      }
+      const result = await resendInvitation(invitationDeps, { organizationId: orgId, adminId, inviter: { adminId: admin.id, requestedLanguage: request.query.lang } });
+      if (!result.ok) throw new ApiError(409, result.code === 'already_activated' ? API_ERROR.alreadyActivated : API_ERROR.adminAlreadyDeleted);
+      request.log.info({ organizationId: orgId, adminId }, 'invitation resent');
+      return { affiliation: result.affiliation };
     },
   );
 };

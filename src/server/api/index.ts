@@ -14,6 +14,7 @@ import { captchaRoutes } from './captcha.js';
 import { clientErrorsRoutes } from './clientErrors.js';
 import { featureFlagsRoutes } from './featureFlags.js';
 import { noticesRoutes } from './notices.js';
+import { productAdminRolesRoutes } from './productAdminRoles.js';
 import { registrationRequestsRoutes } from './registrationRequests.js';
 import { servicesRoutes } from './services.js';
 import { documentAnswers } from './openapi.js';
@@ -44,6 +45,7 @@ const apiV2: FastifyPluginAsync = async (app) => {
   await app.register(servicesRoutes);
   await app.register(adminsRoutes);
   await app.register(affiliationsRoutes);
+  await app.register(productAdminRolesRoutes);
   await app.register(featureFlagsRoutes);
 };
 

@@ -122,7 +122,10 @@ function referToForms(document: OpenApiDocument): OpenApiDocument {
   for (const operation of Object.values(document.paths ?? {}).flatMap((path) => Object.values(path))) {
     for (const media of Object.values(operation.requestBody?.content ?? {})) {
       const form = media.schema?.[FORM_MARKER];
-      if (typeof form === 'string') media.schema = { $ref: `#/components/schemas/${formComponentId(form)}` };
+      const reference = (name: string) => ({ $ref: `#/components/schemas/${formComponentId(name)}` });
+      if (typeof form === 'string') media.schema = reference(form);
+      // a choice of forms (formBody('admin-name', 'affiliation-role')): one of the components
+      else if (Array.isArray(form)) media.schema = { oneOf: form.map((name) => reference(String(name))) };
     }
   }
   return document;

@@ -21,11 +21,17 @@ const id = { type: 'integer', minimum: 1 } as const;
 export const adminIdParams = { type: 'object', additionalProperties: false, properties: { adminId: id }, required: ['adminId'] } as const;
 export type AdminIdParams = FromSchema<typeof adminIdParams>;
 
+const orgId = { ...id, description: "the organisation's id: the one the session was signed in for" } as const;
+
+/** Params of the routes under organizations/{orgId}. */
+export const organizationParams = { type: 'object', additionalProperties: false, properties: { orgId }, required: ['orgId'] } as const;
+export type OrganizationParams = FromSchema<typeof organizationParams>;
+
 /** Params of the routes under organizations/{orgId}/affiliations/admins/{adminId}. */
 export const organizationAdminParams = {
   type: 'object',
   additionalProperties: false,
-  properties: { orgId: { ...id, description: "the organisation's id: the one the session was signed in for" }, adminId: id },
+  properties: { orgId, adminId: id },
   required: ['orgId', 'adminId'],
 } as const;
 export type OrganizationAdminParams = FromSchema<typeof organizationAdminParams>;

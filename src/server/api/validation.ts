@@ -180,10 +180,36 @@ function better(candidate: FieldError, current: FieldError): boolean {
 /** Marks a route's body schema as a form of schemas/; the OpenAPI document shows it as a component (api/openapi.ts). */
 export const FORM_MARKER = 'x-form';
 
-/** The body schema of a route that receives a form: `schema: { body: formBody('admin-name') }`. */
-export function formBody(name: FormName): { [FORM_MARKER]: FormName } {
-  if (!getFormSchemas()[name]) throw new Error(`Unknown form schema "${name}" (no schemas/${name}.json)`);
-  return { [FORM_MARKER]: name };
+/**
+ * The body schema of a route that receives a form: `schema: { body: formBody('admin-name') }`; or one of several
+ * forms, `formBody('admin-name', 'affiliation-role')` (one path, two calls of SPEC §7): the body is the first form
+ * whose fields it carries (see `chooseForm`), and the document shows the choice as `oneOf`.
+ */
+export function formBody<Name extends FormName>(name: Name): { [FORM_MARKER]: Name };
+export function formBody(...names: [FormName, FormName, ...FormName[]]): { [FORM_MARKER]: FormName[] };
+export function formBody(...names: FormName[]): { [FORM_MARKER]: FormName | FormName[] } {
+  for (const name of names) {
+    if (!getFormSchemas()[name]) throw new Error(`Unknown form schema "${name}" (no schemas/${name}.json)`);
+  }
+  return { [FORM_MARKER]: names.length === 1 ? names[0]! : names };
+}
+
+function fieldsOf(name: string): string[] {
+  return Object.keys((getFormSchemas()[name]!.properties ?? {}) as Record<string, unknown>);
+}
+
+/**
+ * Which of the forms a body is, by its keys (camelCase), before any validation: the first form that has a field the
+ * body carries; none, the first form (whose validation then says what is missing). `foreign` are the body's keys
+ * that belong to one of the other forms only: a body that mixes two forms is refused, rather than having the
+ * other form's fields silently dropped.
+ */
+export function chooseForm(names: readonly string[], data: Record<string, unknown>): { name: string; foreign: string[] } {
+  const keys = Object.keys(data);
+  const name = names.find((candidate) => fieldsOf(candidate).some((field) => keys.includes(field))) ?? names[0]!;
+  const own = fieldsOf(name);
+  const foreign = keys.filter((key) => !own.includes(key) && names.some((other) => fieldsOf(other).includes(key)));
+  return { name, foreign };
 }
 
 /**
@@ -194,15 +220,20 @@ export function createValidatorCompiler(): FastifySchemaCompiler<unknown> {
   const ajv = new Ajv({ coerceTypes: 'array', useDefaults: true, removeAdditional: true, allErrors: false, strict: false });
   addFormats(ajv);
   return ({ schema, httpPart }) => {
-    const form = (schema as Record<string, unknown>)[FORM_MARKER];
-    if (httpPart === 'body' && typeof form === 'string') {
-      formValidator(form); // compile now: a broken schema fails at startup, not on the first request
+    const marker = (schema as Record<string, unknown>)[FORM_MARKER];
+    const forms = typeof marker === 'string' ? [marker] : Array.isArray(marker) ? (marker as string[]) : undefined;
+    if (httpPart === 'body' && forms) {
+      for (const form of forms) formValidator(form); // compile now: a broken schema fails at startup, not on the first request
       return (data: unknown) => {
         if (typeof data !== 'object' || data === null || Array.isArray(data)) {
           return { error: new BadRequestError('The request body must be a JSON object') };
         }
-        const fieldErrors = validateForm(form, data);
-        return fieldErrors ? { error: new FormValidationError(fieldErrors) } : { value: data };
+        const { name, foreign } = forms.length === 1 ? { name: forms[0]!, foreign: [] } : chooseForm(forms, data as Record<string, unknown>);
+        const fieldErrors = [
+          ...(validateForm(name, data) ?? []),
+          ...foreign.map((key) => ({ field: wireField([key]), code: FIELD_ERROR.invalid, meta: {} })),
+        ];
+        return fieldErrors.length > 0 ? { error: new FormValidationError(fieldErrors) } : { value: data };
       };
     }
     return ajv.compile(schema as object);

@@ -189,6 +189,20 @@ export interface AdminTokensTable {
   createdAt: CreatedAt;
 }
 
+/**
+ * The admin's role in a product of the provider, per organisation (SPEC 2.14 Admin Permissions); the products own
+ * these roles, the portal shows them. `position` orders the list.
+ */
+export interface ProductAdminRolesTable {
+  id: Generated<number>;
+  adminId: number;
+  organizationId: number;
+  productName: LocalizedText;
+  role: LocalizedText;
+  helpUrl: string;
+  position: ColumnType<number, number | undefined, number>;
+}
+
 /** The outbox of DESIGN §4 (src/server/mail/): what would have been sent without SMTP_URL. */
 export interface MailsTable {
   id: Generated<number>;
@@ -259,6 +273,7 @@ export interface Database {
   idpPayloads: IdpPayloadsTable;
   idpKeys: IdpKeysTable;
   signinAttempts: SigninAttemptsTable;
+  productAdminRoles: ProductAdminRolesTable;
 }
 
 export type Organization = Selectable<OrganizationsTable>;

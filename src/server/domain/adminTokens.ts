@@ -27,6 +27,14 @@ export async function issueToken(db: Db, adminId: number, purpose: AdminTokenPur
 }
 
 /**
+ * Closes the admin's open tokens of the purpose (marks them used), so that only the next one issued works: a resent
+ * invitation ends the link of the earlier mail. Run it in the transaction that issues the new token.
+ */
+export async function closeOpenTokens(db: Db, adminId: number, purpose: AdminTokenPurpose, now = new Date()): Promise<void> {
+  await db.updateTable('adminTokens').set({ usedAt: now }).where('adminId', '=', adminId).where('purpose', '=', purpose).where('usedAt', 'is', null).execute();
+}
+
+/**
  * What a link's token is worth, in this order: unknown (or malformed, or of another purpose) → invalid_token; an
  * activation token of an admin who is already activated → already_activated; used → token_used; past its expiry →
  * token_expired.
@@ -57,12 +65,6 @@ export async function consumeToken(db: Db, tokenId: number, adminId: number, pur
     .returning('id')
     .executeTakeFirst();
   if (!used) return false;
-  await db
-    .updateTable('adminTokens')
-    .set({ usedAt: now })
-    .where('adminId', '=', adminId)
-    .where('purpose', '=', purpose)
-    .where('usedAt', 'is', null)
-    .execute();
+  await closeOpenTokens(db, adminId, purpose, now);
   return true;
 }

@@ -103,15 +103,6 @@ export async function affiliationsOfAdmin(db: Db, adminId: number): Promise<Affi
   return rows.map(toView);
 }
 
-/** One affiliation (admin × organisation), or undefined when the admin does not belong to the organisation. */
-export async function findAffiliation(db: Db, adminId: number, organizationId: number): Promise<Affiliation | undefined> {
-  const row = await affiliationQuery(db)
-    .where('affiliations.adminId', '=', adminId)
-    .where('affiliations.organizationId', '=', organizationId)
-    .executeTakeFirst();
-  return row ? toView(row) : undefined;
-}
-
 /** The admin's role in the organisation (joined through the affiliation), or undefined when not affiliated. */
 /**
  * The admin's role in the organisation, when the organisation is also the one the session was signed in for
@@ -130,14 +121,13 @@ export async function roleInOrganization(db: Db, adminId: number, organizationId
   return row?.role;
 }
 
-/** Changes the admin's name and returns the affiliation in `organizationId` with the new name. */
-export async function updateAdminName(db: Db, adminId: number, organizationId: number, name: AdminName): Promise<Affiliation | undefined> {
+/** Changes the admin's name (the caller reads the affiliation to answer with, memberships.ts). */
+export async function updateAdminName(db: Db, adminId: number, name: AdminName): Promise<void> {
   await db
     .updateTable('admins')
     .set({ firstName: name.firstName, lastName: name.lastName, kanaFirstName: name.kanaFirstName, kanaLastName: name.kanaLastName, updatedAt: new Date() })
     .where('id', '=', adminId)
     .execute();
-  return findAffiliation(db, adminId, organizationId);
 }
 
 export type PasswordChangeResult = 'changed' | 'current_password_mismatch';

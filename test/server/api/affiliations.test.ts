@@ -19,10 +19,11 @@ describe('PATCH /api/v2/organizations/:orgId/affiliations/admins/:adminId (name 
       affiliation: {
         role: 'member',
         organization: { id: 1, glopla_id: 'G0000001', corporation_official_name: '株式会社デモ' },
-        admin: { id: 2, email: 'member@example.com', ...NAME },
+        admin: { id: 2, email: 'member@example.com', ...NAME, activated_at: response.json().affiliation.admin.activated_at, invitation_expires_at: null, invitation_expired: false },
       },
     });
     const admin = await ctx.db.selectFrom('admins').selectAll().where('id', '=', 2).executeTakeFirstOrThrow();
+    expect(response.json().affiliation.admin.activated_at).to.equal(new Date(admin.activatedAt!).toISOString());
     expect(admin).to.include({ lastName: '鈴木', firstName: '一郎', kanaLastName: 'すずき', kanaFirstName: 'いちろう' });
   });
 

@@ -60,6 +60,29 @@ const MATRIX: Record<string, Row> = {
     { method: 'PATCH', url: '/api/v2/organizations/2/affiliations/admins/1', payload: NAME },
     { member: 403, manager: 403, otherManager: 403, otherSession: 200 },
   ),
+  // the organisation's admins (G0000001, id 1): members and managers read; only a manager writes, never on their own row.
+  // The manager's answers show they got past the access checks without changing anything: 304 (already a member),
+  // 409 (no such affiliation; already activated)
+  'GET /api/v2/organizations/:orgId/affiliations': signedInRoute(
+    { url: '/api/v2/organizations/1/affiliations' },
+    { member: 200, manager: 200, otherManager: 403, otherSession: 403 },
+  ),
+  'POST /api/v2/organizations/:orgId/affiliations': signedInRoute(
+    { method: 'POST', url: '/api/v2/organizations/1/affiliations', payload: { email: 'member@example.com', role: 'manager' } },
+    { member: 403, manager: 304, otherManager: 403, otherSession: 403 },
+  ),
+  'DELETE /api/v2/organizations/:orgId/affiliations/admins/:adminId': signedInRoute(
+    { method: 'DELETE', url: '/api/v2/organizations/1/affiliations/admins/999999' },
+    { member: 403, manager: 409, otherManager: 403, otherSession: 403 },
+  ),
+  'POST /api/v2/organizations/:orgId/affiliations/admins/:adminId/invitation': signedInRoute(
+    { method: 'POST', url: `/api/v2/organizations/1/affiliations/admins/${MEMBER_ID}/invitation` },
+    { member: 403, manager: 409, otherManager: 403, otherSession: 403 },
+  ),
+  'GET /api/v2/organizations/:orgId/product_admin_roles': signedInRoute(
+    { url: '/api/v2/organizations/1/product_admin_roles?lang=en' },
+    { member: 200, manager: 200, otherManager: 403, otherSession: 403 },
+  ),
   'GET /api/v2/services': signedInRoute({ url: '/api/v2/services' }, everyone(200)),
   'GET /api/v2/enabled_feature_flags/:name': signedInRoute({ url: '/api/v2/enabled_feature_flags/product_admin_roles' }, everyone(200)),
 

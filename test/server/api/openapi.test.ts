@@ -7,14 +7,14 @@ import openapiTS, { astToString } from 'openapi-typescript';
 import ts from 'typescript';
 import { API_ERROR, FIELD_ERROR } from '../../../src/common/errorCodes.js';
 import { loadFormSchemas } from '../../../src/configuration/load.js';
-import { TAG } from '../../../src/server/api/openapi.js';
+import { formComponentId, TAG } from '../../../src/server/api/openapi.js';
 import { useTestApp } from '../support/testApp.js';
 
 interface Operation {
   summary?: string;
   tags?: string[];
   security?: Array<Record<string, string[]>>;
-  requestBody?: { content: Record<string, { schema: { $ref?: string } }> };
+  requestBody?: { content: Record<string, { schema: { $ref?: string; oneOf?: { $ref: string }[] } }> };
   responses: Record<string, { description?: string; content?: Record<string, { schema: { $ref?: string; properties?: { error?: { enum?: string[] } } } }> }>;
 }
 interface Document {
@@ -33,6 +33,11 @@ const SIGNED_IN = [
   'GET /api/v2/admin/re_authentication_expiration',
   'PUT /api/v2/admins/{adminId}/password',
   'PATCH /api/v2/organizations/{orgId}/affiliations/admins/{adminId}',
+  'GET /api/v2/organizations/{orgId}/affiliations',
+  'POST /api/v2/organizations/{orgId}/affiliations',
+  'DELETE /api/v2/organizations/{orgId}/affiliations/admins/{adminId}',
+  'POST /api/v2/organizations/{orgId}/affiliations/admins/{adminId}/invitation',
+  'GET /api/v2/organizations/{orgId}/product_admin_roles',
   'GET /api/v2/services',
   'GET /api/v2/enabled_feature_flags/{name}',
 ];
@@ -97,6 +102,11 @@ describe('The OpenAPI document (/api/docs/json)', () => {
       API_ERROR.forbidden,
       API_ERROR.reauthenticationExpired,
     ]);
+    const memberships = '/api/v2/organizations/{orgId}/affiliations';
+    expect(errorCodes(document.paths[`${memberships}/admins/{adminId}`]!.delete!, 409)).to.deep.equal([API_ERROR.adminAlreadyDeleted]);
+    expect(errorCodes(document.paths[`${memberships}/admins/{adminId}/invitation`]!.post!, 409)).to.have.members([API_ERROR.adminAlreadyDeleted, API_ERROR.alreadyActivated]);
+    expect(errorCodes(document.paths[`${memberships}/admins/{adminId}/invitation`]!.post!, 429)).to.deep.equal([API_ERROR.tooManyRequests]);
+    expect(document.paths[memberships]!.post!.responses).to.include.keys('201', '304', '403', '422');
   });
 
   it('answers 422 field errors wherever a body, params or query is validated', () => {
@@ -130,12 +140,25 @@ describe('The OpenAPI document (/api/docs/json)', () => {
 
   it('refers every form body to a component rendered from its schemas/ file (snake_case, same rules)', () => {
     const forms = loadFormSchemas();
-    const bodies = operations(document).filter(({ operation }) => operation.requestBody?.content['application/json']?.schema.$ref);
-    expect(bodies.length).to.be.at.least(Object.keys(forms).length);
+    // a body is one form ($ref) or a choice of forms (oneOf of $refs); every form of schemas/ is some operation's body
+    const referenced = operations(document).flatMap(({ operation }) => {
+      const schema = operation.requestBody?.content['application/json']?.schema;
+      return [schema?.$ref, ...(schema?.oneOf ?? []).map((choice) => choice.$ref)].filter((ref): ref is string => ref !== undefined);
+    });
+    for (const name of Object.keys(forms)) expect(referenced, name).to.include(`#/components/schemas/${formComponentId(name)}`);
+    expect(document.paths['/api/v2/organizations/{orgId}/affiliations/admins/{adminId}']!.patch!.requestBody!.content['application/json']!.schema).to.deep.equal({
+      oneOf: [{ $ref: '#/components/schemas/AdminName' }, { $ref: '#/components/schemas/AffiliationRole' }],
+    });
+    const role = document.components.schemas.AffiliationInvite!.properties!.role as { oneOf: { const: string; title: string }[]; default: string };
+    expect(role.default).to.equal('member');
+    expect(role.oneOf.map((choice) => [choice.const, choice.title])).to.deep.equal([
+      ['member', 'Support Admin'],
+      ['manager', 'Principal Admin'],
+    ]);
     const adminName = document.components.schemas.AdminName!;
     expect(adminName.required).to.deep.equal(['last_name', 'first_name', 'kana_last_name', 'kana_first_name']);
     expect(adminName.properties!.last_name).to.include({ maxLength: (forms['admin-name']!.$defs!.personName as { maxLength: number }).maxLength, title: 'Last name' });
-    for (const name of ['ActivationRequest', 'AdminActivation', 'AdminName', 'PasswordChange', 'PasswordResetRequest', 'PasswordReset', 'RegistrationRequest']) {
+    for (const name of ['ActivationRequest', 'AdminActivation', 'AdminName', 'AffiliationInvite', 'AffiliationRole', 'PasswordChange', 'PasswordResetRequest', 'PasswordReset', 'RegistrationRequest']) {
       expect(document.components.schemas, name).to.have.property(name);
     }
   });

@@ -2,7 +2,7 @@ import path from 'node:path';
 import type { ErrorObject } from 'ajv';
 import { expect } from 'chai';
 import type { FormName } from '../../../src/common/api/forms.js';
-import { formBody, mapAjvErrors, validateForm } from '../../../src/server/api/validation.js';
+import { chooseForm, formBody, mapAjvErrors, validateForm } from '../../../src/server/api/validation.js';
 import { loadFormSchemas, PROJECT_ROOT, readJson, type JsonSchema } from '../../../src/configuration/load.js';
 
 const valid = {
@@ -139,6 +139,30 @@ describe('server/api/validation', () => {
     it('marks the body schema with its form name', () => {
       expect(formBody('registration-request')).to.deep.equal({ 'x-form': 'registration-request' });
       expect(() => formBody('no-such-form' as FormName)).to.throw(/no-such-form/);
+    });
+
+    it('marks a choice of forms with their names, in order', () => {
+      expect(formBody('admin-name', 'affiliation-role')).to.deep.equal({ 'x-form': ['admin-name', 'affiliation-role'] });
+      expect(() => formBody('admin-name', 'no-such-form' as FormName)).to.throw(/no-such-form/);
+    });
+  });
+
+  describe('chooseForm', () => {
+    const forms = ['admin-name', 'affiliation-role'];
+
+    it('picks the first form whose fields the body carries', () => {
+      expect(chooseForm(forms, { role: 'manager' })).to.deep.equal({ name: 'affiliation-role', foreign: [] });
+      expect(chooseForm(forms, { lastName: '山田', firstName: '太郎' })).to.deep.equal({ name: 'admin-name', foreign: [] });
+      expect(chooseForm(forms, { lastName: '山田', unknown: 1 })).to.deep.equal({ name: 'admin-name', foreign: [] });
+    });
+
+    it('falls back to the first form for a body with none of their fields', () => {
+      expect(chooseForm(forms, {})).to.deep.equal({ name: 'admin-name', foreign: [] });
+      expect(chooseForm([...forms].reverse(), { unknown: 1 })).to.deep.equal({ name: 'affiliation-role', foreign: [] });
+    });
+
+    it("names the keys of another form in a body that mixes them", () => {
+      expect(chooseForm(forms, { role: 'manager', lastName: '山田' })).to.deep.equal({ name: 'admin-name', foreign: ['role'] });
     });
   });
 });

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { sql } from 'kysely';
 import { verifyPassword } from '../../../src/server/domain/passwords.js';
 import { seedDemoData } from '../../../src/server/db/seed/index.js';
-import { DEMO_PASSWORD } from '../../../src/server/db/seed/demoData.js';
+import { DEMO_PASSWORD, demoAdmins } from '../../../src/server/db/seed/demoData.js';
 import { LINK_CATEGORIES } from '../../../src/server/db/types.js';
 import { createTestApp, createTestDatabase, type TestDatabase } from '../support/testApp.js';
 
@@ -41,11 +41,63 @@ describe('server/db/seed', function () {
       .orderBy('organizations.gloplaId')
       .execute();
     expect(affiliations).to.deep.equal([
+      { email: 'invited@example.com', gloplaId: 'G0000001', role: 'member' },
+      { email: 'late@example.com', gloplaId: 'G0000001', role: 'manager' },
+      { email: 'manager2@example.com', gloplaId: 'G0000001', role: 'manager' },
       { email: 'manager@example.com', gloplaId: 'G0000001', role: 'manager' },
       { email: 'manager@example.com', gloplaId: 'G0000002', role: 'member' },
       { email: 'member@example.com', gloplaId: 'G0000001', role: 'member' },
       { email: 'pending@example.com', gloplaId: 'G0000001', role: 'member' },
+      { email: 'support@example.com', gloplaId: 'G0000001', role: 'member' },
     ]);
+    // the ids the tests and the README's sign-ins rely on
+    const ids = await db.selectFrom('admins').select(['id', 'email']).where('id', '<=', 3).orderBy('id').execute();
+    expect(ids).to.deep.equal([
+      { id: 1, email: 'manager@example.com' },
+      { id: 2, email: 'member@example.com' },
+      { id: 3, email: 'pending@example.com' },
+    ]);
+
+    // one open invitation (not activated, a link nobody holds) and one expired; pending@ has none
+    const invitations = await db
+      .selectFrom('adminTokens')
+      .innerJoin('admins', 'admins.id', 'adminTokens.adminId')
+      .select(['admins.email', 'admins.activatedAt', 'adminTokens.purpose', 'adminTokens.expiresAt', 'adminTokens.usedAt'])
+      .orderBy('admins.email')
+      .execute();
+    expect(invitations.map(({ email, purpose, activatedAt, usedAt }) => ({ email, purpose, activatedAt, usedAt }))).to.deep.equal([
+      { email: 'invited@example.com', purpose: 'activation', activatedAt: null, usedAt: null },
+      { email: 'late@example.com', purpose: 'activation', activatedAt: null, usedAt: null },
+    ]);
+    expect(new Date(invitations[0]!.expiresAt).getTime()).to.be.greaterThan(Date.now());
+    expect(new Date(invitations[1]!.expiresAt).getTime()).to.be.lessThan(Date.now());
+
+    // G0000002 has no manager (SPEC §6: the information panel on how to request one)
+    const managersOfTwo = await db
+      .selectFrom('affiliations')
+      .innerJoin('organizations', 'organizations.id', 'affiliations.organizationId')
+      .select('affiliations.id')
+      .where('organizations.gloplaId', '=', 'G0000002')
+      .where('affiliations.role', '=', 'manager')
+      .execute();
+    expect(managersOfTwo).to.deep.equal([]);
+
+    // product admin roles (SPEC 2.14) in both languages, for the manager in both organisations
+    const roles = await db
+      .selectFrom('productAdminRoles')
+      .innerJoin('admins', 'admins.id', 'productAdminRoles.adminId')
+      .innerJoin('organizations', 'organizations.id', 'productAdminRoles.organizationId')
+      .select(['admins.email', 'organizations.gloplaId', 'productAdminRoles.productName', 'productAdminRoles.role', 'productAdminRoles.helpUrl'])
+      .execute();
+    const managerInOne = roles.filter((role) => role.email === 'manager@example.com' && role.gloplaId === 'G0000001');
+    expect(managerInOne.length).to.be.at.least(3);
+    expect(roles.some((role) => role.email === 'manager@example.com' && role.gloplaId === 'G0000002')).to.equal(true);
+    for (const role of roles) {
+      expect(role.productName.ja).to.be.a('string').and.not.be.empty;
+      expect(role.productName.en).to.be.a('string').and.not.be.empty;
+      expect(role.role.en).to.be.a('string').and.not.be.empty;
+      expect(role.helpUrl).to.match(/^https:\/\//);
+    }
 
     const manager = await db.selectFrom('admins').selectAll().where('email', '=', 'manager@example.com').executeTakeFirstOrThrow();
     expect(manager).to.include({ lastName: '山田', firstName: '太郎', kanaLastName: 'やまだ', kanaFirstName: 'たろう', language: 'ja-JP' });
@@ -87,7 +139,7 @@ describe('server/db/seed', function () {
 
   it('hashes the demo passwords with argon2id', async () => {
     const admins = await testDatabase.db.selectFrom('admins').select(['email', 'passwordHash']).where('passwordHash', 'is not', null).orderBy('email').execute();
-    expect(admins.map((admin) => admin.email)).to.deep.equal(['manager@example.com', 'member@example.com']);
+    expect(admins.map((admin) => admin.email)).to.deep.equal(['manager2@example.com', 'manager@example.com', 'member@example.com', 'support@example.com']);
     for (const admin of admins) {
       expect(admin.passwordHash).to.match(/^\$argon2id\$/);
       expect(await verifyPassword(admin.passwordHash, DEMO_PASSWORD)).to.equal(true);
@@ -124,7 +176,7 @@ describe('server/db/seed', function () {
     }
     const demo = await createTestApp({ env: { SEED: 'demo' } });
     try {
-      expect(await count(demo.testDatabase, 'admins')).to.equal(3);
+      expect(await count(demo.testDatabase, 'admins')).to.equal(demoAdmins.length);
       const response = await demo.app.inject({ url: '/api/v1/notices' });
       expect(response.json().notices[0].target).to.equal('enterprise_portal');
     } finally {

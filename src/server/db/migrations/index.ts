@@ -8,6 +8,7 @@ import * as m0010 from './0010_accounts.js';
 import * as m0020 from './0020_identity_provider.js';
 import * as m0030 from './0030_hardening_identity.js';
 import * as m0031 from './0031_hardening_inputs.js';
+import * as m0032 from './0032_memberships.js';
 
 export const migrations: Record<string, Migration> = {
   '0001_initial': m0001,
@@ -15,6 +16,7 @@ export const migrations: Record<string, Migration> = {
   '0020_identity_provider': m0020,
   '0030_hardening_identity': m0030,
   '0031_hardening_inputs': m0031,
+  '0032_memberships': m0032,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -29,10 +29,14 @@ export interface DemoAdmin {
   email: string;
   /** undefined: invited, not activated, no password. */
   password?: string;
+  /** A not-activated admin's invitation (an activation link nobody knows): open for 72 hours, or expired a day ago. */
+  invitation?: 'open' | 'expired';
   lastName?: string;
   firstName?: string;
   kanaLastName?: string;
   kanaFirstName?: string;
+  latinLastName?: string;
+  latinFirstName?: string;
   affiliations: { gloplaId: string; role: 'manager' | 'member' }[];
 }
 
@@ -44,6 +48,8 @@ export const demoAdmins: DemoAdmin[] = [
     firstName: '太郎',
     kanaLastName: 'やまだ',
     kanaFirstName: 'たろう',
+    latinLastName: 'Yamada',
+    latinFirstName: 'Taro',
     affiliations: [
       { gloplaId: 'G0000001', role: 'manager' },
       { gloplaId: 'G0000002', role: 'member' },
@@ -62,6 +68,56 @@ export const demoAdmins: DemoAdmin[] = [
     email: 'pending@example.com',
     affiliations: [{ gloplaId: 'G0000001', role: 'member' }],
   },
+  // more admins of G0000001, so Manage Admin Accounts has a list to show (G0000002 keeps no manager)
+  {
+    email: 'manager2@example.com',
+    password: DEMO_PASSWORD,
+    lastName: '高橋',
+    firstName: '美咲',
+    kanaLastName: 'たかはし',
+    kanaFirstName: 'みさき',
+    affiliations: [{ gloplaId: 'G0000001', role: 'manager' }],
+  },
+  {
+    email: 'support@example.com',
+    password: DEMO_PASSWORD,
+    lastName: '鈴木',
+    firstName: '一郎',
+    kanaLastName: 'すずき',
+    kanaFirstName: 'いちろう',
+    affiliations: [{ gloplaId: 'G0000001', role: 'member' }],
+  },
+  {
+    email: 'invited@example.com',
+    invitation: 'open',
+    affiliations: [{ gloplaId: 'G0000001', role: 'member' }],
+  },
+  {
+    email: 'late@example.com',
+    invitation: 'expired',
+    affiliations: [{ gloplaId: 'G0000001', role: 'manager' }],
+  },
+];
+
+interface DemoProductAdminRole {
+  email: string;
+  gloplaId: string;
+  productName: LocalizedText;
+  role: LocalizedText;
+  helpUrl: string;
+}
+
+const ROLE_HELP = 'https://help.example.com/admin-roles';
+
+/** SPEC 2.14 Admin Permissions: the demo admins' roles in the provider's products, per organisation. */
+export const demoProductAdminRoles: DemoProductAdminRole[] = [
+  { email: 'manager@example.com', gloplaId: 'G0000001', productName: { ja: '見放題ライブラリ', en: 'Unlimited Library' }, role: { ja: '企業管理者', en: 'Corporate administrator' }, helpUrl: `${ROLE_HELP}/hodai` },
+  { email: 'manager@example.com', gloplaId: 'G0000001', productName: { ja: '新オンラインMBA', en: 'New Online MBA' }, role: { ja: '受講管理者', en: 'Learning manager' }, helpUrl: `${ROLE_HELP}/newemba` },
+  { email: 'manager@example.com', gloplaId: 'G0000001', productName: { ja: 'クラス型研修', en: 'Class-based Training' }, role: { ja: 'プロジェクト管理者', en: 'Project administrator' }, helpUrl: `${ROLE_HELP}/gls` },
+  { email: 'manager@example.com', gloplaId: 'G0000001', productName: { ja: 'アセスメント', en: 'Assessment' }, role: { ja: '閲覧者', en: 'Viewer' }, helpUrl: `${ROLE_HELP}/gmap` },
+  { email: 'manager@example.com', gloplaId: 'G0000002', productName: { ja: '見放題ライブラリ', en: 'Unlimited Library' }, role: { ja: '閲覧者', en: 'Viewer' }, helpUrl: `${ROLE_HELP}/hodai` },
+  { email: 'member@example.com', gloplaId: 'G0000001', productName: { ja: '見放題ライブラリ', en: 'Unlimited Library' }, role: { ja: '受講管理者', en: 'Learning manager' }, helpUrl: `${ROLE_HELP}/hodai` },
+  { email: 'member@example.com', gloplaId: 'G0000001', productName: { ja: 'グローバル見放題', en: 'Global Unlimited' }, role: { ja: '閲覧者', en: 'Viewer' }, helpUrl: `${ROLE_HELP}/gu` },
 ];
 
 interface DemoService {

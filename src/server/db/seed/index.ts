@@ -3,7 +3,9 @@
  * tables holds a row, so a database somebody has started to fill is never touched. An advisory lock
  * keeps two instances starting together from both seeding.
  */
+import { randomBytes } from 'node:crypto';
 import { sql } from 'kysely';
+import { hashToken } from '../../domain/adminTokens.js';
 import { hashPassword, verifyPassword } from '../../domain/passwords.js';
 import type { Db } from '../index.js';
 import type { Database } from '../types.js';
@@ -14,6 +16,7 @@ import {
   demoFeatureFlags,
   demoNotices,
   demoOrganizations,
+  demoProductAdminRoles,
   demoServiceGroupLinks,
   demoServiceLinks,
   demoServices,
@@ -34,7 +37,11 @@ const SEEDED_TABLES: (keyof Database)[] = [
   'featureFlags',
   'notices',
   'announcementArticles',
+  'productAdminRoles',
 ];
+
+/** How long the open demo invitation lasts (ACTIVATION_TOKEN_TTL's default). */
+const DEMO_INVITATION_SECONDS = 72 * 3600;
 
 /** Arbitrary constant key of the advisory lock held while seeding. */
 const SEED_LOCK_KEY = 724_001;
@@ -73,6 +80,7 @@ export async function seedDemoData(db: Db): Promise<SeedResult> {
     const organizationId = new Map(organizations.map((row) => [row.gloplaId, row.id]));
 
     const now = new Date();
+    const adminId = new Map<string, number>();
     for (const admin of demoAdmins) {
       const passwordHash = passwordHashes.get(admin.email) ?? null;
       const { id } = await trx
@@ -83,11 +91,22 @@ export async function seedDemoData(db: Db): Promise<SeedResult> {
           firstName: admin.firstName ?? '',
           kanaLastName: admin.kanaLastName ?? '',
           kanaFirstName: admin.kanaFirstName ?? '',
+          latinLastName: admin.latinLastName ?? '',
+          latinFirstName: admin.latinFirstName ?? '',
           passwordHash,
           activatedAt: passwordHash ? now : null,
         })
         .returning('id')
         .executeTakeFirstOrThrow();
+      adminId.set(admin.email, id);
+      if (admin.invitation) {
+        // a link nobody holds: the list shows the invitation's expiry, the demo cannot use it
+        const expiresIn = admin.invitation === 'open' ? DEMO_INVITATION_SECONDS : -86400;
+        await trx
+          .insertInto('adminTokens')
+          .values({ adminId: id, purpose: 'activation', tokenHash: hashToken(randomBytes(32).toString('base64url')), expiresAt: new Date(now.getTime() + expiresIn * 1000) })
+          .execute();
+      }
       await trx
         .insertInto('affiliations')
         .values(admin.affiliations.map(({ gloplaId, role }) => ({ adminId: id, organizationId: organizationId.get(gloplaId)!, role })))
@@ -121,6 +140,19 @@ export async function seedDemoData(db: Db): Promise<SeedResult> {
     await trx.insertInto('serviceLinks').values(links).execute();
 
     await trx.insertInto('featureFlags').values(demoFeatureFlags).execute();
+    await trx
+      .insertInto('productAdminRoles')
+      .values(
+        demoProductAdminRoles.map((role, position) => ({
+          adminId: adminId.get(role.email)!,
+          organizationId: organizationId.get(role.gloplaId)!,
+          productName: json(role.productName),
+          role: json(role.role),
+          helpUrl: role.helpUrl,
+          position,
+        })),
+      )
+      .execute();
     await trx.insertInto('notices').values(demoNotices).execute();
     await trx
       .insertInto('announcementArticles')

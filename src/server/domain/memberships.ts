@@ -1,0 +1,334 @@
+/**
+ * The admins of an organisation (SPEC 2.13 Manage Admin Accounts, §4 Invite outcomes and Affiliation, §6 roles) and
+ * the signed-in admin's product roles (SPEC 2.14). Knows nothing of HTTP; the routes (api/memberships.ts) check who
+ * may call what, this module does it.
+ *
+ * An invitation is an activation link (admin_tokens, purpose 'activation') mailed to a not-activated admin: the
+ * invitee becomes an admin on activation (api/adminAccounts.ts, PUT admins/{adminId}), and keeps every affiliation
+ * they were invited to. Issuing one closes the admin's earlier open links, so only the newest mail works.
+ */
+import { CompiledQuery, sql } from 'kysely';
+import type { OrganizationAffiliation, ProductAdminRole } from '../../common/api/answers.js';
+import type { Language } from '../../common/languages.js';
+import type { Db } from '../db/index.js';
+import type { Admin, AffiliationRole } from '../db/types.js';
+import type { Mailer } from '../mail/mailer.js';
+import { mailLanguage, renderMail, validityText } from '../mail/templates.js';
+import { activationLink } from './accountTokens.js';
+import { closeOpenTokens, issueToken } from './adminTokens.js';
+import { normalizeEmail } from './admins.js';
+
+export interface InvitationDeps {
+  db: Db;
+  mailer: Mailer;
+  /** PUBLIC_URL without a trailing slash: links in mails are absolute. */
+  publicUrl: string;
+  /** How long an invitation link works (ACTIVATION_TOKEN_TTL). */
+  ttlSeconds: number;
+}
+
+/** Who invites: the signed-in manager, and the language of the page they invite from (the mail's first choice). */
+export interface Inviter {
+  adminId: number;
+  requestedLanguage?: string;
+}
+
+// ---------------------------------------------------------------------------------------------------
+// The list
+
+/**
+ * The affiliations of the organisation with everything the list shows, in one query: the admin, the organisation,
+ * and for a not-activated admin the expiry of the newest open invitation (the subquery runs for those rows only).
+ */
+function memberQuery(db: Db) {
+  const openInvitation = db
+    .selectFrom('adminTokens')
+    .select((eb) => eb.fn.max('adminTokens.expiresAt').as('expiresAt'))
+    .where('adminTokens.adminId', '=', sql<number>`${sql.ref('admins.id')}`) // correlated with the outer query's admin
+    .where('adminTokens.purpose', '=', 'activation')
+    .where('adminTokens.usedAt', 'is', null);
+  return db
+    .selectFrom('affiliations')
+    .innerJoin('organizations', 'organizations.id', 'affiliations.organizationId')
+    .innerJoin('admins', 'admins.id', 'affiliations.adminId')
+    .select([
+      'affiliations.role',
+      'organizations.id as organizationId',
+      'organizations.gloplaId',
+      'organizations.corporationOfficialName',
+      'admins.id as adminId',
+      'admins.firstName',
+      'admins.lastName',
+      'admins.kanaFirstName',
+      'admins.kanaLastName',
+      'admins.email',
+      'admins.activatedAt',
+      sql<Date | string | null>`case when ${sql.ref('admins.activatedAt')} is null then (${openInvitation}) end`.as('invitationExpiresAt'),
+    ]);
+}
+
+type MemberRow = Awaited<ReturnType<ReturnType<typeof memberQuery>['executeTakeFirstOrThrow']>>;
+
+const isoOrNull = (value: Date | string | null): string | null => (value === null ? null : new Date(value).toISOString());
+
+function toView(row: MemberRow, now: Date): OrganizationAffiliation {
+  const invitationExpiresAt = isoOrNull(row.invitationExpiresAt);
+  return {
+    role: row.role,
+    organization: { id: row.organizationId, gloplaId: row.gloplaId, corporationOfficialName: row.corporationOfficialName },
+    admin: {
+      id: row.adminId,
+      firstName: row.firstName,
+      lastName: row.lastName,
+      kanaFirstName: row.kanaFirstName,
+      kanaLastName: row.kanaLastName,
+      email: row.email,
+      activatedAt: isoOrNull(row.activatedAt),
+      invitationExpiresAt,
+      invitationExpired: row.activatedAt === null && (invitationExpiresAt === null || Date.parse(invitationExpiresAt) <= now.getTime()),
+    },
+  };
+}
+
+/**
+ * The list query of GET organizations/{orgId}/affiliations, access check included: rows only when the viewer belongs
+ * to the organisation and the organisation is the session's (`gloplaId`). Managers first, then by kana name (admins
+ * without a name yet, the not activated, last), then e-mail.
+ */
+function organizationAffiliationsQuery(db: Db, organizationId: number, viewer: { adminId: number; gloplaId: string }) {
+  return memberQuery(db)
+    .where('affiliations.organizationId', '=', organizationId)
+    .where('organizations.gloplaId', '=', viewer.gloplaId)
+    .where((eb) =>
+      eb.exists(
+        eb
+          .selectFrom('affiliations as viewer')
+          .select(sql`1`.as('one'))
+          .whereRef('viewer.organizationId', '=', 'affiliations.organizationId')
+          .where('viewer.adminId', '=', viewer.adminId),
+      ),
+    )
+    .orderBy(sql`${sql.ref('affiliations.role')} <> 'manager'`)
+    .orderBy(sql`${sql.ref('admins.kanaLastName')} = ''`)
+    .orderBy('admins.kanaLastName')
+    .orderBy('admins.kanaFirstName')
+    .orderBy('admins.email');
+}
+
+/** Stand-ins for the list query's values: the compiled query's parameters equal to one are replaced by the caller's value. */
+const SLOT = { organizationId: -1, adminId: -2, gloplaId: '\u0000gloplaId' } as const;
+const compiledLists = new WeakMap<Db, CompiledQuery<MemberRow>>();
+
+/**
+ * The list query compiled once per database and reused with the caller's values: building and compiling this query
+ * costs about as much CPU as mapping and serialising its answer, on the portal's most frequent organisation call.
+ * The benchmark's floor runs this SQL too (bench/affiliations.ts).
+ */
+export function organizationAffiliationsSql(db: Db, organizationId: number, viewer: { adminId: number; gloplaId: string }): CompiledQuery<MemberRow> {
+  let compiled = compiledLists.get(db);
+  if (!compiled) {
+    compiled = organizationAffiliationsQuery(db, SLOT.organizationId, { adminId: SLOT.adminId, gloplaId: SLOT.gloplaId }).compile();
+    compiledLists.set(db, compiled);
+  }
+  const values = new Map<unknown, unknown>([
+    [SLOT.organizationId, organizationId],
+    [SLOT.adminId, viewer.adminId],
+    [SLOT.gloplaId, viewer.gloplaId],
+  ]);
+  return CompiledQuery.raw(
+    compiled.sql,
+    compiled.parameters.map((parameter) => (values.has(parameter) ? values.get(parameter) : parameter)),
+  ) as CompiledQuery<MemberRow>;
+}
+
+/**
+ * The organisation's affiliations as the viewer may see them; undefined when the viewer may not (not affiliated, or
+ * a session of another organisation): the list always holds the viewer's own row otherwise.
+ */
+export async function organizationAffiliations(
+  db: Db,
+  organizationId: number,
+  viewer: { adminId: number; gloplaId: string | undefined },
+  now = new Date(),
+): Promise<OrganizationAffiliation[] | undefined> {
+  if (viewer.gloplaId === undefined) return undefined;
+  const { rows } = await db.executeQuery(organizationAffiliationsSql(db, organizationId, { adminId: viewer.adminId, gloplaId: viewer.gloplaId }));
+  return rows.length > 0 ? rows.map((row) => toView(row, now)) : undefined;
+}
+
+/** One affiliation of the organisation as the list shows it, or undefined when the admin does not belong to it. */
+export async function findOrganizationAffiliation(db: Db, organizationId: number, adminId: number, now = new Date()): Promise<OrganizationAffiliation | undefined> {
+  const row = await memberQuery(db).where('affiliations.organizationId', '=', organizationId).where('affiliations.adminId', '=', adminId).executeTakeFirst();
+  return row ? toView(row, now) : undefined;
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Invite
+
+/** 'already_member': the address already belongs to an admin of the organisation (answered 304). */
+export type InviteOutcome = 'joined' | 'invited' | 'already_member';
+
+export interface InviteResult {
+  outcome: InviteOutcome;
+  affiliation?: OrganizationAffiliation;
+  /** The invitation mail failed after the invitation was stored: the caller logs it; a resend can repeat it. */
+  mailError?: Error;
+}
+
+type Invitation = { outcome: 'already_member' } | { outcome: 'joined'; adminId: number } | { outcome: 'invited'; admin: Admin; token: string };
+
+/**
+ * Invites an address into the organisation with a role (SPEC §4 Invite outcomes), in one transaction: an activated
+ * admin joins at once; an unknown address becomes a not-activated admin; a not-activated admin (new, or known from
+ * another organisation) gets the affiliation and a fresh invitation, mailed after the commit.
+ */
+export async function inviteAdmin(
+  deps: InvitationDeps,
+  input: { organizationId: number; email: string; role: AffiliationRole; inviter: Inviter },
+  now = new Date(),
+): Promise<InviteResult> {
+  const email = normalizeEmail(input.email);
+  const invitation = await deps.db.transaction().execute(async (trx): Promise<Invitation> => {
+    // concurrent invitations of one new address: one insert wins, both then read (and lock) the same admin
+    await trx.insertInto('admins').values({ email }).onConflict((conflict) => conflict.column('email').doNothing()).execute();
+    const admin = await trx.selectFrom('admins').selectAll().where('email', '=', email).forUpdate().executeTakeFirstOrThrow();
+    const affiliation = await trx
+      .insertInto('affiliations')
+      .values({ adminId: admin.id, organizationId: input.organizationId, role: input.role })
+      .onConflict((conflict) => conflict.columns(['adminId', 'organizationId']).doNothing())
+      .returning('id')
+      .executeTakeFirst();
+    if (!affiliation) return { outcome: 'already_member' };
+    if (admin.activatedAt) return { outcome: 'joined', adminId: admin.id };
+    return { outcome: 'invited', admin, token: await reissueInvitationToken(trx, admin.id, deps.ttlSeconds, now) };
+  });
+  if (invitation.outcome === 'already_member') return { outcome: 'already_member' };
+  if (invitation.outcome === 'joined') {
+    return { outcome: 'joined', affiliation: await findOrganizationAffiliation(deps.db, input.organizationId, invitation.adminId, now) };
+  }
+  const mailError = await sendInvitation(deps, { admin: invitation.admin, token: invitation.token, organizationId: input.organizationId, inviter: input.inviter }).then(
+    () => undefined,
+    (error: unknown) => (error instanceof Error ? error : new Error(String(error))),
+  );
+  const affiliation = await findOrganizationAffiliation(deps.db, input.organizationId, invitation.admin.id, now);
+  return { outcome: 'invited', affiliation, ...(mailError ? { mailError } : {}) };
+}
+
+export type ResendOutcome = { ok: true; affiliation: OrganizationAffiliation } | { ok: false; code: 'not_affiliated' | 'already_activated' };
+
+/**
+ * Sends a not-activated admin of the organisation a new invitation (beyond the spec: the list's 'resend'): a new
+ * link, the earlier ones closed. A failing mail rejects (nothing else to tell the manager; they may try again).
+ */
+export async function resendInvitation(
+  deps: InvitationDeps,
+  input: { organizationId: number; adminId: number; inviter: Inviter },
+  now = new Date(),
+): Promise<ResendOutcome> {
+  const result = await deps.db.transaction().execute(async (trx) => {
+    const admin = await trx
+      .selectFrom('admins')
+      .innerJoin('affiliations', 'affiliations.adminId', 'admins.id')
+      .selectAll('admins')
+      .where('admins.id', '=', input.adminId)
+      .where('affiliations.organizationId', '=', input.organizationId)
+      .forUpdate()
+      .executeTakeFirst();
+    if (!admin) return { ok: false, code: 'not_affiliated' } as const;
+    if (admin.activatedAt) return { ok: false, code: 'already_activated' } as const;
+    return { ok: true, admin, token: await reissueInvitationToken(trx, admin.id, deps.ttlSeconds, now) } as const;
+  });
+  if (!result.ok) return result;
+  await sendInvitation(deps, { admin: result.admin, token: result.token, organizationId: input.organizationId, inviter: input.inviter });
+  const affiliation = await findOrganizationAffiliation(deps.db, input.organizationId, input.adminId, now);
+  return affiliation ? { ok: true, affiliation } : { ok: false, code: 'not_affiliated' };
+}
+
+/** Closes the admin's open activation links and issues a new one: only the newest invitation works. */
+async function reissueInvitationToken(db: Db, adminId: number, ttlSeconds: number, now: Date): Promise<string> {
+  await closeOpenTokens(db, adminId, 'activation', now);
+  return issueToken(db, adminId, 'activation', ttlSeconds, now);
+}
+
+/**
+ * How a mail names an admin: in English the Latin name (Taro Yamada) when the admin has one; otherwise the name as
+ * written (山田 太郎, family name first, also in English text); the e-mail while the admin has no name yet.
+ */
+export function displayName(admin: Pick<Admin, 'firstName' | 'lastName' | 'latinFirstName' | 'latinLastName' | 'email'>, language: Language): string {
+  const join = (...parts: string[]) => parts.filter((part) => part !== '').join(' ');
+  const latin = join(admin.latinFirstName, admin.latinLastName);
+  if (language === 'en' && latin !== '') return latin;
+  return join(admin.lastName, admin.firstName) || admin.email;
+}
+
+/** The invitation mail: the activation link, naming the organisation and the inviting admin. */
+async function sendInvitation(deps: InvitationDeps, input: { admin: Admin; token: string; organizationId: number; inviter: Inviter }): Promise<void> {
+  const [organization, inviter] = await Promise.all([
+    deps.db.selectFrom('organizations').select(['corporationOfficialName', 'gloplaIdName']).where('id', '=', input.organizationId).executeTakeFirstOrThrow(),
+    deps.db.selectFrom('admins').select(['firstName', 'lastName', 'latinFirstName', 'latinLastName', 'email']).where('id', '=', input.inviter.adminId).executeTakeFirstOrThrow(),
+  ]);
+  const language = mailLanguage(input.inviter.requestedLanguage, input.admin.language);
+  const link = activationLink(deps.publicUrl, input.admin.id, input.token, language);
+  const mail = renderMail(
+    'invitation',
+    language,
+    {
+      email: input.admin.email,
+      organization: organization.corporationOfficialName || organization.gloplaIdName,
+      inviter: displayName(inviter, language),
+      validFor: validityText(language, deps.ttlSeconds),
+    },
+    link,
+  );
+  await deps.mailer.send({ ...mail, to: input.admin.email });
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Role and removal
+
+export type RoleChange = { ok: true; changed: boolean; affiliation: OrganizationAffiliation } | { ok: false; code: 'not_affiliated' };
+
+/** Sets the admin's role in the organisation; `changed` is false when it already was that role. */
+export async function changeRole(db: Db, organizationId: number, adminId: number, role: AffiliationRole, now = new Date()): Promise<RoleChange> {
+  const updated = await db
+    .updateTable('affiliations')
+    .set({ role, updatedAt: now })
+    .where('organizationId', '=', organizationId)
+    .where('adminId', '=', adminId)
+    .where('role', '<>', role)
+    .returning('id')
+    .executeTakeFirst();
+  const affiliation = await findOrganizationAffiliation(db, organizationId, adminId, now);
+  return affiliation ? { ok: true, changed: updated !== undefined, affiliation } : { ok: false, code: 'not_affiliated' };
+}
+
+/**
+ * Removes the admin from the organisation; false when the affiliation was already gone. A not-activated admin left
+ * without any organisation also loses their open invitations: nothing would be left to join.
+ */
+export async function removeAffiliation(db: Db, organizationId: number, adminId: number, now = new Date()): Promise<boolean> {
+  return db.transaction().execute(async (trx) => {
+    const removed = await trx.deleteFrom('affiliations').where('organizationId', '=', organizationId).where('adminId', '=', adminId).returning('id').executeTakeFirst();
+    if (!removed) return false;
+    const remaining = await trx.selectFrom('affiliations').select('id').where('adminId', '=', adminId).limit(1).executeTakeFirst();
+    const admin = await trx.selectFrom('admins').select('activatedAt').where('id', '=', adminId).executeTakeFirst();
+    if (!remaining && admin && !admin.activatedAt) await closeOpenTokens(trx, adminId, 'activation', now);
+    return true;
+  });
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Product admin roles
+
+/** The admin's roles per product in the organisation (SPEC 2.14), in the language, in the products' order. */
+export async function productAdminRoles(db: Db, adminId: number, organizationId: number, language: Language): Promise<ProductAdminRole[]> {
+  const rows = await db
+    .selectFrom('productAdminRoles')
+    .select(['productName', 'role', 'helpUrl'])
+    .where('adminId', '=', adminId)
+    .where('organizationId', '=', organizationId)
+    .orderBy('position')
+    .orderBy('id')
+    .execute();
+  return rows.map((row) => ({ productName: row.productName[language], role: row.role[language], helpUrl: row.helpUrl }));
+}
