@@ -24,7 +24,7 @@ import {
 import type { Forms } from '../../common/api/forms.js';
 import { API_ERROR } from '../../common/errorCodes.js';
 import type { Db } from '../db/index.js';
-import { updateAdminName } from '../domain/admins.js';
+import { endAdminTokens, updateAdminName } from '../domain/admins.js';
 import { changeRole, findOrganizationAffiliation, inviteAdmin, organizationAffiliations, removeAffiliation, resendInvitation } from '../domain/memberships.js';
 import { hitRateLimit } from '../domain/rateLimits.js';
 import { requireAffiliation, requireManager, requireRecentAuthentication, signedIn, useAuthentication, type SignedInAdmin } from './auth.js';
@@ -127,7 +127,8 @@ export const affiliationsRoutes: FastifyPluginAsync = async (app) => {
         const result = await changeRole(db, orgId, adminId, body.role);
         if (!result.ok) throw new ApiError(409, API_ERROR.adminAlreadyDeleted);
         if (result.changed) {
-          // TODO(merge): invalidate the admin's tokens (hardening-identity)
+          // the admin's sessions end: their browser learns the new role at the next sign-in
+          await endAdminTokens(db, adminId);
           request.log.info({ organizationId: orgId, adminId, role: body.role }, 'role changed');
         }
         return { affiliation: result.affiliation };
@@ -159,8 +160,9 @@ export const affiliationsRoutes: FastifyPluginAsync = async (app) => {
       const admin = signedIn(request);
       await requireManagerOfAnother(db, admin, request.params);
       if (!(await removeAffiliation(db, request.params.orgId, request.params.adminId))) throw new ApiError(409, API_ERROR.adminAlreadyDeleted);
-      // TODO(merge): invalidate the admin's tokens (hardening-identity) — the API already refuses the organisation
-      // (every call joins through the affiliation); ending the tokens also ends sessions signed in for it
+      // the API already refuses the organisation (every call joins through the affiliation); ending the admin's tokens
+      // also ends the sessions signed in for it
+      await endAdminTokens(db, request.params.adminId);
       request.log.info({ organizationId: request.params.orgId, adminId: request.params.adminId }, 'affiliation removed');
       return reply.code(204).send();
     },

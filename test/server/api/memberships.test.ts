@@ -281,6 +281,18 @@ describe('Organisation admins API (SPEC §7 Organisation admins)', function () {
       expect(demoted.json().affiliation.role).to.equal('member');
     });
 
+    it("ends the changed admin's sessions at once (their next call with the old token is refused)", async () => {
+      const supportToken = bearer(await accessToken(ctx.app, { sub: String(SUPPORT) }));
+      expect((await call('GET', 'admins/me/affiliations', supportToken)).statusCode).to.equal(200);
+      // a token issued in the second of the change still passes (iat has whole seconds): change in the next one
+      await new Promise((resolve) => setTimeout(resolve, 1100));
+      expect((await setRole(SUPPORT, 'manager')).statusCode).to.equal(200);
+      const refused = await call('GET', 'admins/me/affiliations', supportToken);
+      expect(refused.statusCode).to.equal(401);
+      expect(refused.json()).to.deep.equal({ error: 'invalid_access_token' });
+      expect((await setRole(SUPPORT, 'member')).statusCode).to.equal(200);
+    });
+
     it('refuses a member, the own row, and other organisations with 403', async () => {
       expect((await setRole(SUPPORT, 'manager', as.member)).statusCode).to.equal(403);
       expect((await setRole(MEMBER, 'manager', as.member)).statusCode).to.equal(403); // a member promoting themselves
@@ -340,6 +352,7 @@ describe('Organisation admins API (SPEC §7 Organisation admins)', function () {
     it('a manager removes another admin (204); the second time answers 409 admin_already_deleted', async () => {
       const supportSession = bearer(await accessToken(ctx.app, { sub: String(SUPPORT) }));
       expect((await call('GET', 'organizations/1/affiliations', supportSession)).statusCode).to.equal(200);
+      await new Promise((resolve) => setTimeout(resolve, 1100)); // past the second the token was issued in
       const first = await remove(SUPPORT);
       expect(first.statusCode).to.equal(204);
       expect(first.body).to.equal('');
@@ -347,8 +360,10 @@ describe('Organisation admins API (SPEC §7 Organisation admins)', function () {
       const second = await remove(SUPPORT);
       expect(second.statusCode).to.equal(409);
       expect(second.json()).to.deep.equal({ error: 'admin_already_deleted' });
-      // the removed admin's session no longer reaches the organisation
-      expect((await call('GET', 'organizations/1/affiliations', supportSession)).statusCode).to.equal(403);
+      // the removed admin's session ends (and would no longer reach the organisation anyway)
+      expect((await call('GET', 'organizations/1/affiliations', supportSession)).statusCode).to.equal(401);
+      const fresh = bearer(await accessToken(ctx.app, { sub: String(SUPPORT) }));
+      expect((await call('GET', 'organizations/1/affiliations', fresh)).statusCode).to.equal(403);
     });
 
     it("removing a not-activated admin's last organisation closes the open invitation", async () => {

@@ -43,7 +43,8 @@ export async function accessToken(app: FastifyInstance, options: TokenOptions = 
     .setSubject(options.sub ?? '1')
     .setIssuer(options.issuer ?? app.identityProvider.issuer)
     .setAudience(options.audience ?? app.identityProvider.audience)
-    .setIssuedAt(now + Math.min(0, expiresIn) - 60)
+    // now, as a real token; an expired one was issued before it expired
+    .setIssuedAt(expiresIn < 0 ? now + expiresIn - 60 : now)
     .setExpirationTime(now + expiresIn)
     .setJti(`test-${Math.random().toString(36).slice(2)}`)
     .sign(key);
