@@ -18,6 +18,7 @@ import { seedDemoData } from './db/seed/index.js';
 import { registerIdentityProvider } from './idp/index.js';
 import { createMailer } from './mail/mailer.js';
 import { devMailsRoutes } from './api/devMails.js';
+import { devScreensRoutes } from './api/devScreens.js';
 import './types.js';
 
 export interface AppDeps {
@@ -98,8 +99,12 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   await registerApiDocs(app, config);
 
   await app.register(healthRoutes);
-  // the outbox (DESIGN §4): development and tests only
-  if (!config.isProduction) await app.register(devMailsRoutes);
+  // the development pages, outside production only (the one place that decides): the outbox (DESIGN §4) and the
+  // screen gallery /dev/screens (issue 8 §1)
+  if (!config.isProduction) {
+    await app.register(devMailsRoutes);
+    await app.register(devScreensRoutes);
+  }
   // the identity provider at /oidc (before the API, which verifies its access tokens)
   await registerIdentityProvider(app);
   await app.register(apiRoutes);

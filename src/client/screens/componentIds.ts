@@ -11,5 +11,6 @@ export const COMPONENT_IDS = [
   'Activate',
   'PasswordResetStart',
   'PasswordReset',
+  'ScreenGallery',
 ] as const;
 export type ComponentId = (typeof COMPONENT_IDS)[number];

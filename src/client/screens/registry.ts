@@ -13,4 +13,6 @@ export const screenComponents: Record<ComponentId, ScreenComponent> = {
   Activate: lazy(() => import(/* webpackChunkName: "screen-Activate" */ './Activate.js')),
   PasswordResetStart: lazy(() => import(/* webpackChunkName: "screen-PasswordResetStart" */ './PasswordResetStart.js')),
   PasswordReset: lazy(() => import(/* webpackChunkName: "screen-PasswordReset" */ './PasswordReset.js')),
+  // /dev/screens, for product staff; the server answers 404 for it in production
+  ScreenGallery: lazy(() => import(/* webpackChunkName: "screen-ScreenGallery" */ './ScreenGallery.js')),
 };
