@@ -10,7 +10,7 @@ import type { AxeResults } from 'axe-core';
 import { newPage, useE2E } from './support/portal.js';
 import { chooseOrganization, DEMO_PASSWORD, enterCredentials, MANAGER, useEnglish, waitForHeader } from './support/signin.js';
 import { LANGUAGES } from '../../src/common/languages.js';
-import { loadFormSchemas } from '../../src/configuration/load.js';
+import { loadFormSchemas, loadLocales, loadScreens, type LocaleTree } from '../../src/configuration/load.js';
 
 const PUBLIC_PAGES = ['/registration', '/activation/start', '/password/reset/start', '/token/sent', '/token/expired'];
 const SIGNED_IN_PAGES = ['/', '/account', '/account/name/edit', '/account/password/edit', '/memberships', '/membership/invite', '/roles'];
@@ -85,7 +85,14 @@ describe('Accessibility: axe-core over the portal’s pages (issue 8 §1)', func
         await page.waitForFunction((count) => document.querySelectorAll('.gallery__form form').length === count, forms * LANGUAGES.length * 2);
         await page.waitForFunction(() => document.querySelector('.loader') === null);
         expect(await page.locator('.gallery__form').count()).to.equal(forms);
+        expect(await page.locator('.gallery__screens tbody tr').count()).to.equal(loadScreens().length);
         expect(await page.locator('.field__errors li').count()).to.be.greaterThan(forms * 4);
+        // the messages of both languages, from locales/ (required, and the e-mail rule's own message)
+        const text = (await page.locator('.gallery').textContent()) ?? '';
+        for (const other of LANGUAGES) {
+          const validation = loadLocales()[other].validation as LocaleTree;
+          expect(text, other).to.contain(validation.required as string).and.contain(validation.emailInvalid as string);
+        }
         await expectAccessible(page, CHECK);
         await page.context().close();
       });
