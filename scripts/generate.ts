@@ -3,6 +3,7 @@
  * - forms/<schema>.cjs: the bundled schema and its precompiled RJSF validators (no eval in the browser, so the page
  *   runs under a strict Content-Security-Policy);
  * - locales/<lang>.json: every locale file of a language merged into one tree;
+ * - forms.json: the names of the forms (the screen gallery at /dev/screens shows each);
  * - screens.json: every screen definition, from which the route table is built; navigation.json: the menu and footer;
  * - conditions.cjs (+ .d.cts): every condition (`when`) of the screens, precompiled (src/configuration/conditions.ts);
  * - forms/types.ts: the TypeScript type of each form's data (`Forms['admin-name']`), computed by json-schema-to-ts
@@ -73,6 +74,7 @@ export function generate(outDir = GENERATED_DIR): void {
     writeFileSync(path.join(outDir, 'forms', `${name}.cjs`), formModuleSource(schema));
   }
   writeFileSync(path.join(outDir, 'forms', 'types.ts'), formTypesSource(formSchemas));
+  writeFileSync(path.join(outDir, 'forms.json'), JSON.stringify(Object.keys(formSchemas)));
   for (const [language, tree] of Object.entries(loadLocales())) {
     writeFileSync(path.join(outDir, 'locales', `${language}.json`), JSON.stringify(tree));
   }

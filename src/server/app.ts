@@ -21,6 +21,7 @@ import { registerIdentityProvider } from './idp/index.js';
 import { createMailer } from './mail/mailer.js';
 import { createMailQueue } from './mail/queue.js';
 import { devMailsRoutes } from './api/devMails.js';
+import { devScreensRoutes } from './api/devScreens.js';
 import './types.js';
 
 export interface AppDeps {
@@ -130,8 +131,12 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   await registerApiDocs(app, config);
 
   await app.register(healthRoutes);
-  // the outbox (DESIGN §4): demo mode only (development, tests, a local trial)
-  if (config.demo) await app.register(devMailsRoutes);
+  // the development pages, in demo mode only (the one place that decides): the outbox (DESIGN §4) and the screen
+  // gallery /dev/screens (issue 8 §1)
+  if (config.demo) {
+    await app.register(devMailsRoutes);
+    await app.register(devScreensRoutes);
+  }
   // the identity provider at /oidc (before the API, which verifies its access tokens)
   await registerIdentityProvider(app);
   await app.register(apiRoutes);

@@ -14,7 +14,10 @@ export const MISSING_BUILD_MESSAGE = 'The browser build is missing: run npm run 
 const IMMUTABLE = 'public, max-age=31536000, immutable';
 const NO_CACHE = 'no-cache';
 
-/** Paths that belong to the server, never to the single-page app. */
+/**
+ * Paths that belong to the server, never to the single-page app. The app's one page under /dev, the screen gallery
+ * /dev/screens, has a route of its own outside production (api/devScreens.ts) and is 404 in production.
+ */
 const SERVER_PATHS = /^\/(?:(?:api|oidc|dev)(?:\/|$)|(?:healthz|readyz)\/?$)/;
 
 export async function registerBrowserBuild(app: FastifyInstance, distDir: string): Promise<void> {

@@ -22,11 +22,14 @@ export function chooseLanguage(search: string, stored: string | null): Language 
   return DEFAULT_LANGUAGE;
 }
 
-export async function initI18n(language: Language): Promise<i18n> {
+/** The words of a language and of the fallback, as i18next resources. */
+async function resourcesFor(language: Language): Promise<Record<string, { translation: Record<string, unknown> }>> {
   const languages = language === DEFAULT_LANGUAGE ? [language] : [language, DEFAULT_LANGUAGE];
-  const resources = Object.fromEntries(
-    await Promise.all(languages.map(async (lng) => [lng, { translation: await loadResources(lng) }] as const)),
-  );
+  return Object.fromEntries(await Promise.all(languages.map(async (lng) => [lng, { translation: await loadResources(lng) }] as const)));
+}
+
+export async function initI18n(language: Language): Promise<i18n> {
+  const resources = await resourcesFor(language);
   await i18next.use(initReactI18next).init({
     lng: language,
     fallbackLng: DEFAULT_LANGUAGE,
@@ -36,4 +39,15 @@ export async function initI18n(language: Language): Promise<i18n> {
   });
   document.documentElement.lang = language;
   return i18next;
+}
+
+/**
+ * A separate i18next instance in another language (with the ja fallback), for a part of the page wrapped in its own
+ * I18nextProvider: the screen gallery shows each form in both languages side by side.
+ */
+export async function createI18n(language: Language): Promise<i18n> {
+  const resources = await resourcesFor(language);
+  const instance = i18next.createInstance();
+  await instance.init({ lng: language, fallbackLng: DEFAULT_LANGUAGE, resources, interpolation: { escapeValue: false }, returnNull: false });
+  return instance;
 }

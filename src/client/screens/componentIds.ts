@@ -7,5 +7,6 @@ export const COMPONENT_IDS = [
   'SignIn',
   'SignInCallback',
   'SignOut',
+  'ScreenGallery',
 ] as const;
 export type ComponentId = (typeof COMPONENT_IDS)[number];

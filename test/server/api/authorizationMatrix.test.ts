@@ -6,6 +6,8 @@
  * G0000001, the manager of another organisation (G0000002), and a session of another organisation (the manager of
  * G0000001 signed in for G0000002, where they are a member).
  */
+import os from 'node:os';
+import path from 'node:path';
 import { expect } from 'chai';
 import type { InjectOptions } from 'fastify';
 import { API_ERROR } from '../../../src/common/errorCodes.js';
@@ -110,6 +112,7 @@ const MATRIX: Record<string, Row> = {
   'GET /dev/mails': publicRoute({ url: '/dev/mails' }, 200),
   'GET /dev/mails.json': publicRoute({ url: '/dev/mails.json' }, 200),
   'GET /dev/mails/:file': publicRoute({ url: '/dev/mails/999999.html' }, 404),
+  'GET /dev/screens': publicRoute({ url: '/dev/screens' }, 503),
   'GET /oidc/assets/:name': publicRoute({ url: '/oidc/assets/signin.css' }, 200),
   'GET /oidc/interaction/:uid': publicRoute({ url: '/oidc/interaction/unknown' }, 400),
   'POST /oidc/interaction/:uid/login': publicRoute({ method: 'POST', url: '/oidc/interaction/unknown/login', payload: {} }, 400),
@@ -121,7 +124,8 @@ const MATRIX: Record<string, Row> = {
 };
 
 describe('Route authorisation matrix', () => {
-  const ctx = useTestApp({ env: { SEED: 'demo', PUBLIC_URL: 'http://localhost:3000' } });
+  // no browser build: the app's pages answer 503 whether or not a build lies in ./dist
+  const ctx = useTestApp({ env: { SEED: 'demo', PUBLIC_URL: 'http://localhost:3000', DIST_DIR: path.join(os.tmpdir(), 'portal-matrix-no-build') } });
   const headers = {} as Record<Caller, Record<string, string>>;
 
   before(async () => {

@@ -11,10 +11,13 @@ export function Notices(): ReactElement | null {
   if (notices.length === 0) return null;
   const language = isLanguage(i18n.language) ? i18n.language : DEFAULT_LANGUAGE;
   return (
-    <ul className="notices" aria-label={t('common.notices')}>
-      {notices.map((notice) => (
-        <li key={notice.id}>{noticeText(notice, language)}</li>
-      ))}
-    </ul>
+    // a named section is a region landmark: no page content outside landmarks (axe: region)
+    <section className="notices" aria-label={t('common.notices')}>
+      <ul className="notices__list">
+        {notices.map((notice) => (
+          <li key={notice.id}>{noticeText(notice, language)}</li>
+        ))}
+      </ul>
+    </section>
   );
 }

@@ -1,5 +1,5 @@
 /** One form from schemas/, rendered by RJSF with the project's templates, widgets and translated messages. */
-import { useCallback, useMemo, useRef, useState, type ReactElement, type ReactNode } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState, type ReactElement, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import Form from '@rjsf/core';
 import { deepEquals, type UiSchema } from '@rjsf/utils';
@@ -29,6 +29,10 @@ export interface SchemaFormProps {
   onSubmit: (data: FormData) => void;
   /** Extra buttons beside submit (e.g. back). */
   actions?: ReactNode;
+  /** Prefix of the fields' ids (default 'root'): several forms on one page need different ones. */
+  idPrefix?: string;
+  /** Validate from the first render, as after a submit attempt (the screen gallery shows every message this way). */
+  validateAtOnce?: boolean;
 }
 
 /** Leading and trailing white space is not part of a value (SPEC section 5: values are trimmed). */
@@ -39,7 +43,8 @@ export function trimStrings(data: FormData): FormData {
 export function SchemaForm(props: SchemaFormProps): ReactElement {
   const { t } = useTranslation();
   const module = useFormModule(props.schemaName);
-  const [attempted, setAttempted] = useState(false);
+  const [attempted, setAttempted] = useState(props.validateAtOnce ?? false);
+  const idPrefix = props.idPrefix ?? 'root';
   const [blockers, setBlockers] = useState<Record<string, boolean>>({});
   const setSubmitBlocked = useCallback(
     (fieldId: string, blocked: boolean) => setBlockers((current) => (current[fieldId] === blocked ? current : { ...current, [fieldId]: blocked })),
@@ -55,14 +60,21 @@ export function SchemaForm(props: SchemaFormProps): ReactElement {
     () => withFieldMessages(serverErrorsToErrorSchema(props.serverErrors ?? [], t), props.fieldMessages ?? [], t),
     [props.serverErrors, props.fieldMessages, t],
   );
+  // RJSF validates only after a change or a submit: a form that shows its messages at once asks for a validation
+  const formRef = useRef<Form>(null);
+  useEffect(() => {
+    if (props.validateAtOnce && module) formRef.current?.validateForm();
+  }, [props.validateAtOnce, module]);
   if (!module || !transformErrors) return <Loader />;
 
   const unchanged = props.disabledUntilChanged && deepEquals(props.formData, props.initialData ?? {});
   const blocked = Object.values(blockers).some(Boolean);
   return (
     <Form
+      ref={formRef}
       schema={module.schema}
       validator={module.validator}
+      idPrefix={idPrefix}
       uiSchema={props.uiSchema}
       formData={props.formData}
       templates={templates}
@@ -74,11 +86,11 @@ export function SchemaForm(props: SchemaFormProps): ReactElement {
       // a choice starts unchosen: oneOf constants are options, not defaults
       experimental_defaultFormStateBehavior={{ constAsDefaults: 'never' }}
       noHtml5Validate
-      focusOnFirstError
+      focusOnFirstError={!props.validateAtOnce}
       liveValidate={attempted ? 'onChange' : undefined}
       onChange={({ formData }) => props.onChange(formData ?? {})}
       onBlur={(id, value) => {
-        const field = id.replace(/^root_/, '');
+        const field = id.startsWith(`${idPrefix}_`) ? id.slice(idPrefix.length + 1) : id;
         if (typeof value === 'string' && value !== value.trim() && field in props.formData) {
           props.onChange({ ...props.formData, [field]: value.trim() });
         }

@@ -50,7 +50,7 @@ function FieldErrorTemplate({ errors, fieldPathId }: FieldErrorProps): ReactElem
 
 function ObjectFieldTemplate({ properties, schema, fieldPathId }: ObjectFieldTemplateProps): ReactElement {
   const { t } = useTranslation();
-  const isRoot = fieldPathId.$id === 'root';
+  const isRoot = fieldPathId.path.length === 0;
   return (
     <fieldset className="form__fields" id={fieldPathId.$id}>
       {isRoot && schema.title && <legend className="form__title">{t(schema.title)}</legend>}

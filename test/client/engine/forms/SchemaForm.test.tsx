@@ -10,7 +10,7 @@ import { generate } from '../../../../scripts/generate.js';
 import type { FieldError } from '../../../../src/common/errorCodes.js';
 
 
-function RegistrationForm(props: { onSubmit: (data: FormData) => void; serverErrors?: FieldError[]; initial?: FormData }) {
+function RegistrationForm(props: { onSubmit: (data: FormData) => void; serverErrors?: FieldError[]; initial?: FormData; idPrefix?: string; validateAtOnce?: boolean }) {
   const [data, setData] = useState<FormData>(props.initial ?? {});
   return (
     <SchemaForm
@@ -21,6 +21,8 @@ function RegistrationForm(props: { onSubmit: (data: FormData) => void; serverErr
       submitting={false}
       submitLabel="registration.confirm"
       serverErrors={props.serverErrors}
+      idPrefix={props.idPrefix}
+      validateAtOnce={props.validateAtOnce}
     />
   );
 }
@@ -66,6 +68,16 @@ describe('SchemaForm (RJSF with the project templates and precompiled validators
     expect(companyField.querySelector('.field__errors')?.textContent).to.equal('This field is required.');
     expect(screen.getByRole('alert').textContent).to.contain('Company name: This field is required.');
     expect(onSubmit.called).to.equal(false);
+  });
+
+  it('validateAtOnce shows the messages from the first render, without a submit; idPrefix names the fields', async () => {
+    const screen = show(<RegistrationForm onSubmit={() => {}} idPrefix="gallery" validateAtOnce initial={{ ...valid, email: 'not-an-address' }} />);
+    await waitFor(() =>
+      expect(document.getElementById('gallery_email__field')?.querySelector('.field__errors')?.textContent).to.equal('Please enter a valid email address.'),
+    );
+    expect(document.getElementById('gallery_email')?.tagName).to.equal('INPUT');
+    expect(screen.getByText('Email').closest('label')?.getAttribute('for')).to.equal('gallery_email');
+    expect(document.activeElement).to.equal(document.body);
   });
 
   it('uses the rule’s own message from the schema for an invalid e-mail address', async () => {

@@ -1,0 +1,190 @@
+/**
+ * Accessibility (issue 8 §1): axe-core over the screen gallery (every form in both languages, with its validation
+ * messages), the public pages and the signed-in pages. A violation of impact serious or critical fails; each is
+ * printed with its rule, impact, target selectors and help (support/axe.ts).
+ */
+import { expect } from 'chai';
+import type { Page, Response } from 'playwright-core';
+import { expectAccessible, formatViolations, injectAxe, runAxe, seriousViolations, type AxeCheck } from './support/axe.js';
+import type { AxeResults } from 'axe-core';
+import { newPage, useE2E } from './support/portal.js';
+import { chooseOrganization, DEMO_PASSWORD, enterCredentials, MANAGER, useEnglish, waitForHeader } from './support/signin.js';
+import { LANGUAGES } from '../../src/common/languages.js';
+import { loadFormSchemas, loadLocales, loadScreens, type LocaleTree } from '../../src/configuration/load.js';
+
+const PUBLIC_PAGES = ['/registration', '/activation/start', '/password/reset/start', '/token/sent', '/token/expired'];
+const SIGNED_IN_PAGES = ['/', '/account', '/account/name/edit', '/account/password/edit', '/memberships', '/membership/invite', '/roles'];
+
+/**
+ * Pages that need the memberships API (GET organizations/{orgId}/affiliations, product_admin_roles), which the
+ * memberships branch adds. Where that API answers 404 here (the route does not exist yet) the page shows its load
+ * error instead of its content: axe still runs over what is shown, and the case is then marked pending with
+ * NEEDS_MEMBERSHIPS_API in its message. Once the routes exist they run like the others.
+ */
+const NEEDS_MEMBERSHIPS_API = ['/memberships', '/membership/invite', '/roles'];
+const MEMBERSHIPS_API = /\/api\/v2\/organizations\/[^/]+\/(?:affiliations|product_admin_roles)(?:[/?]|$)/;
+
+/**
+ * The ALTCHA captcha (a third-party web component, `altcha-widget`, of /activation/start, /password/reset/start and
+ * the gallery's forms with a captcha) is checked like the rest: no exclusion needed so far. Add one here, with the
+ * reason, only for markup the portal cannot change.
+ */
+const CHECK: AxeCheck = { exclude: [] };
+
+/** The screen is shown: its title, no loader left, and the network quiet (chunks, data, the captcha's challenge). */
+async function waitForScreen(page: Page): Promise<void> {
+  await page.locator('main h1').waitFor();
+  await page.waitForLoadState('networkidle');
+  await page.waitForFunction(() => document.querySelector('.loader') === null);
+}
+
+/** Errors the page logged, but for the 404s of a missing memberships API and the 401s of a signed-out first load. */
+function unexpected(errors: string[]): string[] {
+  return errors.filter((error) => !/status of 40[14]/.test(error));
+}
+
+describe('Accessibility: axe-core over the portal’s pages (issue 8 §1)', function () {
+  this.timeout(300_000);
+  const e2e = useE2E();
+  const errors: string[] = [];
+  afterEach(() => {
+    expect(unexpected(errors), 'errors logged by the page').to.deep.equal([]);
+    errors.length = 0;
+  });
+
+  describe('axe under the Content-Security-Policy', () => {
+    it('comes in although the policy blocks inline scripts', async () => {
+      const logged: string[] = [];
+      const page = await newPage(e2e.browser, logged);
+      const response = await page.goto(`${e2e.portal.url}/registration?locale=en`);
+      expect(response?.headers()['content-security-policy']).to.match(/script-src 'self'/);
+      // what page.addScriptTag({ path }) would do: an inline <script>, refused by the policy
+      const inline = await page.evaluate(() => {
+        const script = document.createElement('script');
+        script.textContent = 'window.inlineRan = true';
+        document.head.append(script);
+        return 'inlineRan' in window;
+      });
+      expect(inline, 'an inline script ran despite the policy').to.equal(false);
+      await injectAxe(page);
+      expect(await page.evaluate(() => typeof (window as unknown as { axe?: { run?: unknown } }).axe?.run)).to.equal('function');
+      await page.context().close();
+      // the page logs only the refused inline script
+      expect(logged.filter((error) => !/Content Security Policy/.test(error))).to.deep.equal([]);
+    });
+  });
+
+  describe('the screen gallery /dev/screens', () => {
+    for (const language of LANGUAGES) {
+      it(`in ${language}: every screen and every form in both languages, with their messages`, async () => {
+        const page = await newPage(e2e.browser, errors);
+        await page.goto(`${e2e.portal.url}/dev/screens?locale=${language}`);
+        await waitForScreen(page);
+        const forms = Object.keys(loadFormSchemas()).length;
+        // each form in two languages, empty and with wrong values
+        await page.waitForFunction((count) => document.querySelectorAll('.gallery__form form').length === count, forms * LANGUAGES.length * 2);
+        await page.waitForFunction(() => document.querySelector('.loader') === null);
+        expect(await page.locator('.gallery__form').count()).to.equal(forms);
+        expect(await page.locator('.gallery__screens tbody tr').count()).to.equal(loadScreens().length);
+        expect(await page.locator('.field__errors li').count()).to.be.greaterThan(forms * 4);
+        // the messages of both languages, from locales/ (required, and the e-mail rule's own message)
+        const text = (await page.locator('.gallery').textContent()) ?? '';
+        for (const other of LANGUAGES) {
+          const validation = loadLocales()[other].validation as LocaleTree;
+          expect(text, other).to.contain(validation.required as string).and.contain(validation.emailInvalid as string);
+        }
+        await expectAccessible(page, CHECK);
+        await page.context().close();
+      });
+    }
+  });
+
+  describe('public pages', () => {
+    for (const language of LANGUAGES) {
+      for (const path of PUBLIC_PAGES) {
+        it(`${path} (${language})`, async () => {
+          const page = await newPage(e2e.browser, errors);
+          await page.goto(`${e2e.portal.url}${path}?locale=${language}`);
+          await waitForScreen(page);
+          await expectAccessible(page, CHECK);
+          await page.context().close();
+        });
+      }
+    }
+  });
+
+  describe('signed-in pages (manager of G0000001)', () => {
+    let page: Page;
+    const missingApi: string[] = [];
+    const onResponse = (response: Response) => {
+      if (response.status() === 404 && MEMBERSHIPS_API.test(response.url())) missingApi.push(`${response.request().method()} ${new URL(response.url()).pathname}`);
+    };
+
+    // the identity provider's own pages on the way in (src/server/idp/pages.ts), checked in the tests below
+    const providerPages: Record<string, AxeResults> = {};
+
+    before(async () => {
+      page = await newPage(e2e.browser, errors);
+      await useEnglish(page, e2e.portal.url);
+      await page.goto(`${e2e.portal.url}/account`);
+      await page.getByLabel('Email').waitFor();
+      providerPages.signIn = await runAxe(page, CHECK);
+      await enterCredentials(page, MANAGER, DEMO_PASSWORD);
+      await page.getByRole('button', { name: /G0000001/ }).waitFor();
+      providerPages.organizations = await runAxe(page, CHECK);
+      await chooseOrganization(page, 'G0000001');
+      await page.waitForURL(`${e2e.portal.url}/account`);
+      await waitForHeader(page, '[G0000001]');
+      page.on('response', onResponse);
+    });
+    after(async () => page?.context().close());
+
+    for (const [name, title] of [['signIn', 'the provider’s sign-in page'], ['organizations', 'the provider’s Select Your Organization page']] as const) {
+      it(title, () => {
+        const failing = seriousViolations(providerPages[name]!);
+        expect(failing, formatViolations(failing)).to.deep.equal([]);
+      });
+    }
+
+    it('the account menu, open', async () => {
+      await page.goto(`${e2e.portal.url}/`);
+      await waitForScreen(page);
+      await page.getByRole('button', { name: 'Menu' }).click();
+      await page.getByRole('link', { name: 'Log out' }).waitFor();
+      await expectAccessible(page, CHECK);
+    });
+
+    for (const path of SIGNED_IN_PAGES) {
+      it(`${path}${NEEDS_MEMBERSHIPS_API.includes(path) ? ' (NEEDS_MEMBERSHIPS_API)' : ''}`, async function () {
+        missingApi.length = 0;
+        await page.goto(`${e2e.portal.url}${path}`);
+        await page.waitForURL(`${e2e.portal.url}${path}`);
+        await waitForScreen(page);
+        await expectAccessible(page, CHECK);
+        if (missingApi.length > 0) {
+          expect(NEEDS_MEMBERSHIPS_API, `${path} called a missing memberships route: ${missingApi.join(', ')}`).to.include(path);
+          console.warn(`      NEEDS_MEMBERSHIPS_API: ${path} showed its load error (${missingApi.join(', ')} answered 404), so only that was checked`);
+          this.skip();
+        }
+        // with the API, the lists were there when axe looked
+        if (path === '/memberships' || path === '/roles') expect(await page.locator('main table tbody tr').count(), `${path}: rows`).to.be.greaterThan(0);
+      });
+    }
+
+    it('the delete confirmation dialog of /memberships (NEEDS_MEMBERSHIPS_API)', async function () {
+      missingApi.length = 0;
+      await page.goto(`${e2e.portal.url}/memberships`);
+      await waitForScreen(page);
+      if (missingApi.length > 0) {
+        console.warn(`      NEEDS_MEMBERSHIPS_API: no list without ${missingApi.join(', ')}, so no delete button to open the dialog with`);
+        this.skip();
+      }
+      await page.getByRole('button', { name: /Delete/ }).first().click();
+      await page.getByRole('dialog').waitFor();
+      await expectAccessible(page, CHECK);
+      // closed without deleting
+      await page.keyboard.press('Escape');
+      await page.getByRole('dialog').waitFor({ state: 'detached' });
+    });
+  });
+});
