@@ -20,7 +20,7 @@ export function ChoiceWidget({ id, schema, value, disabled, readonly, onChange, 
       {choices.map((choice) => {
         const choiceId = `${id}-${String(choice.const)}`;
         return (
-          <label key={String(choice.const)} className="choice" htmlFor={choiceId}>
+          <div key={String(choice.const)} className="choice">
             <input
               type="radio"
               id={choiceId}
@@ -33,13 +33,16 @@ export function ChoiceWidget({ id, schema, value, disabled, readonly, onChange, 
               onBlur={() => onBlur(id, value)}
               onFocus={() => onFocus(id, value)}
             />
-            <span className="choice__title">{t(choice.title ?? String(choice.const))}</span>
+            {/* the name alone labels the radio; the description is its description */}
+            <label className="choice__title" htmlFor={choiceId}>
+              {t(choice.title ?? String(choice.const))}
+            </label>
             {choice.description && (
               <span className="choice__description" id={`${choiceId}-description`}>
                 {t(choice.description)}
               </span>
             )}
-          </label>
+          </div>
         );
       })}
     </div>

@@ -40,7 +40,7 @@ describe('The screen gallery /dev/screens (issue 8 §1)', () => {
 
   describe('in production', () => {
     const distDir = useDistDir();
-    const ctx = useTestApp({ env: { DIST_DIR: distDir, NODE_ENV: 'production' } });
+    const ctx = useTestApp({ env: { DIST_DIR: distDir, NODE_ENV: 'production', DEMO: undefined } });
 
     it('answers 404, not the app', async () => {
       for (const url of ['/dev/screens', '/dev/screens?locale=en', '/dev/screens/']) {

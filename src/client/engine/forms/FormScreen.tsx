@@ -12,7 +12,7 @@ import { STEP_PARAM, stepPath } from '../routes.js';
 import { useLeaveWarning } from '../useLeaveWarning.js';
 import { ConfirmView } from './ConfirmView.js';
 import { useFormModule } from './formModule.js';
-import { formChanged, formReset, formSubmitted, selectForm, type FormsRootState } from './formState.js';
+import { formChanged, formReset, formSubmitted, selectForm, type FormEntry, type FormsRootState } from './formState.js';
 import { resolveValue, resolveValues, type ScreenContext } from '../screen/values.js';
 import { pickFormFields } from './pathParams.js';
 import { SchemaForm } from './SchemaForm.js';
@@ -62,11 +62,8 @@ export function FormScreen({ screen, context }: { screen: ScreenDefinition; cont
 
   useEffect(() => () => void dispatch(formReset({ formId: screen.id })), [dispatch, screen.id]);
   const store = useStore<FormsRootState>();
-  useLeaveWarning(
-    entry.status !== 'succeeded' && (current === 'confirm' || changed),
-    screen.path,
-    () => selectForm(store.getState(), screen.id).status !== 'succeeded',
-  );
+  const leaving = (formEntry: FormEntry) => formEntry.status === 'succeeded' || formEntry.released === true;
+  useLeaveWarning(!leaving(entry) && (current === 'confirm' || changed), screen.path, () => !leaving(selectForm(store.getState(), screen.id)));
 
   const submit = (data: Record<string, unknown>) =>
     dispatch(

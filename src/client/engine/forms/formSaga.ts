@@ -8,7 +8,7 @@ import type { Outcome } from '../../../common/screens.js';
 import { navigateTo } from '../../api/context.js';
 import { isApiError } from '../../api/http.js';
 import { applyOutcome, chooseOutcome, runCall } from '../screen/calls.js';
-import { formChanged, formFailed, formSubmitted, formSucceeded, selectForm, type FormsRootState } from './formState.js';
+import { formChanged, formFailed, formReleased, formSubmitted, formSucceeded, selectForm, type FormsRootState } from './formState.js';
 
 /** Field errors belong to the form: claimed from the general handling. */
 const FIELD_ERRORS: Outcome = { on: 422 };
@@ -42,6 +42,8 @@ export function* submitForm({ payload }: ReturnType<typeof formSubmitted>) {
       fieldMessages: outcome?.field && outcome.message ? [{ field: outcome.field, messageKey: outcome.message }] : [],
     }),
   );
+  // a failure's own page (e.g. already completed): the draft is left on purpose, without the leave warning
+  if (outcome?.navigate) yield put(formReleased({ formId }));
   if (outcome) yield* applyOutcome(outcome, { ...context, body: result.body, status: result.status }, toDone);
 }
 

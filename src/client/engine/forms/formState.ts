@@ -18,6 +18,8 @@ export interface FormEntry {
   /** Server errors an outcome shows on a field (FormDefinition.outcomes), as locale keys. */
   fieldMessages?: FieldMessage[];
   result?: unknown;
+  /** An outcome is taking the admin elsewhere (e.g. a refused request's own page): no leave warning then. */
+  released?: boolean;
 }
 
 export type FormsState = Record<string, FormEntry>;
@@ -40,6 +42,7 @@ export const formSubmitted = actionCreator<FormSubmission>('forms/submitted');
 export const formSucceeded = actionCreator<{ formId: string; result: unknown }>('forms/succeeded');
 export const formFailed = actionCreator<{ formId: string; fieldErrors: FieldError[]; fieldMessages?: FieldMessage[] }>('forms/failed');
 export const formReset = actionCreator<{ formId: string }>('forms/reset');
+export const formReleased = actionCreator<{ formId: string }>('forms/released');
 
 const EMPTY: FormEntry = { data: {}, status: 'idle', fieldErrors: [] };
 
@@ -60,6 +63,7 @@ export function formsReducer(state: FormsState = {}, action: UnknownAction): For
     const { fieldErrors, fieldMessages = [] } = action.payload;
     return update(state, action.payload.formId, { status: 'failed', fieldErrors, fieldMessages });
   }
+  if (formReleased.match(action)) return update(state, action.payload.formId, { released: true });
   if (formReset.match(action)) {
     const { [action.payload.formId]: _removed, ...rest } = state;
     return rest;
