@@ -192,6 +192,8 @@ export interface Cell {
   value?: ValueRef;
   text?: string;
   values?: Record<string, ValueRef>;
+  /** Values shown as dates in the page's language (SPEC §9 date formats), e.g. {"date": "date"}. */
+  formats?: Record<string, 'date'>;
   href?: ValueRef;
   external?: boolean;
   /** select: the options (value and locale key) and the accessible label. */

@@ -62,6 +62,7 @@ const cell = object(
     value: valueRef,
     text: localeKey,
     values,
+    formats: { type: 'object', additionalProperties: { enum: ['date'] } },
     href: { type: 'string', minLength: 1 },
     external: { type: 'boolean' },
     options: { type: 'array', items: object({ value: { type: 'string' }, label: localeKey }, ['value', 'label']) },

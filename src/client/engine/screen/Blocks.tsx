@@ -7,7 +7,9 @@ import { Trans, useTranslation } from 'react-i18next';
 import { useDispatch, useSelector } from 'react-redux';
 import { Link } from 'react-router-dom';
 import type { BannerBlock, Block, CardsBlock, Cell, DetailsBlock, LinkItem, LinksBlock, PanelBlock, ScreenDefinition, TableBlock, TextBlock } from '../../../common/screens.js';
+import { DEFAULT_LANGUAGE, isLanguage } from '../../../common/languages.js';
 import { isPending, type OperationsRootState } from '../../state/operations.js';
+import { formatDate } from '../dates.js';
 import { actionOperation, actionRequested } from './actions.js';
 import { matches } from './conditions.js';
 import { linkClassName, LinkView, useHref } from './LinkView.js';
@@ -147,13 +149,20 @@ function CardsView({ block, context }: BlockProps<CardsBlock>): ReactElement {
   );
 }
 
+/** The values a cell names in `formats`, as dates in the page's language. */
+function formatted(values: Record<string, unknown>, formats: Cell['formats'], language: string): Record<string, unknown> {
+  if (!formats) return values;
+  const lang = isLanguage(language) ? language : DEFAULT_LANGUAGE;
+  return Object.fromEntries(Object.entries(values).map(([name, value]) => [name, formats[name] === 'date' && typeof value === 'string' ? formatDate(value, lang) : value]));
+}
+
 function CellView({ cell, screen, context }: { cell: Cell; screen: ScreenDefinition; context: ScreenContext }): ReactElement | null {
   const { t } = useTranslation();
   const href = useHref();
   const run = useRunAction(screen);
   const pending = useSelector((state: OperationsRootState) => (cell.action ? isPending(actionOperation(screen.id, cell.action))(state) : false));
   if (!matches(cell.when, context)) return null;
-  const values = resolveValues(cell.values, context);
+  const values = formatted(resolveValues(cell.values, context), cell.formats, context.language);
   const text = cell.text ? t(cell.text, values) : String(resolveValue(cell.value, context) ?? '');
   switch (cell.type) {
     case 'mark':

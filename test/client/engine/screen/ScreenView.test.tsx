@@ -6,9 +6,16 @@ import { MANAGER, MEMBER, renderScreen } from './support.js';
 
 const flashes = (store: { getState(): unknown }) => selectFlashMessages(store.getState() as never).map((message) => message.messageKey);
 
-const admin = (id: number, role: 'manager' | 'member', names: Partial<Record<'firstName' | 'lastName' | 'kanaFirstName' | 'kanaLastName', string>>, email: string, activatedAt: string | null = '2026-01-01T00:00:00Z') => ({
+const admin = (
+  id: number,
+  role: 'manager' | 'member',
+  names: Partial<Record<'firstName' | 'lastName' | 'kanaFirstName' | 'kanaLastName', string>>,
+  email: string,
+  activatedAt: string | null = '2026-01-01T00:00:00Z',
+  invitationExpiresAt: string | null = activatedAt ? null : '2026-12-01T09:00:00Z',
+) => ({
   role,
-  admin: { id, firstName: '', lastName: '', kanaFirstName: '', kanaLastName: '', ...names, email, activatedAt },
+  admin: { id, firstName: '', lastName: '', kanaFirstName: '', kanaLastName: '', ...names, email, activatedAt, invitationExpiresAt, invitationExpired: !activatedAt && !invitationExpiresAt },
 });
 
 const AFFILIATIONS = {
@@ -93,6 +100,27 @@ describe('engine/screen: screens from configuration', () => {
       within(rows[2]!).getByText('Account not yet activated');
       within(rows[2]!).getByText('pending@example.com');
       expect(view.queryByText('Your organization has no Principal Admin')).to.equal(null);
+    });
+
+    it('a not-activated row says until when its invitation works, or that it expired; a manager sends it again', async () => {
+      const withExpired = { affiliations: [...AFFILIATIONS.affiliations, admin(4, 'member', {}, 'late@example.com', null, null)] };
+      let loads = 0;
+      const { view, calls, store } = await renderScreen('memberships', {
+        signedIn: MANAGER,
+        routes: {
+          [LIST]: () => ((loads += 1), jsonResponse(200, withExpired)),
+          'POST /api/v2/organizations/1/affiliations/admins/3/invitation': () => jsonResponse(200, { affiliation: withExpired.affiliations[2] }),
+        },
+      });
+      const table = await view.findByRole('table');
+      const rows = within(table).getAllByRole('row').slice(1);
+      within(rows[2]!).getByText('Invitation valid until 2026-12-01');
+      within(rows[3]!).getByText('Invitation expired');
+      expect(within(rows[1]!).queryByRole('button', { name: /Resend/ })).to.equal(null);
+      fireEvent.click(within(rows[2]!).getByRole('button', { name: 'Resend the invitation to pending@example.com' }));
+      await waitFor(() => expect(flashes(store)).to.deep.equal(['memberships.invitation.sent']));
+      expect(calls('POST', '/api/v2/organizations/1/affiliations/admins/3/invitation')[0]!.args[0]).to.contain('lang=en');
+      await waitFor(() => expect(loads).to.equal(2));
     });
 
     it('a member: role texts only, no invite link, no selects, no Delete', async () => {
