@@ -111,7 +111,7 @@ export async function benchAffiliations(): Promise<void> {
       { database: testDatabase.database },
     );
     // the floor: the portal's own compiled SQL and parameters, through a pg pool of the same size
-    const compiled = organizationAffiliationsSql(testDatabase.db, ORGANIZATION_ID, { adminId: MANAGER_ID, gloplaId: 'G0000001' });
+    const compiled = organizationAffiliationsSql(testDatabase.db, ORGANIZATION_ID, { adminId: MANAGER_ID, gloplaId: 'G0000001', issuedAt: new Date() });
     const pool = new pg.Pool({ connectionString: testDatabase.url, max: POOL_SIZE });
     // as the portal's pool does (db/index.ts): an idle client's lost connection must not end the process
     pool.on('error', (error) => console.warn(`floor pool: ${error.message}`));

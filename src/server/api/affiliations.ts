@@ -27,7 +27,7 @@ import type { Db } from '../db/index.js';
 import { endAdminTokens, updateAdminName } from '../domain/admins.js';
 import { changeRole, findOrganizationAffiliation, inviteAdmin, organizationAffiliations, removeAffiliation, resendInvitation } from '../domain/memberships.js';
 import { hitRateLimit } from '../domain/rateLimits.js';
-import { requireAffiliation, requireManager, requireRecentAuthentication, signedIn, useAuthentication, type SignedInAdmin } from './auth.js';
+import { requireAffiliation, requireCurrentToken, requireManager, requireRecentAuthentication, signedIn, useAuthentication, type SignedInAdmin } from './auth.js';
 import { ApiError } from './errors.js';
 import { TAG } from './openapi.js';
 import { errorAnswers, languageQuery, organizationAdminParams, organizationParams, wire, type OrganizationAdminParams, type OrganizationParams } from './schemas.js';
@@ -59,13 +59,17 @@ export const affiliationsRoutes: FastifyPluginAsync = async (app) => {
         params: organizationParams,
         response: { 200: wire(organizationAffiliationsAnswerSchema), ...errorAnswers({ 403: [API_ERROR.forbidden] }) },
       },
+      config: { checksTokenValidity: true },
     },
     async (request) => {
       const admin = signedIn(request);
-      // one query, the access check included (the route is benchmarked): nothing comes back for a caller who may not see it
-      const affiliations = await organizationAffiliations(db, request.params.orgId, { adminId: admin.id, gloplaId: admin.gloplaId });
-      if (!affiliations) throw new ApiError(403, API_ERROR.forbidden);
-      return { affiliations };
+      // one query, the access check and the token's validity included (the route is benchmarked): nothing comes back
+      // for a caller who may not see it; only then the reason is looked up
+      const viewer = { adminId: admin.id, gloplaId: admin.gloplaId, issuedAt: new Date((admin.issuedAt ?? 0) * 1000) };
+      const affiliations = await organizationAffiliations(db, request.params.orgId, viewer);
+      if (affiliations) return { affiliations };
+      await requireCurrentToken(db, admin);
+      throw new ApiError(403, API_ERROR.forbidden);
     },
   );
 

@@ -22,6 +22,8 @@ export const AUTH_TOKEN_HEADER = 'x-v2-admin-auth-token';
 
 export interface SignedInAdmin {
   id: number;
+  /** Epoch seconds the access token was issued (against the admin's tokens_valid_after). */
+  issuedAt?: number;
   /** Epoch seconds of the last password entry. */
   authTime: number | undefined;
   /** The organisation chosen at sign-in. */
@@ -29,6 +31,13 @@ export interface SignedInAdmin {
 }
 
 declare module 'fastify' {
+  interface FastifyContextConfig {
+    /**
+     * The route's own query checks the admin's tokens_valid_after (a hot read: no second round trip) and calls
+     * `requireCurrentToken` on the path where it found nothing; the authentication hook then leaves it out.
+     */
+    checksTokenValidity?: boolean;
+  }
   interface FastifyRequest {
     /** Set by useAuthentication's hook; null outside authenticated scopes. */
     admin: SignedInAdmin | null;
@@ -39,6 +48,13 @@ declare module 'fastify' {
 export function signedIn(request: FastifyRequest): SignedInAdmin {
   if (!request.admin) throw new ApiError(401, API_ERROR.invalidAccessToken);
   return request.admin;
+}
+
+const TOKEN_ENDED = 'token ended (logout, password change or reset)';
+
+/** For a route whose query checks tokens_valid_after (checksTokenValidity): 401 when that is why it found nothing. */
+export async function requireCurrentToken(db: Db, admin: SignedInAdmin): Promise<void> {
+  if (!(await isAccessTokenCurrent(db, admin.id, admin.issuedAt ?? 0))) throw new ApiError(401, API_ERROR.invalidAccessToken, TOKEN_ENDED);
 }
 
 /** Adds the token check to every route of the calling plugin (scope), and says so in the API document. */
@@ -55,8 +71,9 @@ export function useAuthentication(app: FastifyInstance): void {
     try {
       const claims = await app.identityProvider.verifyAccessToken(match[1]!);
       // a JWT outlives logout and password changes: the admin's tokens_valid_after ends it at once
-      if (!(await isAccessTokenCurrent(app.db, claims.adminId, claims.issuedAt))) throw new AccessTokenError(API_ERROR.invalidAccessToken, 'token ended (logout, password change or reset)');
-      request.admin = { id: claims.adminId, authTime: claims.authTime, gloplaId: claims.gloplaId };
+      const checkedByRoute = request.routeOptions.config.checksTokenValidity === true;
+      if (!checkedByRoute && !(await isAccessTokenCurrent(app.db, claims.adminId, claims.issuedAt))) throw new AccessTokenError(API_ERROR.invalidAccessToken, TOKEN_ENDED);
+      request.admin = { id: claims.adminId, issuedAt: claims.issuedAt, authTime: claims.authTime, gloplaId: claims.gloplaId };
     } catch (error) {
       if (!(error instanceof AccessTokenError)) throw error;
       request.log.info({ reason: error.message }, 'access token refused');

@@ -95,7 +95,7 @@ function toView(row: MemberRow, now: Date): OrganizationAffiliation {
  * to the organisation and the organisation is the session's (`gloplaId`). Managers first, then by kana name (admins
  * without a name yet, the not activated, last), then e-mail.
  */
-function organizationAffiliationsQuery(db: Db, organizationId: number, viewer: { adminId: number; gloplaId: string }) {
+function organizationAffiliationsQuery(db: Db, organizationId: number, viewer: Viewer) {
   return memberQuery(db)
     .where('affiliations.organizationId', '=', organizationId)
     .where('organizations.gloplaId', '=', viewer.gloplaId)
@@ -103,9 +103,12 @@ function organizationAffiliationsQuery(db: Db, organizationId: number, viewer: {
       eb.exists(
         eb
           .selectFrom('affiliations as viewer')
+          .innerJoin('admins as viewerAdmin', 'viewerAdmin.id', 'viewer.adminId')
           .select(sql`1`.as('one'))
           .whereRef('viewer.organizationId', '=', 'affiliations.organizationId')
-          .where('viewer.adminId', '=', viewer.adminId),
+          .where('viewer.adminId', '=', viewer.adminId)
+          // the viewer's token is still current (not ended by logout, a password change, a role change…)
+          .where((inner) => inner.or([inner('viewerAdmin.tokensValidAfter', 'is', null), inner('viewerAdmin.tokensValidAfter', '<=', viewer.issuedAt)])),
       ),
     )
     .orderBy(sql`${sql.ref('affiliations.role')} <> 'manager'`)
@@ -115,8 +118,15 @@ function organizationAffiliationsQuery(db: Db, organizationId: number, viewer: {
     .orderBy('admins.email');
 }
 
+/** Who reads the list: the admin, the session's organisation and when the session's access token was issued. */
+export interface Viewer {
+  adminId: number;
+  gloplaId: string;
+  issuedAt: Date;
+}
+
 /** Stand-ins for the list query's values: the compiled query's parameters equal to one are replaced by the caller's value. */
-const SLOT = { organizationId: -1, adminId: -2, gloplaId: '\u0000gloplaId' } as const;
+const SLOT = { organizationId: -1, adminId: -2, gloplaId: '\u0000gloplaId', issuedAt: new Date(-3) } as const;
 const compiledLists = new WeakMap<Db, CompiledQuery<MemberRow>>();
 
 /**
@@ -124,16 +134,17 @@ const compiledLists = new WeakMap<Db, CompiledQuery<MemberRow>>();
  * costs about as much CPU as mapping and serialising its answer, on the portal's most frequent organisation call.
  * The benchmark's floor runs this SQL too (bench/affiliations.ts).
  */
-export function organizationAffiliationsSql(db: Db, organizationId: number, viewer: { adminId: number; gloplaId: string }): CompiledQuery<MemberRow> {
+export function organizationAffiliationsSql(db: Db, organizationId: number, viewer: Viewer): CompiledQuery<MemberRow> {
   let compiled = compiledLists.get(db);
   if (!compiled) {
-    compiled = organizationAffiliationsQuery(db, SLOT.organizationId, { adminId: SLOT.adminId, gloplaId: SLOT.gloplaId }).compile();
+    compiled = organizationAffiliationsQuery(db, SLOT.organizationId, { adminId: SLOT.adminId, gloplaId: SLOT.gloplaId, issuedAt: SLOT.issuedAt }).compile();
     compiledLists.set(db, compiled);
   }
   const values = new Map<unknown, unknown>([
     [SLOT.organizationId, organizationId],
     [SLOT.adminId, viewer.adminId],
     [SLOT.gloplaId, viewer.gloplaId],
+    [SLOT.issuedAt, viewer.issuedAt],
   ]);
   return CompiledQuery.raw(
     compiled.sql,
@@ -142,17 +153,18 @@ export function organizationAffiliationsSql(db: Db, organizationId: number, view
 }
 
 /**
- * The organisation's affiliations as the viewer may see them; undefined when the viewer may not (not affiliated, or
- * a session of another organisation): the list always holds the viewer's own row otherwise.
+ * The organisation's affiliations as the viewer may see them; undefined when the viewer may not (not affiliated, a
+ * session of another organisation, or an access token that has ended): the list always holds the viewer's own row
+ * otherwise.
  */
 export async function organizationAffiliations(
   db: Db,
   organizationId: number,
-  viewer: { adminId: number; gloplaId: string | undefined },
+  viewer: { adminId: number; gloplaId: string | undefined; issuedAt: Date },
   now = new Date(),
 ): Promise<OrganizationAffiliation[] | undefined> {
   if (viewer.gloplaId === undefined) return undefined;
-  const { rows } = await db.executeQuery(organizationAffiliationsSql(db, organizationId, { adminId: viewer.adminId, gloplaId: viewer.gloplaId }));
+  const { rows } = await db.executeQuery(organizationAffiliationsSql(db, organizationId, { ...viewer, gloplaId: viewer.gloplaId }));
   return rows.length > 0 ? rows.map((row) => toView(row, now)) : undefined;
 }
 

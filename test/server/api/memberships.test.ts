@@ -7,6 +7,7 @@
  *   G0000002 (id 2): manager@ (member), no manager
  */
 import { expect } from 'chai';
+import { endAdminTokens } from '../../../src/server/domain/admins.js';
 import sinon from 'sinon';
 import { hashToken } from '../../../src/server/domain/adminTokens.js';
 import { hashPassword } from '../../../src/server/domain/passwords.js';
@@ -102,6 +103,19 @@ describe('Organisation admins API (SPEC §7 Organisation admins)', function () {
 
     it('a member reads the same list', async () => {
       expect((await list(as.member)).map((affiliation) => affiliation.admin.id)).to.deep.equal((await list()).map((affiliation) => affiliation.admin.id));
+    });
+
+    it("refuses an access token that has ended with 401, though the list's own query checks it (no second round trip)", async () => {
+      const member = bearer(await accessToken(ctx.app, { sub: String(MEMBER) }));
+      expect((await call('GET', 'organizations/1/affiliations', member)).statusCode).to.equal(200);
+      await endAdminTokens(ctx.db, MEMBER, Date.now() + 2000); // ended after the token was issued
+      const ended = await call('GET', 'organizations/1/affiliations', member);
+      expect(ended.statusCode).to.equal(401);
+      expect(ended.json()).to.deep.equal({ error: 'invalid_access_token' });
+      // another organisation with an ended token: still 401, not a 403 that would tell the organisation apart
+      expect((await call('GET', 'organizations/2/affiliations', member)).statusCode).to.equal(401);
+      await ctx.db.updateTable('admins').set({ tokensValidAfter: null }).where('id', '=', MEMBER).execute();
+      expect((await call('GET', 'organizations/1/affiliations', member)).statusCode).to.equal(200);
     });
 
     it("refuses another organisation's admin, a session of another organisation and an unknown organisation with 403", async () => {
