@@ -19,10 +19,11 @@ import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify from 'fastify';
 import pg from 'pg';
 import { buildApp } from '../src/server/app.js';
 import { loadConfig } from '../src/server/config.js';
+import { listen, type Row } from './support.js';
 import { seedDemoData } from '../src/server/db/seed/index.js';
 import { organizationAffiliationsSql } from '../src/server/domain/memberships.js';
 import { createTestDatabase } from '../test/server/support/testApp.js';
@@ -37,20 +38,6 @@ const POOL_SIZE = 10;
 const MANAGER_ID = 1;
 const ORGANIZATION_ID = 1;
 
-interface Row {
-  name: string;
-  requestsPerSecond: number;
-  p50: number;
-  p99: number;
-  errors: number;
-}
-
-async function listen(app: FastifyInstance): Promise<string> {
-  await app.listen({ host: '127.0.0.1', port: 0 });
-  const address = app.server.address();
-  if (typeof address !== 'object' || !address) throw new Error('no address');
-  return `http://127.0.0.1:${address.port}`;
-}
 
 /** errors: connection errors, timeouts and answers other than 2xx. */
 async function measure(name: string, url: string, headers: Record<string, string>): Promise<Row> {

@@ -15,9 +15,10 @@ import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify from 'fastify';
 import { buildApp } from '../src/server/app.js';
 import { loadConfig } from '../src/server/config.js';
+import { listen, type Row } from './support.js';
 
 const duration = Number(process.env.BENCH_DURATION ?? 10);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 10);
@@ -35,20 +36,6 @@ const body = JSON.stringify({
   scale_of_employees: '300to499',
 });
 
-interface Row {
-  name: string;
-  requestsPerSecond: number;
-  p50: number;
-  p99: number;
-  errors: number;
-}
-
-async function listen(app: FastifyInstance): Promise<string> {
-  await app.listen({ host: '127.0.0.1', port: 0 });
-  const address = app.server.address();
-  if (typeof address !== 'object' || !address) throw new Error('no address');
-  return `http://127.0.0.1:${address.port}`;
-}
 
 /** errors: connection errors, timeouts and answers of another status class than expected. */
 async function measure(name: string, url: string, payload: string, expectedStatus: number): Promise<Row> {

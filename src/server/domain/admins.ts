@@ -61,7 +61,8 @@ export async function authenticateAdmin(db: Db, email: string, password: string)
   return valid && admin.activatedAt ? admin : undefined;
 }
 
-function affiliationQuery(db: Db) {
+/** An affiliation with its organisation and admin, as the API shows them (the list adds to it: domain/memberships.ts). */
+export function affiliationQuery(db: Db) {
   return db
     .selectFrom('affiliations')
     .innerJoin('organizations', 'organizations.id', 'affiliations.organizationId')

@@ -16,7 +16,7 @@ import type { Mailer } from '../mail/mailer.js';
 import { mailLanguage, renderMail, validityText } from '../mail/templates.js';
 import { activationLink } from './accountTokens.js';
 import { closeOpenTokens, issueToken } from './adminTokens.js';
-import { normalizeEmail } from './admins.js';
+import { affiliationQuery, normalizeEmail } from './admins.js';
 
 export interface InvitationDeps {
   db: Db;
@@ -47,24 +47,10 @@ function memberQuery(db: Db) {
     .where('adminTokens.adminId', '=', sql<number>`${sql.ref('admins.id')}`) // correlated with the outer query's admin
     .where('adminTokens.purpose', '=', 'activation')
     .where('adminTokens.usedAt', 'is', null);
-  return db
-    .selectFrom('affiliations')
-    .innerJoin('organizations', 'organizations.id', 'affiliations.organizationId')
-    .innerJoin('admins', 'admins.id', 'affiliations.adminId')
-    .select([
-      'affiliations.role',
-      'organizations.id as organizationId',
-      'organizations.gloplaId',
-      'organizations.corporationOfficialName',
-      'admins.id as adminId',
-      'admins.firstName',
-      'admins.lastName',
-      'admins.kanaFirstName',
-      'admins.kanaLastName',
-      'admins.email',
-      'admins.activatedAt',
-      sql<Date | string | null>`case when ${sql.ref('admins.activatedAt')} is null then (${openInvitation}) end`.as('invitationExpiresAt'),
-    ]);
+  return affiliationQuery(db).select([
+    'admins.activatedAt',
+    sql<Date | string | null>`case when ${sql.ref('admins.activatedAt')} is null then (${openInvitation}) end`.as('invitationExpiresAt'),
+  ]);
 }
 
 type MemberRow = Awaited<ReturnType<ReturnType<typeof memberQuery>['executeTakeFirstOrThrow']>>;
