@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import { DEMO_PASSWORD, demoAdmins } from '../../src/server/db/seed/demoData.js';
 import { ConfigError, loadConfig } from '../../src/server/config.js';
 import { capturingLogger } from './support/log.js';
+import { authorize } from './support/oidc.js';
 import { createTestApp, createTestDatabase } from './support/testApp.js';
 
 describe('demo mode (issue 7 finding 7)', () => {
@@ -69,5 +70,24 @@ describe('demo mode (issue 7 finding 7)', () => {
       await database.destroy();
     }
   });
-});
 
+  it('outside demo mode the published demo password signs nobody in, in a database seeded for a demo', async () => {
+    const database = await createTestDatabase();
+    try {
+      const demo = await createTestApp({ testDatabase: database, env: { SEED: 'demo', DEMO: 'on', PUBLIC_URL: 'http://localhost:3000' } });
+      const inDemo = await authorize(demo.app, { email: 'member@example.com', password: DEMO_PASSWORD });
+      expect(inDemo.redirect.searchParams.get('code'), 'signs in in demo mode').to.be.a('string');
+      await demo.close();
+      const real = await createTestApp({ testDatabase: database, env: { PUBLIC_URL: 'http://localhost:3000', DEMO: 'off' } });
+      try {
+        const refused = await authorize(real.app, { email: 'member@example.com', password: DEMO_PASSWORD });
+        expect(refused.redirect.searchParams.get('code')).to.equal(null);
+        expect(refused.lastStatus).to.equal(401);
+      } finally {
+        await real.close();
+      }
+    } finally {
+      await database.destroy();
+    }
+  });
+});
