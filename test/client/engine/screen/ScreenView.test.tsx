@@ -117,7 +117,7 @@ describe('engine/screen: screens from configuration', () => {
       within(rows[2]!).getByText('Invitation valid until 2026-12-01');
       within(rows[3]!).getByText('Invitation expired');
       expect(within(rows[1]!).queryByRole('button', { name: /Resend/ })).to.equal(null);
-      fireEvent.click(within(rows[2]!).getByRole('button', { name: 'Resend the invitation to pending@example.com' }));
+      fireEvent.click(within(rows[2]!).getByRole('button', { name: 'Resend invitation to pending@example.com' }));
       await waitFor(() => expect(flashes(store)).to.deep.equal(['memberships.invitation.sent']));
       expect(calls('POST', '/api/v2/organizations/1/affiliations/admins/3/invitation')[0]!.args[0]).to.contain('lang=en');
       await waitFor(() => expect(loads).to.equal(2));
