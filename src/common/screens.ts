@@ -122,9 +122,25 @@ export interface DialogDefinition {
   alternatives?: Array<{ when: Condition; body: string }>;
 }
 
-/** What a button, a select or a row action does: optionally confirm, then call, then its outcomes. */
+/**
+ * A form shown in a modal dialog (SPEC 2.12's contact modals): a click outside does not close it; its submit makes
+ * the action's call with the form data as body; success closes it, field errors stay in it.
+ */
+export interface ModalFormDefinition {
+  schema: string;
+  uiSchema?: Record<string, unknown>;
+  initialData?: ValueRef | Record<string, ValueRef>;
+  title: string;
+  /** Locale key of the red warning that the input is lost when the dialog closes. */
+  warning?: string;
+  submitLabel: string;
+  cancelLabel?: string;
+}
+
+/** What a button, a select or a row action does: confirm or fill a form in a dialog (optional), call, outcomes. */
 export interface ActionDefinition {
   confirm?: DialogDefinition;
+  form?: ModalFormDefinition;
   call: CallDefinition;
   outcomes: Outcome[];
 }

@@ -115,7 +115,7 @@ function checkSchemas(checker: Checker, root: string): Record<string, JsonSchema
 }
 
 /** Words of a screen definition whose values are locale keys (a value starting with $ is a value of the context). */
-const SCREEN_KEY_WORDS = new Set(['title', 'lead', 'label', 'ariaLabel', 'text', 'body', 'caption', 'message', 'confirmLabel', 'cancelLabel', 'empty', 'heading', 'note', 'flash']);
+const SCREEN_KEY_WORDS = new Set(['title', 'lead', 'label', 'ariaLabel', 'submitLabel', 'warning', 'text', 'body', 'caption', 'message', 'confirmLabel', 'cancelLabel', 'empty', 'heading', 'note', 'flash']);
 /** Parts of a screen definition that hold other things than locale keys. */
 const NOT_KEYS = new Set(['uiSchema', 'when', 'values', 'params', 'state', 'query', 'body', 'stepLabels', 'breadcrumb']);
 
@@ -229,6 +229,9 @@ function checkScreens(checker: Checker, root: string, forms: Record<string, Json
     }
     checkConditions(checker, file, screen);
     if (screen.form) checkFormUse(checker, file, screen.form, forms);
+    for (const [id, action] of Object.entries<any>(screen.actions ?? {})) {
+      if (action.form && !forms[action.form.schema]) checker.report(file, pointerOf(['actions', id, 'form', 'schema']), `unknown form "${action.form.schema}"`);
+    }
   }
   const navigation = checkNavigation(checker, root);
   checkReferences(checker, navigation ? [...valid, navigation] : valid);

@@ -160,6 +160,18 @@ export const screenDefinitionSchema = {
             },
             ['title', 'body', 'confirmLabel'],
           ),
+          form: object(
+            {
+              schema: { type: 'string' },
+              uiSchema: { type: 'object' },
+              initialData: { oneOf: [{ type: 'string', pattern: '^\\$' }, values] },
+              title: localeKey,
+              warning: localeKey,
+              submitLabel: localeKey,
+              cancelLabel: localeKey,
+            },
+            ['schema', 'title', 'submitLabel'],
+          ),
           call: object(callProperties, ['method', 'path']),
           outcomes,
         },

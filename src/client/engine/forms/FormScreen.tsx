@@ -7,14 +7,14 @@ import { useTranslation } from 'react-i18next';
 import { useDispatch, useSelector, useStore } from 'react-redux';
 import { Link, Navigate, useNavigate, useParams } from 'react-router-dom';
 import { deepEquals, type UiSchema } from '@rjsf/utils';
-import type { FormDefinition, FormStep, ScreenDefinition } from '../../../common/screens.js';
+import type { FormStep, ScreenDefinition } from '../../../common/screens.js';
 import { STEP_PARAM, stepPath } from '../routes.js';
 import { useLeaveWarning } from '../useLeaveWarning.js';
 import { ConfirmView } from './ConfirmView.js';
 import { useFormModule } from './formModule.js';
 import { formChanged, formReset, formSubmitted, selectForm, type FormEntry, type FormsRootState } from './formState.js';
-import { resolveValue, resolveValues, type ScreenContext } from '../screen/values.js';
-import { pickFormFields } from './pathParams.js';
+import type { ScreenContext } from '../screen/values.js';
+import { initialDataOf } from './pathParams.js';
 import { SchemaForm } from './SchemaForm.js';
 
 function StepIndicator({ screen, current }: { screen: ScreenDefinition; current: FormStep }): ReactElement | null {
@@ -30,12 +30,6 @@ function StepIndicator({ screen, current }: { screen: ScreenDefinition; current:
       ))}
     </ol>
   );
-}
-
-/** The form's first data: the values `initialData` names in the screen context, limited to the schema's fields. */
-function initialDataOf(initialData: FormDefinition['initialData'], context: Partial<ScreenContext>, fields: readonly string[]) {
-  const source = typeof initialData === 'string' ? resolveValue(initialData, context) : resolveValues(initialData, context);
-  return pickFormFields(source, fields);
 }
 
 export function FormScreen({ screen, context }: { screen: ScreenDefinition; context: Partial<ScreenContext> }): ReactElement {

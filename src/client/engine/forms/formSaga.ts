@@ -7,7 +7,9 @@ import { put, select, takeLatest } from 'redux-saga/effects';
 import type { Outcome } from '../../../common/screens.js';
 import { navigateTo } from '../../api/context.js';
 import { isApiError } from '../../api/http.js';
+import { dialogCancelled } from '../screen/actions.js';
 import { applyOutcome, chooseOutcome, runCall } from '../screen/calls.js';
+import { screenDataReloaded } from '../screen/screenData.js';
 import { formChanged, formFailed, formReleased, formSubmitted, formSucceeded, selectForm, type FormsRootState } from './formState.js';
 
 /** Field errors belong to the form: claimed from the general handling. */
@@ -30,7 +32,9 @@ export function* submitForm({ payload }: ReturnType<typeof formSubmitted>) {
   const toDone = donePath ? () => navigateTo(donePath) : undefined;
   if (result.ok) {
     yield put(formSucceeded({ formId, result: result.body }));
+    if (payload.inDialog) yield put(dialogCancelled());
     if (outcome) yield* applyOutcome(outcome, { ...context, body: result.body }, toDone);
+    if (outcome?.reload && payload.screenId) yield put(screenDataReloaded({ screenId: payload.screenId }));
     return;
   }
   // fields first: an edit of the draft clears the server's messages, which come next

@@ -35,6 +35,10 @@ export interface FormSubmission {
   outcomes?: Outcome[];
   /** The path of the form's done step, where an outcome navigating to 'done' goes. */
   donePath?: string;
+  /** The screen whose data an outcome reloads. */
+  screenId?: string;
+  /** The form is an action's form in a dialog: success closes the dialog. */
+  inDialog?: boolean;
 }
 
 export const formChanged = actionCreator<{ formId: string; data: Record<string, unknown> }>('forms/changed');

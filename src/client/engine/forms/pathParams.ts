@@ -3,7 +3,9 @@
  * 'organizations/:orgId/affiliations/admins/:adminId'. A placeholder is filled from the route's parameters, else from
  * the session by the names below. A placeholder that cannot be filled is an error (the screen and the route disagree).
  */
+import type { FormDefinition } from '../../../common/screens.js';
 import { organizationId, type SessionRootState } from '../../state/session.js';
+import { resolveValue, resolveValues, type ScreenContext } from '../screen/values.js';
 
 /** Names a submit path may use for values of the current login context. */
 export const SESSION_PATH_PARAMS: Record<string, (state: SessionRootState) => string | number | null | undefined> = {
@@ -35,4 +37,10 @@ export function pickFormFields(source: unknown, fields: readonly string[]): Reco
     if (value !== undefined && value !== null) result[field] = value;
   }
   return result;
+}
+
+/** A form's first data: the values `initialData` names in the screen context, limited to the schema's fields. */
+export function initialDataOf(initialData: FormDefinition['initialData'], context: Partial<ScreenContext>, fields: readonly string[]): Record<string, unknown> {
+  const source = typeof initialData === 'string' ? resolveValue(initialData, context) : resolveValues(initialData, context);
+  return pickFormFields(source, fields);
 }

@@ -1,12 +1,18 @@
 /**
- * The confirmation dialog an action opened (SPEC 2.13): a modal with its title, body, Cancel and the confirm button
- * (red for a danger action). Escape and a click on the backdrop cancel it unless the definition says otherwise;
- * the focus moves into it on opening and the Tab key stays inside.
+ * The dialog an action opened: a confirmation (SPEC 2.13: title, body, Cancel and the confirm button, red for a
+ * danger action) or the action's form (SPEC 2.12: title, the red warning that the input is lost, the form). Escape
+ * and a click on the backdrop cancel it unless the definition says otherwise (a form's backdrop never does); the
+ * focus moves into it on opening and the Tab key stays inside.
  */
-import { useEffect, useId, useRef, type KeyboardEvent, type ReactElement } from 'react';
+import { lazy, Suspense, useEffect, useId, useRef, type KeyboardEvent, type ReactElement } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useDispatch, useSelector } from 'react-redux';
+import { Loader } from '../Loader.js';
 import { dialogCancelled, dialogConfirmed, selectDialog, type DialogRootState } from './actions.js';
+
+const ModalForm = lazy(() => import(/* webpackChunkName: "modal-form" */ './ModalForm.js'));
+
+const FOCUSABLE = 'button, input, select, textarea, a[href]';
 
 export function ConfirmDialog(): ReactElement | null {
   const { t } = useTranslation();
@@ -18,7 +24,7 @@ export function ConfirmDialog(): ReactElement | null {
   const box = useRef<HTMLDivElement>(null);
 
   useEffect(() => {
-    if (dialog) cancelButton.current?.focus();
+    if (dialog) (cancelButton.current ?? box.current)?.focus();
   }, [dialog]);
 
   if (!dialog) return null;
@@ -30,7 +36,7 @@ export function ConfirmDialog(): ReactElement | null {
     }
     if (event.key === 'Tab') {
       // keep the focus inside the dialog
-      const buttons = [...(box.current?.querySelectorAll<HTMLElement>('button') ?? [])];
+      const buttons = [...(box.current?.querySelectorAll<HTMLElement>(FOCUSABLE) ?? [])];
       const index = buttons.indexOf(document.activeElement as HTMLElement);
       const next = event.shiftKey ? (index <= 0 ? buttons.length - 1 : index - 1) : (index + 1) % buttons.length;
       event.preventDefault();
@@ -45,19 +51,43 @@ export function ConfirmDialog(): ReactElement | null {
         if (event.target === event.currentTarget && dialog.closeOnBackdrop !== false) cancel();
       }}
     >
-      <div ref={box} className="dialog" role="dialog" aria-modal="true" aria-labelledby={titleId} aria-describedby={bodyId} onKeyDown={onKeyDown}>
+      <div
+        ref={box}
+        className={dialog.form ? 'dialog dialog--form' : 'dialog'}
+        role="dialog"
+        aria-modal="true"
+        aria-labelledby={titleId}
+        aria-describedby={dialog.body ? bodyId : undefined}
+        tabIndex={-1}
+        onKeyDown={onKeyDown}
+      >
         <h2 id={titleId} className="dialog__title">
           {t(dialog.title, dialog.values)}
         </h2>
-        <p id={bodyId}>{t(dialog.body, dialog.values)}</p>
-        <div className="dialog__actions">
-          <button ref={cancelButton} type="button" className="button" onClick={cancel}>
-            {t(dialog.cancelLabel ?? 'common.cancel')}
-          </button>
-          <button type="button" className={`button ${dialog.danger ? 'button--danger' : 'button--primary'}`} onClick={() => dispatch(dialogConfirmed())}>
-            {t(dialog.confirmLabel, dialog.values)}
-          </button>
-        </div>
+        {dialog.form ? (
+          <>
+            {dialog.body && (
+              <p id={bodyId} className="text--warning">
+                {t(dialog.body)}
+              </p>
+            )}
+            <Suspense fallback={<Loader />}>
+              <ModalForm form={dialog.form} onCancel={cancel} />
+            </Suspense>
+          </>
+        ) : (
+          <>
+            <p id={bodyId}>{t(dialog.body, dialog.values)}</p>
+            <div className="dialog__actions">
+              <button ref={cancelButton} type="button" className="button" onClick={cancel}>
+                {t(dialog.cancelLabel ?? 'common.cancel')}
+              </button>
+              <button type="button" className={`button ${dialog.danger ? 'button--danger' : 'button--primary'}`} onClick={() => dispatch(dialogConfirmed())}>
+                {t(dialog.confirmLabel, dialog.values)}
+              </button>
+            </div>
+          </>
+        )}
       </div>
     </div>
   );

@@ -13,9 +13,10 @@ import { screenById } from './navigation.js';
 import { screenDataReloaded } from './screenData.js';
 import { resolveValues, type ScreenContext } from './values.js';
 
-/** An open confirmation dialog, its values already resolved. */
+/** An open dialog, its values already resolved: a confirmation, or the form of an action (`form`). */
 export interface OpenDialog extends Omit<DialogDefinition, 'values' | 'alternatives'> {
   values: Record<string, unknown>;
+  form?: { screenId: string; actionId: string; context: Partial<ScreenContext> };
 }
 
 export const actionRequested = actionCreator<{ screenId: string; actionId: string; context: Partial<ScreenContext> }>('screens/actionRequested');
@@ -42,6 +43,12 @@ export function* runAction({ payload }: ReturnType<typeof actionRequested>): Gen
   const { screenId, actionId, context } = payload;
   const definition = screenById(screenId).actions?.[actionId];
   if (!definition) throw new Error(`screen ${screenId}: unknown action "${actionId}"`);
+  if (definition.form) {
+    // the dialog shows the form; its submit makes the call (forms/formSaga.ts) and closes it on success
+    const { title, warning, submitLabel, cancelLabel } = definition.form;
+    yield put(dialogOpened({ title, body: warning ?? '', confirmLabel: submitLabel, cancelLabel, closeOnBackdrop: false, values: {}, form: { screenId, actionId, context } }));
+    return;
+  }
   if (definition.confirm) {
     const { values, alternatives, ...dialog } = definition.confirm;
     const body = alternatives?.find((alternative) => matches(alternative.when, context))?.body ?? dialog.body;

@@ -6,6 +6,11 @@ import { resolveValues, type ScreenContext } from './values.js';
 
 const byId = new Map((screens as ScreenDefinition[]).map((screen) => [screen.id, screen]));
 
+/** Adds a definition beside those of screens/ (tests try engine capabilities that no screen uses yet this way). */
+export function registerScreen(screen: ScreenDefinition): void {
+  byId.set(screen.id, screen);
+}
+
 export function screenById(id: string): ScreenDefinition {
   const screen = byId.get(id);
   if (!screen) throw new Error(`unknown screen "${id}"`);

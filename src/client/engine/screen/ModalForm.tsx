@@ -1,0 +1,50 @@
+/**
+ * The form of an action shown in its dialog (ActionDefinition.form, SPEC 2.12): the engine's form renderer with the
+ * draft in the forms slice; its submit makes the action's call and outcomes run (forms/formSaga.ts), which close the
+ * dialog on success. A chunk of its own: RJSF loads only when such a dialog opens.
+ */
+import { useEffect, useMemo, type ReactElement } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useDispatch, useSelector } from 'react-redux';
+import type { UiSchema } from '@rjsf/utils';
+import { useFormModule } from '../forms/formModule.js';
+import { formChanged, formReset, formSubmitted, selectForm, type FormsRootState } from '../forms/formState.js';
+import { initialDataOf } from '../forms/pathParams.js';
+import { SchemaForm } from '../forms/SchemaForm.js';
+import type { OpenDialog } from './actions.js';
+import { screenById } from './navigation.js';
+
+export default function ModalForm({ form, onCancel }: { form: NonNullable<OpenDialog['form']>; onCancel: () => void }): ReactElement {
+  const { screenId, actionId, context } = form;
+  const { t } = useTranslation();
+  const dispatch = useDispatch();
+  const action = screenById(screenId).actions![actionId]!;
+  const modal = action.form!;
+  const formId = `${screenId}/${actionId}`;
+  const entry = useSelector((state: FormsRootState) => selectForm(state, formId));
+  const module = useFormModule(modal.schema);
+  const fields = Object.keys(module?.schema.properties ?? {});
+  const initialData = useMemo(() => initialDataOf(modal.initialData, context, fields), [modal.initialData, context, fields.join()]);
+  useEffect(() => () => void dispatch(formReset({ formId })), [dispatch, formId]);
+
+  return (
+    <SchemaForm
+      schemaName={modal.schema}
+      uiSchema={modal.uiSchema as UiSchema | undefined}
+      formData={Object.keys(entry.data).length > 0 ? entry.data : initialData}
+      initialData={initialData}
+      submitting={entry.status === 'submitting'}
+      submitLabel={modal.submitLabel}
+      serverErrors={entry.fieldErrors}
+      fieldMessages={entry.fieldMessages}
+      idPrefix={`dialog-${actionId}`}
+      onChange={(data) => dispatch(formChanged({ formId, data }))}
+      onSubmit={(data) => dispatch(formSubmitted({ formId, call: action.call, context, data, outcomes: action.outcomes, screenId, inDialog: true }))}
+      actions={
+        <button type="button" className="button" onClick={onCancel}>
+          {t(modal.cancelLabel ?? 'common.cancel')}
+        </button>
+      }
+    />
+  );
+}
