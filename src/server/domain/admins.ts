@@ -83,7 +83,8 @@ export function affiliationQuery(db: Db) {
 
 type AffiliationRow = Awaited<ReturnType<ReturnType<typeof affiliationQuery>['executeTakeFirstOrThrow']>>;
 
-function toView(row: AffiliationRow): Affiliation {
+/** An affiliation query's row as the API shows it (the list adds to it: domain/memberships.ts). */
+export function affiliationView(row: AffiliationRow): Affiliation {
   return {
     role: row.role,
     organization: { id: row.organizationId, gloplaId: row.gloplaId, corporationOfficialName: row.corporationOfficialName },
@@ -101,10 +102,9 @@ function toView(row: AffiliationRow): Affiliation {
 /** The admin's affiliations, in the order of the organisations' gloplaIds. */
 export async function affiliationsOfAdmin(db: Db, adminId: number): Promise<Affiliation[]> {
   const rows = await affiliationQuery(db).where('affiliations.adminId', '=', adminId).orderBy('organizations.gloplaId').execute();
-  return rows.map(toView);
+  return rows.map(affiliationView);
 }
 
-/** The admin's role in the organisation (joined through the affiliation), or undefined when not affiliated. */
 /**
  * The admin's role in the organisation, when the organisation is also the one the session was signed in for
  * (`gloplaId`): a session never acts on another organisation, even one the admin belongs to.

@@ -16,7 +16,7 @@ import type { Mailer } from '../mail/mailer.js';
 import { mailLanguage, renderMail, validityText } from '../mail/templates.js';
 import { activationLink } from './accountTokens.js';
 import { closeOpenTokens, issueToken } from './adminTokens.js';
-import { affiliationQuery, normalizeEmail } from './admins.js';
+import { affiliationQuery, affiliationView, normalizeEmail } from './admins.js';
 
 export interface InvitationDeps {
   db: Db;
@@ -58,17 +58,12 @@ type MemberRow = Awaited<ReturnType<ReturnType<typeof memberQuery>['executeTakeF
 const isoOrNull = (value: Date | string | null): string | null => (value === null ? null : new Date(value).toISOString());
 
 function toView(row: MemberRow, now: Date): OrganizationAffiliation {
+  const affiliation = affiliationView(row);
   const invitationExpiresAt = isoOrNull(row.invitationExpiresAt);
   return {
-    role: row.role,
-    organization: { id: row.organizationId, gloplaId: row.gloplaId, corporationOfficialName: row.corporationOfficialName },
+    ...affiliation,
     admin: {
-      id: row.adminId,
-      firstName: row.firstName,
-      lastName: row.lastName,
-      kanaFirstName: row.kanaFirstName,
-      kanaLastName: row.kanaLastName,
-      email: row.email,
+      ...affiliation.admin,
       activatedAt: isoOrNull(row.activatedAt),
       invitationExpiresAt,
       invitationExpired: row.activatedAt === null && (invitationExpiresAt === null || Date.parse(invitationExpiresAt) <= now.getTime()),

@@ -23,11 +23,6 @@ export function fillPath(path: string, params: Record<string, string | undefined
   });
 }
 
-/** The value at a dotted path of the state ('session.me' → state.session.me). */
-export function valueAt(state: unknown, dottedPath: string): unknown {
-  return dottedPath.split('.').reduce<unknown>((node, key) => (node !== null && typeof node === 'object' ? (node as Record<string, unknown>)[key] : undefined), state);
-}
-
 /** Only the properties the form's schema has, and only values a form field can hold. */
 export function pickFormFields(source: unknown, fields: readonly string[]): Record<string, unknown> {
   if (source === null || typeof source !== 'object') return {};

@@ -3,7 +3,7 @@
  * and its redirect scheduled; then its blocks render against the screen context, with the confirmation dialog of
  * its actions.
  */
-import { useEffect, type ReactElement } from 'react';
+import { useEffect, useMemo, type ReactElement } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useDispatch, useSelector } from 'react-redux';
 import { useLocation, useParams } from 'react-router-dom';
@@ -28,9 +28,11 @@ export function useScreenContext(screen: ScreenDefinition): ScreenContext {
   const me = useSelector((root: ContextState) => selectMe(root));
   const organization = useSelector((root: ContextState) => selectOrganization(root));
   const { values: data, status } = useSelector((root: ContextState) => selectScreenData(root, screen.id));
+  // the same object while the URL's query stays: what the context feeds (a form's initial data) is not recomputed
+  const query = useMemo(() => queryOf(search), [search]);
   return {
     params,
-    query: queryOf(search),
+    query,
     state: state !== null && typeof state === 'object' ? (state as Record<string, unknown>) : {},
     data,
     load: status,
