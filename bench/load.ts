@@ -6,18 +6,21 @@
  * 2. Each admin signs in once through the embedded identity provider (authorisation code flow with PKCE, the real
  *    password check), driven in this process on a second app instance over the same database: sessions and keys
  *    are shared through the database, as between instances behind a load balancer.
- * 3. The portal runs as its own process (`node --import tsx src/server/main.ts`); every admin then loops for
+ * 3. The portal runs as its own process: the compiled server (`node build/server/main.js`, built first when missing or
+ *    out of date; BENCH_SERVER=tsx runs `node --import tsx src/server/main.ts` instead); every admin then loops for
  *    BENCH_LOAD_DURATION seconds over a mix of calls: lists (affiliations, services), details (feature flag,
  *    re-authentication check) and a write (the admin's own name).
  *
- * Prints requests per second, and p50/p99 latency and errors per call. Settings: BENCH_ADMINS (default 200),
- * BENCH_LOAD_DURATION (seconds, default 60), BENCH_DATABASE_URL.
+ * Prints requests per second, p50/p99 latency and errors per call, and the portal process's resident memory (RSS) idle
+ * and at its peak under the load. Settings: BENCH_ADMINS (default 200), BENCH_LOAD_DURATION (seconds, default 60),
+ * BENCH_DATABASE_URL, BENCH_SERVER (compiled or tsx).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { buildServer, SERVER_MAIN, serverBuildIsStale } from '../scripts/buildServer.js';
 import { buildApp } from '../src/server/app.js';
 import { loadConfig } from '../src/server/config.js';
 import { hashPassword } from '../src/server/domain/passwords.js';
@@ -29,6 +32,7 @@ const admins = Number(process.env.BENCH_ADMINS ?? 200);
 const durationSeconds = Number(process.env.BENCH_LOAD_DURATION ?? 60);
 const baseUrl = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const PASSWORD = 'BenchPassw0rd!';
+const server = process.env.BENCH_SERVER ?? 'compiled';
 /** The API only: no browser build to serve. */
 const NO_DIST = mkdtempSync(path.join(os.tmpdir(), 'portal-load-no-dist-'));
 
@@ -100,7 +104,8 @@ async function signInAll(ids: number[], databaseUrl: string, publicUrl: string):
 }
 
 async function startPortal(databaseUrl: string, port: number, publicUrl: string): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
+  const args = server === 'tsx' ? ['--import', 'tsx', 'src/server/main.ts'] : [SERVER_MAIN];
+  const child = spawn(process.execPath, args, {
     cwd: ROOT,
     env: { ...process.env, DATABASE_URL: databaseUrl, PORT: String(port), HOST: '127.0.0.1', PUBLIC_URL: publicUrl, SEED: 'none', LOG_LEVEL: 'warn', DIST_DIR: NO_DIST },
     stdio: ['ignore', 'inherit', 'inherit'],
@@ -113,6 +118,12 @@ async function startPortal(databaseUrl: string, port: number, publicUrl: string)
   }
   child.kill();
   throw new Error('the portal did not become ready');
+}
+
+/** The resident memory of a process in MB (Linux /proc). */
+function rssMb(pid: number): number {
+  const match = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+  return match ? Math.round(Number(match[1]) / 1024) : Number.NaN;
 }
 
 async function load(publicUrl: string, sessions: Admin[]): Promise<{ latencies: Map<string, number[]>; errors: Map<string, number>; elapsed: number }> {
@@ -165,14 +176,25 @@ async function main(): Promise<void> {
     const sessions = await signInAll(ids, databaseUrl, publicUrl);
     console.log(`signed in ${sessions.length} admins in ${((performance.now() - signInStarted) / 1000).toFixed(1)} s`);
 
+    if (server !== 'tsx' && serverBuildIsStale()) {
+      console.log('compiling the server…');
+      await buildServer();
+    }
     portal = await startPortal(databaseUrl, port, publicUrl);
+    const pid = portal.pid!;
+    await new Promise((resolve) => setTimeout(resolve, 5000));
+    const idleRss = rssMb(pid);
     console.log(`${sessions.length} admins for ${durationSeconds} s…`);
-    const { latencies, errors, elapsed } = await load(publicUrl, sessions);
+    let peakRss = idleRss;
+    const sampler = setInterval(() => (peakRss = Math.max(peakRss, rssMb(pid))), 500);
+    const { latencies, errors, elapsed } = await load(publicUrl, sessions).finally(() => clearInterval(sampler));
+    const afterRss = rssMb(pid);
 
     const total = [...latencies.values()].reduce((sum, list) => sum + list.length, 0);
     const totalErrors = [...errors.values()].reduce((sum, count) => sum + count, 0);
     console.log(`\n${sessions.length} admins, ${elapsed.toFixed(0)} s, PostgreSQL, Node ${process.version}, ${os.cpus().length} CPUs`);
-    console.log(`${total} requests, ${Math.round(total / elapsed)} req/s, ${totalErrors} errors\n`);
+    console.log(`${total} requests, ${Math.round(total / elapsed)} req/s, ${totalErrors} errors`);
+    console.log(`portal (${server === 'tsx' ? 'tsx src/server/main.ts' : 'node build/server/main.js'}) RSS: ${idleRss} MB idle, ${peakRss} MB peak under load, ${afterRss} MB after\n`);
     console.table(
       [...latencies].map(([name, list]) => {
         const sorted = [...list].sort((a, b) => a - b);

@@ -5,7 +5,7 @@ import { PROJECT_ROOT } from '../src/configuration/load.js';
 
 const SOURCES = ['src/client', 'src/common', 'schemas', 'screens', 'locales', 'webpack.config.ts', 'package-lock.json'];
 
-function newestChange(target: string): number {
+export function newestChange(target: string): number {
   if (!existsSync(target)) return 0;
   const stats = statSync(target);
   if (!stats.isDirectory()) return stats.mtimeMs;

@@ -1,5 +1,6 @@
-/** `npm run build`: generates the configuration modules, then runs webpack. */
+/** `npm run build`: generates the configuration modules, runs webpack (dist/), then compiles the server (build/server). */
 import webpack from 'webpack';
+import { buildServer } from './buildServer.js';
 import { generate } from './generate.js';
 import { webpackConfig } from '../webpack.config.js';
 
@@ -17,4 +18,6 @@ export function build(mode: 'production' | 'development' = 'production'): Promis
 if (import.meta.url === `file://${process.argv[1]}`) {
   const stats = await build(process.env.NODE_ENV === 'development' ? 'development' : 'production');
   console.log(stats.toString({ colors: false, modules: false, children: false, chunks: false, assets: true }));
+  await buildServer();
+  console.log('server compiled: build/server/main.js (run it with `npm run serve` or `node build/server/main.js`)');
 }

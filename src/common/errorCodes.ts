@@ -26,6 +26,16 @@ export const API_ERROR = {
   invalidToken: 'invalid_token',
   tokenExpired: 'token_expired',
   tokenUsed: 'token_used',
+  /** 401 on the single-sign-on verify call: the partner's credentials (HTTP Basic code:secret) are wrong or missing. */
+  invalidClient: 'invalid_client',
+  /** 401 on the single-sign-on verify call: gsg is not the signature of the fields presented. */
+  invalidSignature: 'invalid_signature',
+  /** 400 on the learner CSV preview (SPEC §8 CSV preview), sent as the SPEC spells them. */
+  exceedMaxSize: 'exceedMaxSize',
+  fileNotFound: 'fileNotFound',
+  invalidCsvFormat: 'invalidCsvFormat',
+  invalidHeader: 'invalidHeader',
+  malformedCsv: 'malformedCsv',
 } as const;
 export type ApiErrorCode = (typeof API_ERROR)[keyof typeof API_ERROR];
 
@@ -37,6 +47,13 @@ export const FIELD_ERROR = {
   notFound: 'notFound',
   tooLong: 'tooLong',
   taken: 'taken',
+  /** Learners (SPEC §5 CSV upload, §8): a nameId that is not single-byte alphanumerics (shown as nameIdFormat). */
+  invalidFormat: 'invalid_format',
+  /** Learners: a name or the e-mail differs from the stored one (SPEC 2.15: they cannot be changed). */
+  cannotBeChanged: 'cannotBeChanged',
+  nameIdMustBeBlankWhenNameIdTypeIsEmail: 'nameIdMustBeBlankWhenNameIdTypeIsEmail',
+  nameIdMustBePresentWhenNameIdTypeIsNameId: 'nameIdMustBePresentWhenNameIdTypeIsNameId',
+  nameIdMustBeBlankWhenIdpNotSpecified: 'nameIdMustBeBlankWhenIdpNotSpecified',
 } as const;
 export type FieldErrorCode = (typeof FIELD_ERROR)[keyof typeof FIELD_ERROR];
 
@@ -45,3 +62,30 @@ export interface FieldError {
   code: string;
   meta?: Record<string, unknown>;
 }
+
+/** The format errors of a learner CSV (400 on POST organizations/{orgId}/users/preview; SPEC §8 CSV preview). */
+export const CSV_FORMAT_ERRORS = [
+  API_ERROR.exceedMaxSize,
+  API_ERROR.fileNotFound,
+  API_ERROR.invalidCsvFormat,
+  API_ERROR.invalidHeader,
+  API_ERROR.malformedCsv,
+] as const;
+export type CsvFormatError = (typeof CSV_FORMAT_ERRORS)[number];
+
+/**
+ * Row error codes of the learner CSV and of a learner's edit (SPEC §5 CSV upload, §8 field errors): name_id
+ * invalid_format (shown as nameIdFormat) and the nameId rules by nameIdType; cannotBeChanged for a name or e-mail that
+ * differs from the stored one; notFound and duplicated for a row's id.
+ */
+export const USER_ROW_ERROR = {
+  invalidFormat: FIELD_ERROR.invalidFormat,
+  tooLong: FIELD_ERROR.tooLong,
+  cannotBeChanged: FIELD_ERROR.cannotBeChanged,
+  notFound: FIELD_ERROR.notFound,
+  duplicated: FIELD_ERROR.duplicated,
+  nameIdMustBeBlankWhenNameIdTypeIsEmail: FIELD_ERROR.nameIdMustBeBlankWhenNameIdTypeIsEmail,
+  nameIdMustBePresentWhenNameIdTypeIsNameId: FIELD_ERROR.nameIdMustBePresentWhenNameIdTypeIsNameId,
+  nameIdMustBeBlankWhenIdpNotSpecified: FIELD_ERROR.nameIdMustBeBlankWhenIdpNotSpecified,
+} as const;
+export type UserRowErrorCode = (typeof USER_ROW_ERROR)[keyof typeof USER_ROW_ERROR];

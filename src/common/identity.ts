@@ -3,6 +3,7 @@
  * §9 sign-in values): the portal's public client, its scopes and redirect paths, the extra authorisation
  * parameters and the ID-token claims both sides read.
  */
+import { GATEWAY_PATH } from './singleSignOn.js';
 
 /** The portal's public OpenID Connect client: PKCE S256, no secret. */
 export const PORTAL_CLIENT_ID = 'corporate-admin-portal';
@@ -18,6 +19,13 @@ export const CALLBACK_PATH = '/auth/openid/callback';
 
 /** Where the provider sends the browser after end-session (post_logout_redirect_uri = origin + this). */
 export const POST_LOGOUT_PATH = '/';
+
+/**
+ * Every post-logout redirect the portal's client may ask for: the default, and the single-sign-on gateway, whose
+ * glo=true signs out and comes back there to sign in again.
+ */
+export const POST_LOGOUT_PATHS = [POST_LOGOUT_PATH, GATEWAY_PATH] as const;
+export type PostLogoutPath = (typeof POST_LOGOUT_PATHS)[number];
 
 /** The portal's sign-in route; the provider sends a user without an affiliation back here. */
 export const SIGNIN_ROUTE = '/signin';

@@ -9,7 +9,7 @@ export const FORM_STEPS = ['input', 'confirm', 'done'] as const;
 export type FormStep = (typeof FORM_STEPS)[number];
 
 export interface BreadcrumbItem {
-  /** Locale key of the label. */
+  /** Locale key of the label, or a value of the screen's loaded data ('$data.detail.service.name'). */
   label: string;
   /** Link target; the last item is the current page and has none. */
   to?: string;
@@ -37,6 +37,8 @@ export interface FormDefinition {
   initialData?: ValueRef | Record<string, ValueRef>;
   /** What happens when the submit call ends (the first matching row): field messages, flash, navigation, events. */
   outcomes?: Outcome[];
+  /** A button beside submit running one of the screen's actions (e.g. closing an inline form). */
+  cancel?: { label: string; action: string };
 }
 
 /**
@@ -86,6 +88,13 @@ export interface Outcome {
   reset?: string[];
   /** An action type dispatched with the answer's body as payload, for a feature to act on. */
   event?: string;
+  /**
+   * Values set in the screen's own state (`$local.<name>`, kept while the screen is shown), read from the context and
+   * the answer: `{"preview": "$body.users", "rowErrors": null}` (SPEC 2.15's preview mode, the selected row).
+   */
+  set?: Record<string, ValueRef | null>;
+  /** The answer (text) saved as a file: its name a locale key with values (plus `date`, today as yyyyMMdd), optionally after a UTF-8 byte-order mark. */
+  save?: { fileName: string; values?: Record<string, ValueRef>; type?: string; bom?: boolean };
 }
 
 /** An API call of a screen: data to load, or an action's call. Placeholders (:orgId, :name) as in `params`. */
@@ -99,6 +108,8 @@ export interface CallDefinition {
   body?: Record<string, ValueRef>;
   /** A mailed token sent as `<header>: Bearer <token>` (SPEC §7 activation and reset); none when the value is empty. */
   bearer?: { header: string; token: ValueRef };
+  /** Send the body as multipart/form-data (a file chosen in an upload block is `$file`). */
+  multipart?: boolean;
 }
 
 /** Data a screen loads on entering, under `data.<key>`; failures follow `outcomes`, else the general handling. */
@@ -141,7 +152,8 @@ export interface ModalFormDefinition {
 export interface ActionDefinition {
   confirm?: DialogDefinition;
   form?: ModalFormDefinition;
-  call: CallDefinition;
+  /** None: the action only applies its `success` outcome (e.g. sets the screen's own state). */
+  call?: CallDefinition;
   outcomes: Outcome[];
 }
 
@@ -223,9 +235,34 @@ export interface Cell {
 export interface TableBlock extends BlockBase {
   type: 'table';
   rows: ValueRef;
+  /** Each row's number in the context as `rowNo`: its index plus this (2 for a CSV's line under its header). */
+  rowNumberFrom?: number;
+  /** Rows shown greyed where the condition holds (over the context with `item` and `rowNo`). */
+  muted?: { when: Condition };
+  /** Blocks shown in a full-width row under each row where the condition holds (an inline form for the selected row). */
+  expand?: { when: Condition; blocks: Block[] };
   /** Locale key of the table's caption (read by screen readers). */
   caption: string;
   columns: Array<{ title: string; cells: Cell[] }>;
+  empty?: string;
+}
+
+/**
+ * A list of items, each an article: its title (a heading), an optional date (shown in the page's language), text
+ * (line breaks kept) and a link opening in a new tab (e.g. the announcement page's articles).
+ */
+export interface ListBlock extends BlockBase {
+  type: 'list';
+  /** A ValueRef to an array. */
+  items: ValueRef;
+  /** Locale key of the list's accessible name. */
+  caption: string;
+  title: ValueRef;
+  date?: ValueRef;
+  text?: ValueRef;
+  /** A link under the item's text, shown when its href has a value; the label is a locale key with the item's title. */
+  link?: { href: ValueRef; label: string };
+  /** Locale key shown instead of an empty list. */
   empty?: string;
 }
 
@@ -240,14 +277,64 @@ export interface PanelBlock extends BlockBase {
   blocks: Block[];
 }
 
-export type Block = TextBlock | BannerBlock | LinksBlock | DetailsBlock | CardsBlock | TableBlock | FormBlock | PanelBlock;
+/** A picture (decorative unless `alt` names it): a banner image of loaded data. Nothing shows without a source. */
+export interface ImageBlock extends BlockBase {
+  type: 'image';
+  src: ValueRef;
+  /** Locale key of the text alternative; none: decorative. */
+  alt?: string;
+  width?: number;
+  height?: number;
+}
+
+/** Blocks side by side: a main column and a narrower side column (stacked on small screens). */
+export interface ColumnsBlock extends BlockBase {
+  type: 'columns';
+  columns: Array<{ blocks: Block[]; width?: 'main' | 'side' }>;
+}
+
+/**
+ * A button per element of a list of links in the data (e.g. a service's urls {url, category, label}): `each.when`
+ * picks the elements (a condition over the context with the element as `item`), `label` and `href` are values of it.
+ * An absolute URL opens in a new tab; a relative one navigates inside the product. Beside each button the first of
+ * `texts` whose condition holds (none: no text).
+ */
+export interface LinkListBlock extends BlockBase {
+  type: 'linkList';
+  items: ValueRef;
+  each: {
+    when?: Condition;
+    label: ValueRef;
+    href: ValueRef;
+    style?: 'primary' | 'link' | 'button';
+    texts?: Array<{ when?: Condition; text: string; values?: Record<string, ValueRef> }>;
+  };
+}
+
+/** A button choosing a file: the choice runs `action` with the file as `$file` (e.g. a multipart upload). */
+export interface UploadBlock extends BlockBase {
+  type: 'upload';
+  label: string;
+  /** The input's accept attribute ('.csv,text/csv'). */
+  accept?: string;
+  action: string;
+  style?: 'primary' | 'link';
+}
+
+/** A divider with a label (SPEC 2.15's 'preview'). */
+export interface DividerBlock extends BlockBase {
+  type: 'divider';
+  label: string;
+}
+
+export type Block = UploadBlock | DividerBlock | TextBlock | BannerBlock | LinksBlock | DetailsBlock | CardsBlock | TableBlock | ListBlock | FormBlock | PanelBlock | ImageBlock | ColumnsBlock | LinkListBlock;
 
 export interface ScreenDefinition {
   id: string;
   path: string;
   access: AccessClass;
   width: PageWidth;
-  /** Locale key of the page title. */
+  /** Locale key of the page title, or a value of the screen's loaded data ('$data.detail.service.name'). */
   title: string;
   /** Locale key of a lead paragraph shown under the title. */
   lead?: string;

@@ -115,9 +115,9 @@ function checkSchemas(checker: Checker, root: string): Record<string, JsonSchema
 }
 
 /** Words of a screen definition whose values are locale keys (a value starting with $ is a value of the context). */
-const SCREEN_KEY_WORDS = new Set(['title', 'lead', 'label', 'ariaLabel', 'submitLabel', 'warning', 'text', 'body', 'caption', 'message', 'confirmLabel', 'cancelLabel', 'empty', 'heading', 'note', 'flash']);
+const SCREEN_KEY_WORDS = new Set(['title', 'lead', 'label', 'alt', 'ariaLabel', 'submitLabel', 'warning', 'text', 'body', 'caption', 'message', 'confirmLabel', 'cancelLabel', 'empty', 'heading', 'note', 'flash', 'fileName']);
 /** Parts of a screen definition that hold other things than locale keys. */
-const NOT_KEYS = new Set(['uiSchema', 'when', 'values', 'params', 'state', 'query', 'body', 'stepLabels', 'breadcrumb']);
+const NOT_KEYS = new Set(['uiSchema', 'when', 'values', 'params', 'state', 'query', 'body', 'stepLabels', 'breadcrumb', 'set']);
 
 /** Locale keys anywhere in the screen's blocks, actions, data and outcomes. */
 function checkScreenKeys(checker: Checker, file: string, screen: Record<string, any>): void {
@@ -154,6 +154,7 @@ function callsOf(file: string, screen: Record<string, any>): CallUse[] {
   const calls: CallUse[] = [];
   for (const [key, data] of Object.entries<any>(screen.data ?? {})) calls.push({ file, pointer: pointerOf(['data', key]), method: data.method ?? 'GET', path: data.path, version: data.version });
   for (const [key, action] of Object.entries<any>(screen.actions ?? {})) {
+    if (!action.call) continue; // an action that only applies its outcome
     calls.push({ file, pointer: pointerOf(['actions', key, 'call']), method: action.call.method, path: action.call.path, version: action.call.version });
   }
   if (screen.form) calls.push({ file, pointer: '/form/submit', method: screen.form.submit.method, path: screen.form.submit.path });
@@ -222,7 +223,9 @@ function checkScreens(checker: Checker, root: string, forms: Record<string, Json
       seen[kind].set(value, checker.relative(file));
     }
     checkScreenKeys(checker, file, screen);
-    screen.breadcrumb.forEach((item: { label: string }, index: number) => checker.useKey(file, ['breadcrumb', index, 'label'], item.label));
+    screen.breadcrumb.forEach((item: { label: string }, index: number) => {
+      if (!item.label.startsWith('$')) checker.useKey(file, ['breadcrumb', index, 'label'], item.label);
+    });
     for (const [step, key] of Object.entries(screen.stepLabels ?? {})) checker.useKey(file, ['stepLabels', step], key);
     if (screen.component !== undefined && !(COMPONENT_IDS as readonly string[]).includes(screen.component)) {
       checker.report(file, '/component', `unknown component "${screen.component}"; known: ${COMPONENT_IDS.join(', ') || 'none'}`);
@@ -231,6 +234,7 @@ function checkScreens(checker: Checker, root: string, forms: Record<string, Json
     if (screen.form) checkFormUse(checker, file, screen.form, forms);
     for (const [id, action] of Object.entries<any>(screen.actions ?? {})) {
       if (action.form && !forms[action.form.schema]) checker.report(file, pointerOf(['actions', id, 'form', 'schema']), `unknown form "${action.form.schema}"`);
+      if ((action.form || action.confirm) && !action.call) checker.report(file, pointerOf(['actions', id]), 'an action with a form or a confirmation needs a call');
     }
   }
   const navigation = checkNavigation(checker, root);

@@ -30,6 +30,8 @@ const outcome = object(
     general: { type: 'boolean' },
     reset: { type: 'array', items: { type: 'string', minLength: 1 } },
     event: eventType,
+    set: { type: 'object', additionalProperties: { type: ['string', 'null'] } },
+    save: object({ fileName: localeKey, values, type: { type: 'string' }, bom: { type: 'boolean' } }, ['fileName']),
   },
   ['on'],
 );
@@ -42,6 +44,7 @@ const callProperties = {
   query: values,
   body: values,
   bearer: object({ header: { type: 'string', pattern: '^x-[a-z0-9-]+$' }, token: valueRef }, ['header', 'token']),
+  multipart: { type: 'boolean' },
 };
 const linkItem = object(
   {
@@ -75,6 +78,11 @@ const cell = object(
 );
 const block = {
   oneOf: [
+    object(
+      { type: { const: 'upload' }, label: localeKey, accept: { type: 'string' }, action: { type: 'string', minLength: 1 }, style: { enum: ['primary', 'link'] }, when: condition },
+      ['type', 'label', 'action'],
+    ),
+    object({ type: { const: 'divider' }, label: localeKey, when: condition }, ['type', 'label']),
     object(
       {
         type: { const: 'text' },
@@ -110,14 +118,65 @@ const block = {
         caption: localeKey,
         columns: { type: 'array', minItems: 1, items: object({ title: localeKey, cells: { type: 'array', items: cell } }, ['title', 'cells']) },
         empty: localeKey,
+        rowNumberFrom: { type: 'integer' },
+        muted: object({ when: condition }, ['when']),
+        expand: object({ when: condition, blocks: { type: 'array', items: { $ref: '#/$defs/block' } } }, ['when', 'blocks']),
         when: condition,
       },
       ['type', 'rows', 'caption', 'columns'],
+    ),
+    object(
+      {
+        type: { const: 'list' },
+        items: valueRef,
+        caption: localeKey,
+        title: valueRef,
+        date: valueRef,
+        text: valueRef,
+        link: object({ href: valueRef, label: localeKey }, ['href', 'label']),
+        empty: localeKey,
+        when: condition,
+      },
+      ['type', 'items', 'caption', 'title'],
     ),
     object({ type: { const: 'form' }, when: condition }, ['type']),
     object(
       { type: { const: 'panel' }, title: localeKey, style: { enum: ['info', 'hint'] }, blocks: { type: 'array', items: { $ref: '#/$defs/block' } }, when: condition },
       ['type', 'blocks'],
+    ),
+    object(
+      { type: { const: 'image' }, src: valueRef, alt: localeKey, width: { type: 'integer', minimum: 1 }, height: { type: 'integer', minimum: 1 }, when: condition },
+      ['type', 'src'],
+    ),
+    object(
+      {
+        type: { const: 'columns' },
+        columns: {
+          type: 'array',
+          minItems: 1,
+          items: object({ blocks: { type: 'array', items: { $ref: '#/$defs/block' } }, width: { enum: ['main', 'side'] } }, ['blocks']),
+        },
+        when: condition,
+      },
+      ['type', 'columns'],
+    ),
+    object(
+      {
+        type: { const: 'linkList' },
+        items: valueRef,
+        each: object(
+          {
+            when: condition,
+            label: valueRef,
+            href: valueRef,
+            style: { enum: ['primary', 'link', 'button'] },
+            texts: { type: 'array', items: object({ when: condition, text: localeKey, values }, ['text']) },
+          },
+          ['label', 'href'],
+        ),
+        when: condition,
+      },
+      ['type', 'items', 'each'],
     ),
   ],
 };
@@ -175,7 +234,7 @@ export const screenDefinitionSchema = {
           call: object(callProperties, ['method', 'path']),
           outcomes,
         },
-        ['call', 'outcomes'],
+        ['outcomes'],
       ),
     },
     redirect: object({ afterMs: { type: 'integer', minimum: 0 }, to: screenLink }, ['afterMs', 'to']),
@@ -193,6 +252,7 @@ export const screenDefinitionSchema = {
         initialData: { oneOf: [{ type: 'string', pattern: '^\\$' }, values] },
         submit: object({ ...callProperties, method: { enum: ['POST', 'PUT', 'PATCH'] }, label: localeKey }, ['method', 'path', 'label']),
         outcomes,
+        cancel: object({ label: localeKey, action: { type: 'string', minLength: 1 } }, ['label', 'action']),
       },
       ['schema', 'submit'],
     ),

@@ -16,12 +16,17 @@ import { createValidatorCompiler } from './api/validation.js';
 import { isAppNavigation, registerBrowserBuild, sendIndexHtml } from './browserBuild.js';
 import type { Config } from './config.js';
 import { createDatabase, migrateToLatest, type DatabaseHandle } from './db/index.js';
-import { demoPasswordAccounts, seedDemoData } from './db/seed/index.js';
+import { demoPasswordAccounts, seedDemoData, seedDemoOrganizationUsers, seedDemoPartnerProducts } from './db/seed/index.js';
 import { registerIdentityProvider } from './idp/index.js';
 import { createMailer } from './mail/mailer.js';
 import { createMailQueue } from './mail/queue.js';
 import { devMailsRoutes } from './api/devMails.js';
+import { devPartnerRoutes } from './api/devPartner.js';
 import { devScreensRoutes } from './api/devScreens.js';
+import { metricsRoutes } from './api/metrics.js';
+import { runRetention } from './domain/retention.js';
+import { createMetrics } from './metrics.js';
+import { OneLinePerRequest } from './requestLog.js';
 import './types.js';
 
 export interface AppDeps {
@@ -31,6 +36,8 @@ export interface AppDeps {
   logger?: Logger;
   /** false: queued mail waits for `app.mailQueue.drain()` (tests that look at the queue); default true. */
   mailQueueWorker?: boolean;
+  /** false: no periodic retention clean-up (tests, whose rows it must not touch; `app.runRetention()` still works); default true. */
+  retentionTimer?: boolean;
 }
 
 /** The API (not its documentation pages under /api/docs). */
@@ -41,18 +48,24 @@ function serializeRequest(request: FastifyRequest) {
   return { method: request.method, url: redactUrlForLog(request.url), host: request.host, remoteAddress: request.ip, remotePort: request.socket?.remotePort };
 }
 
-/** The page-wide policy: nothing but this origin, no inline script or style, no eval, no framing. */
-function contentSecurityPolicy(config: Config) {
+/**
+ * The page-wide policy: nothing but this origin, no inline script or style, no eval, no framing. A configured support
+ * chat (SUPPORT_CHAT_SCRIPT_URL) adds exactly its script's origin where a widget needs it: its script, the calls and
+ * the frames it opens, its stylesheets and pictures; still no inline script, so the portal loads the widget itself.
+ */
+export function contentSecurityPolicy(config: Pick<Config, 'publicUrl' | 'supportChat'>) {
+  const chat = config.supportChat ? [config.supportChat.origin] : [];
   return {
     useDefaults: false,
     directives: {
       defaultSrc: ["'self'"],
-      scriptSrc: ["'self'"],
+      scriptSrc: ["'self'", ...chat],
       scriptSrcAttr: ["'none'"],
-      styleSrc: ["'self'"],
-      imgSrc: ["'self'", 'data:'],
+      styleSrc: ["'self'", ...chat],
+      imgSrc: ["'self'", 'data:', ...chat],
       fontSrc: ["'self'"],
-      connectSrc: ["'self'"],
+      connectSrc: ["'self'", ...chat],
+      ...(chat.length > 0 ? { frameSrc: ["'self'", ...chat] } : {}),
       objectSrc: ["'none'"],
       baseUri: ["'self'"],
       formAction: ["'self'"],
@@ -69,6 +82,8 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
     trustProxy: config.trustProxy as boolean | string[],
     // a malformed URL (bad percent-encoding…) is answered like every other error: {error: bad_request}
     frameworkErrors: (error, request, reply) => void errorHandler(error, request, reply),
+    // one line per request, written when it is answered, instead of Fastify's two
+    logController: new OneLinePerRequest(),
     // every request's log lines: the URL without tokens, codes or query values (issue 7 finding 4)
     childLoggerFactory: (logger, bindings, options) => logger.child(bindings, { ...options, serializers: { ...options.serializers, req: serializeRequest } }),
   }) as unknown as FastifyInstance;
@@ -83,8 +98,23 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   app.addHook('onRoute', (route) => {
     for (const method of [route.method].flat()) if (method !== 'HEAD') registeredRoutes.push(`${method} ${route.url}`);
   });
+  const metrics = createMetrics(database);
+  app.decorate('metrics', metrics);
+  database.onQueryError = () => metrics.dbQueryErrors.inc();
+  app.addHook('onResponse', async (request, reply) => {
+    // the route's pattern, never the raw URL (unbounded labels, tokens in paths)
+    const route = request.routeOptions.url ?? 'unmatched';
+    metrics.requestDuration.observe({ method: request.method, route, status_code: String(reply.statusCode) }, reply.elapsedTime / 1000);
+  });
+
   const transport = createMailer({ db: database.db, smtpUrl: config.smtpUrl, from: config.mailFrom });
-  const mailQueue = createMailQueue({ db: database.db, transport, log: app.log as Logger, worker: deps.mailQueueWorker ?? true });
+  const mailQueue = createMailQueue({
+    db: database.db,
+    transport,
+    log: app.log as Logger,
+    worker: deps.mailQueueWorker ?? true,
+    onOutcome: (outcome) => (outcome === 'sent' ? metrics.mailsSent.inc() : metrics.mailFailures.inc({ outcome })),
+  });
   app.decorate('mailQueue', mailQueue);
   // routes queue their mails: sent after the answer (issue 7 finding 11)
   app.decorate('mailer', mailQueue.mailer);
@@ -95,11 +125,53 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   });
   if (ownsDatabase) app.addHook('onClose', async () => database.close());
 
+  const retentionSettings = {
+    retention: config.retention,
+    rateLimitWindowSeconds: config.mailRateLimit.windowSeconds,
+    signinLockoutSeconds: config.signinThrottle.lockoutSeconds,
+  };
+  app.decorate('runRetention', async () => {
+    try {
+      const result = await runRetention(database.db, retentionSettings);
+      metrics.retentionRuns.inc({ outcome: result.ran ? 'done' : 'skipped' });
+      if (result.ran) {
+        for (const [table, count] of Object.entries(result.deleted)) if (count > 0) metrics.retentionDeleted.inc({ table }, count);
+        const total = Object.values(result.deleted).reduce((sum, count) => sum + count, 0);
+        if (total > 0) app.log.info({ deleted: result.deleted }, 'retention: old rows deleted');
+      }
+      return result;
+    } catch (error) {
+      metrics.retentionRuns.inc({ outcome: 'failed' });
+      throw error;
+    }
+  });
+  // the first run a minute or so after the start (instances started together spread out), then every RETENTION_INTERVAL
+  let retentionTimer: NodeJS.Timeout | undefined;
+  let closed = false;
+  const scheduleRetention = (delayMs: number) => {
+    if (closed) return;
+    retentionTimer = setTimeout(() => {
+      app
+        .runRetention()
+        .catch((error: unknown) => app.log.warn({ err: error }, 'retention: clean-up failed'))
+        .finally(() => scheduleRetention(config.retention.intervalSeconds * 1000));
+    }, delayMs);
+    retentionTimer.unref();
+  };
+  app.addHook('onClose', async () => {
+    closed = true;
+    clearTimeout(retentionTimer);
+  });
+
   try {
     await migrateToLatest(database.db);
     if (config.seed === 'demo' && config.demo) {
       const result = await seedDemoData(database.db);
       if (result.seeded) app.log.info('seeded the demo data');
+      // also into a database seeded before the gateway existed
+      await seedDemoPartnerProducts(database.db);
+      // and the learners of the Users page (migration 0061)
+      await seedDemoOrganizationUsers(database.db);
     } else if (!config.demo) {
       const accounts = await demoPasswordAccounts(database.db);
       if (accounts.length > 0) app.log.error({ accounts }, 'demo accounts with the published password exist outside demo mode: change their passwords or remove them');
@@ -131,11 +203,13 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   await registerApiDocs(app, config);
 
   await app.register(healthRoutes);
+  await app.register(metricsRoutes);
   // the development pages, in demo mode only (the one place that decides): the outbox (DESIGN §4) and the screen
   // gallery /dev/screens (issue 8 §1)
   if (config.demo) {
     await app.register(devMailsRoutes);
     await app.register(devScreensRoutes);
+    await app.register(devPartnerRoutes);
   }
   // the identity provider at /oidc (before the API, which verifies its access tokens)
   await registerIdentityProvider(app);
@@ -144,5 +218,6 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
 
   await app.ready();
   mailQueue.kick();
+  if (deps.retentionTimer ?? true) scheduleRetention(Math.min(config.retention.intervalSeconds * 1000, 60_000 + Math.floor(Math.random() * 30_000)));
   return app;
 }

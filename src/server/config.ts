@@ -5,6 +5,7 @@
 import { readFileSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
+import { MAX_TOKEN_TTL_SECONDS } from '../common/singleSignOn.js';
 
 export const SEED_MODES = ['demo', 'none'] as const;
 export type SeedMode = (typeof SEED_MODES)[number];
@@ -77,6 +78,8 @@ export interface Config {
   refreshTokenTtl: number;
   /** A password entry older than this (seconds, REAUTH_WINDOW) asks for the password again on sensitive pages. */
   reauthWindow: number;
+  /** How long single-sign-on tokens are accepted, seconds (SINGLE_SIGN_ON_TOKEN_TTL, 1–60, default 60). */
+  singleSignOnTokenTtl: number;
   /** A session not refreshed for this long ends (seconds, SESSION_IDLE_TIMEOUT, default 30 min): refresh refused, password asked. */
   sessionIdleTimeout: number;
   /** A session ends this long after its password entry however active (seconds, SESSION_MAX_AGE, default 12 h). */
@@ -87,6 +90,43 @@ export interface Config {
   signingKeys: SigningJwk[] | undefined;
   /** Failed sign-ins: slowed, then refused for a while, per account and per client address. */
   signinThrottle: SigninThrottleConfig;
+  /**
+   * The page the header's announcements icon opens in a new tab (ANNOUNCEMENT_PAGE_URL): an absolute http(s) URL or a
+   * path of the portal; `{lang}` in it becomes the page's language. Default `/announcements` (the portal's own list).
+   */
+  announcementPageUrl: string;
+  /** The third-party support chat widget (SUPPORT_CHAT_SCRIPT_URL and SUPPORT_CHAT_KEY_<LANG>); undefined: none loads. */
+  supportChat: SupportChatConfig | undefined;
+  /** The provider's pages that SPEC §7's link rewriting names only by description (src/common/serviceLinks.ts). */
+  serviceLinks: ServiceLinkExceptions;
+  /** The retention clean-up: how often it runs and how long each growing table keeps its rows (docs/operations.md). */
+  retention: RetentionConfig;
+  /**
+   * Bearer token of GET /metrics (METRICS_TOKEN, at least 32 characters). Set: required, in demo mode too. Unset: the
+   * metrics are open in demo mode and absent (404) outside it.
+   */
+  metricsToken: string | undefined;
+  /** The largest learner CSV the Users page may upload, bytes (USERS_CSV_MAX_BYTES, default 1 MiB): larger answers 400 exceedMaxSize. */
+  usersCsvMaxBytes: number;
+}
+
+/** The support chat widget's script and its key per language (SPEC 2.2). */
+export interface SupportChatConfig {
+  /** Absolute URL of the widget's script; the CSP allows its origin. */
+  scriptUrl: string;
+  /** The script URL's origin (`https://chat.example.com`), the only one the CSP opens for the widget. */
+  origin: string;
+  /** The widget's key by language; a language without one uses ja's. */
+  keys: { ja: string; en: string };
+}
+
+export interface ServiceLinkExceptions {
+  /** LEARNING_CHECK_ADMIN_URL: the learning-check admin page; admin links under it get no glopla_id. */
+  learningCheckAdminUrl: string;
+  /** PROVIDER_SAML_IDP_URL: the provider's SAML identity provider; gls other_sso links under it get no glopla_id. */
+  samlIdpUrl: string;
+  /** PROVIDER_SIGNIN_HOST: the provider's sign-in host; links to it get at={gloplaId}:{token}. */
+  signinHost: string;
 }
 
 /**
@@ -114,6 +154,20 @@ export interface SigninThrottleConfig {
 }
 
 export type TrustProxy = boolean | number | string[];
+
+/** How long rows that grow with traffic are kept, and how often the clean-up runs (docs/operations.md, Retention). */
+export interface RetentionConfig {
+  /** How often one instance runs the clean-up, seconds (RETENTION_INTERVAL, default 10 min). */
+  intervalSeconds: number;
+  /** Used or expired activation and reset links, kept this long after their use or expiry (TOKEN_RETENTION, default 30 d). */
+  tokenSeconds: number;
+  /** Mails in the outbox (demo mode, no SMTP_URL), kept this long (OUTBOX_RETENTION, default 14 d). */
+  outboxSeconds: number;
+  /** Mail jobs given up after their last attempt, kept this long for diagnosis (FAILED_MAIL_RETENTION, default 30 d). */
+  failedMailSeconds: number;
+  /** Registration requests (also mailed to the staff), kept this long (REGISTRATION_REQUEST_RETENTION, default 365 d). */
+  registrationRequestSeconds: number;
+}
 
 export class ConfigError extends Error {
   constructor(readonly problems: string[]) {
@@ -192,6 +246,19 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
     windowSeconds: duration('MAIL_RATE_LIMIT_WINDOW', 3600),
   };
 
+  const absoluteUrl = (name: string, fallback: string): string => {
+    const raw = value(name) ?? fallback;
+    if (!isHttpUrl(raw)) problems.push(`${name} must be an absolute http(s) URL, got "${raw}"`);
+    return raw;
+  };
+  const signinHost = (value('PROVIDER_SIGNIN_HOST') ?? 'signin.example.com').toLowerCase();
+  if (!/^[a-z0-9.-]+(:\d+)?$/.test(signinHost)) problems.push(`PROVIDER_SIGNIN_HOST must be a host name (optionally with a port), got "${signinHost}"`);
+  const serviceLinks: ServiceLinkExceptions = Object.freeze({
+    learningCheckAdminUrl: absoluteUrl('LEARNING_CHECK_ADMIN_URL', 'https://admin.hodai.example.com/learning-check'),
+    samlIdpUrl: absoluteUrl('PROVIDER_SAML_IDP_URL', 'https://saml.example.com/'),
+    signinHost,
+  });
+
   const seed = value('SEED') ?? 'demo';
   if (!(SEED_MODES as readonly string[]).includes(seed)) problems.push(`SEED must be one of ${SEED_MODES.join(', ')}, got "${seed}"`);
 
@@ -216,6 +283,8 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
   const accessTokenTtl = seconds('ACCESS_TOKEN_TTL', 900, 10);
   const refreshTokenTtl = seconds('REFRESH_TOKEN_TTL', 14 * 24 * 60 * 60, 60);
   const reauthWindow = seconds('REAUTH_WINDOW', 600);
+  const singleSignOnTokenTtl = seconds('SINGLE_SIGN_ON_TOKEN_TTL', MAX_TOKEN_TTL_SECONDS);
+  if (singleSignOnTokenTtl > MAX_TOKEN_TTL_SECONDS) problems.push(`SINGLE_SIGN_ON_TOKEN_TTL must not exceed ${MAX_TOKEN_TTL_SECONDS} seconds, got "${env.SINGLE_SIGN_ON_TOKEN_TTL}"`);
   const sessionIdleTimeout = seconds('SESSION_IDLE_TIMEOUT', 30 * 60);
   const sessionMaxAge = seconds('SESSION_MAX_AGE', 12 * 60 * 60);
   if (sessionIdleTimeout > sessionMaxAge) problems.push(`SESSION_IDLE_TIMEOUT (${sessionIdleTimeout}) must not exceed SESSION_MAX_AGE (${sessionMaxAge})`);
@@ -231,9 +300,26 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
     .filter(Boolean);
   if (cookieKeys?.some((key) => key.length < 32)) problems.push('COOKIE_KEYS must be a comma-separated list of keys of at least 32 characters');
 
+  const retention: RetentionConfig = {
+    intervalSeconds: duration('RETENTION_INTERVAL', 10 * 60),
+    tokenSeconds: duration('TOKEN_RETENTION', 30 * 86400),
+    outboxSeconds: duration('OUTBOX_RETENTION', 14 * 86400),
+    failedMailSeconds: duration('FAILED_MAIL_RETENTION', 30 * 86400),
+    registrationRequestSeconds: duration('REGISTRATION_REQUEST_RETENTION', 365 * 86400),
+  };
+  const usersCsvMaxBytes = count('USERS_CSV_MAX_BYTES', 1024 * 1024);
+  const metricsToken = value('METRICS_TOKEN');
+  if (metricsToken !== undefined && metricsToken.length < 32) problems.push('METRICS_TOKEN must be at least 32 characters long');
+
   const apiDocs = value('API_DOCS') ?? (demo ? 'on' : 'off');
   if (apiDocs !== 'on' && apiDocs !== 'off') problems.push(`API_DOCS must be on or off, got "${apiDocs}"`);
   const signingKeys = parseSigningKeys(value('IDP_SIGNING_KEYS'), cwd, problems);
+
+  const announcementPageUrl = value('ANNOUNCEMENT_PAGE_URL') ?? '/announcements';
+  if (!isHttpUrl(announcementPageUrl) && !/^\/(?!\/)/.test(announcementPageUrl)) {
+    problems.push(`ANNOUNCEMENT_PAGE_URL must be an absolute http(s) URL or a path starting with /, got "${announcementPageUrl}"`);
+  }
+  const supportChat = parseSupportChat(value('SUPPORT_CHAT_SCRIPT_URL'), value('SUPPORT_CHAT_KEY_JA'), value('SUPPORT_CHAT_KEY_EN'), demo, problems);
 
   if (problems.length > 0) throw new ConfigError(problems);
 
@@ -260,15 +346,48 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
     logLevel: logLevel as LogLevel,
     distDir: path.resolve(cwd, value('DIST_DIR') ?? './dist'),
     trustProxy: trustProxy!,
+    usersCsvMaxBytes,
     accessTokenTtl,
     refreshTokenTtl,
     reauthWindow,
+    singleSignOnTokenTtl,
     sessionIdleTimeout,
     sessionMaxAge,
     cookieKeys: cookieKeys && cookieKeys.length > 0 ? cookieKeys : undefined,
     signingKeys,
     signinThrottle: Object.freeze(signinThrottle),
+    announcementPageUrl,
+    supportChat,
+    serviceLinks,
+    retention: Object.freeze(retention),
+    metricsToken,
   });
+}
+
+/**
+ * SUPPORT_CHAT_SCRIPT_URL (https; http only in demo mode, for a local stand-in) with SUPPORT_CHAT_KEY_JA (required with
+ * it) and SUPPORT_CHAT_KEY_EN (default: ja's key). A key without the script URL is refused: it would silently do nothing.
+ */
+function parseSupportChat(scriptUrl: string | undefined, keyJa: string | undefined, keyEn: string | undefined, demo: boolean, problems: string[]): SupportChatConfig | undefined {
+  if (scriptUrl === undefined) {
+    if (keyJa !== undefined || keyEn !== undefined) problems.push('SUPPORT_CHAT_KEY_JA/SUPPORT_CHAT_KEY_EN are set but SUPPORT_CHAT_SCRIPT_URL is not');
+    return undefined;
+  }
+  let url: URL | undefined;
+  try {
+    url = new URL(scriptUrl);
+  } catch {
+    url = undefined;
+  }
+  if (!url || !(url.protocol === 'https:' || (demo && url.protocol === 'http:')) || url.username || url.password) {
+    problems.push(`SUPPORT_CHAT_SCRIPT_URL must be an absolute https URL (http only in demo mode) without credentials, got "${redactUrl(scriptUrl)}"`);
+    return undefined;
+  }
+  if (keyJa === undefined) {
+    problems.push('SUPPORT_CHAT_KEY_JA is required with SUPPORT_CHAT_SCRIPT_URL');
+    return undefined;
+  }
+  return Object.freeze({ scriptUrl: url.href, origin: url.origin, keys: Object.freeze({ ja: keyJa, en: keyEn ?? keyJa }) });
 }
 
 /**

@@ -101,6 +101,13 @@ describe('configuration check', () => {
     expect(problems.find((problem) => problem.pointer === '/actions/delete/outcomes/0/event')?.message).to.match(/no feature handles the event "nobody\/handlesThis"/);
   });
 
+  it('reports an action with a confirmation but no call; an action of outcomes only is fine', () => {
+    edit(root, 'screens/memberships.json', (json) => delete json.actions.delete.call);
+    const problems = checkConfiguration(root).filter((problem) => problem.file === 'screens/memberships.json');
+    expect(problems).to.deep.include({ file: 'screens/memberships.json', pointer: '/actions/delete', message: 'an action with a form or a confirmation needs a call' });
+    expect(checkConfiguration(root).filter((problem) => problem.file === 'screens/users.json')).to.deep.equal([]); // select, deselect, cancelPreview
+  });
+
   it('reports a condition that does not compile', () => {
     edit(root, 'screens/memberships.json', (json) => (json.blocks[0].when = { type: 'no-such-type' }));
     const problem = checkConfiguration(root).find((entry) => entry.pointer === '/blocks/0/when');

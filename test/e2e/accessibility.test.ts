@@ -13,7 +13,7 @@ import { LANGUAGES } from '../../src/common/languages.js';
 import { loadFormSchemas, loadLocales, loadScreens, type LocaleTree } from '../../src/configuration/load.js';
 
 const PUBLIC_PAGES = ['/registration', '/activation/start', '/password/reset/start', '/token/sent', '/token/expired'];
-const SIGNED_IN_PAGES = ['/', '/account', '/account/name/edit', '/account/password/edit', '/memberships', '/membership/invite', '/roles'];
+const SIGNED_IN_PAGES = ['/', '/account', '/account/name/edit', '/account/password/edit', '/memberships', '/membership/invite', '/roles', '/services/1', '/announcements', '/contacts', '/billing_contacts', '/users'];
 
 /**
  * Pages that need the memberships API (GET organizations/{orgId}/affiliations, product_admin_roles), which the
@@ -167,9 +167,26 @@ describe('Accessibility: axe-core over the portal’s pages (issue 8 §1)', func
           this.skip();
         }
         // with the API, the lists were there when axe looked
-        if (path === '/memberships' || path === '/roles') expect(await page.locator('main table tbody tr').count(), `${path}: rows`).to.be.greaterThan(0);
+        if (['/memberships', '/roles', '/contacts', '/billing_contacts', '/users'].includes(path)) expect(await page.locator('main table tbody tr').count(), `${path}: rows`).to.be.greaterThan(0);
       });
     }
+
+    it('the demo partner page /dev/partner, reached through the single-sign-on gateway', async () => {
+      await page.goto(`${e2e.portal.url}/auth/gateway?gpc=demo-partner&gss=a11y&gul=en`);
+      await page.waitForURL(`${e2e.portal.url}/dev/partner?**`);
+      await page.locator('main h1', { hasText: 'Demo partner: signed in' }).waitFor();
+      await expectAccessible(page, CHECK);
+    });
+
+    it("the contact form's dialog of /contacts (SPEC 2.12)", async () => {
+      await page.goto(`${e2e.portal.url}/contacts`);
+      await waitForScreen(page);
+      await page.getByRole('button', { name: 'New contact' }).click();
+      await page.getByRole('dialog').getByLabel(/^Corporate name/).waitFor();
+      await expectAccessible(page, CHECK);
+      await page.getByRole('dialog').getByRole('button', { name: 'Cancel' }).click();
+      await page.getByRole('dialog').waitFor({ state: 'detached' });
+    });
 
     it('the delete confirmation dialog of /memberships (NEEDS_MEMBERSHIPS_API)', async function () {
       missingApi.length = 0;

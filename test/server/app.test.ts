@@ -4,19 +4,7 @@ import path from 'node:path';
 import { expect } from 'chai';
 import { MISSING_BUILD_MESSAGE } from '../../src/server/browserBuild.js';
 import { useTestApp } from './support/testApp.js';
-
-function directives(header: unknown): Map<string, string> {
-  return new Map(
-    String(header)
-      .split(';')
-      .map((part) => part.trim())
-      .filter(Boolean)
-      .map((part) => {
-        const [name, ...values] = part.split(/\s+/);
-        return [name!, values.join(' ')] as [string, string];
-      }),
-  );
-}
+import { cspDirectives as directives } from './support/csp.js';
 
 describe('server/app', () => {
   describe('security headers and errors', () => {

@@ -92,11 +92,49 @@ describe('server/config', () => {
     }
   });
 
+  it('has the announcement page (default the portal\'s /announcements) and no support chat unless configured', () => {
+    expect(loadConfig({})).to.include({ announcementPageUrl: '/announcements', supportChat: undefined });
+    expect(loadConfig({ ANNOUNCEMENT_PAGE_URL: 'https://news.example.com/{lang}' }).announcementPageUrl).to.equal('https://news.example.com/{lang}');
+    expect(() => loadConfig({ ANNOUNCEMENT_PAGE_URL: '//news.example.com' })).to.throw(ConfigError, /ANNOUNCEMENT_PAGE_URL/);
+    expect(() => loadConfig({ ANNOUNCEMENT_PAGE_URL: 'javascript:alert(1)' })).to.throw(ConfigError, /ANNOUNCEMENT_PAGE_URL/);
+  });
+
+  it('refuses a support chat without its Japanese key, keys without a script, and http outside demo mode', () => {
+    expect(() => loadConfig({ SUPPORT_CHAT_SCRIPT_URL: 'https://chat.example.com/w.js' })).to.throw(ConfigError, /SUPPORT_CHAT_KEY_JA is required/);
+    expect(() => loadConfig({ SUPPORT_CHAT_KEY_JA: 'k' })).to.throw(ConfigError, /SUPPORT_CHAT_SCRIPT_URL is not/);
+    expect(() => loadConfig({ SUPPORT_CHAT_SCRIPT_URL: 'chat.js', SUPPORT_CHAT_KEY_JA: 'k' })).to.throw(ConfigError, /SUPPORT_CHAT_SCRIPT_URL/);
+    const outsideDemo = { PUBLIC_URL: 'https://portal.example.com', SUPPORT_CHAT_KEY_JA: 'k' };
+    expect(() => loadConfig({ ...outsideDemo, SUPPORT_CHAT_SCRIPT_URL: 'http://chat.example.com/w.js' })).to.throw(ConfigError, /https/);
+    expect(loadConfig({ ...outsideDemo, SUPPORT_CHAT_SCRIPT_URL: 'https://chat.example.com/w.js', SUPPORT_CHAT_KEY_EN: 'e' }).supportChat?.keys).to.deep.equal({ ja: 'k', en: 'e' });
+    expect(loadConfig({ SUPPORT_CHAT_SCRIPT_URL: 'http://127.0.0.1:9/w.js', SUPPORT_CHAT_KEY_JA: 'k' }).supportChat?.origin).to.equal('http://127.0.0.1:9');
+  });
+
   it('has the session limits: idle 30 min, at most 12 h, the idle timeout not longer than the limit', () => {
     expect(loadConfig({})).to.include({ sessionIdleTimeout: 1800, sessionMaxAge: 43200 });
     expect(loadConfig({ SESSION_IDLE_TIMEOUT: '600', SESSION_MAX_AGE: '3600' })).to.include({ sessionIdleTimeout: 600, sessionMaxAge: 3600 });
     expect(() => loadConfig({ SESSION_IDLE_TIMEOUT: '7200', SESSION_MAX_AGE: '3600' })).to.throw(ConfigError, /SESSION_IDLE_TIMEOUT/);
     expect(() => loadConfig({ SESSION_MAX_AGE: '12h' })).to.throw(ConfigError, /SESSION_MAX_AGE/);
+  });
+
+  it('has the link rewriting exceptions (SPEC §7) as settings, with demo defaults', () => {
+    expect(loadConfig({}).serviceLinks).to.deep.equal({
+      learningCheckAdminUrl: 'https://admin.hodai.example.com/learning-check',
+      samlIdpUrl: 'https://saml.example.com/',
+      signinHost: 'signin.example.com',
+    });
+    const config = loadConfig({ LEARNING_CHECK_ADMIN_URL: 'https://lc.example.org/admin', PROVIDER_SAML_IDP_URL: 'https://idp.example.org/saml', PROVIDER_SIGNIN_HOST: 'Login.Example.org:8443' });
+    expect(config.serviceLinks).to.deep.equal({ learningCheckAdminUrl: 'https://lc.example.org/admin', samlIdpUrl: 'https://idp.example.org/saml', signinHost: 'login.example.org:8443' });
+  });
+
+  it('refuses link exceptions that are not absolute URLs or a host name', () => {
+    try {
+      loadConfig({ LEARNING_CHECK_ADMIN_URL: '/learning-check', PROVIDER_SAML_IDP_URL: 'saml', PROVIDER_SIGNIN_HOST: 'https://signin.example.org/' });
+      expect.fail('should have thrown');
+    } catch (error) {
+      expect(error).to.be.instanceOf(ConfigError);
+      const problems = (error as ConfigError).problems.join('\n');
+      expect(problems).to.contain('LEARNING_CHECK_ADMIN_URL').and.contain('PROVIDER_SAML_IDP_URL').and.contain('PROVIDER_SIGNIN_HOST');
+    }
   });
 
   it('redacts passwords in URLs', () => {

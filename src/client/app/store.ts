@@ -9,9 +9,13 @@ import { reauthenticationReducer, reauthenticationSaga } from '../engine/reauthe
 import { dialogReducer, screenActionsSaga } from '../engine/screen/actions.js';
 import { screenDataReducer, screenDataSaga } from '../engine/screen/screenData.js';
 import { accountSaga } from '../features/account/index.js';
+import { announcementsReducers, announcementsSaga } from '../features/announcements/index.js';
 import { authReducers, authSaga, createRefreshSession, type AuthSagaContext } from '../features/auth/index.js';
 import { featureFlagsReducers, featureFlagsSaga } from '../engine/featureFlags.js';
+import { gatewaySaga } from '../features/gateway/index.js';
 import { noticesReducers, noticesSaga } from '../features/notices/index.js';
+import { supportChatSaga } from '../features/supportChat/index.js';
+import { portalSettingsReducers, portalSettingsSaga } from '../engine/portalSettings.js';
 import { appStarted } from '../state/app.js';
 import { flashSaga, stateReducers } from '../state/index.js';
 
@@ -20,6 +24,8 @@ export const rootReducer = combineReducers({
   ...noticesReducers,
   ...authReducers,
   ...featureFlagsReducers,
+  ...portalSettingsReducers,
+  ...announcementsReducers,
   forms: formsReducer,
   reauthentication: reauthenticationReducer,
   screenData: screenDataReducer,
@@ -38,7 +44,11 @@ function* rootSaga() {
     fork(noticesSaga),
     fork(authSaga),
     fork(accountSaga),
+    fork(gatewaySaga),
     fork(featureFlagsSaga),
+    fork(portalSettingsSaga),
+    fork(announcementsSaga),
+    fork(supportChatSaga),
   ]);
   yield put(appStarted());
 }

@@ -60,7 +60,7 @@ function ScreenTable(): ReactElement {
               <code>{screen.path}</code>
             </td>
             <td>{screen.access}</td>
-            <td>{t(screen.title)}</td>
+            <td>{screen.title.startsWith('$') ? <code>{screen.title}</code> : t(screen.title)}</td>
             <td>
               <dl className="gallery__summary">
                 {screenSummary(screen).map(({ label, value }) => (

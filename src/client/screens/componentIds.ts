@@ -7,6 +7,7 @@ export const COMPONENT_IDS = [
   'SignIn',
   'SignInCallback',
   'SignOut',
+  'Gateway',
   'ScreenGallery',
 ] as const;
 export type ComponentId = (typeof COMPONENT_IDS)[number];

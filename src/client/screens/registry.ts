@@ -9,6 +9,7 @@ export const screenComponents: Record<ComponentId, ScreenComponent> = {
   SignIn: lazy(() => import(/* webpackChunkName: "screen-SignIn" */ './SignIn.js')),
   SignInCallback: lazy(() => import(/* webpackChunkName: "screen-SignInCallback" */ './SignInCallback.js')),
   SignOut: lazy(() => import(/* webpackChunkName: "screen-SignOut" */ './SignOut.js')),
+  Gateway: lazy(() => import(/* webpackChunkName: "screen-Gateway" */ './Gateway.js')),
   // /dev/screens, for product staff; the server answers 404 for it outside demo mode
   ScreenGallery: lazy(() => import(/* webpackChunkName: "screen-ScreenGallery" */ './ScreenGallery.js')),
 };

@@ -214,6 +214,147 @@ export const servicesAnswerSchema = {
 } as const satisfies JSONSchema;
 export type ServicesAnswer = FromSchema<typeof servicesAnswerSchema>;
 
+/** A link of a service or a service group (SPEC §3 Link category), rewritten for the caller (SPEC §7). */
+export const serviceLinkSchema = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    url: { type: 'string' },
+    category: { type: 'string', enum: ['description', 'purchase', 'history', 'admin', 'terms', 'other_sso'] },
+    label: { type: 'string' },
+  },
+  required: ['url', 'category', 'label'],
+} as const satisfies JSONSchema;
+export type ServiceLinkAnswer = FromSchema<typeof serviceLinkSchema>;
+
+const serviceLinksSchema = {
+  type: 'array',
+  items: serviceLinkSchema,
+  description: "links in their order; a member gets only the categories description, admin and other_sso (SPEC §6)",
+} as const satisfies JSONSchema;
+
+/** A service's group as a service names it (SPEC §3 Service.serviceGroup). */
+export const serviceGroupRefSchema = {
+  type: 'object',
+  additionalProperties: false,
+  properties: { id: { type: 'integer' }, name: { type: 'string' }, urls: serviceLinksSchema },
+  required: ['id', 'name', 'urls'],
+} as const satisfies JSONSchema;
+
+/** A service of a group (SPEC §3 Service, §9 discontinuation), in the reader's language. */
+export const serviceSchema = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    id: { type: 'integer' },
+    name: { type: 'string' },
+    subtitle: { type: 'string', description: 'the term (single-choice groups) or the subject (multi-select groups)' },
+    summary: { type: 'string', description: 'one paragraph per line' },
+    description: { type: 'string' },
+    thumbnailUrl: { type: ['string', 'null'] },
+    imageUrl: { type: ['string', 'null'] },
+    discontinued: { type: 'boolean' },
+    lastStartsOn: { type: ['string', 'null'], format: 'date', description: 'the last start date an application may have (SPEC §9); null: none' },
+    urls: serviceLinksSchema,
+    serviceGroup: serviceGroupRefSchema,
+  },
+  required: ['id', 'name', 'subtitle', 'summary', 'description', 'thumbnailUrl', 'imageUrl', 'discontinued', 'lastStartsOn', 'urls', 'serviceGroup'],
+} as const satisfies JSONSchema;
+export type Service = FromSchema<typeof serviceSchema>;
+
+/** GET services/{id}: Service Details (SPEC 2.8). */
+export const serviceAnswerSchema = {
+  type: 'object',
+  additionalProperties: false,
+  properties: { service: serviceSchema },
+  required: ['service'],
+} as const satisfies JSONSchema;
+export type ServiceAnswer = FromSchema<typeof serviceAnswerSchema>;
+
+/** A service group (SPEC §1, §3 Service group, §5 user limits and class size). */
+export const serviceGroupSchema = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    id: { type: 'integer' },
+    identifier: { type: 'string', description: 'hodai, emba, hodaiplus, gls, school, gmap, gu, newhodaiplus or newemba' },
+    name: { type: 'string' },
+    selection: { type: 'string', enum: ['single', 'multi'], description: "single: one of the group's services (a term); multi: several (subjects)" },
+    maximumUsers: { type: ['integer', 'null'], description: 'the most users an application may have (multi: subjects × participants); null: no limit' },
+    classSize: {
+      type: ['object', 'null'],
+      additionalProperties: false,
+      properties: { minimum: { type: 'integer' }, maximum: { type: 'integer' } },
+      required: ['minimum', 'maximum'],
+      description: 'gls: the number of learners of a class; null for the other groups',
+    },
+    urls: serviceLinksSchema,
+  },
+  required: ['id', 'identifier', 'name', 'selection', 'maximumUsers', 'classSize', 'urls'],
+} as const satisfies JSONSchema;
+export type ServiceGroup = FromSchema<typeof serviceGroupSchema>;
+
+/** GET service_groups */
+export const serviceGroupsAnswerSchema = {
+  type: 'object',
+  additionalProperties: false,
+  properties: { serviceGroups: { type: 'array', items: serviceGroupSchema } },
+  required: ['serviceGroups'],
+} as const satisfies JSONSchema;
+export type ServiceGroupsAnswer = FromSchema<typeof serviceGroupsAnswerSchema>;
+
+/** GET service_groups/{id} */
+export const serviceGroupAnswerSchema = {
+  type: 'object',
+  additionalProperties: false,
+  properties: { serviceGroup: serviceGroupSchema },
+  required: ['serviceGroup'],
+} as const satisfies JSONSchema;
+export type ServiceGroupAnswer = FromSchema<typeof serviceGroupAnswerSchema>;
+
+/** GET service_groups/{id}/services */
+export const groupServicesAnswerSchema = {
+  type: 'object',
+  additionalProperties: false,
+  properties: { services: { type: 'array', items: serviceSchema } },
+  required: ['services'],
+} as const satisfies JSONSchema;
+export type GroupServicesAnswer = FromSchema<typeof groupServicesAnswerSchema>;
+
+/** SPEC §3 Project: an organisation's training project. */
+export const projectSchema = {
+  type: 'object',
+  additionalProperties: false,
+  properties: { projectCode: { type: 'string' }, name: { type: 'string' } },
+  required: ['projectCode', 'name'],
+} as const satisfies JSONSchema;
+
+/** SPEC §3 Project class: a class of a project (projectCode names it). */
+export const projectClassSchema = {
+  type: 'object',
+  additionalProperties: false,
+  properties: { id: { type: 'integer' }, name: { type: 'string' }, projectCode: { type: 'string' }, code: { type: 'string' } },
+  required: ['id', 'name', 'projectCode', 'code'],
+} as const satisfies JSONSchema;
+export type ProjectClass = FromSchema<typeof projectClassSchema>;
+
+/** GET organizations/{orgId}/project_classes/bundled: the organisation's classes, bundled and gls (SPEC §3 Organization.projectClass). */
+export const projectClassesAnswerSchema = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    projectClasses: {
+      type: 'object',
+      additionalProperties: false,
+      properties: { bundled: { type: 'array', items: projectClassSchema }, gls: { type: 'array', items: projectClassSchema } },
+      required: ['bundled', 'gls'],
+    },
+    projects: { type: 'array', items: projectSchema, description: 'the projects the classes belong to' },
+  },
+  required: ['projectClasses', 'projects'],
+} as const satisfies JSONSchema;
+export type ProjectClassesAnswer = FromSchema<typeof projectClassesAnswerSchema>;
+
 /** GET notices (v1): a notice in both languages (SPEC §3 Notice). */
 export const noticeSchema = {
   type: 'object',
@@ -230,6 +371,60 @@ export const noticesAnswerSchema = {
   required: ['notices'],
 } as const satisfies JSONSchema;
 export type NoticesAnswer = FromSchema<typeof noticesAnswerSchema>;
+
+/** GET announcements/articles: an announcement article in the asked language (SPEC §3 Announcement article, §7 Content). */
+export const announcementArticleSchema = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    id: { type: 'integer' },
+    title: { type: 'string' },
+    /** ISO 8601. */
+    publishedAt: { type: 'string', format: 'date-time' },
+    body: { type: 'string' },
+    /** Where the whole article is, when it lives elsewhere. */
+    url: { type: ['string', 'null'] },
+  },
+  required: ['id', 'title', 'publishedAt', 'body', 'url'],
+} as const satisfies JSONSchema;
+export type AnnouncementArticle = FromSchema<typeof announcementArticleSchema>;
+
+export const announcementArticlesAnswerSchema = {
+  type: 'object',
+  additionalProperties: false,
+  properties: { articles: { type: 'array', items: announcementArticleSchema } },
+  required: ['articles'],
+} as const satisfies JSONSchema;
+export type AnnouncementArticlesAnswer = FromSchema<typeof announcementArticlesAnswerSchema>;
+
+/**
+ * GET portal_settings: the server's settings the browser needs at run time, in one answer (README Configuration).
+ * supportChat is absent when no support chat is configured.
+ */
+export const portalSettingsAnswerSchema = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    /** The page the announcements icon opens: an absolute URL or a path of the portal; `{lang}` stands for the language. */
+    announcementPageUrl: { type: 'string' },
+    supportChat: {
+      type: 'object',
+      additionalProperties: false,
+      properties: {
+        scriptUrl: { type: 'string' },
+        keys: {
+          type: 'object',
+          additionalProperties: false,
+          properties: { ja: { type: 'string' }, en: { type: 'string' } },
+          required: ['ja', 'en'],
+        },
+      },
+      required: ['scriptUrl', 'keys'],
+    },
+  },
+  required: ['announcementPageUrl'],
+} as const satisfies JSONSchema;
+export type PortalSettingsAnswer = FromSchema<typeof portalSettingsAnswerSchema>;
 
 /** GET enabled_feature_flags/{name} */
 export const featureFlagAnswerSchema = {
@@ -271,3 +466,176 @@ export const registrationRequestAnswerSchema = {
   required: ['registrationRequest'],
 } as const satisfies JSONSchema;
 export type RegistrationRequestAnswer = FromSchema<typeof registrationRequestAnswerSchema>;
+
+/** GET admin/single-sign-on (SPEC §3 Single-sign-on tokens): what the browser carries to the partner (README 'Single-sign-on gateway'). */
+export const singleSignOnAnswerSchema = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    authUrl: { type: 'string', description: "The partner's sign-in URL the browser goes to with the fields below and goi" },
+    guq: { type: 'string', description: 'One-time token id (base64url); accepted once by POST single-sign-on/verify' },
+    gss: { type: 'string', description: "The partner's state (gss of the request), unchanged" },
+    gui: { type: 'string', description: "The admin's id" },
+    gsg: { type: 'string', description: "base64url HMAC-SHA256 of the canonical string with the partner's secret" },
+    ghs: { type: 'string', description: 'Expiry, epoch seconds: accepted while now < ghs (at most 60 s after issue)' },
+    gul: { type: 'string', enum: ['ja', 'en'], description: 'Language (gul of the request, default ja)' },
+    productId: { type: 'integer', description: "The partner product's id; 4 also carries projectId and projectCode" },
+  },
+  required: ['authUrl', 'guq', 'gss', 'gui', 'gsg', 'ghs', 'gul', 'productId'],
+} as const satisfies JSONSchema;
+export type SingleSignOnAnswer = FromSchema<typeof singleSignOnAnswerSchema>;
+
+/** POST single-sign-on/verify: who arrived at the partner with these tokens (now used). */
+export const singleSignOnArrivalSchema = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    gui: { type: 'string', description: "The admin's id" },
+    goi: { type: 'string', description: "The organisation's gloplaId" },
+    gul: { type: 'string', description: 'Language' },
+    email: { type: 'string', description: "The admin's e-mail address" },
+  },
+  required: ['gui', 'goi', 'gul', 'email'],
+} as const satisfies JSONSchema;
+export type SingleSignOnArrival = FromSchema<typeof singleSignOnArrivalSchema>;
+
+/** SPEC §3 Contact: a delivery address of the organisation (record fields). */
+export const contactSchema = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    id: { type: 'integer' },
+    organizationId: { type: 'integer' },
+    corporationName: { type: 'string' },
+    departmentName: { type: 'string' },
+    postalCode: { type: 'string' },
+    address: { type: 'string' },
+    firstName: { type: 'string' },
+    lastName: { type: 'string' },
+    kanaFirstName: { type: 'string' },
+    kanaLastName: { type: 'string' },
+    phoneNumber: { type: 'string' },
+    email: { type: 'string' },
+  },
+  required: ['id', 'organizationId', 'corporationName', 'departmentName', 'postalCode', 'address', 'firstName', 'lastName', 'kanaFirstName', 'kanaLastName', 'phoneNumber', 'email'],
+} as const satisfies JSONSchema;
+export type Contact = FromSchema<typeof contactSchema>;
+
+/** GET organizations/{orgId}/contacts: the organisation's contacts, oldest first. */
+export const contactsAnswerSchema = {
+  type: 'object',
+  additionalProperties: false,
+  properties: { contacts: { type: 'array', items: contactSchema } },
+  required: ['contacts'],
+} as const satisfies JSONSchema;
+export type ContactsAnswer = FromSchema<typeof contactsAnswerSchema>;
+
+/** GET, POST, PATCH organizations/{orgId}/contacts[/{id}]. */
+export const contactAnswerSchema = {
+  type: 'object',
+  additionalProperties: false,
+  properties: { contact: contactSchema },
+  required: ['contact'],
+} as const satisfies JSONSchema;
+export type ContactAnswer = FromSchema<typeof contactAnswerSchema>;
+
+/** SPEC §3 Billing contact (record fields): email is the 'To e-mail'; ccEmail and addressee are '' when blank. */
+export const billingContactSchema = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    id: { type: 'integer' },
+    organizationId: { type: 'integer' },
+    corporationName: { type: 'string' },
+    departmentName: { type: 'string' },
+    firstName: { type: 'string' },
+    lastName: { type: 'string' },
+    kanaFirstName: { type: 'string' },
+    kanaLastName: { type: 'string' },
+    phoneNumber: { type: 'string' },
+    email: { type: 'string' },
+    ccEmail: { type: 'string' },
+    addressee: { type: 'string', description: 'blank: the company name is printed on the invoice' },
+  },
+  required: ['id', 'organizationId', 'corporationName', 'departmentName', 'firstName', 'lastName', 'kanaFirstName', 'kanaLastName', 'phoneNumber', 'email', 'ccEmail', 'addressee'],
+} as const satisfies JSONSchema;
+export type BillingContact = FromSchema<typeof billingContactSchema>;
+
+/** GET organizations/{orgId}/billing_contacts: the organisation's billing contacts, oldest first. */
+export const billingContactsAnswerSchema = {
+  type: 'object',
+  additionalProperties: false,
+  properties: { billingContacts: { type: 'array', items: billingContactSchema } },
+  required: ['billingContacts'],
+} as const satisfies JSONSchema;
+export type BillingContactsAnswer = FromSchema<typeof billingContactsAnswerSchema>;
+
+/** GET, POST, PATCH organizations/{orgId}/billing_contacts[/{id}]. */
+export const billingContactAnswerSchema = {
+  type: 'object',
+  additionalProperties: false,
+  properties: { billingContact: billingContactSchema },
+  required: ['billingContact'],
+} as const satisfies JSONSchema;
+export type BillingContactAnswer = FromSchema<typeof billingContactAnswerSchema>;
+
+/** A learner of the organisation (SPEC §3 Organisation user; 2.15 Users). */
+export const organizationUserSchema = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    id: { type: 'integer' },
+    lastName: { type: 'string' },
+    firstName: { type: 'string' },
+    kanaLastName: { type: 'string' },
+    kanaFirstName: { type: 'string' },
+    email: { type: 'string' },
+    nameId: { type: 'string' },
+    nameIdType: { type: ['string', 'null'], enum: ['email', 'nameId', null], description: 'null: no identity provider specified' },
+  },
+  required: ['id', 'lastName', 'firstName', 'kanaLastName', 'kanaFirstName', 'email', 'nameId', 'nameIdType'],
+} as const satisfies JSONSchema;
+export type OrganizationUser = FromSchema<typeof organizationUserSchema>;
+
+/** GET organizations/{orgId}/users, POST …/users/preview and …/users/bulk_update. */
+export const organizationUsersAnswerSchema = {
+  type: 'object',
+  additionalProperties: false,
+  properties: { users: { type: 'array', items: organizationUserSchema } },
+  required: ['users'],
+} as const satisfies JSONSchema;
+export type OrganizationUsersAnswer = FromSchema<typeof organizationUsersAnswerSchema>;
+
+/** PATCH organizations/{orgId}/users/{userId}. */
+export const organizationUserAnswerSchema = {
+  type: 'object',
+  additionalProperties: false,
+  properties: { user: organizationUserSchema },
+  required: ['user'],
+} as const satisfies JSONSchema;
+export type OrganizationUserAnswer = FromSchema<typeof organizationUserAnswerSchema>;
+
+/** A row error of the learner CSV (SPEC §7 Users): rowNo is the CSV line (the header is line 1). */
+export const userRowErrorSchema = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    field: { type: 'string' },
+    code: { type: 'string' },
+    meta: { type: 'object', additionalProperties: true, properties: { rowNo: { type: 'integer' } } },
+  },
+  required: ['field', 'code', 'meta'],
+} as const satisfies JSONSchema;
+export type UserRowError = FromSchema<typeof userRowErrorSchema>;
+
+/**
+ * 422 of the preview and the bulk update: the row errors with the users as the CSV (or the body) gave them; a request
+ * whose params or body fail their schema gets the field errors alone (no users, no rowNo).
+ */
+export const userRowErrorsAnswerSchema = {
+  type: 'object',
+  additionalProperties: false,
+  properties: { errors: { type: 'array', items: userRowErrorSchema }, users: { type: 'array', items: organizationUserSchema } },
+  required: ['errors'],
+} as const satisfies JSONSchema;
+export type UserRowErrorsAnswer = FromSchema<typeof userRowErrorsAnswerSchema>;

@@ -195,6 +195,7 @@ export const affiliationsRoutes: FastifyPluginAsync = async (app) => {
       const { perEmail, windowSeconds } = config.mailRateLimit;
       const limit = await hitRateLimit(db, `invitation:admin:${adminId}`, { limit: perEmail, windowSeconds });
       if (!limit.allowed) {
+        app.metrics.rateLimitRefusals.inc({ limit: 'invitation' });
         reply.header('retry-after', String(limit.retryAfterSeconds));
         throw new ApiError(429, API_ERROR.tooManyRequests);
       }

@@ -28,6 +28,8 @@ export interface SignedInAdmin {
   authTime: number | undefined;
   /** The organisation chosen at sign-in. */
   gloplaId: string | undefined;
+  /** The access token itself (SPEC §7: links to the provider's sign-in host carry it). */
+  accessToken?: string;
 }
 
 declare module 'fastify' {
@@ -73,7 +75,7 @@ export function useAuthentication(app: FastifyInstance): void {
       // a JWT outlives logout and password changes: the admin's tokens_valid_after ends it at once
       const checkedByRoute = request.routeOptions.config.checksTokenValidity === true;
       if (!checkedByRoute && !(await isAccessTokenCurrent(app.db, claims.adminId, claims.issuedAt))) throw new AccessTokenError(API_ERROR.invalidAccessToken, TOKEN_ENDED);
-      request.admin = { id: claims.adminId, issuedAt: claims.issuedAt, authTime: claims.authTime, gloplaId: claims.gloplaId };
+      request.admin = { id: claims.adminId, issuedAt: claims.issuedAt, authTime: claims.authTime, gloplaId: claims.gloplaId, accessToken: match[1]! };
     } catch (error) {
       if (!(error instanceof AccessTokenError)) throw error;
       request.log.info({ reason: error.message }, 'access token refused');

@@ -10,13 +10,17 @@ import type { FastifyInstance, FastifyPluginAsync, FastifyRequest } from 'fastif
 import { adminAccountsRoutes } from './adminAccounts.js';
 import { adminsRoutes } from './admins.js';
 import { affiliationsRoutes } from './affiliations.js';
+import { contactsRoutes } from './contacts.js';
 import { captchaRoutes } from './captcha.js';
 import { clientErrorsRoutes } from './clientErrors.js';
+import { contentRoutes } from './content.js';
 import { featureFlagsRoutes } from './featureFlags.js';
 import { noticesRoutes } from './notices.js';
+import { organizationUsersRoutes } from './organizationUsers.js';
 import { productAdminRolesRoutes } from './productAdminRoles.js';
 import { registrationRequestsRoutes } from './registrationRequests.js';
 import { servicesRoutes } from './services.js';
+import { singleSignOnRoutes, singleSignOnVerifyRoutes } from './singleSignOn.js';
 import { documentAnswers } from './openapi.js';
 import { COMMON_ERRORS } from './schemas.js';
 import { fromWire, toWire } from './wire.js';
@@ -45,8 +49,13 @@ const apiV2: FastifyPluginAsync = async (app) => {
   await app.register(servicesRoutes);
   await app.register(adminsRoutes);
   await app.register(affiliationsRoutes);
+  await app.register(contactsRoutes);
   await app.register(productAdminRolesRoutes);
+  await app.register(organizationUsersRoutes);
   await app.register(featureFlagsRoutes);
+  await app.register(contentRoutes);
+  await app.register(singleSignOnRoutes);
+  await app.register(singleSignOnVerifyRoutes);
 };
 
 const apiV1: FastifyPluginAsync = async (app) => {

@@ -31,17 +31,20 @@ export function mailRequestGuard(app: FastifyInstance): MailRequestGuard {
     const client = await hitRateLimit(db, `mail:client:${request.ip}`, { ...window, limit: config.mailRateLimit.perClient });
     if (!client.allowed) {
       request.log.warn({ client: request.ip }, 'mail requests: client rate limit reached');
+      app.metrics.rateLimitRefusals.inc({ limit: 'mail_client' });
       reply.header('retry-after', String(client.retryAfterSeconds));
       throw new ApiError(429, API_ERROR.tooManyRequests);
     }
     const captcha = await verifyCaptcha(db, captchaSettings, { challengeKey: body.capyChallengekey, answer: body.capyAnswer });
     if (captcha !== 'ok') {
       request.log.info({ captcha }, 'mail requests: captcha refused');
+      app.metrics.captchaRefusals.inc({ reason: captcha });
       throw new ApiError(401, API_ERROR.captchaInvalid);
     }
     const email = await hitRateLimit(db, `mail:email:${body.email.toLowerCase()}`, { ...window, limit: config.mailRateLimit.perEmail });
     if (!email.allowed) {
       request.log.warn('mail requests: e-mail address rate limit reached');
+      app.metrics.rateLimitRefusals.inc({ limit: 'mail_email' });
       reply.header('retry-after', String(email.retryAfterSeconds));
       throw new ApiError(429, API_ERROR.tooManyRequests);
     }

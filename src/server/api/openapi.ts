@@ -27,9 +27,12 @@ export const TAG = {
   account: 'Account',
   activationAndReset: 'Activation and reset',
   organisationAdmins: 'Organisation admins',
+  contacts: 'Contacts',
+  organisationUsers: 'Organisation users (learners)',
   servicesAndClasses: 'Services and classes',
   content: 'Content',
   registration: 'Registration',
+  singleSignOn: 'Single sign-on',
   monitoring: 'Monitoring',
   health: 'Health',
 } as const;
@@ -38,9 +41,12 @@ const TAG_DESCRIPTIONS: Record<(typeof TAG)[keyof typeof TAG], string> = {
   Account: "The signed-in admin's own account: organisations, password, re-authentication, name",
   'Activation and reset': 'Account activation and password reset by mailed links, and the captcha their mail requests need',
   'Organisation admins': "The admins of the session's organisation",
+  Contacts: "The organisation's contacts (delivery addresses) and billing contacts, which applications name (managers)",
+  'Organisation users (learners)': "The learners of the session's organisation: list, CSV download, CSV preview and bulk update, one learner's nameId",
   'Services and classes': 'The service catalogue and feature flags',
-  Content: 'Notices',
+  Content: "Notices, announcement articles and the portal's runtime settings for the browser",
   Registration: 'Applications for a corporate account',
+  'Single sign-on': "Tokens that forward the signed-in admin to a partner product, and the partner's one-time check of them",
   Monitoring: 'Error reports from the browser',
   Health: 'Liveness and readiness for load balancers',
 };
@@ -50,6 +56,7 @@ export const SECURITY = {
   admin: [{ adminAuth: [] }],
   activateToken: [{ activateToken: [] }],
   resetPasswordToken: [{ resetPasswordToken: [] }],
+  partner: [{ partnerAuth: [] }],
 } as const;
 
 const SECURITY_SCHEMES = {
@@ -70,6 +77,11 @@ const SECURITY_SCHEMES = {
     in: 'header',
     name: 'x-v2-admin-reset-password-token',
     description: '`Bearer {token}`: the token of the password-reset link (/password/reset?token=…)',
+  },
+  partnerAuth: {
+    type: 'http',
+    scheme: 'basic',
+    description: "A partner product's code and shared secret (README 'Single-sign-on gateway')",
   },
 } as const;
 

@@ -36,6 +36,19 @@ export const organizationAdminParams = {
 } as const;
 export type OrganizationAdminParams = FromSchema<typeof organizationAdminParams>;
 
+/** Params of the routes under organizations/{orgId}/contacts/{id} and billing_contacts/{id}. */
+export const organizationRecordParams = {
+  type: 'object',
+  additionalProperties: false,
+  properties: { orgId, id },
+  required: ['orgId', 'id'],
+} as const;
+export type OrganizationRecordParams = FromSchema<typeof organizationRecordParams>;
+
+/** Params of services/{id} and service_groups/{id}. */
+export const idParams = { type: 'object', additionalProperties: false, properties: { id }, required: ['id'] } as const;
+export type IdParams = FromSchema<typeof idParams>;
+
 /** `?lang=`: the language of what the answer (or its mail) says. */
 export function languageQuery(description: string) {
   return { type: 'object', properties: { lang: { type: 'string', enum: [...LANGUAGES], description } } } as const;

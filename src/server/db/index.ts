@@ -24,6 +24,10 @@ export interface DatabaseHandle {
   ping(timeoutMs?: number): Promise<void>;
   /** Closes the pool or the embedded database; safe to call more than once. */
   close(): Promise<void>;
+  /** The PostgreSQL pool's connections (undefined on PGlite): for the metrics. */
+  poolStats?(): { total: number; idle: number; waiting: number };
+  /** Called with each query that fails (the metrics count them); set by the app. */
+  onQueryError?: (error: unknown) => void;
 }
 
 export interface DatabaseOptions {
@@ -41,6 +45,7 @@ export function createDatabase(options: DatabaseOptions): DatabaseHandle {
   const { databaseUrl } = options;
   let dialect: Dialect;
   let kind: DatabaseKind;
+  let poolStats: DatabaseHandle['poolStats'];
   if (options.pglite) {
     kind = 'pglite';
     dialect = new PGliteDialect(options.pglite);
@@ -64,6 +69,7 @@ export function createDatabase(options: DatabaseOptions): DatabaseHandle {
       client.on('error', (error) => options.logger?.debug({ err: error }, 'database connection lost (client in use)'));
     });
     dialect = new PostgresDialect({ pool });
+    poolStats = () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount });
   } else {
     kind = 'pglite';
     let dataDir: string | undefined;
@@ -75,15 +81,20 @@ export function createDatabase(options: DatabaseOptions): DatabaseHandle {
     dialect = new PGliteDialect(new PGlite(dataDir));
   }
 
+  let handle: DatabaseHandle | undefined = undefined;
   const db = new Kysely<Database>({
     dialect,
     plugins: [new CamelCasePlugin({ maintainNestedObjectKeys: true })],
+    log: (event) => {
+      if (event.level === 'error') handle?.onQueryError?.(event.error);
+    },
   });
 
   let closing: Promise<void> | undefined;
-  return {
+  handle = {
     db,
     kind,
+    poolStats,
     async ping(timeoutMs = 2000) {
       let timer: NodeJS.Timeout | undefined;
       const timeout = new Promise<never>((_, reject) => {
@@ -100,6 +111,7 @@ export function createDatabase(options: DatabaseOptions): DatabaseHandle {
       return closing;
     },
   };
+  return handle;
 }
 
 /** Brings the schema to the latest migration; throws with the failing migration's error. */

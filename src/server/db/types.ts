@@ -3,6 +3,7 @@
  * maps them to the camelCase names below, so code uses the spec's words (gloplaId, serviceGroupId, …).
  */
 import type { ColumnType, Generated, Insertable, Selectable, Updateable } from 'kysely';
+import type { LinkCategory } from '../../common/serviceLinks.js';
 
 type CreatedAt = ColumnType<Date, Date | string | undefined, never>;
 type UpdatedAt = ColumnType<Date, Date | string | undefined, Date | string>;
@@ -23,8 +24,7 @@ export interface LocalizedText {
 export const AFFILIATION_ROLES = ['manager', 'member'] as const;
 export type AffiliationRole = (typeof AFFILIATION_ROLES)[number];
 
-export const LINK_CATEGORIES = ['description', 'purchase', 'history', 'admin', 'terms', 'other_sso'] as const;
-export type LinkCategory = (typeof LINK_CATEGORIES)[number];
+export { LINK_CATEGORIES, type LinkCategory } from '../../common/serviceLinks.js';
 
 export interface OrganizationsTable {
   id: Generated<number>;
@@ -77,7 +77,42 @@ export interface ServiceGroupsTable {
   id: number;
   identifier: string;
   name: LocalizedText;
+  /** How the application wizard chooses the group's services: one (a term) or several (subjects). */
+  selection: ColumnType<ServiceSelection, ServiceSelection | undefined, ServiceSelection>;
+  position: ColumnType<number, number | undefined, number>;
+  /** The most users an application may have (SPEC §5; emba: subjects × participants); null: no limit. */
+  maximumUsers: ColumnType<number | null, number | null | undefined, number | null>;
+  /** The gls class size (SPEC §5); null outside gls. */
+  classSizeMinimum: ColumnType<number | null, number | null | undefined, number | null>;
+  classSizeMaximum: ColumnType<number | null, number | null | undefined, number | null>;
   createdAt: CreatedAt;
+}
+
+export const SERVICE_SELECTIONS = ['single', 'multi'] as const;
+export type ServiceSelection = (typeof SERVICE_SELECTIONS)[number];
+
+export interface OrganizationServicesTable {
+  organizationId: number;
+  serviceId: number;
+}
+
+export const PROJECT_CLASS_KINDS = ['bundled', 'gls'] as const;
+export type ProjectClassKind = (typeof PROJECT_CLASS_KINDS)[number];
+
+export interface ProjectsTable {
+  id: Generated<number>;
+  organizationId: number;
+  projectCode: string;
+  name: string;
+}
+
+export interface ProjectClassesTable {
+  id: Generated<number>;
+  projectId: number;
+  code: string;
+  name: string;
+  kind: ProjectClassKind;
+  position: ColumnType<number, number | undefined, number>;
 }
 
 export interface ServicesTable {
@@ -90,6 +125,11 @@ export interface ServicesTable {
   description: LocalizedText;
   thumbnailUrl: string | null;
   imageUrl: string | null;
+  position: ColumnType<number, number | undefined, number>;
+  /** No longer offered (SPEC §9 discontinuation). */
+  discontinued: ColumnType<boolean, boolean | undefined, boolean>;
+  /** The last date an application may start (SPEC §9), read as 'yyyy-MM-dd' text; null: none. */
+  lastStartsOn: ColumnType<string | null, string | null | undefined, string | null>;
   createdAt: CreatedAt;
 }
 
@@ -203,6 +243,42 @@ export interface ProductAdminRolesTable {
   position: ColumnType<number, number | undefined, number>;
 }
 
+/** SPEC §3 Contact: a delivery address of an organisation (migration 0060). */
+export interface ContactsTable {
+  id: Generated<number>;
+  organizationId: number;
+  corporationName: string;
+  departmentName: string;
+  postalCode: string;
+  address: string;
+  firstName: string;
+  lastName: string;
+  kanaFirstName: string;
+  kanaLastName: string;
+  phoneNumber: string;
+  email: string;
+  createdAt: ColumnType<Date, Date | undefined, Date>;
+  updatedAt: ColumnType<Date, Date | undefined, Date>;
+}
+
+/** SPEC §3 Billing contact: where an organisation's invoices go (migration 0060); ccEmail and addressee '' when blank. */
+export interface BillingContactsTable {
+  id: Generated<number>;
+  organizationId: number;
+  corporationName: string;
+  departmentName: string;
+  firstName: string;
+  lastName: string;
+  kanaFirstName: string;
+  kanaLastName: string;
+  phoneNumber: string;
+  email: string;
+  ccEmail: ColumnType<string, string | undefined, string>;
+  addressee: ColumnType<string, string | undefined, string>;
+  createdAt: ColumnType<Date, Date | undefined, Date>;
+  updatedAt: ColumnType<Date, Date | undefined, Date>;
+}
+
 /** The outbox of DESIGN §4 (src/server/mail/): what would have been sent without SMTP_URL. */
 export interface MailsTable {
   id: Generated<number>;
@@ -253,6 +329,51 @@ export interface ServerSecretsTable {
   createdAt: CreatedAt;
 }
 
+/** A partner product the single-sign-on gateway forwards to (migration 0043, domain/singleSignOn.ts), by its code (`gpc`). */
+export interface PartnerProductsTable {
+  code: string;
+  /** SPEC §3 productId; 4 also carries projectId and projectCode. */
+  productId: number;
+  name: string;
+  /** Where the browser is sent; a path (`/dev/partner`) is resolved against PUBLIC_URL, in demo mode only. */
+  authUrl: string;
+  /** The shared secret (≥ 32 characters) that signs the tokens (HMAC-SHA256) and authenticates the partner's verify call. */
+  secret: string;
+  createdAt: CreatedAt;
+}
+
+/** A single-sign-on token issued (`guq`), accepted once by the partner's verify call before it expires. */
+export interface SingleSignOnTokensTable {
+  id: string;
+  partnerCode: string;
+  adminId: number;
+  gloplaId: string;
+  language: string;
+  expiresAt: Timestamp;
+  usedAt: Timestamp | null;
+  createdAt: CreatedAt;
+}
+
+export const NAME_ID_TYPES = ['email', 'nameId'] as const;
+export type NameIdType = (typeof NAME_ID_TYPES)[number];
+
+/** A learner of an organisation (migration 0061, domain/organizationUsers.ts; SPEC §3 Organisation user). */
+export interface OrganizationUsersTable {
+  id: Generated<number>;
+  organizationId: number;
+  lastName: string;
+  firstName: string;
+  kanaLastName: ColumnType<string, string | undefined, string>;
+  kanaFirstName: ColumnType<string, string | undefined, string>;
+  email: string;
+  /** Single-byte alphanumerics, or '' (a check constraint enforces it). */
+  nameId: ColumnType<string, string | undefined, string>;
+  /** null: no identity provider specified for the learner (nameId must be blank). */
+  nameIdType: NameIdType | null;
+  createdAt: CreatedAt;
+  updatedAt: UpdatedAt;
+}
+
 export interface Database {
   organizations: OrganizationsTable;
   admins: AdminsTable;
@@ -274,6 +395,14 @@ export interface Database {
   idpKeys: IdpKeysTable;
   signinAttempts: SigninAttemptsTable;
   productAdminRoles: ProductAdminRolesTable;
+  organizationServices: OrganizationServicesTable;
+  projects: ProjectsTable;
+  projectClasses: ProjectClassesTable;
+  partnerProducts: PartnerProductsTable;
+  singleSignOnTokens: SingleSignOnTokensTable;
+  contacts: ContactsTable;
+  billingContacts: BillingContactsTable;
+  organizationUsers: OrganizationUsersTable;
 }
 
 export type Organization = Selectable<OrganizationsTable>;

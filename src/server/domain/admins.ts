@@ -122,6 +122,19 @@ export async function roleInOrganization(db: Db, adminId: number, organizationId
   return row?.role;
 }
 
+/** The session's organisation and the caller's role in it; undefined when the admin is not affiliated with it. */
+export async function sessionOrganization(db: Db, adminId: number, gloplaId: string | undefined): Promise<{ organizationId: number; gloplaId: string; role: AffiliationRole } | undefined> {
+  if (gloplaId === undefined) return undefined;
+  const row = await db
+    .selectFrom('affiliations')
+    .innerJoin('organizations', 'organizations.id', 'affiliations.organizationId')
+    .select(['organizations.id', 'organizations.gloplaId', 'affiliations.role'])
+    .where('affiliations.adminId', '=', adminId)
+    .where('organizations.gloplaId', '=', gloplaId)
+    .executeTakeFirst();
+  return row && { organizationId: row.id, gloplaId: row.gloplaId, role: row.role };
+}
+
 /** Changes the admin's name (the caller reads the affiliation to answer with, memberships.ts). */
 export async function updateAdminName(db: Db, adminId: number, name: AdminName): Promise<void> {
   await db

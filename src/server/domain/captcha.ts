@@ -82,11 +82,10 @@ export function parseCaptchaPayload(answer: string): Payload | undefined {
   }
 }
 
-let lastCleanup = 0;
-
 /**
  * Checks a captcha answer and, when it is good, records it so it cannot be used again. 'ok' only for a solution of a
- * challenge this server signed, not expired, not used before, whose id is the given challenge key.
+ * challenge this server signed, not expired, not used before, whose id is the given challenge key. Solutions of
+ * expired challenges are deleted by the retention clean-up (domain/retention.ts).
  */
 export async function verifyCaptcha(db: Db, settings: CaptchaSettings, input: CaptchaAnswer, now = Date.now()): Promise<CaptchaCheck> {
   if (settings.mode === 'off') return 'ok';
@@ -121,9 +120,5 @@ export async function verifyCaptcha(db: Db, settings: CaptchaSettings, input: Ca
     .onConflict((conflict) => conflict.column('challengeId').doNothing())
     .returning('challengeId')
     .executeTakeFirst();
-  if (now - lastCleanup > 60_000) {
-    lastCleanup = now;
-    await db.deleteFrom('captchaSolutions').where('expiresAt', '<', new Date(now)).execute();
-  }
   return recorded ? 'ok' : 'replayed';
 }

@@ -3,7 +3,7 @@
  * keyed by (model, id). The columns grant_id, uid, user_code and account_id are copied out of the payload so the
  * provider's look-ups (findByUid, findByUserCode, revokeByGrantId) and ours (an admin's grants) use indexes.
  *
- * Expired rows are never returned and are deleted by `deleteExpired` (run periodically by the plugin). Nothing is
+ * Expired rows are never returned and are deleted by the retention clean-up (domain/retention.ts). Nothing is
  * cached in memory: two instances on one database see the same sessions, grants and tokens.
  */
 import { sql } from 'kysely';
@@ -104,15 +104,6 @@ export function createAdapterClass(db: Db) {
       await db.deleteFrom('idpPayloads').where('grantId', '=', grantId).where('model', 'in', [...GRANTABLE_MODELS]).execute();
     }
   };
-}
-
-/** Deletes rows that expired more than `graceSeconds` ago; returns how many. */
-export async function deleteExpired(db: Db, graceSeconds = 3600): Promise<number> {
-  const result = await db
-    .deleteFrom('idpPayloads')
-    .where('expiresAt', '<', new Date(Date.now() - graceSeconds * 1000))
-    .executeTakeFirst();
-  return Number(result.numDeletedRows);
 }
 
 /** The grant ids of an account (admin id as a string), for revoking them all (e.g. after a password change). */

@@ -15,7 +15,7 @@ import type Provider from 'oidc-provider';
 import { ISSUER_PATH, PORTAL_CLIENT_ID, type TokenEndpointResponse } from '../../common/identity.js';
 import { endAdminTokens } from '../domain/admins.js';
 import { createAccessTokenVerifier, type AccessTokenVerifier } from './accessTokens.js';
-import { createAdapterClass, deleteExpired, destroySessionsOfAccount, grantIdsOfAccount } from './adapter.js';
+import { createAdapterClass, destroySessionsOfAccount, grantIdsOfAccount } from './adapter.js';
 import { apiAudienceOf, issuerOf } from './constants.js';
 import { interactionRoutes } from './interactions.js';
 import { loadOrCreateKeys, publicJwk } from './keys.js';
@@ -53,8 +53,6 @@ declare module 'fastify' {
     identityProvider: IdentityProviderService;
   }
 }
-
-const CLEANUP_INTERVAL_MS = 60 * 60 * 1000;
 
 export async function registerIdentityProvider(app: FastifyInstance): Promise<void> {
   const { config, db } = app;
@@ -110,20 +108,5 @@ export async function registerIdentityProvider(app: FastifyInstance): Promise<vo
     scope.all(ISSUER_PATH, handler);
     scope.all(`${ISSUER_PATH}/*`, handler);
   });
-
-  const cleanup = async () => {
-    try {
-      await deleteExpired(db);
-      await db
-        .deleteFrom('signinAttempts')
-        .where('lastFailureAt', '<', new Date(Date.now() - config.signinThrottle.lockoutSeconds * 1000))
-        .where((eb) => eb.or([eb('lockedUntil', 'is', null), eb('lockedUntil', '<', new Date())]))
-        .execute();
-    } catch (error) {
-      app.log.warn({ err: error }, 'identity provider: cleaning up expired state failed');
-    }
-  };
-  const timer = setInterval(() => void cleanup(), CLEANUP_INTERVAL_MS);
-  timer.unref();
-  app.addHook('onClose', async () => clearInterval(timer));
+  // expired payloads and old sign-in failures: the retention clean-up (domain/retention.ts)
 }

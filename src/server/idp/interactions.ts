@@ -223,6 +223,7 @@ export const interactionRoutes =
       const attempt = await beginAttempt(db, keys, throttle);
       if (!attempt.allowed) {
         request.log.info({ event: 'signin_refused' }, 'sign-in refused: too many attempts');
+        app.metrics.signins.inc({ outcome: 'locked' });
         return locked(attempt.lockedUntil ?? new Date());
       }
 
@@ -232,11 +233,13 @@ export const interactionRoutes =
       const admin = !config.demo && password === DEMO_PASSWORD ? undefined : verified;
       if (!admin) {
         request.log.info({ event: 'signin_failed' }, 'sign-in failed: wrong e-mail or password');
+        app.metrics.signins.inc({ outcome: 'failed' });
         if (attempt.failureDelayMs > 0) await sleep(attempt.failureDelayMs);
         if (attempt.lockedUntil) return locked(attempt.lockedUntil);
         return renderSignin(reply, interaction, language, explicit, 401, { email, error: { kind: 'invalid' } });
       }
       await recordSuccess(db, keys);
+      app.metrics.signins.inc({ outcome: 'succeeded' });
 
       const accountId = String(admin.id);
       const login = { accountId, ts: epochNow(), amr: ['pwd'], remember: true };

@@ -15,7 +15,7 @@
  */
 import type { IncomingMessage } from 'node:http';
 import Provider, { errors, interactionPolicy, type Configuration, type KoaContextWithOIDC } from 'oidc-provider';
-import { CALLBACK_PATH, ISSUER_PATH, PORTAL_CLIENT_ID, POST_LOGOUT_PATH } from '../../common/identity.js';
+import { CALLBACK_PATH, ISSUER_PATH, PORTAL_CLIENT_ID, POST_LOGOUT_PATHS } from '../../common/identity.js';
 import { canSign, type Config } from '../config.js';
 import type { Db } from '../db/index.js';
 import { endAdminTokens, findAdminById } from '../domain/admins.js';
@@ -115,7 +115,7 @@ export function createProvider({ config, db, keys, log }: ProviderDeps): Provide
         grant_types: ['authorization_code', 'refresh_token', PASSWORD_CHANGE_GRANT],
         response_types: ['code'],
         redirect_uris: [`${config.publicUrl}${CALLBACK_PATH}`],
-        post_logout_redirect_uris: [`${config.publicUrl}${POST_LOGOUT_PATH}`],
+        post_logout_redirect_uris: POST_LOGOUT_PATHS.map((path) => `${config.publicUrl}${path}`),
       },
     ],
     clientAuthMethods: ['none'],

@@ -40,8 +40,11 @@ export function retryDelayMs(attempts: number): number {
   return Math.min(LAST_RETRY_MS, FIRST_RETRY_MS * 2 ** Math.max(0, attempts - 1));
 }
 
-export function createMailQueue(options: { db: Db; transport: Mailer; log: Logger; worker: boolean }): MailQueue {
+export type MailJobOutcome = 'sent' | 'retry' | 'given_up';
+
+export function createMailQueue(options: { db: Db; transport: Mailer; log: Logger; worker: boolean; onOutcome?: (outcome: MailJobOutcome) => void }): MailQueue {
   const { db, transport, log } = options;
+  const outcome = (what: MailJobOutcome) => options.onOutcome?.(what);
   const handlers = new Map<string, JobHandler>([[MAIL_JOB, (mail: OutgoingMail) => transport.send(mail)]]);
   let queuedSinceRun = true; // at startup: jobs another instance left
   let running: Promise<void> | undefined;
@@ -76,13 +79,16 @@ export function createMailQueue(options: { db: Db; transport: Mailer; log: Logge
       if (!handler) throw new Error(`no handler for mail job kind "${job.kind}"`);
       await handler(job.payload as never);
       await db.deleteFrom('mailQueue').where('id', '=', job.id).execute();
+      outcome('sent');
     } catch (error) {
       const lastError = (error as Error).message.slice(0, 1000);
       if (job.attempts >= MAX_ATTEMPTS) {
         log.error({ err: error, jobId: job.id, kind: job.kind }, 'mail job given up');
+        outcome('given_up');
         await db.updateTable('mailQueue').set({ failedAt: new Date(), lockedUntil: null, lastError }).where('id', '=', job.id).execute();
       } else {
         log.warn({ err: error, jobId: job.id, kind: job.kind, attempts: job.attempts }, 'mail job failed: retrying later');
+        outcome('retry');
         const nextAttemptAt = new Date(Date.now() + retryDelayMs(job.attempts));
         await db.updateTable('mailQueue').set({ nextAttemptAt, lockedUntil: null, lastError }).where('id', '=', job.id).execute();
       }

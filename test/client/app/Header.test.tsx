@@ -6,9 +6,17 @@ import i18next from 'i18next';
 import { I18nextProvider, initReactI18next } from 'react-i18next';
 import { Provider } from 'react-redux';
 import { MemoryRouter } from 'react-router-dom';
-import { combineReducers, legacy_createStore as createStore } from 'redux';
+import { applyMiddleware, combineReducers, legacy_createStore as createStore, type Middleware, type UnknownAction } from 'redux';
 import { Header } from '../../../src/client/app/frame/Header.js';
 import { featureFlagLoaded, featureFlagsReducers } from '../../../src/client/engine/featureFlags.js';
+import { portalSettingsLoaded, portalSettingsReducers } from '../../../src/client/engine/portalSettings.js';
+import {
+  allAnnouncementsMarkedRead,
+  announcementsLoaded,
+  announcementsReducers,
+  announcementsRequested,
+  readArticleIdsRestored,
+} from '../../../src/client/features/announcements/index.js';
 import { stateReducers } from '../../../src/client/state/index.js';
 import { organizationSelected, sessionFromTokenResponse, sessionStored } from '../../../src/client/state/session.js';
 import { loadLocales } from '../../../src/configuration/load.js';
@@ -20,8 +28,16 @@ async function english() {
   return instance;
 }
 
+/** The actions the header dispatched (the store has no sagas: the feature's sagas are tested on their own). */
+let dispatched: UnknownAction[] = [];
+const record: Middleware = () => (next) => (action) => {
+  dispatched.push(action as UnknownAction);
+  return next(action);
+};
+
 function signedInStore(rolesEnabled: boolean) {
-  const store = createStore(combineReducers({ ...stateReducers, ...featureFlagsReducers }));
+  dispatched = [];
+  const store = createStore(combineReducers({ ...stateReducers, ...featureFlagsReducers, ...portalSettingsReducers, ...announcementsReducers }), applyMiddleware(record));
   store.dispatch(sessionStored(sessionFromTokenResponse({ accessToken: 'a', refreshToken: 'r', createdAt: 1, expiresIn: 1, refreshTokenExpiresIn: 1 })));
   store.dispatch(
     organizationSelected({
@@ -41,10 +57,10 @@ describe('Header (SPEC 2.2)', () => {
   });
   afterEach(cleanup);
 
-  const show = (rolesEnabled = true) =>
+  const show = (rolesEnabled = true, store = signedInStore(rolesEnabled)) =>
     render(
       <I18nextProvider i18n={i18n}>
-        <Provider store={signedInStore(rolesEnabled)}>
+        <Provider store={store}>
           <MemoryRouter>
             <Header />
           </MemoryRouter>
@@ -83,5 +99,51 @@ describe('Header (SPEC 2.2)', () => {
     const withFlag = show(true);
     fireEvent.click(withFlag.getByRole('button', { name: 'Menu' }));
     expect(withFlag.getByRole('link', { name: 'Admin permissions' }).getAttribute('href')).to.equal('/roles');
+  });
+
+  describe('the announcements icon', () => {
+    const article = (id: number) => ({ id, title: `Article ${id}`, publishedAt: '2025-08-01T00:00:00.000Z', body: '', url: null });
+
+    it('asks for the signed-in admin\'s articles in the page\'s language', () => {
+      show();
+      expect(dispatched).to.deep.include(announcementsRequested({ adminId: 1, language: 'en' }));
+    });
+
+    it('shows the unread count in a badge and in its name, and opens the portal\'s announcement page in a new tab', () => {
+      const store = signedInStore(true);
+      store.dispatch(readArticleIdsRestored({ adminId: 1, ids: [1] }));
+      store.dispatch(announcementsLoaded([article(3), article(2), article(1)]));
+      const screen = show(true, store);
+      const icon = screen.getByRole('link', { name: 'Announcements, 2 unread' });
+      expect(icon.textContent).to.equal('2');
+      expect(icon.getAttribute('href')).to.equal('/announcements');
+      expect(icon.getAttribute('target')).to.equal('_blank');
+      expect(icon.getAttribute('rel')).to.include('noopener');
+    });
+
+    it('clicking it marks every article read: the badge goes', () => {
+      const store = signedInStore(true);
+      store.dispatch(announcementsLoaded([article(2), article(1)]));
+      const screen = show(true, store);
+      fireEvent.click(screen.getByRole('link', { name: 'Announcements, 2 unread' }));
+      expect(dispatched).to.deep.include(allAnnouncementsMarkedRead());
+      const icon = screen.getByRole('link', { name: 'Announcements' });
+      expect(icon.textContent).to.equal('');
+    });
+
+    it('hides the badge at 0 and opens the configured page, with {lang} as the page\'s language', () => {
+      const store = signedInStore(true);
+      store.dispatch(portalSettingsLoaded({ announcementPageUrl: 'https://news.example.com/{lang}/portal' }));
+      const screen = show(true, store);
+      const icon = screen.getByRole('link', { name: 'Announcements' });
+      expect(icon.querySelector('.announcements-icon__badge')).to.equal(null);
+      expect(icon.getAttribute('href')).to.equal('https://news.example.com/en/portal');
+    });
+
+    it('is not shown when nobody is signed in', () => {
+      const store = createStore(combineReducers({ ...stateReducers, ...featureFlagsReducers, ...portalSettingsReducers, ...announcementsReducers }));
+      const screen = show(true, store);
+      expect(screen.queryByRole('link', { name: /Announcements/ })).to.equal(null);
+    });
   });
 });

@@ -11,6 +11,7 @@ import { chromium, type Browser, type Page } from 'playwright-core';
 import { PROJECT_ROOT } from '../../../src/configuration/load.js';
 import { browserBuildIsStale } from '../../../scripts/browserBuild.js';
 import { build } from '../../../scripts/build.js';
+import { buildServer, SERVER_MAIN, serverBuildIsStale } from '../../../scripts/buildServer.js';
 
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
@@ -43,14 +44,15 @@ export interface Portal {
   stop(): Promise<void>;
 }
 
-/** Starts the portal as `npm start` would, on its own port and data directory. */
+/** Starts the portal as `npm start` would (the compiled server), on its own port and data directory. */
 export async function startPortal(env: Record<string, string> = {}): Promise<Portal> {
   if (browserBuildIsStale()) await build();
+  if (serverBuildIsStale()) await buildServer();
   const port = await freePort();
   const dataDir = mkdtempSync(path.join(tmpdir(), 'portal-e2e-'));
   const url = `http://127.0.0.1:${port}`;
   const databaseUrl = process.env.TEST_DATABASE_URL;
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
+  const child = spawn(process.execPath, [SERVER_MAIN], {
     cwd: PROJECT_ROOT,
     env: {
       ...process.env,

@@ -39,6 +39,11 @@ const everyone = (status: number) => ({ member: status, manager: status, otherMa
 
 const NAME = { last_name: '鈴木', first_name: '一郎', kana_last_name: 'すずき', kana_first_name: 'いちろう' };
 const MEMBER_ID = 2;
+const CONTACT_PERSON = { corporation_name: '株式会社デモ', department_name: '総務部', phone_number: '03-1234-5678', email: 'soumu@example.com', ...NAME };
+const CONTACT = { ...CONTACT_PERSON, postal_code: '100-0005', address: '東京都千代田区丸の内1-1-1' };
+const BILLING_CONTACT = { ...CONTACT_PERSON, cc_email: '', addressee: '' };
+/** Routes of G0000001's managers: the member and the sessions of another organisation are refused. */
+const MANAGERS_OF_ONE = (status: number) => ({ member: 403, manager: status, otherManager: 403, otherSession: 403 });
 
 /** The identity provider's catch-all (oidc-provider answers every method itself). */
 function providerCatchAll(url: string, statuses: Partial<Record<string, number>>): Record<string, Row> {
@@ -85,8 +90,60 @@ const MATRIX: Record<string, Row> = {
     { url: '/api/v2/organizations/1/product_admin_roles?lang=en' },
     { member: 200, manager: 200, otherManager: 403, otherSession: 403 },
   ),
+  // the catalogue of the session's organisation: every affiliated caller reads it; a service or group the organisation
+  // does not use is unknown (G0000002 does not use emba, group 2)
   'GET /api/v2/services': signedInRoute({ url: '/api/v2/services' }, everyone(200)),
+  'GET /api/v2/services/:id': signedInRoute({ url: '/api/v2/services/2?lang=en' }, { member: 200, manager: 200, otherManager: 404, otherSession: 404 }),
+  'GET /api/v2/service_groups': signedInRoute({ url: '/api/v2/service_groups' }, everyone(200)),
+  'GET /api/v2/service_groups/:id': signedInRoute({ url: '/api/v2/service_groups/1' }, everyone(200)),
+  'GET /api/v2/service_groups/:id/services': signedInRoute({ url: '/api/v2/service_groups/2/services' }, { member: 200, manager: 200, otherManager: 404, otherSession: 404 }),
+  // the application wizards' classes: managers of the organisation only
+  'GET /api/v2/organizations/:orgId/project_classes/bundled': signedInRoute(
+    { url: '/api/v2/organizations/1/project_classes/bundled' },
+    { member: 403, manager: 200, otherManager: 403, otherSession: 403 },
+  ),
+  // contacts and billing contacts of G0000001 (id 1; contact 1 and billing contact 1 are its): managers only, reading
+  // too; the manager's 404 for an id the organisation does not have shows they got past the access checks
+  'GET /api/v2/organizations/:orgId/contacts': signedInRoute({ url: '/api/v2/organizations/1/contacts' }, MANAGERS_OF_ONE(200)),
+  'GET /api/v2/organizations/:orgId/contacts/:id': signedInRoute({ url: '/api/v2/organizations/1/contacts/1' }, MANAGERS_OF_ONE(200)),
+  'POST /api/v2/organizations/:orgId/contacts': signedInRoute({ method: 'POST', url: '/api/v2/organizations/1/contacts', payload: CONTACT }, MANAGERS_OF_ONE(201)),
+  'PATCH /api/v2/organizations/:orgId/contacts/:id': signedInRoute({ method: 'PATCH', url: '/api/v2/organizations/1/contacts/1', payload: CONTACT }, MANAGERS_OF_ONE(200)),
+  'DELETE /api/v2/organizations/:orgId/contacts/:id': signedInRoute({ method: 'DELETE', url: '/api/v2/organizations/1/contacts/999999' }, MANAGERS_OF_ONE(404)),
+  'GET /api/v2/organizations/:orgId/billing_contacts': signedInRoute({ url: '/api/v2/organizations/1/billing_contacts' }, MANAGERS_OF_ONE(200)),
+  'GET /api/v2/organizations/:orgId/billing_contacts/:id': signedInRoute({ url: '/api/v2/organizations/1/billing_contacts/1' }, MANAGERS_OF_ONE(200)),
+  'POST /api/v2/organizations/:orgId/billing_contacts': signedInRoute({ method: 'POST', url: '/api/v2/organizations/1/billing_contacts', payload: BILLING_CONTACT }, MANAGERS_OF_ONE(201)),
+  'PATCH /api/v2/organizations/:orgId/billing_contacts/:id': signedInRoute({ method: 'PATCH', url: '/api/v2/organizations/1/billing_contacts/1', payload: BILLING_CONTACT }, MANAGERS_OF_ONE(200)),
+  'DELETE /api/v2/organizations/:orgId/billing_contacts/:id': signedInRoute({ method: 'DELETE', url: '/api/v2/organizations/1/billing_contacts/999999' }, MANAGERS_OF_ONE(404)),
+  // the organisation's learners (Users page): managers of the organisation only. The manager's answers show they got
+  // past the access checks without changing anything: 404 (no such learner), 400 (no file; rows missing)
+  'GET /api/v2/organizations/:orgId/users': signedInRoute(
+    { url: '/api/v2/organizations/1/users' },
+    { member: 403, manager: 200, otherManager: 403, otherSession: 403 },
+  ),
+  'GET /api/v2/organizations/:orgId/users/csv': signedInRoute(
+    { url: '/api/v2/organizations/1/users/csv' },
+    { member: 403, manager: 200, otherManager: 403, otherSession: 403 },
+  ),
+  'PATCH /api/v2/organizations/:orgId/users/:userId': signedInRoute(
+    { method: 'PATCH', url: '/api/v2/organizations/1/users/999999', payload: { last_name: 'a', first_name: 'b', kana_last_name: 'c', kana_first_name: 'd', email: 'e@example.com', name_id: '' } },
+    { member: 403, manager: 404, otherManager: 403, otherSession: 403 },
+  ),
+  'POST /api/v2/organizations/:orgId/users/preview': signedInRoute(
+    { method: 'POST', url: '/api/v2/organizations/1/users/preview', payload: {} },
+    { member: 403, manager: 400, otherManager: 403, otherSession: 403 },
+  ),
+  'POST /api/v2/organizations/:orgId/users/bulk_update': signedInRoute(
+    { method: 'POST', url: '/api/v2/organizations/1/users/bulk_update', payload: { users: [] } },
+    { member: 403, manager: 400, otherManager: 403, otherSession: 403 },
+  ),
   'GET /api/v2/enabled_feature_flags/:name': signedInRoute({ url: '/api/v2/enabled_feature_flags/product_admin_roles' }, everyone(200)),
+  // tokens for the session's admin and organisation: any affiliated admin, in a session of any of their organisations
+  'GET /api/v2/admin/single-sign-on': signedInRoute({ url: '/api/v2/admin/single-sign-on?gpc=demo-partner' }, everyone(200)),
+  // the partner's call, authenticated by the partner's secret (HTTP Basic), never by an admin token
+  'POST /api/v2/single-sign-on/verify': publicRoute(
+    { method: 'POST', url: '/api/v2/single-sign-on/verify', payload: { guq: 'x', gss: '', gui: '1', goi: 'G0000001', gul: 'ja', ghs: '1', gsg: 'x' } },
+    401,
+  ),
 
   // public API: an admin token changes nothing
   'POST /api/v2/registration_requests': publicRoute({ method: 'POST', url: '/api/v2/registration_requests', payload: {} }, 422),
@@ -99,10 +156,15 @@ const MATRIX: Record<string, Row> = {
   'POST /api/v2/admins/:adminId/password': publicRoute({ method: 'POST', url: `/api/v2/admins/${MEMBER_ID}/password`, payload: {} }, 422),
   'GET /api/v2/captcha/challenge': publicRoute({ url: '/api/v2/captcha/challenge' }, 200),
   'GET /api/v1/notices': publicRoute({ url: '/api/v1/notices' }, 200),
+  'GET /api/v2/announcements/articles': publicRoute({ url: '/api/v2/announcements/articles?lang=en' }, 200),
+  'GET /api/v2/portal_settings': publicRoute({ url: '/api/v2/portal_settings' }, 200),
 
   // health, the API document, the outbox (demo only), the identity provider's own pages, the app
   'GET /healthz': publicRoute({ url: '/healthz' }, 200),
   'GET /readyz': publicRoute({ url: '/readyz' }, 200),
+  // open in demo mode (this matrix); outside it only with METRICS_TOKEN, never to an admin's token nor anonymously
+  // (test/server/api/metrics.test.ts)
+  'GET /metrics': publicRoute({ url: '/metrics' }, 200),
   'GET /api/docs': publicRoute({ url: '/api/docs' }, 200),
   'GET /api/docs/static/index.html': publicRoute({ url: '/api/docs/static/index.html' }, 302),
   'GET /api/docs/static/swagger-initializer.js': publicRoute({ url: '/api/docs/static/swagger-initializer.js' }, 200),
@@ -113,6 +175,8 @@ const MATRIX: Record<string, Row> = {
   'GET /dev/mails.json': publicRoute({ url: '/dev/mails.json' }, 200),
   'GET /dev/mails/:file': publicRoute({ url: '/dev/mails/999999.html' }, 404),
   'GET /dev/screens': publicRoute({ url: '/dev/screens' }, 503),
+  // the demo partner refuses a visit without tokens
+  'GET /dev/partner': publicRoute({ url: '/dev/partner' }, 403),
   'GET /oidc/assets/:name': publicRoute({ url: '/oidc/assets/signin.css' }, 200),
   'GET /oidc/interaction/:uid': publicRoute({ url: '/oidc/interaction/unknown' }, 400),
   'POST /oidc/interaction/:uid/login': publicRoute({ method: 'POST', url: '/oidc/interaction/unknown/login', payload: {} }, 400),

@@ -38,8 +38,29 @@ const SIGNED_IN = [
   'DELETE /api/v2/organizations/{orgId}/affiliations/admins/{adminId}',
   'POST /api/v2/organizations/{orgId}/affiliations/admins/{adminId}/invitation',
   'GET /api/v2/organizations/{orgId}/product_admin_roles',
+  'GET /api/v2/organizations/{orgId}/contacts',
+  'GET /api/v2/organizations/{orgId}/contacts/{id}',
+  'POST /api/v2/organizations/{orgId}/contacts',
+  'PATCH /api/v2/organizations/{orgId}/contacts/{id}',
+  'DELETE /api/v2/organizations/{orgId}/contacts/{id}',
+  'GET /api/v2/organizations/{orgId}/billing_contacts',
+  'GET /api/v2/organizations/{orgId}/billing_contacts/{id}',
+  'POST /api/v2/organizations/{orgId}/billing_contacts',
+  'PATCH /api/v2/organizations/{orgId}/billing_contacts/{id}',
+  'DELETE /api/v2/organizations/{orgId}/billing_contacts/{id}',
+  'GET /api/v2/organizations/{orgId}/users',
+  'GET /api/v2/organizations/{orgId}/users/csv',
+  'PATCH /api/v2/organizations/{orgId}/users/{userId}',
+  'POST /api/v2/organizations/{orgId}/users/preview',
+  'POST /api/v2/organizations/{orgId}/users/bulk_update',
   'GET /api/v2/services',
+  'GET /api/v2/services/{id}',
+  'GET /api/v2/service_groups',
+  'GET /api/v2/service_groups/{id}',
+  'GET /api/v2/service_groups/{id}/services',
+  'GET /api/v2/organizations/{orgId}/project_classes/bundled',
   'GET /api/v2/enabled_feature_flags/{name}',
+  'GET /api/v2/admin/single-sign-on',
 ];
 
 describe('The OpenAPI document (/api/docs/json)', () => {
@@ -136,6 +157,13 @@ describe('The OpenAPI document (/api/docs/json)', () => {
     expect(schemes('GET /api/v2/admin/validate_reset_password_token')).to.deep.equal(['resetPasswordToken']);
     expect(schemes('POST /api/v2/admins/{adminId}/password')).to.deep.equal(['resetPasswordToken']);
     expect(schemes('POST /api/v2/admin/account_activation_email')).to.equal(undefined);
+  });
+
+  it("applies the partner's HTTP Basic scheme to the single-sign-on verify call", () => {
+    const verify = operations(document).find((candidate) => candidate.name === 'POST /api/v2/single-sign-on/verify')!.operation;
+    expect(verify.security?.flatMap((requirement) => Object.keys(requirement))).to.deep.equal(['partnerAuth']);
+    expect(document.components.securitySchemes.partnerAuth).to.include({ type: 'http', scheme: 'basic' });
+    expect(errorCodes(verify, 401)).to.include.members([API_ERROR.invalidClient, API_ERROR.invalidSignature, API_ERROR.tokenExpired, API_ERROR.tokenUsed, API_ERROR.invalidToken]);
   });
 
   it('refers every form body to a component rendered from its schemas/ file (snake_case, same rules)', () => {

@@ -107,8 +107,10 @@ describe('server/db/seed', function () {
     expect(pending.passwordHash).to.equal(null);
     expect(pending.activatedAt).to.equal(null);
 
+    // SPEC §1: each group has a representative service with the group's id and identifier (Service Details 1..10)
     const services = await db.selectFrom('services').select(['id', 'serviceGroupId', 'identifier', 'name']).orderBy('id').execute();
-    expect(services.map((service) => [service.id, service.identifier])).to.deep.equal([
+    const representatives = services.filter((service) => service.id === service.serviceGroupId);
+    expect(representatives.map((service) => [service.id, service.identifier])).to.deep.equal([
       [1, 'hodai'],
       [2, 'emba'],
       [3, 'hodaiplus'],
@@ -119,12 +121,27 @@ describe('server/db/seed', function () {
       [9, 'newhodaiplus'],
       [10, 'newemba'],
     ]);
+    // the other services are terms (hodai, hodaiplus 23 and 25, gu) and emba's subjects
+    expect(services.filter((service) => service.id !== service.serviceGroupId).map((service) => [service.id, service.serviceGroupId])).to.deep.equal([
+      [11, 1],
+      [12, 1],
+      [13, 2],
+      [14, 2],
+      [15, 2],
+      [17, 7],
+      [18, 7],
+      [23, 3],
+      [25, 3],
+    ]);
     for (const service of services) {
-      expect(service.serviceGroupId).to.equal(service.id);
       expect(service.name.ja).to.be.a('string').and.not.be.empty;
       expect(service.name.en).to.be.a('string').and.not.be.empty;
+    }
+    for (const service of representatives) {
       const categories = await db.selectFrom('serviceLinks').select('category').where('serviceId', '=', service.id).execute();
-      expect(new Set(categories.map((link) => link.category))).to.deep.equal(new Set(LINK_CATEGORIES));
+      // other_sso: the project layout's (gls) sign-in buttons
+      const expected = LINK_CATEGORIES.filter((category) => category !== 'other_sso' || service.identifier === 'gls');
+      expect(new Set(categories.map((link) => link.category))).to.deep.equal(new Set(expected));
     }
     expect(await count(testDatabase, 'service_groups')).to.equal(9);
 
@@ -153,7 +170,9 @@ describe('server/db/seed', function () {
     expect(await seedDemoData(testDatabase.db)).to.deep.equal({ seeded: false, reason: 'database not empty' });
     expect(await count(testDatabase, 'admins')).to.equal(before);
     expect(await count(testDatabase, 'organizations')).to.equal(2);
-    expect(await count(testDatabase, 'service_links')).to.equal(9 * 6 + 9 * 2);
+    // a link of each category per representative (other_sso on gls only: two), a second admin link on hodai,
+    // hodaiplus and newhodaiplus (SPEC 2.8's dashboard texts, §7's learning-check exception), two links per group
+    expect(await count(testDatabase, 'service_links')).to.equal(9 * 5 + 2 + 3 + 9 * 2);
   });
 
   it('leaves a database somebody has started to fill alone', async () => {

@@ -1,6 +1,8 @@
 import { expect } from 'chai';
-import { createAdapterClass, deleteExpired, grantIdsOfAccount } from '../../../src/server/idp/adapter.js';
-import { createTestDatabase, type TestDatabase } from '../support/testApp.js';
+import { loadConfig } from '../../../src/server/config.js';
+import { runRetention } from '../../../src/server/domain/retention.js';
+import { createAdapterClass, grantIdsOfAccount } from '../../../src/server/idp/adapter.js';
+import { createTestDatabase, TEST_ENV, type TestDatabase } from '../support/testApp.js';
 
 describe('identity provider: Kysely adapter', () => {
   let database: TestDatabase;
@@ -47,7 +49,9 @@ describe('identity provider: Kysely adapter', () => {
     await tokens.upsert('old', { grantId: 'g-old' } as never, 1);
     await database.db.updateTable('idpPayloads').set({ expiresAt: new Date(Date.now() - 2 * 3600_000) }).where('id', '=', 'old').execute();
     expect(await tokens.find('old')).to.equal(undefined);
-    expect(await deleteExpired(database.db)).to.be.at.least(1);
+    const { retention, mailRateLimit, signinThrottle } = loadConfig(TEST_ENV);
+    const result = await runRetention(database.db, { retention, rateLimitWindowSeconds: mailRateLimit.windowSeconds, signinLockoutSeconds: signinThrottle.lockoutSeconds });
+    expect(result.ran && result.deleted.idp_payloads).to.be.at.least(1);
     const rows = await database.db.selectFrom('idpPayloads').select('id').where('id', '=', 'old').execute();
     expect(rows).to.have.length(0);
   });

@@ -131,7 +131,8 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
   const testDatabase = options.testDatabase ?? (await createTestDatabase());
   try {
     const config = loadConfig({ ...TEST_ENV, ...options.env });
-    const app = await buildApp(config, { database: testDatabase.database, logger: options.logger, mailQueueWorker: options.mailQueueWorker });
+    // no periodic clean-up: it would delete the old rows some tests make on purpose (they call app.runRetention())
+    const app = await buildApp(config, { database: testDatabase.database, logger: options.logger, mailQueueWorker: options.mailQueueWorker, retentionTimer: false });
     return {
       app,
       config,

@@ -4,8 +4,9 @@ import { Link } from 'react-router-dom';
 import type { BreadcrumbItem } from '../../../common/screens.js';
 
 /** Every page's breadcrumb starts with Home, linking to '/' (SPEC 2.2). */
-export function Breadcrumb({ items }: { items: BreadcrumbItem[] }): ReactElement {
+export function Breadcrumb({ items, label }: { items: BreadcrumbItem[]; label?: (label: string) => string }): ReactElement {
   const { t } = useTranslation();
+  const text = label ?? t;
   const all: BreadcrumbItem[] = [{ label: 'common.home', to: '/' }, ...items];
   return (
     <nav className="breadcrumb" aria-label={t('common.breadcrumb')}>
@@ -14,7 +15,7 @@ export function Breadcrumb({ items }: { items: BreadcrumbItem[] }): ReactElement
           const last = index === all.length - 1;
           return (
             <li key={`${item.label}-${index}`}>
-              {item.to && !last ? <Link to={item.to}>{t(item.label)}</Link> : <span aria-current={last ? 'page' : undefined}>{t(item.label)}</span>}
+              {item.to && !last ? <Link to={item.to}>{text(item.label)}</Link> : <span aria-current={last ? 'page' : undefined}>{text(item.label)}</span>}
             </li>
           );
         })}

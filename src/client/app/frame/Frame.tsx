@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { Outlet, useMatches } from 'react-router-dom';
 import type { ScreenDefinition } from '../../../common/screens.js';
 import { Loader } from '../../engine/Loader.js';
+import { useScreenLabel } from '../../engine/screen/screenLabels.js';
 import { Breadcrumb } from './Breadcrumb.js';
 import { FlashMessages } from './FlashMessages.js';
 import { Footer } from './Footer.js';
@@ -11,6 +12,7 @@ import { Header } from './Header.js';
 import { LocaleParam } from './LocaleParam.js';
 import { Notices } from './Notices.js';
 import { ScrollManager } from './ScrollManager.js';
+import { SupportChat } from './SupportChat.js';
 
 export interface ScreenHandle {
   screen: ScreenDefinition;
@@ -24,7 +26,8 @@ function useCurrentScreen(): ScreenDefinition | undefined {
 export function Frame(): ReactElement {
   const { t } = useTranslation();
   const screen = useCurrentScreen();
-  const title = screen ? t(screen.title) : '';
+  const label = useScreenLabel(screen);
+  const title = screen ? label(screen.title) : '';
 
   useEffect(() => {
     document.title = title ? `${title} | ${t('common.appName')}` : t('common.appName');
@@ -38,7 +41,7 @@ export function Frame(): ReactElement {
       <Notices />
       <FlashMessages />
       <main className={`content content--${screen?.width ?? 'normal'}`}>
-        {screen && <Breadcrumb items={screen.breadcrumb} />}
+        {screen && <Breadcrumb items={screen.breadcrumb} label={label} />}
         {screen && screen.title && <h1 className="content__title">{title}</h1>}
         {screen?.lead && <p className="content__lead">{t(screen.lead)}</p>}
         <Suspense fallback={<Loader />}>
@@ -46,6 +49,7 @@ export function Frame(): ReactElement {
         </Suspense>
       </main>
       <Footer />
+      <SupportChat />
     </div>
   );
 }

@@ -1,15 +1,18 @@
 /**
  * SPEC 2.2 header: the logo of the language; when signed in, the corporation's official name, its [gloplaId], the
- * admin's full name and the account menu. The menu is a disclosure: a button with aria-expanded that opens a list of
+ * admin's full name, the announcements icon and the account menu. The menu is a disclosure: a button with aria-expanded that opens a list of
  * links; Escape or a click outside closes it and Escape returns the focus to the button.
  */
 import { useEffect, useId, useRef, useState, type ReactElement } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useSelector } from 'react-redux';
+import { useDispatch, useSelector } from 'react-redux';
 import { Link } from 'react-router-dom';
 import navigation from '../../../../build/generated/navigation.json';
+import { DEFAULT_LANGUAGE, isLanguage } from '../../../common/languages.js';
 import type { NavigationDefinition } from '../../../common/screens.js';
 import type { FeatureFlagsRootState } from '../../engine/featureFlags.js';
+import { selectAnnouncementPageUrl } from '../../engine/portalSettings.js';
+import { allAnnouncementsMarkedRead, announcementsRequested, selectUnreadAnnouncementCount } from '../../features/announcements/index.js';
 import { LinkView } from '../../engine/screen/LinkView.js';
 import { isLoggedIn, selectMe, selectOrganization, selectRole, type SessionRootState } from '../../state/session.js';
 import logoEn from './logo-en.svg';
@@ -70,6 +73,41 @@ function AccountMenu(): ReactElement {
   );
 }
 
+/**
+ * SPEC 2.2: the announcements icon. It opens the announcement page (ANNOUNCEMENT_PAGE_URL, by default the portal's own
+ * /announcements) in a new tab and marks every current article read; its badge shows the unread count above 0, which
+ * the accessible name says too. Showing it asks for the admin's articles and read ids.
+ */
+function AnnouncementsIcon({ adminId }: { adminId: number }): ReactElement {
+  const { t, i18n } = useTranslation();
+  const dispatch = useDispatch();
+  const language = isLanguage(i18n.language) ? i18n.language : DEFAULT_LANGUAGE;
+  const unread = useSelector(selectUnreadAnnouncementCount);
+  const href = useSelector(selectAnnouncementPageUrl(language));
+  useEffect(() => {
+    dispatch(announcementsRequested({ adminId, language }));
+  }, [adminId, language, dispatch]);
+  return (
+    <a
+      className="announcements-icon"
+      href={href}
+      target="_blank"
+      rel="noopener noreferrer"
+      aria-label={unread > 0 ? t('announcements.iconUnread', { count: unread }) : t('announcements.icon')}
+      onClick={() => dispatch(allAnnouncementsMarkedRead())}
+    >
+      <svg className="announcements-icon__bell" viewBox="0 0 24 24" width="22" height="22" aria-hidden="true" focusable="false">
+        <path d="M12 22a2.5 2.5 0 0 0 2.45-2h-4.9A2.5 2.5 0 0 0 12 22Zm7-6V11a7 7 0 0 0-5.5-6.84V3.5a1.5 1.5 0 0 0-3 0v.66A7 7 0 0 0 5 11v5l-2 2v1h18v-1Z" />
+      </svg>
+      {unread > 0 && (
+        <span className="announcements-icon__badge" aria-hidden="true">
+          {unread}
+        </span>
+      )}
+    </a>
+  );
+}
+
 export function Header(): ReactElement {
   const { t, i18n } = useTranslation();
   const loggedIn = useSelector(isLoggedIn);
@@ -86,6 +124,7 @@ export function Header(): ReactElement {
             {t('auth.organization', { name: organization.corporationOfficialName ?? '', gloplaId: organization.gloplaId })}
           </span>
           {me && <span className="header__name">{t('auth.fullName', { firstName: me.firstName, lastName: me.lastName })}</span>}
+          {me && <AnnouncementsIcon adminId={me.id} />}
           <AccountMenu />
         </div>
       )}

@@ -13,6 +13,7 @@ import { useLeaveWarning } from '../useLeaveWarning.js';
 import { ConfirmView } from './ConfirmView.js';
 import { useFormModule } from './formModule.js';
 import { formChanged, formReset, formSubmitted, selectForm, type FormEntry, type FormsRootState } from './formState.js';
+import { actionRequested } from '../screen/actions.js';
 import type { ScreenContext } from '../screen/values.js';
 import { initialDataOf } from './pathParams.js';
 import { SchemaForm } from './SchemaForm.js';
@@ -48,7 +49,7 @@ export function FormScreen({ screen, context }: { screen: ScreenDefinition; cont
   const initialData = useMemo(
     () => initialDataOf(form.initialData, context, fields),
     // the context is a new object on each render: what the form starts from changes with these
-    [form.initialData, JSON.stringify(fields), context.me, context.data, context.query],
+    [form.initialData, JSON.stringify(fields), context.me, context.data, context.query, context.local, context.item],
   );
   const hasDraft = Object.keys(entry.data).length > 0;
   const formData = hasDraft ? entry.data : initialData;
@@ -64,9 +65,10 @@ export function FormScreen({ screen, context }: { screen: ScreenDefinition; cont
       formSubmitted({
         formId: screen.id,
         call: form.submit,
-        context: { params: context.params, query: context.query, state: context.state, data: context.data, language: context.language },
+        context: { params: context.params, query: context.query, state: context.state, data: context.data, language: context.language, local: context.local, item: context.item },
         data,
         outcomes: form.outcomes,
+        screenId: screen.id,
         donePath: steps.includes('done') ? stepPath(screen, 'done') : undefined,
       }),
     );
@@ -93,6 +95,13 @@ export function FormScreen({ screen, context }: { screen: ScreenDefinition; cont
           serverErrors={entry.fieldErrors}
           fieldMessages={entry.fieldMessages}
           onChange={(data) => dispatch(formChanged({ formId: screen.id, data }))}
+          actions={
+            form.cancel ? (
+              <button type="button" className="button" onClick={() => dispatch(actionRequested({ screenId: screen.id, actionId: form.cancel!.action, context: context as ScreenContext }))}>
+                {t(form.cancel.label)}
+              </button>
+            ) : undefined
+          }
           onSubmit={(data) => {
             if (!steps.includes('confirm')) return submit(data);
             dispatch(formChanged({ formId: screen.id, data }));

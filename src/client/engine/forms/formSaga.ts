@@ -33,7 +33,7 @@ export function* submitForm({ payload }: ReturnType<typeof formSubmitted>) {
   if (result.ok) {
     yield put(formSucceeded({ formId, result: result.body }));
     if (payload.inDialog) yield put(dialogCancelled());
-    if (outcome) yield* applyOutcome(outcome, { ...context, body: result.body }, toDone);
+    if (outcome) yield* applyOutcome(outcome, { ...context, body: result.body }, toDone, payload.screenId);
     if (outcome?.reload && payload.screenId) yield put(screenDataReloaded({ screenId: payload.screenId }));
     return;
   }
@@ -48,7 +48,7 @@ export function* submitForm({ payload }: ReturnType<typeof formSubmitted>) {
   );
   // a failure's own page (e.g. already completed): the draft is left on purpose, without the leave warning
   if (outcome?.navigate) yield put(formReleased({ formId }));
-  if (outcome) yield* applyOutcome(outcome, { ...context, body: result.body, status: result.status }, toDone);
+  if (outcome) yield* applyOutcome(outcome, { ...context, body: result.body, status: result.status }, toDone, payload.screenId);
 }
 
 export function* formsSaga() {

@@ -1,12 +1,13 @@
 /**
- * The blocks of a screen definition (text, banner, links, details, cards, table, form, panel), each shown only when
+ * The blocks of a screen definition (text, banner, links, details, cards, table, list, form, panel), each shown only when
  * its condition holds for the screen context. Components dispatch; actions run in sagas (actions.ts).
  */
-import { lazy, useState, type ReactElement, type ReactNode } from 'react';
+import { Fragment, lazy, useRef, useState, type ReactElement, type ReactNode } from 'react';
 import { Trans, useTranslation } from 'react-i18next';
 import { useDispatch, useSelector } from 'react-redux';
 import { Link } from 'react-router-dom';
-import type { BannerBlock, Block, CardsBlock, Cell, DetailsBlock, LinkItem, LinksBlock, PanelBlock, ScreenDefinition, TableBlock, TextBlock } from '../../../common/screens.js';
+import type { BannerBlock, Block, CardsBlock, Cell, ColumnsBlock, DetailsBlock, DividerBlock, ImageBlock, UploadBlock, LinkItem, LinkListBlock, LinksBlock, ListBlock, PanelBlock, ScreenDefinition, TableBlock, TextBlock } from '../../../common/screens.js';
+import { isAbsoluteUrl } from '../../../common/serviceLinks.js';
 import { DEFAULT_LANGUAGE, isLanguage } from '../../../common/languages.js';
 import { isPending, type OperationsRootState } from '../../state/operations.js';
 import { formatDate } from '../dates.js';
@@ -228,23 +229,76 @@ function TableView({ block, screen, context }: BlockProps<TableBlock>): ReactEle
       </thead>
       <tbody>
         {rows.map((item, index) => {
-          const rowContext = { ...context, item };
+          const rowContext: ScreenContext = { ...context, item, ...(block.rowNumberFrom === undefined ? {} : { rowNo: index + block.rowNumberFrom }) };
+          const muted = block.muted !== undefined && matches(block.muted.when, rowContext);
+          const expanded = block.expand !== undefined && matches(block.expand.when, rowContext);
           return (
-            <tr key={index}>
-              {block.columns.map((column) => (
-                <td key={column.title}>
-                  <div className="table__cell">
-                    {column.cells.map((cell, cellIndex) => (
-                      <CellView key={cellIndex} cell={cell} screen={screen} context={rowContext} />
-                    ))}
-                  </div>
-                </td>
-              ))}
-            </tr>
+            <Fragment key={index}>
+              <tr className={muted ? 'table__row--muted' : undefined}>
+                {block.columns.map((column) => (
+                  <td key={column.title}>
+                    <div className="table__cell">
+                      {column.cells.map((cell, cellIndex) => (
+                        <CellView key={cellIndex} cell={cell} screen={screen} context={rowContext} />
+                      ))}
+                    </div>
+                  </td>
+                ))}
+              </tr>
+              {expanded && (
+                <tr className="table__expansion">
+                  <td colSpan={block.columns.length}>
+                    <Blocks blocks={block.expand!.blocks} screen={screen} context={rowContext} />
+                  </td>
+                </tr>
+              )}
+            </Fragment>
           );
         })}
       </tbody>
     </table>
+  );
+}
+
+function ListView({ block, context }: BlockProps<ListBlock>): ReactElement {
+  const { t } = useTranslation();
+  const items = (resolveValue(block.items, context) as unknown[] | undefined) ?? [];
+  if (items.length === 0 && block.empty) return <p className="text">{t(block.empty)}</p>;
+  const language = isLanguage(context.language) ? context.language : DEFAULT_LANGUAGE;
+  return (
+    <ul className="article-list" aria-label={t(block.caption)}>
+      {items.map((item, index) => {
+        const itemContext = { ...context, item };
+        const title = String(resolveValue(block.title, itemContext) ?? '');
+        const date = resolveValue(block.date, itemContext);
+        const href = block.link ? resolveValue(block.link.href, itemContext) : undefined;
+        return (
+          <li key={index} className="article-list__item">
+            <article>
+              <h2 className="article-list__title">{title}</h2>
+              {typeof date === 'string' && date !== '' && (
+                <time className="article-list__date" dateTime={date}>
+                  {formatDate(date, language)}
+                </time>
+              )}
+              {String(resolveValue(block.text, itemContext) ?? '')
+                .split('\n')
+                .filter((line) => line !== '')
+                .map((line, lineIndex) => (
+                  <p key={lineIndex} className="article-list__text">
+                    {line}
+                  </p>
+                ))}
+              {block.link && typeof href === 'string' && href !== '' && (
+                <a className="article-list__link" href={href} target="_blank" rel="noopener noreferrer">
+                  {t(block.link.label, { title })}
+                </a>
+              )}
+            </article>
+          </li>
+        );
+      })}
+    </ul>
   );
 }
 
@@ -258,8 +312,107 @@ function PanelView({ block, screen, context }: BlockProps<PanelBlock>): ReactEle
   );
 }
 
+function ImageView({ block, context }: BlockProps<ImageBlock>): ReactElement | null {
+  const { t } = useTranslation();
+  const src = resolveValue(block.src, context);
+  if (typeof src !== 'string' || src === '') return null;
+  return <img className="image" src={src} alt={block.alt ? t(block.alt) : ''} width={block.width} height={block.height} />;
+}
+
+function ColumnsView({ block, screen, context }: BlockProps<ColumnsBlock>): ReactElement {
+  return (
+    <div className="columns">
+      {block.columns.map((column, index) => (
+        <div key={index} className={`columns__column columns__column--${column.width ?? 'main'}`}>
+          <Blocks blocks={column.blocks} screen={screen} context={context} />
+        </div>
+      ))}
+    </div>
+  );
+}
+
+/** Relative URLs and http(s) ones only: a link of the data never runs script (javascript:, data:). */
+function isSafeHref(href: string): boolean {
+  return href !== '' && (!isAbsoluteUrl(href) || /^(https?:)?\/\//i.test(href));
+}
+
+/** A button per chosen element of a list of links: absolute URLs in a new tab, relative ones inside the product. */
+function LinkListView({ block, context }: BlockProps<LinkListBlock>): ReactElement | null {
+  const { t } = useTranslation();
+  const items = resolveValue(block.items, context);
+  const { each } = block;
+  const chosen = (Array.isArray(items) ? items : []).map((item) => ({ ...context, item })).filter((itemContext) => matches(each.when, itemContext) && isSafeHref(String(resolveValue(each.href, itemContext) ?? '')));
+  if (chosen.length === 0) return null;
+  const className = each.style === 'link' ? 'link' : `button${each.style === 'primary' ? ' button--primary' : ''}`;
+  return (
+    <ul className="link-list">
+      {chosen.map((itemContext, index) => {
+        const label = String(resolveValue(each.label, itemContext) ?? '');
+        const href = String(resolveValue(each.href, itemContext) ?? '');
+        const text = each.texts?.find((row) => matches(row.when, itemContext));
+        return (
+          <li key={index} className="link-list__item">
+            {isAbsoluteUrl(href) ? (
+              <a className={className} href={href} target="_blank" rel="noreferrer">
+                {label}
+              </a>
+            ) : (
+              <Link className={className} to={href}>
+                {label}
+              </Link>
+            )}
+            {text && <p className="link-list__text">{t(text.text, resolveValues(text.values, itemContext))}</p>}
+          </li>
+        );
+      })}
+    </ul>
+  );
+}
+
+/** A button choosing a file; the choice runs the block's action with the file as `$file`, then the input is emptied. */
+function UploadView({ block, screen, context }: BlockProps<UploadBlock>): ReactElement {
+  const { t } = useTranslation();
+  const run = useRunAction(screen);
+  const input = useRef<HTMLInputElement>(null);
+  const pending = useSelector((state: OperationsRootState) => isPending(actionOperation(screen.id, block.action))(state));
+  return (
+    <div className="upload">
+      <button type="button" className={linkClassName(block.style ?? 'primary')} disabled={pending} onClick={() => input.current?.click()}>
+        {t(block.label)}
+      </button>
+      <input
+        ref={input}
+        type="file"
+        className="upload__input"
+        hidden
+        aria-label={t(block.label)}
+        accept={block.accept}
+        disabled={pending}
+        onChange={(event) => {
+          const file = event.target.files?.[0];
+          event.target.value = ''; // the same file chosen again is a new choice
+          if (file) run(block.action, { ...context, file }); // nothing is sent without a file (SPEC §5)
+        }}
+      />
+    </div>
+  );
+}
+
+function DividerView({ block }: BlockProps<DividerBlock>): ReactElement {
+  const { t } = useTranslation();
+  return (
+    <div className="divider" role="separator" aria-label={t(block.label)}>
+      <span className="divider__label">{t(block.label)}</span>
+    </div>
+  );
+}
+
 function BlockView({ block, screen, context }: BlockProps<Block>): ReactNode {
   switch (block.type) {
+    case 'upload':
+      return <UploadView block={block} screen={screen} context={context} />;
+    case 'divider':
+      return <DividerView block={block} screen={screen} context={context} />;
     case 'text':
       return <TextView block={block} screen={screen} context={context} />;
     case 'banner':
@@ -272,10 +425,18 @@ function BlockView({ block, screen, context }: BlockProps<Block>): ReactNode {
       return <CardsView block={block} screen={screen} context={context} />;
     case 'table':
       return <TableView block={block} screen={screen} context={context} />;
+    case 'list':
+      return <ListView block={block} screen={screen} context={context} />;
     case 'form':
       return <FormScreen screen={screen} context={context} />;
     case 'panel':
       return <PanelView block={block} screen={screen} context={context} />;
+    case 'image':
+      return <ImageView block={block} screen={screen} context={context} />;
+    case 'columns':
+      return <ColumnsView block={block} screen={screen} context={context} />;
+    case 'linkList':
+      return <LinkListView block={block} screen={screen} context={context} />;
   }
 }
 

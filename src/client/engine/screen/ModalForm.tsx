@@ -39,7 +39,7 @@ export default function ModalForm({ form, onCancel }: { form: NonNullable<OpenDi
       fieldMessages={entry.fieldMessages}
       idPrefix={`dialog-${actionId}`}
       onChange={(data) => dispatch(formChanged({ formId, data }))}
-      onSubmit={(data) => dispatch(formSubmitted({ formId, call: action.call, context, data, outcomes: action.outcomes, screenId, inDialog: true }))}
+      onSubmit={(data) => dispatch(formSubmitted({ formId, call: action.call!, context, data, outcomes: action.outcomes, screenId, inDialog: true }))}
       actions={
         <button type="button" className="button" onClick={onCancel}>
           {t(modal.cancelLabel ?? 'common.cancel')}

@@ -5,10 +5,12 @@
  */
 import { useEffect, useMemo, type ReactElement } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useDispatch, useSelector } from 'react-redux';
+import { shallowEqual, useDispatch, useSelector } from 'react-redux';
 import { useLocation, useParams } from 'react-router-dom';
 import type { Block, ScreenDefinition } from '../../../common/screens.js';
+import { isPending, type OperationsRootState } from '../../state/operations.js';
 import { selectMe, selectOrganization, selectRole, type SessionRootState } from '../../state/session.js';
+import { actionOperation } from './actions.js';
 import type { FeatureFlagsRootState } from '../featureFlags.js';
 import { Loader } from '../Loader.js';
 import { Blocks } from './Blocks.js';
@@ -16,7 +18,7 @@ import { ConfirmDialog } from './ConfirmDialog.js';
 import { screenEntered, screenLeft, selectScreenData, type ScreenDataRootState } from './screenData.js';
 import { queryOf, type ScreenContext } from './values.js';
 
-type ContextState = SessionRootState & FeatureFlagsRootState & ScreenDataRootState;
+type ContextState = SessionRootState & FeatureFlagsRootState & ScreenDataRootState & OperationsRootState;
 
 /** The context the screen's conditions and values read. */
 export function useScreenContext(screen: ScreenDefinition): ScreenContext {
@@ -27,7 +29,13 @@ export function useScreenContext(screen: ScreenDefinition): ScreenContext {
   const flags = useSelector((root: ContextState) => root.featureFlags);
   const me = useSelector((root: ContextState) => selectMe(root));
   const organization = useSelector((root: ContextState) => selectOrganization(root));
-  const { values: data, status } = useSelector((root: ContextState) => selectScreenData(root, screen.id));
+  const { values: data, status, local } = useSelector((root: ContextState) => selectScreenData(root, screen.id));
+  // the actions whose call is under way (e.g. SPEC 2.15: no Bulk update while an upload runs)
+  const pending = useSelector(
+    (root: ContextState) =>
+      Object.fromEntries(Object.keys(screen.actions ?? {}).filter((actionId) => isPending(actionOperation(screen.id, actionId))(root)).map((actionId) => [actionId, true])),
+    shallowEqual,
+  );
   // the same object while the URL's query stays: what the context feeds (a form's initial data) is not recomputed
   const query = useMemo(() => queryOf(search), [search]);
   return {
@@ -36,6 +44,8 @@ export function useScreenContext(screen: ScreenDefinition): ScreenContext {
     state: state !== null && typeof state === 'object' ? (state as Record<string, unknown>) : {},
     data,
     load: status,
+    local,
+    pending,
     role,
     flags: flags as Record<string, boolean>,
     me,
@@ -54,7 +64,7 @@ export function ScreenView({ screen }: { screen: ScreenDefinition }): ReactEleme
   const entry = useSelector((root: ScreenDataRootState) => selectScreenData(root, screen.id));
 
   useEffect(() => {
-    const { data: _data, load: _load, ...entered } = context;
+    const { data: _data, load: _load, local: _local, pending: _pending, ...entered } = context;
     dispatch(screenEntered({ screenId: screen.id, context: entered }));
     return () => void dispatch(screenLeft({ screenId: screen.id }));
     // entered again on a new navigation to the screen (key), not on every change of the context

@@ -7,7 +7,7 @@ import type { UnknownAction } from 'redux';
 import { put, race, take, takeEvery } from 'redux-saga/effects';
 import type { DialogDefinition } from '../../../common/screens.js';
 import { actionCreator } from '../../state/actions.js';
-import { applyOutcome, chooseOutcome, runCall } from './calls.js';
+import { applyOutcome, chooseOutcome, runCall, type CallResult } from './calls.js';
 import { matches } from './conditions.js';
 import { screenById } from './navigation.js';
 import { screenDataReloaded } from './screenData.js';
@@ -44,7 +44,7 @@ export function* runAction({ payload }: ReturnType<typeof actionRequested>): Gen
   const definition = screenById(screenId).actions?.[actionId];
   if (!definition) throw new Error(`screen ${screenId}: unknown action "${actionId}"`);
   if (definition.form) {
-    // the dialog shows the form; its submit makes the call (forms/formSaga.ts) and closes it on success
+    // the dialog shows the form; its submit makes the call (a form action always has one: screenSchema.ts) (forms/formSaga.ts) and closes it on success
     const { title, warning, submitLabel, cancelLabel } = definition.form;
     yield put(dialogOpened({ title, body: warning ?? '', confirmLabel: submitLabel, cancelLabel, closeOnBackdrop: false, values: {}, form: { screenId, actionId, context } }));
     return;
@@ -56,10 +56,10 @@ export function* runAction({ payload }: ReturnType<typeof actionRequested>): Gen
     const answer = (yield race({ confirmed: take(dialogConfirmed.type), cancelled: take(dialogCancelled.type) })) as { confirmed?: unknown };
     if (!answer.confirmed) return;
   }
-  const result = yield* runCall(actionOperation(screenId, actionId), definition.call, context, definition.outcomes);
+  const result: CallResult = definition.call ? yield* runCall(actionOperation(screenId, actionId), definition.call, context, definition.outcomes) : { ok: true };
   const outcome = chooseOutcome(definition.outcomes, result, context);
   if (!outcome) return;
-  yield* applyOutcome(outcome, { ...context, body: result.body, status: result.status });
+  yield* applyOutcome(outcome, { ...context, body: result.body, status: result.status }, undefined, screenId);
   if (outcome.reload) yield put(screenDataReloaded({ screenId }));
 }
 

@@ -2,6 +2,7 @@
  * A screen's API call (data to load, an action's call, a form's submit) and the choice of its outcome: the first row
  * of the outcome table that matches the answer (SPEC §8: what the spec says a screen does with each answer).
  */
+import { getI18n } from 'react-i18next';
 import { call, put, select } from 'redux-saga/effects';
 import type { CallDefinition, FlashSpec, Outcome } from '../../../common/screens.js';
 import { callApi } from '../../api/callApi.js';
@@ -12,6 +13,7 @@ import type { SessionRootState } from '../../state/session.js';
 import { fillPath } from '../forms/pathParams.js';
 import { matches } from './conditions.js';
 import { navigateToScreen } from './navigation.js';
+import { screenLocalSet } from './local.js';
 import { resolveValue, resolveValues, type ScreenContext } from './values.js';
 
 /** How a call ended: its status and body (the answer, or the error's body). */
@@ -69,7 +71,7 @@ export function* runCall(
     const answer: unknown = yield call(
       callApi,
       operation,
-      { method: definition.method ?? 'GET', path, version: definition.version, query, headers, ...(body === undefined ? {} : { body }) },
+      { method: definition.method ?? 'GET', path, version: definition.version, query, headers, ...(definition.multipart ? { multipart: true } : {}), ...(body === undefined ? {} : { body }) },
       { handle: claims },
     );
     return { ok: true, body: answer };
@@ -87,7 +89,14 @@ function flashOf(spec: FlashSpec, context: Partial<ScreenContext>) {
  * What an outcome does besides field messages and reloads (which belong to the form or the screen): its event with
  * the answer, its flash, then its navigation. `done` is the path of a form's done step.
  */
-export function* applyOutcome(outcome: Outcome, context: Partial<ScreenContext>, done?: () => Generator<unknown, void, unknown>): Generator<unknown, void, unknown> {
+export function* applyOutcome(
+  outcome: Outcome,
+  context: Partial<ScreenContext>,
+  done?: () => Generator<unknown, void, unknown>,
+  screenId?: string,
+): Generator<unknown, void, unknown> {
+  if (outcome.set && screenId) yield put(screenLocalSet({ screenId, values: resolveValues(outcome.set as Record<string, string>, context) }));
+  if (outcome.save && typeof context.body === 'string') yield call(saveFile, outcome.save, context);
   if (outcome.event) yield put({ type: outcome.event, payload: context.body });
   if (outcome.flash) yield put(flashOf(outcome.flash, context));
   if (outcome.navigate === 'done') {
@@ -95,4 +104,38 @@ export function* applyOutcome(outcome: Outcome, context: Partial<ScreenContext>,
   } else if (outcome.navigate) {
     yield* navigateToScreen(outcome.navigate, context);
   }
+}
+
+const pad = (value: number) => String(value).padStart(2, '0');
+
+/** Today as yyyyMMdd (SPEC §9 CSV file name), in the browser's time zone. */
+export function compactDate(now = new Date()): string {
+  return `${now.getFullYear()}${pad(now.getMonth() + 1)}${pad(now.getDate())}`;
+}
+
+/** The UTF-8 byte-order mark (SPEC §9: bytes 239, 187, 191). */
+export const UTF8_BOM = new Uint8Array([0xef, 0xbb, 0xbf]);
+
+/** The file an outcome saves: the answer's text, after the byte-order mark when asked, under its file name. */
+export function savedFile(save: NonNullable<Outcome['save']>, context: Partial<ScreenContext>, now = new Date()): { name: string; blob: Blob } {
+  const values = { ...resolveValues(save.values, context), date: compactDate(now) };
+  const i18n = getI18n();
+  const name = i18n ? i18n.t(save.fileName, values) : save.fileName;
+  const parts: BlobPart[] = save.bom ? [UTF8_BOM, String(context.body)] : [String(context.body)];
+  return { name, blob: new Blob(parts, { type: save.type ?? 'text/plain;charset=utf-8' }) };
+}
+
+/** Saves through a temporary link (the download attribute names the file). */
+function saveFile(save: NonNullable<Outcome['save']>, context: Partial<ScreenContext>): void {
+  const { name, blob } = savedFile(save, context);
+  const url = URL.createObjectURL(blob);
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = name;
+  link.style.display = 'none';
+  document.body.append(link);
+  link.click();
+  link.remove();
+  // revoked once the browser has surely taken the file (an early revoke can turn the download into a navigation)
+  setTimeout(() => URL.revokeObjectURL(url), 30_000);
 }

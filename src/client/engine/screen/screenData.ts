@@ -1,12 +1,14 @@
 /**
  * What screens load (ScreenDefinition.data): one generic saga loads every entry of a screen through callApi when the
  * screen is entered, keyed by screen, and again when an outcome asks for a reload. Failures follow the entry's
- * outcomes (e.g. navigate to top), else the general handling of SPEC §8.
+ * outcomes (e.g. navigate to top), else the general handling of SPEC §8; a success follows a row of them that matches
+ * it (e.g. `{"on": "success", "when": <the answer is empty>, "navigate": …}`).
  */
 import type { UnknownAction } from 'redux';
 import { all, call, delay, put, race, select, take, takeLatest } from 'redux-saga/effects';
 import { actionCreator } from '../../state/actions.js';
 import { applyOutcome, chooseOutcome, runCall, type CallResult } from './calls.js';
+import { screenLocalSet } from './local.js';
 import { navigateToScreen, screenById } from './navigation.js';
 import type { ScreenContext } from './values.js';
 
@@ -18,6 +20,8 @@ export interface ScreenDataEntry {
   values: Record<string, unknown>;
   /** The context of the last load, for reloads. */
   context: Partial<ScreenContext>;
+  /** The screen's own state (Outcome.set), empty on entering. */
+  local: Record<string, unknown>;
 }
 
 export type ScreenDataState = Record<string, ScreenDataEntry>;
@@ -28,10 +32,16 @@ export const screenDataReloaded = actionCreator<{ screenId: string }>('screens/r
 export const screenDataLoaded = actionCreator<{ screenId: string; status: LoadStatus; values: Record<string, unknown> }>('screens/loaded');
 export const screenLeft = actionCreator<{ screenId: string }>('screens/left');
 
+
 export function screenDataReducer(state: ScreenDataState = {}, action: UnknownAction): ScreenDataState {
   if (screenEntered.match(action)) {
     const { screenId, context } = action.payload;
-    return { ...state, [screenId]: { status: 'loading', values: state[screenId]?.values ?? {}, context } };
+    return { ...state, [screenId]: { status: 'loading', values: state[screenId]?.values ?? {}, context, local: {} } };
+  }
+  if (screenLocalSet.match(action)) {
+    const entry = state[action.payload.screenId];
+    if (!entry) return state;
+    return { ...state, [action.payload.screenId]: { ...entry, local: { ...entry.local, ...action.payload.values } } };
   }
   if (screenDataLoaded.match(action)) {
     const entry = state[action.payload.screenId];
@@ -49,7 +59,7 @@ export interface ScreenDataRootState {
   screenData: ScreenDataState;
 }
 
-const NOTHING: ScreenDataEntry = { status: 'loaded', values: {}, context: {} };
+const NOTHING: ScreenDataEntry = { status: 'loaded', values: {}, context: {}, local: {} };
 export const selectScreenData = (state: ScreenDataRootState, screenId: string): ScreenDataEntry => state.screenData[screenId] ?? NOTHING;
 
 /** Loads every data entry of the screen at once; the screen shows its loader until all have answered. */
@@ -63,11 +73,11 @@ export function* loadScreenData(screenId: string): Generator<unknown, void, unkn
     if (results[index]!.ok) values[key] = results[index]!.body;
   });
   yield put(screenDataLoaded({ screenId, status: results.every((result) => result.ok) ? 'loaded' : 'failed', values }));
+  // a failure's row, or a success's when a row claims it (e.g. an empty answer goes to top)
   for (const [index, [, definition]] of definitions.entries()) {
     const result = results[index]!;
-    if (result.ok) continue;
     const outcome = chooseOutcome(definition.outcomes, result, entry.context);
-    if (outcome) yield* applyOutcome(outcome, { ...entry.context, body: result.body, status: result.status });
+    if (outcome) yield* applyOutcome(outcome, { ...entry.context, body: result.body, status: result.status }, undefined, screenId);
   }
 }
 

@@ -20,6 +20,14 @@ export interface ScreenContext {
   me: unknown;
   organization: unknown;
   language: string;
+  /** The screen's own state (Outcome.set): preview mode, a selected row, errors to show. */
+  local?: Record<string, unknown>;
+  /** The screen's actions whose call is under way, by id (`{"preview": true}`). */
+  pending?: Record<string, boolean>;
+  /** A table row's number (TableBlock.rowNumberFrom). */
+  rowNo?: number;
+  /** The file chosen in an upload block, while its action runs. */
+  file?: unknown;
   /** A table row, while its cells are rendered or its action runs. */
   item?: unknown;
   /** The value chosen in a select. */

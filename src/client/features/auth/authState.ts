@@ -5,6 +5,7 @@
 import type { UnknownAction } from 'redux';
 import { actionCreator } from '../../state/actions.js';
 import { sessionCleared } from '../../state/session.js';
+import type { PostLogoutPath } from '../../../common/identity.js';
 import type { SigninOptions } from './signinRequest.js';
 
 export type SigninStatus = 'idle' | 'redirecting' | 'failed';
@@ -26,8 +27,15 @@ export const callbackOpened = actionCreator<{ search: string }, 'auth/callbackOp
 export const callbackFailed = actionCreator<void, 'auth/callbackFailed'>('auth/callbackFailed');
 export const callbackSucceeded = actionCreator<void, 'auth/callbackSucceeded'>('auth/callbackSucceeded');
 export const idTokenReceived = actionCreator<string, 'auth/idTokenReceived'>('auth/idTokenReceived');
-/** /signout. */
-export const logoutRequested = actionCreator<void, 'auth/logoutRequested'>('auth/logoutRequested');
+export interface LogoutOptions {
+  /**
+   * Where the provider sends the browser after end-session: a path registered as a post-logout redirect
+   * (POST_LOGOUT_PATHS); default '/'. The gateway's glo=true comes back to the gateway.
+   */
+  postLogoutPath?: PostLogoutPath;
+}
+/** /signout (and the gateway's glo=true). */
+export const logoutRequested = actionCreator<LogoutOptions | void, 'auth/logoutRequested'>('auth/logoutRequested');
 
 export function authReducer(state: AuthState = initialAuthState, action: UnknownAction): AuthState {
   if (signinRequested.match(action)) return { ...state, signin: 'redirecting' };

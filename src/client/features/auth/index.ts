@@ -7,7 +7,7 @@ import { sessionReplacedSaga } from './sessionReplacedSaga.js';
 import { signinSaga } from './signinSaga.js';
 
 export * from './authState.js';
-export { browserAuthContext, AUTH_CONTEXT, type AuthSagaContext } from './context.js';
+export { authContext, browserAuthContext, AUTH_CONTEXT, type AuthSagaContext } from './context.js';
 export { createRefreshSession } from './refreshSaga.js';
 export { restoreLogin } from './persistenceSaga.js';
 export { SESSION_REPLACED } from './sessionReplacedSaga.js';

@@ -4,6 +4,7 @@
  * the portal root. A failure on the way shows the 'unexpected error' flash (SPEC §8) and the logout still completes.
  */
 import { call, put, select, takeLeading } from 'redux-saga/effects';
+import { POST_LOGOUT_PATH } from '../../../common/identity.js';
 import { navigateTo } from '../../api/context.js';
 import { errorReportFor, reportError } from '../../api/report.js';
 import { flash } from '../../state/flash.js';
@@ -13,7 +14,7 @@ import { authContext } from './context.js';
 import type { ProviderMetadata } from './identityProviderTypes.js';
 import { endSessionUrl } from './signinRequest.js';
 
-export function* logout(): Generator<unknown, void, unknown> {
+export function* logout(action?: ReturnType<typeof logoutRequested>): Generator<unknown, void, unknown> {
   const { identityProvider, loginStore, verificationStorage, assignLocation, origin } = yield* authContext();
   const session = (yield select(selectSession)) as Session | null;
   const idToken = (yield select(selectIdToken)) as string | null;
@@ -39,8 +40,9 @@ export function* logout(): Generator<unknown, void, unknown> {
     yield put(flash.error('errors.unexpected'));
     yield call(reportError, errorReportFor(failure, { step: 'logout' }));
   }
-  if (metadata?.endSessionEndpoint) yield call(assignLocation, endSessionUrl(metadata.endSessionEndpoint, origin, idToken));
-  else yield call(navigateTo, '/', { replace: true });
+  const postLogoutPath = action?.payload?.postLogoutPath ?? POST_LOGOUT_PATH;
+  if (metadata?.endSessionEndpoint) yield call(assignLocation, endSessionUrl(metadata.endSessionEndpoint, origin, idToken, postLogoutPath));
+  else yield call(navigateTo, postLogoutPath, { replace: true });
 }
 
 export function* logoutSaga() {

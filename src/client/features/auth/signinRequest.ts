@@ -8,7 +8,7 @@
  * are not exported; the spec fixes other formats and a nonce that carries the return path. So these few lines are
  * ours, and oidc-client-ts is used where it fits: discovery (MetadataService, see identityProvider.ts).
  */
-import { AUTHORIZATION_PARAM, ADMIN_TYPE, CALLBACK_PATH, PORTAL_CLIENT_ID, POST_LOGOUT_PATH, SCOPES } from '../../../common/identity.js';
+import { AUTHORIZATION_PARAM, ADMIN_TYPE, CALLBACK_PATH, PORTAL_CLIENT_ID, POST_LOGOUT_PATH, SCOPES, type PostLogoutPath } from '../../../common/identity.js';
 
 export const STATE_LENGTH = 32;
 export const SALT_LENGTH = 32;
@@ -155,10 +155,10 @@ export function returnPathAfterSignin(nonce: string, origin: string, now: number
 }
 
 /** The provider's logout URL (SPEC §4 Session, §7 Logout): client_id, post_logout_redirect_uri, type=admin, id_token_hint. */
-export function endSessionUrl(endSessionEndpoint: string, origin: string, idToken?: string | null): string {
+export function endSessionUrl(endSessionEndpoint: string, origin: string, idToken?: string | null, postLogoutPath: PostLogoutPath = POST_LOGOUT_PATH): string {
   const url = new URL(endSessionEndpoint);
   url.searchParams.set('client_id', PORTAL_CLIENT_ID);
-  url.searchParams.set('post_logout_redirect_uri', `${origin}${POST_LOGOUT_PATH}`);
+  url.searchParams.set('post_logout_redirect_uri', `${origin}${postLogoutPath}`);
   url.searchParams.set(AUTHORIZATION_PARAM.type, ADMIN_TYPE);
   if (idToken) url.searchParams.set('id_token_hint', idToken);
   return url.toString();

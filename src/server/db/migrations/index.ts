@@ -9,6 +9,12 @@ import * as m0020 from './0020_identity_provider.js';
 import * as m0030 from './0030_hardening_identity.js';
 import * as m0031 from './0031_hardening_inputs.js';
 import * as m0032 from './0032_memberships.js';
+import * as m0040 from './0040_catalogue.js';
+import * as m0042 from './0042_announcement_articles.js';
+import * as m0043 from './0043_single_sign_on.js';
+import * as m0050 from './0050_retention_indexes.js';
+import * as m0060 from './0060_contacts.js';
+import * as m0061 from './0061_organization_users.js';
 
 export const migrations: Record<string, Migration> = {
   '0001_initial': m0001,
@@ -17,6 +23,12 @@ export const migrations: Record<string, Migration> = {
   '0030_hardening_identity': m0030,
   '0031_hardening_inputs': m0031,
   '0032_memberships': m0032,
+  '0040_catalogue': m0040,
+  '0042_announcement_articles': m0042,
+  '0043_single_sign_on': m0043,
+  '0050_retention_indexes': m0050,
+  '0060_contacts': m0060,
+  '0061_organization_users': m0061,
 };
 
 export const migrationProvider: MigrationProvider = {

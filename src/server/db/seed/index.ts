@@ -7,17 +7,25 @@ import { randomBytes } from 'node:crypto';
 import { sql } from 'kysely';
 import { hashToken } from '../../domain/adminTokens.js';
 import { hashPassword, verifyPassword } from '../../domain/passwords.js';
+import { ensurePartnerProduct } from '../../domain/singleSignOn.js';
 import type { Db } from '../index.js';
 import type { Database } from '../types.js';
 import {
   DEMO_PASSWORD,
   demoAdmins,
   demoAnnouncementArticles,
+  demoBillingContacts,
+  demoContacts,
   demoFeatureFlags,
   demoNotices,
   demoOrganizations,
+  demoOrganizationUsers,
+  demoPartnerProducts,
   demoProductAdminRoles,
+  demoOrganizationServices,
+  demoProjects,
   demoServiceGroupLinks,
+  demoServiceGroups,
   demoServiceLinks,
   demoServices,
 } from './demoData.js';
@@ -38,6 +46,10 @@ const SEEDED_TABLES: (keyof Database)[] = [
   'notices',
   'announcementArticles',
   'productAdminRoles',
+  'organizationServices',
+  'projects',
+  'projectClasses',
+  'organizationUsers',
 ];
 
 /** How long the open demo invitation lasts (ACTIVATION_TOKEN_TTL's default). */
@@ -61,6 +73,27 @@ export async function demoPasswordAccounts(db: Db): Promise<string[]> {
   const found: string[] = [];
   for (const row of rows) if (row.passwordHash && (await verifyPassword(row.passwordHash, DEMO_PASSWORD))) found.push(row.email);
   return found;
+}
+
+/**
+ * The demo partner products (single-sign-on gateway), in demo mode: added when missing, also to a database seeded
+ * before they existed; an existing row of the same code is left as it is.
+ */
+export async function seedDemoPartnerProducts(db: Db): Promise<void> {
+  for (const product of demoPartnerProducts) await ensurePartnerProduct(db, product);
+}
+
+/**
+ * The demo learners (Users page), in demo mode: added to a database seeded before they existed, when it holds no
+ * learner at all, for the demo organisations it has; two instances starting together insert each once.
+ */
+export async function seedDemoOrganizationUsers(db: Db): Promise<void> {
+  if (await db.selectFrom('organizationUsers').select('id').limit(1).executeTakeFirst()) return;
+  const gloplaIds = [...new Set(demoOrganizationUsers.map((user) => user.gloplaId))];
+  const organizations = await db.selectFrom('organizations').select(['id', 'gloplaId']).where('gloplaId', 'in', gloplaIds).execute();
+  const organizationId = new Map(organizations.map((row) => [row.gloplaId, row.id]));
+  const rows = demoOrganizationUsers.filter((user) => organizationId.has(user.gloplaId)).map(({ gloplaId, ...user }) => ({ ...user, organizationId: organizationId.get(gloplaId)! }));
+  if (rows.length > 0) await db.insertInto('organizationUsers').values(rows).onConflict((conflict) => conflict.columns(['organizationId', 'email']).doNothing()).execute();
 }
 
 export async function seedDemoData(db: Db): Promise<SeedResult> {
@@ -115,14 +148,25 @@ export async function seedDemoData(db: Db): Promise<SeedResult> {
 
     await trx
       .insertInto('serviceGroups')
-      .values(demoServices.map(({ id, identifier, name }) => ({ id, identifier, name: json(name) })))
+      .values(
+        demoServiceGroups.map((group, position) => ({
+          id: group.id,
+          identifier: group.identifier,
+          name: json(group.name),
+          selection: group.selection,
+          position,
+          maximumUsers: group.maximumUsers ?? null,
+          classSizeMinimum: group.classSize?.minimum ?? null,
+          classSizeMaximum: group.classSize?.maximum ?? null,
+        })),
+      )
       .execute();
     await trx
       .insertInto('services')
       .values(
         demoServices.map((service) => ({
           id: service.id,
-          serviceGroupId: service.id,
+          serviceGroupId: service.serviceGroupId,
           identifier: service.identifier,
           name: json(service.name),
           subtitle: json(service.subtitle),
@@ -130,14 +174,47 @@ export async function seedDemoData(db: Db): Promise<SeedResult> {
           description: json(service.description),
           thumbnailUrl: demoImage(service.name.en, 320, 180),
           imageUrl: demoImage(service.name.en, 960, 240),
+          position: service.position,
+          discontinued: service.discontinued ?? false,
+          lastStartsOn: service.lastStartsOn ?? null,
         })),
       )
       .execute();
-    const links = demoServices.flatMap((service) => [
-      ...demoServiceLinks(service).map((link, position) => ({ ...link, label: json(link.label), serviceId: service.id, serviceGroupId: null, position })),
-      ...demoServiceGroupLinks(service).map((link, position) => ({ ...link, label: json(link.label), serviceId: null, serviceGroupId: service.id, position })),
-    ]);
+    const representatives = demoServices.filter((service) => service.id === service.serviceGroupId);
+    const links = [
+      ...representatives.flatMap((service) =>
+        demoServiceLinks(service).map((link, position) => ({ ...link, label: json(link.label), serviceId: service.id, serviceGroupId: null, position })),
+      ),
+      ...demoServiceGroups.flatMap((group) =>
+        demoServiceGroupLinks(group).map((link, position) => ({ ...link, label: json(link.label), serviceId: null, serviceGroupId: group.id, position })),
+      ),
+    ];
     await trx.insertInto('serviceLinks').values(links).execute();
+    await trx
+      .insertInto('organizationServices')
+      .values(Object.entries(demoOrganizationServices).flatMap(([gloplaId, serviceIds]) => serviceIds.map((serviceId) => ({ organizationId: organizationId.get(gloplaId)!, serviceId }))))
+      .execute();
+    for (const project of demoProjects) {
+      const { id } = await trx
+        .insertInto('projects')
+        .values({ organizationId: organizationId.get(project.gloplaId)!, projectCode: project.projectCode, name: project.name })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      await trx
+        .insertInto('projectClasses')
+        .values(project.classes.map((projectClass, position) => ({ ...projectClass, projectId: id, position })))
+        .execute();
+    }
+
+    await trx.insertInto('contacts').values(demoContacts.map(({ gloplaId, ...contact }) => ({ ...contact, organizationId: organizationId.get(gloplaId)! }))).execute();
+    await trx
+      .insertInto('billingContacts')
+      .values(demoBillingContacts.map(({ gloplaId, ...contact }) => ({ ...contact, organizationId: organizationId.get(gloplaId)! })))
+      .execute();
+    await trx
+      .insertInto('organizationUsers')
+      .values(demoOrganizationUsers.map(({ gloplaId, ...user }) => ({ ...user, organizationId: organizationId.get(gloplaId)! })))
+      .execute();
 
     await trx.insertInto('featureFlags').values(demoFeatureFlags).execute();
     await trx

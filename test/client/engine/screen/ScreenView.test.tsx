@@ -71,11 +71,12 @@ describe('engine/screen: screens from configuration', () => {
       expect(view.getByRole('link', { name: 'Change password' }).getAttribute('href')).to.equal('/account/password/edit');
     });
 
-    it('Home: the loader, then a card per service loaded in the page language', async () => {
+    it('Home: the loader, then a card per service loaded in the page language, linking to its Service Details', async () => {
       const services = { services: [{ id: 1, name: 'Hodai', subtitle: '', summary: 'Line one\nLine two', thumbnailUrl: null, serviceGroup: { id: 1, name: 'hodai' } }] };
       const { view, calls } = await renderScreen('home', { signedIn: MEMBER, routes: { 'GET /api/v2/services': () => jsonResponse(200, services) } });
       view.getByRole('status');
       await view.findByRole('heading', { name: 'Hodai' });
+      expect(view.getByRole('link', { name: 'Hodai' }).getAttribute('href'), 'the card links to Service Details').to.equal('/services/1');
       view.getByRole('heading', { name: 'Available services' });
       view.getByText('Line two');
       expect(calls('GET', '/api/v2/services')[0]!.args[0]).to.contain('lang=en');

@@ -7,7 +7,7 @@ import { render } from '@testing-library/react';
 import type { i18n } from 'i18next';
 import { I18nextProvider } from 'react-i18next';
 import { Provider } from 'react-redux';
-import { MemoryRouter, Route, Routes } from 'react-router-dom';
+import { createMemoryRouter, RouterProvider } from 'react-router-dom';
 import type { UnknownAction } from 'redux';
 import { formsReducer } from '../../../../src/client/engine/forms/formState.js';
 import { formsSaga } from '../../../../src/client/engine/forms/formSaga.js';
@@ -59,11 +59,7 @@ export async function renderScreen(screenId: string, options: ScreenOptions = {}
   const view = render(
     <Provider store={harness.store}>
       <I18nextProvider i18n={i18nInstance}>
-        <MemoryRouter initialEntries={[{ pathname: options.url ?? screen.path, state: options.state }]}>
-          <Routes>
-            <Route path={screen.path} element={<ScreenView screen={screen} />} />
-          </Routes>
-        </MemoryRouter>
+        <RouterProvider router={createMemoryRouter([{ path: screen.path, element: <ScreenView screen={screen} /> }], { initialEntries: [{ pathname: options.url ?? screen.path, state: options.state }] })} />
       </I18nextProvider>
     </Provider>,
   );

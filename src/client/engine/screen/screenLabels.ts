@@ -1,0 +1,19 @@
+/**
+ * The words of a screen's title and breadcrumb: a locale key, or a value of the screen's loaded data
+ * ('$data.detail.service.name': Service Details is titled with the service's name). Empty until the data is there.
+ */
+import { useTranslation } from 'react-i18next';
+import { useSelector } from 'react-redux';
+import type { ScreenDefinition } from '../../../common/screens.js';
+import { selectScreenData, type ScreenDataRootState } from './screenData.js';
+import { resolveValue } from './values.js';
+
+export function useScreenLabel(screen: ScreenDefinition | undefined): (label: string) => string {
+  const { t } = useTranslation();
+  const data = useSelector((root: ScreenDataRootState) => (screen ? selectScreenData(root, screen.id).values : undefined));
+  return (label) => {
+    if (!label.startsWith('$')) return t(label);
+    const value = resolveValue(label, { data: data ?? {} });
+    return value === undefined || value === null ? '' : String(value);
+  };
+}

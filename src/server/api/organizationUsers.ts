@@ -1,0 +1,202 @@
+/**
+ * The learners of the session's organisation (SPEC §7 Users, 2.15 Users), a manager's calls (SPEC §6: the Users page
+ * is admin-only):
+ *
+ *   GET   organizations/{orgId}/users                          → {users}
+ *   GET   organizations/{orgId}/users/csv                      → the list as CSV text (the page saves it with a BOM)
+ *   PATCH organizations/{orgId}/users/{userId}   {last_name, first_name, kana_last_name, kana_first_name, email, name_id}
+ *                                                              → {user}; 422 {errors} (names/e-mail changed, nameId rules)
+ *   POST  organizations/{orgId}/users/preview    multipart, field csv → {users}; 400 {error: exceedMaxSize | fileNotFound |
+ *                                                  invalidCsvFormat | invalidHeader | malformedCsv}; 422 {errors, users}
+ *   POST  organizations/{orgId}/users/bulk_update  {users}      → {users}; 422 {errors, users}; all rows or none
+ *
+ * The organisation must be the session's (token glopla_id) and the caller its manager (api/auth.ts requireManager).
+ */
+import type { FastifyPluginAsync } from 'fastify';
+import multipart from '@fastify/multipart';
+import {
+  organizationUserAnswerSchema,
+  organizationUsersAnswerSchema,
+  userRowErrorsAnswerSchema,
+  type OrganizationUserAnswer,
+  type OrganizationUsersAnswer,
+} from '../../common/api/answers.js';
+import type { Forms } from '../../common/api/forms.js';
+import { API_ERROR, CSV_FORMAT_ERRORS } from '../../common/errorCodes.js';
+import { bulkUpdateUsers, CsvFormatProblem, listUsers, previewUsersCsv, updateUser, usersCsv, type UserInput } from '../domain/organizationUsers.js';
+import { requireManager, signedIn, useAuthentication } from './auth.js';
+import { ApiError } from './errors.js';
+import { TAG } from './openapi.js';
+import { errorAnswers, organizationParams, wire, type OrganizationParams } from './schemas.js';
+import { formBody, FormValidationError } from './validation.js';
+
+/** Params of organizations/{orgId}/users/{userId}. */
+const organizationUserParams = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    orgId: { type: 'integer', minimum: 1, description: "the organisation's id: the one the session was signed in for" },
+    userId: { type: 'integer', minimum: 1 },
+  },
+  required: ['orgId', 'userId'],
+} as const;
+interface OrganizationUserParams {
+  orgId: number;
+  userId: number;
+}
+
+const text255 = { type: 'string', maxLength: 255 } as const;
+const userRowBody = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['id', 'lastName', 'firstName', 'kanaLastName', 'kanaFirstName', 'email', 'nameId'],
+  properties: {
+    id: { type: 'integer', minimum: 0 },
+    lastName: text255,
+    firstName: text255,
+    kanaLastName: text255,
+    kanaFirstName: text255,
+    email: text255,
+    nameId: { type: 'string', maxLength: 1000 },
+    nameIdType: { type: ['string', 'null'] },
+  },
+} as const;
+/** The previewed rows as the preview answered them (camelCase here: bodies are camelCased before validation). */
+const bulkUpdateBody = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['users'],
+  properties: { users: { type: 'array', maxItems: 100_000, items: userRowBody } },
+} as const;
+
+const formatErrors = errorAnswers({ 400: [...CSV_FORMAT_ERRORS], 403: [API_ERROR.forbidden] });
+
+export const organizationUsersRoutes: FastifyPluginAsync = async (app) => {
+  useAuthentication(app);
+  const { config, db } = app;
+  // multipart for the preview only (this plugin's routes): one file, no larger than USERS_CSV_MAX_BYTES
+  await app.register(multipart, { limits: { fileSize: config.usersCsvMaxBytes, files: 1, fields: 5, parts: 6 } });
+
+  app.get<{ Params: OrganizationParams; Reply: OrganizationUsersAnswer }>(
+    '/organizations/:orgId/users',
+    {
+      schema: {
+        tags: [TAG.organisationUsers],
+        summary: "The organisation's learners (a manager), by id",
+        params: organizationParams,
+        response: { 200: wire(organizationUsersAnswerSchema), ...errorAnswers({ 403: [API_ERROR.forbidden] }) },
+      },
+    },
+    async (request) => {
+      await requireManager(db, signedIn(request), request.params.orgId);
+      return { users: await listUsers(db, request.params.orgId) };
+    },
+  );
+
+  app.get<{ Params: OrganizationParams }>(
+    '/organizations/:orgId/users/csv',
+    {
+      schema: {
+        tags: [TAG.organisationUsers],
+        summary: 'The learners as CSV text (header id,lastName,firstName,kanaLastName,kanaFirstName,email,nameId); the page saves it with a UTF-8 byte-order mark',
+        params: organizationParams,
+        response: { 200: { type: 'string', description: 'text/csv; charset=utf-8' }, ...errorAnswers({ 403: [API_ERROR.forbidden] }) },
+      },
+    },
+    async (request, reply) => {
+      await requireManager(db, signedIn(request), request.params.orgId);
+      const csv = usersCsv(await listUsers(db, request.params.orgId));
+      return reply.type('text/csv; charset=utf-8').send(csv);
+    },
+  );
+
+  app.patch<{ Params: OrganizationUserParams; Body: Forms['organization-user']; Reply: OrganizationUserAnswer }>(
+    '/organizations/:orgId/users/:userId',
+    {
+      schema: {
+        tags: [TAG.organisationUsers],
+        summary: "Change one learner's nameId (a manager); the names and e-mail are sent unchanged",
+        params: organizationUserParams,
+        body: formBody('organization-user'),
+        response: {
+          200: wire(organizationUserAnswerSchema),
+          ...errorAnswers({ 403: [API_ERROR.forbidden], 404: [API_ERROR.notFound] }),
+        },
+      },
+    },
+    async (request) => {
+      const { orgId, userId } = request.params;
+      await requireManager(db, signedIn(request), orgId);
+      const result = await updateUser(db, orgId, userId, request.body);
+      if (!result.ok && result.reason === 'not_found') throw new ApiError(404, API_ERROR.notFound);
+      if (!result.ok) throw new FormValidationError(result.errors.map((error) => ({ ...error, meta: {} })));
+      request.log.info({ organizationId: orgId, userId }, 'learner updated');
+      return { user: result.user };
+    },
+  );
+
+  app.post<{ Params: OrganizationParams; Reply: OrganizationUsersAnswer }>(
+    '/organizations/:orgId/users/preview',
+    {
+      schema: {
+        tags: [TAG.organisationUsers],
+        summary: 'Check an edited learner CSV (multipart/form-data, file field csv) without writing: the users as read, or their row errors',
+        consumes: ['multipart/form-data'],
+        params: organizationParams,
+        response: { 200: wire(organizationUsersAnswerSchema), 422: wire(userRowErrorsAnswerSchema), ...formatErrors },
+      },
+    },
+    async (request, reply) => {
+      const orgId = request.params.orgId;
+      await requireManager(db, signedIn(request), orgId);
+      if (!request.isMultipart()) throw new ApiError(400, API_ERROR.fileNotFound);
+      let file: Buffer | undefined;
+      try {
+        const part = await request.file();
+        if (part && part.fieldname === 'csv') file = await part.toBuffer();
+        else if (part) part.file.resume(); // another field's file: read and dropped
+      } catch (error) {
+        if (error instanceof app.multipartErrors.RequestFileTooLargeError) throw new ApiError(400, API_ERROR.exceedMaxSize);
+        if (error instanceof app.multipartErrors.FilesLimitError || error instanceof app.multipartErrors.PartsLimitError) throw new ApiError(400, API_ERROR.invalidCsvFormat);
+        // a multipart body that cannot be read (broken boundary, cut short): no file came
+        request.log.info({ err: error }, 'unreadable multipart body');
+        throw new ApiError(400, API_ERROR.fileNotFound);
+      }
+      if (!file || file.length === 0) throw new ApiError(400, API_ERROR.fileNotFound);
+      try {
+        const checked = await previewUsersCsv(db, orgId, file);
+        if (checked.errors.length > 0) return reply.code(422).send(checked as never);
+        return { users: checked.users };
+      } catch (error) {
+        if (error instanceof CsvFormatProblem) throw new ApiError(400, error.code);
+        throw error;
+      }
+    },
+  );
+
+  app.post<{ Params: OrganizationParams; Body: { users: UserInput[] }; Reply: OrganizationUsersAnswer }>(
+    '/organizations/:orgId/users/bulk_update',
+    {
+      schema: {
+        tags: [TAG.organisationUsers],
+        summary: 'Write the previewed learners (a manager): checked again, then every changed nameId in one transaction (all or nothing)',
+        params: organizationParams,
+        body: bulkUpdateBody,
+        response: { 200: wire(organizationUsersAnswerSchema), 422: wire(userRowErrorsAnswerSchema), ...formatErrors },
+      },
+    },
+    async (request, reply) => {
+      const orgId = request.params.orgId;
+      await requireManager(db, signedIn(request), orgId);
+      try {
+        const result = await bulkUpdateUsers(db, orgId, request.body.users);
+        if (!result.ok) return reply.code(422).send({ errors: result.errors, users: result.users } as never);
+        request.log.info({ organizationId: orgId, users: result.users.length }, 'learners bulk-updated');
+        return { users: result.users };
+      } catch (error) {
+        if (error instanceof CsvFormatProblem) throw new ApiError(400, error.code);
+        throw error;
+      }
+    },
+  );
+};
