@@ -13,7 +13,7 @@ import { bearer } from '../support/oidc.js';
 import { accessToken } from '../support/tokens.js';
 import { useTestApp } from '../support/testApp.js';
 
-type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+type Json = Record<string, any>;
 
 const learner = (index: number, extra: Json = {}) => ({
   last_name: '山田',
