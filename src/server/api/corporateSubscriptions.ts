@@ -54,7 +54,7 @@ const dryrun = { type: 'boolean', default: false, description: 'true: check and 
 const listQuery = {
   type: 'object',
   properties: {
-    service_group_id: { type: 'integer', minimum: 1, description: 'only the applications of this service group' },
+    service_group_id: { type: 'integer', minimum: 1, maximum: 2147483647, description: 'only the applications of this service group' },
     order_by: { type: 'string', enum: ['-starts_on', 'starts_on'], default: '-starts_on' },
     per_page: { type: 'integer', minimum: 1, description: 'accepted (the browser sends 999); every application is answered' },
     lang,

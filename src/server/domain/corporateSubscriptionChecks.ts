@@ -191,7 +191,8 @@ export async function checkApplication(db: Db, context: ApplicationContext, form
     ...duplicatedEmailErrors(form.users),
     ...(serviceProblems.length === 0 ? userLimitErrors(group, services.length, form.users.length) : []),
   ];
-  const warnings = await applicationWarnings(db, context, form, stored, group, classKind);
+  // warnings only for an application that may be written (a refusal answers the errors alone)
+  const warnings = errors.length > 0 ? { users: [], codes: [] } : await applicationWarnings(db, context, form, stored, group, classKind);
   return { errors, warnings, group };
 }
 

@@ -36,6 +36,9 @@ export class ApplicationRefused extends Error {
 
 export type SubscriptionOrder = 'starts_on' | '-starts_on';
 
+/** 'A' + 9 digits: anything else is no application's (and is never sent to the database). */
+const REQUEST_CODE = /^A[0-9]{9}$/;
+
 // ---------------------------------------------------------------------------------------------------
 // Reads
 
@@ -156,12 +159,14 @@ async function detailOf(db: Db, reader: SubscriptionReader, row: SubscriptionRow
 
 /** One application of the organisation (SPEC 2.10); undefined when the organisation has none with this requestCode. */
 export async function findSubscription(db: Db, reader: SubscriptionReader, requestCode: string): Promise<Subscription | undefined> {
+  if (!REQUEST_CODE.test(requestCode)) return undefined;
   const row = await subscriptionQuery(db, reader.organizationId).where('corporateSubscriptions.requestCode', '=', requestCode).executeTakeFirst();
   return row && detailOf(db, reader, row);
 }
 
 /** The stored billing contact and contact of an application (an update that leaves them out keeps them). */
 export async function storedContactIds(db: Db, organizationId: number, requestCode: string): Promise<{ billingContactId: number | null; contactId: number | null } | undefined> {
+  if (!REQUEST_CODE.test(requestCode)) return undefined;
   return db
     .selectFrom('corporateSubscriptions')
     .select(['billingContactId', 'contactId'])
@@ -194,6 +199,7 @@ type StoredRow = StoredApplication & { requestCode: string; adminIds: number[] }
 
 /** The organisation's application, locked for the transaction; undefined when unknown. */
 async function lockStored(trx: Db, organizationId: number, requestCode: string): Promise<StoredRow | undefined> {
+  if (!REQUEST_CODE.test(requestCode)) return undefined;
   const row = await trx
     .selectFrom('corporateSubscriptions')
     .select(['id', 'requestCode', 'serviceGroupId', 'projectClassId', sql<string>`to_char(starts_on, 'YYYY-MM-DD')`.as('startsOn')])
