@@ -231,6 +231,8 @@ export interface DetailsBlock extends BlockBase {
     text?: string;
     values?: Record<string, ValueRef>;
     formats?: Record<string, ValueFormat>;
+    /** The text once per element of this array, the element as `$element` (e.g. an application's admins by name). */
+    each?: ValueRef;
     link?: LinkItem;
     note?: string;
     when?: Condition;
@@ -290,7 +292,8 @@ export interface TableBlock extends BlockBase {
   alongside?: Record<string, ValueRef>;
   /** Locale key of the table's caption (read by screen readers). */
   caption: string;
-  columns: Array<{ title: string; cells: Cell[] }>;
+  /** A column's `when` is checked against the table's context (e.g. a warnings column outside a read-only view). */
+  columns: Array<{ title: string; cells: Cell[]; when?: Condition }>;
   empty?: string;
 }
 

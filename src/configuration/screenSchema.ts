@@ -135,7 +135,7 @@ const block = {
         type: { const: 'details' },
         rows: {
           type: 'array',
-          items: object({ label: localeKey, value: valueRef, text: localeKey, values, formats, link: linkItem, note: localeKey, when: condition }, ['label']),
+          items: object({ label: localeKey, value: valueRef, text: localeKey, values, formats, each: valueRef, link: linkItem, note: localeKey, when: condition }, ['label']),
         },
         when: condition,
       },
@@ -150,7 +150,7 @@ const block = {
         type: { const: 'table' },
         rows: valueRef,
         caption: localeKey,
-        columns: { type: 'array', minItems: 1, items: object({ title: localeKey, cells: { type: 'array', items: cell } }, ['title', 'cells']) },
+        columns: { type: 'array', minItems: 1, items: object({ title: localeKey, cells: { type: 'array', items: cell }, when: condition }, ['title', 'cells']) },
         empty: localeKey,
         rowNumberFrom: { type: 'integer' },
         muted: object({ when: condition }, ['when']),

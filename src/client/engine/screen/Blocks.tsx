@@ -92,6 +92,8 @@ function LinksView({ block, screen, context }: BlockProps<LinksBlock>): ReactEle
 
 function DetailsView({ block, screen, context }: BlockProps<DetailsBlock>): ReactElement {
   const { t } = useTranslation();
+  const rowText = (row: DetailsBlock['rows'][number], rowContext: ScreenContext) =>
+    row.text ? t(row.text, formatted(resolveValues(row.values, rowContext), row.formats, rowContext.language)) : String(resolveValue(row.value, rowContext) ?? '');
   return (
     <dl className="details">
       {block.rows
@@ -100,7 +102,15 @@ function DetailsView({ block, screen, context }: BlockProps<DetailsBlock>): Reac
           <div key={row.label} className="details__row">
             <dt>{t(row.label)}</dt>
             <dd>
-              <span className="details__value">{row.text ? t(row.text, formatted(resolveValues(row.values, context), row.formats, context.language)) : String(resolveValue(row.value, context) ?? '')}</span>
+              {row.each === undefined ? (
+                <span className="details__value">{rowText(row, context)}</span>
+              ) : (
+                (Array.isArray(resolveValue(row.each, context)) ? (resolveValue(row.each, context) as unknown[]) : []).map((element, index) => (
+                  <span key={index} className="details__value details__value--line">
+                    {rowText(row, { ...context, element })}
+                  </span>
+                ))
+              )}
               {row.link && <LinkItemView item={row.link} screen={screen} context={context} />}
               {row.note && <span className="details__note">{t(row.note)}</span>}
             </dd>
@@ -228,12 +238,13 @@ function TableView({ block, screen, context }: BlockProps<TableBlock>): ReactEle
   const rows = (resolveValue(block.rows, context) as unknown[] | undefined) ?? [];
   if (rows.length === 0 && block.empty) return <p className="text">{t(block.empty)}</p>;
   const alongside = block.alongside ? resolveValues(block.alongside, context) : undefined;
+  const columns = block.columns.filter((column) => matches(column.when, context));
   return (
     <table className="table">
       <caption className="table__caption">{t(block.caption)}</caption>
       <thead>
         <tr>
-          {block.columns.map((column) => (
+          {columns.map((column) => (
             <th key={column.title} scope="col">
               {t(column.title)}
             </th>
@@ -253,7 +264,7 @@ function TableView({ block, screen, context }: BlockProps<TableBlock>): ReactEle
           return (
             <Fragment key={index}>
               <tr className={muted ? 'table__row--muted' : undefined}>
-                {block.columns.map((column) => (
+                {columns.map((column) => (
                   <td key={column.title}>
                     <div className="table__cell">
                       {column.cells.map((cell, cellIndex) => (
@@ -265,7 +276,7 @@ function TableView({ block, screen, context }: BlockProps<TableBlock>): ReactEle
               </tr>
               {expanded && (
                 <tr className="table__expansion">
-                  <td colSpan={block.columns.length}>
+                  <td colSpan={columns.length}>
                     <Blocks blocks={block.expand!.blocks} screen={screen} context={rowContext} />
                   </td>
                 </tr>

@@ -31,6 +31,8 @@ export interface ScreenOptions {
   signedIn?: { role: Role; me: Me };
   routes?: Record<string, FetchRoute>;
   flags?: Record<string, boolean>;
+  /** The page's language; default English. */
+  language?: 'en' | 'ja';
 }
 
 export const MANAGER: ScreenOptions['signedIn'] = { role: 'manager', me: { id: 1, firstName: '太郎', lastName: '山田', email: 'manager@example.com' } };
@@ -38,6 +40,7 @@ export const MEMBER: ScreenOptions['signedIn'] = { role: 'member', me: { id: 2, 
 
 export async function renderScreen(screenId: string, options: ScreenOptions = {}) {
   i18nInstance ??= await englishI18n();
+  if (i18nInstance.language !== (options.language ?? 'en')) await i18nInstance.changeLanguage(options.language ?? 'en');
   const screen = screenById(screenId);
   const harness = setup({
     routes: options.routes,
