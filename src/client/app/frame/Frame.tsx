@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { Outlet, useMatches } from 'react-router-dom';
 import type { ScreenDefinition } from '../../../common/screens.js';
 import { Loader } from '../../engine/Loader.js';
-import { useScreenLabel } from '../../engine/screen/screenLabels.js';
+import { useScreenLabel, useScreenLinkPath } from '../../engine/screen/screenLabels.js';
 import { Breadcrumb } from './Breadcrumb.js';
 import { FlashMessages } from './FlashMessages.js';
 import { Footer } from './Footer.js';
@@ -18,15 +18,17 @@ export interface ScreenHandle {
   screen: ScreenDefinition;
 }
 
-function useCurrentScreen(): ScreenDefinition | undefined {
+function useCurrentScreen(): { screen?: ScreenDefinition; params: Record<string, string | undefined> } {
   const matches = useMatches();
-  return [...matches].reverse().map((match) => (match.handle as ScreenHandle | undefined)?.screen).find(Boolean);
+  const match = [...matches].reverse().find((candidate) => (candidate.handle as ScreenHandle | undefined)?.screen);
+  return { screen: (match?.handle as ScreenHandle | undefined)?.screen, params: match?.params ?? {} };
 }
 
 export function Frame(): ReactElement {
   const { t } = useTranslation();
-  const screen = useCurrentScreen();
+  const { screen, params } = useCurrentScreen();
   const label = useScreenLabel(screen);
+  const linkPath = useScreenLinkPath(screen, params);
   const title = screen ? label(screen.title) : '';
 
   useEffect(() => {
@@ -41,7 +43,7 @@ export function Frame(): ReactElement {
       <Notices />
       <FlashMessages />
       <main className={`content content--${screen?.width ?? 'normal'}`}>
-        {screen && <Breadcrumb items={screen.breadcrumb} label={label} />}
+        {screen && <Breadcrumb items={screen.breadcrumb} label={label} linkPath={linkPath} />}
         {screen && screen.title && <h1 className="content__title">{title}</h1>}
         {screen?.lead && <p className="content__lead">{t(screen.lead)}</p>}
         <Suspense fallback={<Loader />}>

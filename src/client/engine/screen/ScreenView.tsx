@@ -36,8 +36,9 @@ export function useScreenContext(screen: ScreenDefinition): ScreenContext {
       Object.fromEntries(Object.keys(screen.actions ?? {}).filter((actionId) => isPending(actionOperation(screen.id, actionId))(root)).map((actionId) => [actionId, true])),
     shallowEqual,
   );
-  // the same object while the URL's query stays: what the context feeds (a form's initial data) is not recomputed
-  const query = useMemo(() => queryOf(search), [search]);
+  // the same object while the URL's query stays: what the context feeds (a form's initial data) is not recomputed;
+  // the screen's defaults where the URL has no value
+  const query = useMemo(() => ({ ...screen.query, ...queryOf(search) }), [search, screen.query]);
   return {
     params,
     query,
@@ -59,14 +60,16 @@ const FORM_ONLY: Block[] = [{ type: 'form' }];
 
 export function ScreenView({ screen }: { screen: ScreenDefinition }): ReactElement {
   const dispatch = useDispatch();
-  const { key } = useLocation();
+  const { key, pathname } = useLocation();
   const context = useScreenContext(screen);
   const entry = useSelector((root: ScreenDataRootState) => selectScreenData(root, screen.id));
 
+  // left when another screen or path is shown; a new query on the same path (a sort order chosen in a select block)
+  // keeps what is shown until the data entered again has answered, without the loader
+  useEffect(() => () => void dispatch(screenLeft({ screenId: screen.id })), [dispatch, screen.id, pathname]);
   useEffect(() => {
     const { data: _data, load: _load, local: _local, pending: _pending, ...entered } = context;
     dispatch(screenEntered({ screenId: screen.id, context: entered }));
-    return () => void dispatch(screenLeft({ screenId: screen.id }));
     // entered again on a new navigation to the screen (key), not on every change of the context
   }, [dispatch, screen.id, key]);
 

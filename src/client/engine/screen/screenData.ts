@@ -8,6 +8,7 @@ import type { UnknownAction } from 'redux';
 import { all, call, delay, put, race, select, take, takeLatest } from 'redux-saga/effects';
 import { actionCreator } from '../../state/actions.js';
 import { applyOutcome, chooseOutcome, runCall, type CallResult } from './calls.js';
+import { matches } from './conditions.js';
 import { screenLocalSet } from './local.js';
 import { navigateToScreen, screenById } from './navigation.js';
 import type { ScreenContext } from './values.js';
@@ -62,20 +63,42 @@ export interface ScreenDataRootState {
 const NOTHING: ScreenDataEntry = { status: 'loaded', values: {}, context: {}, local: {} };
 export const selectScreenData = (state: ScreenDataRootState, screenId: string): ScreenDataEntry => state.screenData[screenId] ?? NOTHING;
 
-/** Loads every data entry of the screen at once; the screen shows its loader until all have answered. */
+/**
+ * Loads the screen's data entries, at once those that wait for none, then each as soon as the entries named in its
+ * `after` have answered (their answers in `$data`); an entry whose `when` does not hold, or that waits for one that
+ * failed, is left out. The screen shows its loader until all have answered.
+ */
 export function* loadScreenData(screenId: string): Generator<unknown, void, unknown> {
   const entry = (yield select((state: ScreenDataRootState) => state.screenData[screenId])) as ScreenDataEntry | undefined;
   const definitions = Object.entries(screenById(screenId).data ?? {});
   if (!entry) return;
-  const results = (yield all(definitions.map(([key, definition]) => call(runCall, `screens/${screenId}/${key}`, definition, entry.context, definition.outcomes)))) as CallResult[];
   const values: Record<string, unknown> = { ...entry.values };
-  definitions.forEach(([key], index) => {
-    if (results[index]!.ok) values[key] = results[index]!.body;
-  });
-  yield put(screenDataLoaded({ screenId, status: results.every((result) => result.ok) ? 'loaded' : 'failed', values }));
+  const results = new Map<string, CallResult>();
+  const left = new Set<string>();
+  let waiting = definitions;
+  while (waiting.length > 0) {
+    const ready = waiting.filter(([, definition]) => (definition.after ?? []).every((key) => results.has(key) || left.has(key)));
+    if (ready.length === 0) break; // entries waiting for each other (check:config reports it): never loaded
+    waiting = waiting.filter((candidate) => !ready.includes(candidate));
+    const context: Partial<ScreenContext> = { ...entry.context, data: values };
+    const loading = ready.filter(([key, definition]) => {
+      const blocked = (definition.after ?? []).some((other) => left.has(other) || !results.get(other)!.ok);
+      if (!blocked && matches(definition.when, context)) return true;
+      left.add(key);
+      delete values[key];
+      return false;
+    });
+    const answers = (yield all(loading.map(([key, definition]) => call(runCall, `screens/${screenId}/${key}`, definition, context, definition.outcomes)))) as CallResult[];
+    loading.forEach(([key], index) => {
+      results.set(key, answers[index]!);
+      if (answers[index]!.ok) values[key] = answers[index]!.body;
+    });
+  }
+  yield put(screenDataLoaded({ screenId, status: [...results.values()].every((result) => result.ok) ? 'loaded' : 'failed', values }));
   // a failure's row, or a success's when a row claims it (e.g. an empty answer goes to top)
-  for (const [index, [, definition]] of definitions.entries()) {
-    const result = results[index]!;
+  for (const [key, definition] of definitions) {
+    const result = results.get(key);
+    if (!result) continue;
     const outcome = chooseOutcome(definition.outcomes, result, entry.context);
     if (outcome) yield* applyOutcome(outcome, { ...entry.context, body: result.body, status: result.status }, undefined, screenId);
   }

@@ -30,6 +30,12 @@ export interface ScreenContext {
   file?: unknown;
   /** A table row, while its cells are rendered or its action runs. */
   item?: unknown;
+  /** A fragment's inputs (FragmentBlock.values). */
+  values?: Record<string, unknown>;
+  /** The elements of a table's parallel arrays at the row's index (TableBlock.alongside). */
+  along?: Record<string, unknown>;
+  /** The element of a repeated cell (Cell.each). */
+  element?: unknown;
   /** The value chosen in a select. */
   value?: unknown;
   /** The data a form sent, while its outcome is chosen. */
@@ -47,9 +53,21 @@ export function queryOf(search: string): Record<string, string> {
   return Object.fromEntries(new URLSearchParams(search.replace(/amp;/g, '')));
 }
 
-/** The value at a dotted path ('a.b.0.c'); undefined when any step is missing. */
+function step(node: unknown, keys: string[]): unknown {
+  if (keys.length === 0) return node;
+  const [key, ...rest] = keys as [string, ...string[]];
+  if (key === '*') return Array.isArray(node) ? node.map((element) => step(element, rest)) : undefined;
+  if (node === null || typeof node !== 'object') return undefined;
+  if (Array.isArray(node) && /^-\d+$/.test(key)) return step(node.at(Number(key)), rest);
+  return step((node as Record<string, unknown>)[key], rest);
+}
+
+/**
+ * The value at a dotted path ('a.b.0.c'); undefined when any step is missing. A negative index counts from an array's
+ * end ('services.-1': the last); `*` takes the rest of the path from every element ('services.*.name': the names).
+ */
 export function valueAt(source: unknown, dottedPath: string): unknown {
-  return dottedPath.split('.').reduce<unknown>((node, key) => (node !== null && typeof node === 'object' ? (node as Record<string, unknown>)[key] : undefined), source);
+  return step(source, dottedPath.split('.'));
 }
 
 /** '$path' reads the context; anything else is a literal. */
