@@ -6,7 +6,16 @@ import { lazy, Suspense, type ReactElement } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { FieldProps } from '@rjsf/utils';
 
-const Grid = lazy(() => import(/* webpackChunkName: "learner-grid" */ './learnerGrid/LearnerGrid.js'));
+type GridModule = typeof import('./learnerGrid/LearnerGrid.js');
+
+let loadGrid: () => Promise<GridModule> = () => import(/* webpackChunkName: "learner-grid" */ './learnerGrid/LearnerGrid.js');
+
+/** Tests hand the module over directly (under Node a dynamic import may load a second copy of react-i18next). */
+export function setLearnerGridLoader(loader: () => Promise<GridModule>): void {
+  loadGrid = loader;
+}
+
+const Grid = lazy(() => loadGrid());
 
 function Loading(): ReactElement {
   const { t } = useTranslation();

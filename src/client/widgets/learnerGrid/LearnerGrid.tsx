@@ -22,8 +22,10 @@ import Spreadsheet, {
   type CornerIndicatorProps,
   type DataEditorProps,
   type DataViewerProps,
+  type Mode,
   type Point,
   type RowIndicatorProps,
+  type RowProps,
   type SpreadsheetRef,
   type TableProps,
 } from 'react-spreadsheet';
@@ -89,6 +91,11 @@ function GridTable({ children, columns, hideColumnIndicators }: TableProps): Rea
       <tbody>{children}</tbody>
     </table>
   );
+}
+
+/** A row without react-spreadsheet's `row` attribute on the <tr> (not an HTML attribute). */
+function Row({ children }: RowProps): ReactElement {
+  return <tr>{children}</tr>;
 }
 
 function CornerIndicator({ selected, onSelect }: CornerIndicatorProps): ReactElement {
@@ -186,10 +193,11 @@ export function LearnerGrid(props: FieldProps): ReactElement {
   const { t, i18n } = useTranslation();
   const id = fieldPathId.$id;
   const options = readOptions((uiSchema?.['ui:options'] as Record<string, unknown> | undefined) ?? {}, schema.items, effectiveMaximum);
+  const language = i18n.resolvedLanguage ?? i18n.language ?? '';
   const columns: GridColumn[] = useMemo(
-    () => orderedColumns(options.columns, options.columnOrder, i18n.language),
+    () => orderedColumns(options.columns, options.columnOrder, language),
     // the options object is new on each render; its columns are JSON
-    [JSON.stringify(options.columns), JSON.stringify(options.columnOrder), i18n.language],
+    [JSON.stringify(options.columns), JSON.stringify(options.columnOrder), language],
   );
   const fields = useMemo(() => columns.map((column) => column.field), [columns]);
 
@@ -260,16 +268,25 @@ export function LearnerGrid(props: FieldProps): ReactElement {
   }, [errorSchema, gridRowOf, value, fields, JSON.stringify(options.uniqueFields), t]);
   const display = useMemo(() => markErrors(grid.matrix, errors, fields), [grid.matrix, errors, fields]);
 
-  // a keyboard user tabbing onto a cell makes it the active cell, so arrows, typing and Enter work from there
+  // Keyboard: Tab between cells is the browser's (react-spreadsheet would keep Tab inside the grid for good, a keyboard
+  // trap); a cell reached so becomes the active cell, so arrows, typing and Enter work from there. While a cell is
+  // being edited, Tab is react-spreadsheet's: it keeps the text and moves to the next cell.
   const sheet = useRef<SpreadsheetRef>(null);
   const active = useRef<Point | null>(null);
+  const mode = useRef<Mode>('view');
+  const onKeyDownCapture = (event: KeyboardEvent<HTMLDivElement>) => {
+    if (event.key === 'Tab' && mode.current === 'view') event.stopPropagation();
+  };
   const onFocus = (event: FocusEvent<HTMLDivElement>) => {
     const cell = event.target;
     if (!(cell instanceof HTMLTableCellElement) || !cell.classList.contains('Spreadsheet__cell')) return;
-    const row = (cell.parentElement as HTMLTableRowElement).rowIndex - 1;
-    const column = cell.cellIndex - 1;
-    if (active.current?.row === row && active.current.column === column) return;
-    sheet.current?.activate({ row, column });
+    const point = { row: (cell.parentElement as HTMLTableRowElement).rowIndex - 1, column: cell.cellIndex - 1 };
+    // react-spreadsheet focuses the cell it has just activated (a click, an arrow key) and reports it after that: wait
+    setTimeout(() => {
+      if (!mounted.current || cell.ownerDocument.activeElement !== cell) return;
+      if (active.current?.row === point.row && active.current.column === point.column) return;
+      sheet.current?.activate(point);
+    }, 0);
   };
 
   const headingId = `${id}__heading`;
@@ -301,7 +318,7 @@ export function LearnerGrid(props: FieldProps): ReactElement {
         </p>
       )}
       <LabelsContext.Provider value={labels}>
-        <div className="learner-grid__sheet" onFocus={onFocus}>
+        <div className="learner-grid__sheet" onFocus={onFocus} onKeyDownCapture={onKeyDownCapture}>
           <Spreadsheet
             ref={sheet}
             data={display}
@@ -309,8 +326,12 @@ export function LearnerGrid(props: FieldProps): ReactElement {
             onActivate={(point) => {
               active.current = point;
             }}
+            onModeChange={(next) => {
+              mode.current = next;
+            }}
             columnLabels={columnLabels}
             Table={GridTable}
+            Row={Row}
             CornerIndicator={CornerIndicator}
             ColumnIndicator={ColumnIndicator}
             RowIndicator={RowIndicator}
