@@ -29,11 +29,11 @@ import Spreadsheet, {
   type SpreadsheetRef,
   type TableProps,
 } from 'react-spreadsheet';
-import { effectiveMaximum } from './rows.js';
 import {
   cellErrors,
   changedCells,
   duplicateErrors,
+  effectiveMaximum,
   fromValue,
   isBlankRow,
   markErrors,
@@ -106,9 +106,10 @@ function CornerIndicator({ selected, onSelect }: CornerIndicatorProps): ReactEle
       onClick={onSelect}
       onKeyDown={onActivateKey(onSelect)}
       tabIndex={0}
-      aria-label={labels.selectAll}
       title={labels.selectAll}
-    />
+    >
+      <span className="learner-grid__hidden">{labels.selectAll}</span>
+    </th>
   );
 }
 
@@ -170,10 +171,6 @@ function DataEditor({ cell, row, column, onChange }: DataEditorProps<GridCell>):
       />
     </div>
   );
-}
-
-function emptyRow(columns: number): GridMatrix[number] {
-  return Array.from({ length: columns }, () => ({ value: '' }));
 }
 
 /** The matrix cut to the grid's columns (a wide paste pads the data with more). */
