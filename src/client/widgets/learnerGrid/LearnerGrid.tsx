@@ -275,8 +275,8 @@ export function LearnerGrid(props: FieldProps): ReactElement {
     if (event.key === 'Tab' && mode.current === 'view') event.stopPropagation();
   };
   const onFocus = (event: FocusEvent<HTMLDivElement>) => {
-    const cell = event.target;
-    if (!(cell instanceof HTMLTableCellElement) || !cell.classList.contains('Spreadsheet__cell')) return;
+    const cell = event.target as HTMLTableCellElement;
+    if (cell.tagName !== 'TD' || !cell.classList.contains('Spreadsheet__cell')) return;
     const point = { row: (cell.parentElement as HTMLTableRowElement).rowIndex - 1, column: cell.cellIndex - 1 };
     // react-spreadsheet focuses the cell it has just activated (a click, an arrow key) and reports it after that: wait
     setTimeout(() => {
