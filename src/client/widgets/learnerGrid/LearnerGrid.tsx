@@ -288,16 +288,21 @@ export function LearnerGrid(props: FieldProps): ReactElement {
 
   const headingId = `${id}__heading`;
   const errorsId = `${id}__grid-errors`;
-  const columnLabels = columns.map((column) => t(column.label));
-  const labels: GridLabels = {
-    columns: columnLabels,
-    tableLabelledBy: headingId,
-    tableDescribedBy: errors.length > 0 ? errorsId : undefined,
-    selectAll: t('learnerGrid.selectAll'),
-    selectRow: (row) => t('learnerGrid.selectRow', { rowNo: row + 1 }),
-    selectColumn: (label) => t('learnerGrid.selectColumn', { column: label }),
-    cellLabel: (row, column) => t('learnerGrid.cell', { rowNo: row + 1, column: columnLabels[column] ?? '' }),
-  };
+  const columnLabels = useMemo(() => columns.map((column) => t(column.label)), [columns, t]);
+  const described = errors.length > 0;
+  // one object while nothing in it changes: every header and editor of the sheet reads it
+  const labels = useMemo<GridLabels>(
+    () => ({
+      columns: columnLabels,
+      tableLabelledBy: headingId,
+      tableDescribedBy: described ? errorsId : undefined,
+      selectAll: t('learnerGrid.selectAll'),
+      selectRow: (row) => t('learnerGrid.selectRow', { rowNo: row + 1 }),
+      selectColumn: (label) => t('learnerGrid.selectColumn', { column: label }),
+      cellLabel: (row, column) => t('learnerGrid.cell', { rowNo: row + 1, column: columnLabels[column] ?? '' }),
+    }),
+    [columnLabels, headingId, described, errorsId, t],
+  );
   const filled = grid.matrix.filter((cells) => !isBlankRow(cells, fields.length)).length;
   const maximum = options.maximum;
   const locked = disabled || readonly;
