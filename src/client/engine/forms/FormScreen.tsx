@@ -94,6 +94,7 @@ export function FormScreen({ screen, context }: { screen: ScreenDefinition; cont
           submitLabel={steps.includes('confirm') ? (form.confirmLabel ?? 'common.next') : form.submit.label}
           serverErrors={entry.fieldErrors}
           fieldMessages={entry.fieldMessages}
+          valueContext={context}
           onChange={(data) => dispatch(formChanged({ formId: screen.id, data }))}
           actions={
             form.cancel ? (
