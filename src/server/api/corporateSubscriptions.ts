@@ -34,6 +34,8 @@ import {
   type SubscriptionOrder,
   type SubscriptionReader,
 } from '../domain/corporateSubscriptions.js';
+import { mailSubscription, type SubscriptionMailKind } from '../domain/subscriptionMails.js';
+import type { Subscription } from '../../common/api/answers.js';
 import { requireManager, signedIn, useAuthentication } from './auth.js';
 import { ApiError } from './errors.js';
 import { TAG } from './openapi.js';
@@ -120,6 +122,14 @@ async function keepStoredContacts(app: FastifyInstance, request: FastifyRequest<
   if (!('contactId' in form) && stored.contactId !== null) form.contactId = stored.contactId;
 }
 
+/** The manager's confirmation mail of a real write (domain/subscriptionMails.ts); queued, never fails the answer. */
+async function mailConfirmation(app: FastifyInstance, request: FastifyRequest<{ Querystring: { lang?: Language } }>, kind: SubscriptionMailKind, subscription: Subscription): Promise<void> {
+  const deps = { db: app.db, mailer: app.mailer, publicUrl: app.config.publicUrl };
+  await mailSubscription(deps, { kind, adminId: signedIn(request).id, requestedLanguage: request.query.lang, subscription }).catch((error: unknown) =>
+    request.log.error({ err: error }, 'the confirmation mail of an application could not be queued'),
+  );
+}
+
 /** The domain's refusal as the 422 field errors every form answers. */
 async function refusedAsFieldErrors<T>(work: Promise<T>): Promise<T> {
   try {
@@ -186,7 +196,10 @@ function registerCreate(app: FastifyInstance, tags: string[]): void {
       const reader = await subscriptionReader(app, request);
       const dryRun = request.query.dryrun === true;
       const answer = await refusedAsFieldErrors(createSubscription(app.db, reader, request.body, dryRun));
-      if (!dryRun) request.log.info({ organizationId: reader.organizationId, requestCode: answer.corporateSubscription.requestCode }, 'corporate subscription applied');
+      if (!dryRun) {
+        request.log.info({ organizationId: reader.organizationId, requestCode: answer.corporateSubscription.requestCode }, 'corporate subscription applied');
+        await mailConfirmation(app, request, 'subscriptionApplied', answer.corporateSubscription);
+      }
       return reply.code(dryRun ? 200 : 201).send(answer);
     },
   );
@@ -215,7 +228,10 @@ function registerUpdates(app: FastifyInstance, tags: string[]): void {
         const dryRun = request.query.dryrun === true;
         const answer = await refusedAsFieldErrors(write(app.db, reader, request.params.requestCode, request.body, dryRun));
         if (!answer) throw notFound();
-        if (!dryRun) request.log.info({ organizationId: reader.organizationId, requestCode: request.params.requestCode, path }, 'corporate subscription changed');
+        if (!dryRun) {
+          request.log.info({ organizationId: reader.organizationId, requestCode: request.params.requestCode, path }, 'corporate subscription changed');
+          await mailConfirmation(app, request, 'subscriptionChanged', answer.corporateSubscription);
+        }
         return answer;
       },
     );
@@ -240,9 +256,11 @@ function registerDelete(app: FastifyInstance, tags: string[]): void {
     },
     async (request, reply) => {
       const reader = await subscriptionReader(app, request);
+      const cancelled = await findSubscription(app.db, reader, request.params.requestCode);
       const outcome = await refusedAsFieldErrors(deleteSubscription(app.db, reader, request.params.requestCode));
-      if (outcome === 'notFound') throw notFound();
+      if (outcome === 'notFound' || !cancelled) throw notFound();
       request.log.info({ organizationId: reader.organizationId, requestCode: request.params.requestCode }, 'corporate subscription cancelled');
+      await mailConfirmation(app, request, 'subscriptionCancelled', cancelled);
       return reply.code(204).send();
     },
   );

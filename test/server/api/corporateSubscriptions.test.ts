@@ -414,6 +414,37 @@ describe('Corporate subscriptions API (SPEC §7 Corporate subscriptions)', funct
     });
   });
 
+  describe('confirmation mails (SPEC 2.11 done view: mail sent)', () => {
+    const mailsTo = async (address: string, requestCode: string) => {
+      await ctx.app.mailQueue.drain(); // mails go out after the answer
+      return ctx.db.selectFrom('mails').select(['subject', 'textPart']).where('recipients', 'like', `%${address}%`).where('subject', 'like', `%${requestCode}%`).orderBy('id').execute();
+    };
+
+    it('mails the manager on applying, changing and cancelling — never on a dry run', async () => {
+      const dryRunsBefore = Number((await ctx.db.selectFrom('mails').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+      await call('POST', 'organizations/1/corporate_subscriptions?dryrun=true&lang=en', as.manager, application());
+      await ctx.app.mailQueue.drain();
+      expect(Number((await ctx.db.selectFrom('mails').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n)).to.equal(dryRunsBefore);
+
+      const created = (await call('POST', 'organizations/1/corporate_subscriptions?lang=en', as.manager, application({ starts_on: startsOn(75) }))).json().corporate_subscription;
+      const [applied] = await mailsTo('manager@example.com', created.request_code);
+      expect(applied!.subject).to.equal(`Your application ${created.request_code} has been received`);
+      expect(applied!.textPart).to.contain(`Start date: ${startsOn(75)}`).and.to.contain('Learners: 2');
+      expect(applied!.textPart).to.contain(`/subscription/${created.request_code}?locale=en`);
+
+      const changed = await call('PATCH', `organizations/1/corporate_subscriptions/${created.request_code}`, as.manager, application({ starts_on: startsOn(75), users: learners(3) }));
+      expect(changed.statusCode, changed.body).to.equal(200);
+      expect(await call('DELETE', `organizations/1/corporate_subscriptions/${created.request_code}`, as.manager)).to.have.property('statusCode', 204);
+      const mails = await mailsTo('manager@example.com', created.request_code);
+      expect(mails.map((mail) => mail.subject)).to.deep.equal([
+        `Your application ${created.request_code} has been received`,
+        `【法人管理者ポータル】お申し込み（申込番号 ${created.request_code}）を変更しました`,
+        `【法人管理者ポータル】お申し込み（申込番号 ${created.request_code}）をキャンセルしました`,
+      ]);
+      expect(mails[1]!.textPart).to.contain('受講者数: 3名');
+    });
+  });
+
   describe('cancelling (DELETE)', () => {
     it('deletes an updatable application (204, then 404) with its services, admins and learners', async () => {
       const created = (await call('POST', 'organizations/1/corporate_subscriptions', as.manager, application({ starts_on: startsOn(70) }))).json().corporate_subscription;
