@@ -158,6 +158,7 @@ function callsOf(file: string, screen: Record<string, any>): CallUse[] {
     calls.push({ file, pointer: pointerOf(['actions', key, 'call']), method: action.call.method, path: action.call.path, version: action.call.version });
   }
   if (screen.form) calls.push({ file, pointer: '/form/submit', method: screen.form.submit.method, path: screen.form.submit.path });
+  if (screen.form?.check) calls.push({ file, pointer: '/form/check', method: screen.form.check.method, path: screen.form.check.path });
   return calls;
 }
 

@@ -5,6 +5,8 @@ const localeKey = { type: 'string', minLength: 1 };
 const stepLabels = Object.fromEntries(FORM_STEPS.map((step) => [step, localeKey]));
 const valueRef = { type: 'string' };
 const values = { type: 'object', additionalProperties: valueRef };
+/** A form's first values by field: a value, or alternatives of which the first that has a value counts (literals too). */
+const initialValues = { type: 'object', additionalProperties: { anyOf: [valueRef, { type: 'array', minItems: 1, items: { type: ['string', 'number', 'boolean', 'null'] } }] } };
 /** A condition is a JSON Schema over the screen context; check.ts compiles each one. */
 const condition = { type: 'object' };
 const screenId = { type: 'string', pattern: '^[a-z][a-zA-Z0-9-]*$' };
@@ -31,6 +33,7 @@ const outcome = object(
     reset: { type: 'array', items: { type: 'string', minLength: 1 } },
     event: eventType,
     set: { type: 'object', additionalProperties: { type: ['string', 'null'] } },
+    setFields: values,
     save: object({ fileName: localeKey, values, type: { type: 'string' }, bom: { type: 'boolean' } }, ['fileName']),
   },
   ['on'],
@@ -223,7 +226,7 @@ export const screenDefinitionSchema = {
             {
               schema: { type: 'string' },
               uiSchema: { type: 'object' },
-              initialData: { oneOf: [{ type: 'string', pattern: '^\\$' }, values] },
+              initialData: { oneOf: [{ type: 'string', pattern: '^\\$' }, initialValues] },
               title: localeKey,
               warning: localeKey,
               submitLabel: localeKey,
@@ -239,6 +242,8 @@ export const screenDefinitionSchema = {
     },
     redirect: object({ afterMs: { type: 'integer', minimum: 0 }, to: screenLink }, ['afterMs', 'to']),
     stepLabels: { type: 'object', additionalProperties: false, properties: stepLabels },
+    stepsBefore: { type: 'array', items: localeKey },
+    stepTitles: { type: 'object', additionalProperties: false, properties: stepLabels },
     component: { type: 'string' },
     reauthentication: { type: 'boolean' },
     done: object({ title: localeKey, message: localeKey }, ['title', 'message']),
@@ -249,10 +254,16 @@ export const screenDefinitionSchema = {
         steps: { type: 'array', items: { enum: FORM_STEPS }, uniqueItems: true, minItems: 1 },
         disabledUntilChanged: { type: 'boolean' },
         confirmLabel: localeKey,
-        initialData: { oneOf: [{ type: 'string', pattern: '^\\$' }, values] },
+        initialData: { oneOf: [{ type: 'string', pattern: '^\\$' }, initialValues] },
         submit: object({ ...callProperties, method: { enum: ['POST', 'PUT', 'PATCH'] }, label: localeKey }, ['method', 'path', 'label']),
         outcomes,
         cancel: object({ label: localeKey, action: { type: 'string', minLength: 1 } }, ['label', 'action']),
+        check: object({ ...callProperties, method: { enum: ['POST', 'PUT', 'PATCH'] }, outcomes }, ['method', 'path']),
+        transform: object({ name: { type: 'string', minLength: 1 }, values }, ['name']),
+        invalid: object({ flash, hash: { type: 'boolean' } }),
+        confirmBlocks: { type: 'array', items: { $ref: '#/$defs/block' } },
+        doneBlocks: { type: 'array', items: { $ref: '#/$defs/block' } },
+        back: { type: 'boolean' },
       },
       ['schema', 'submit'],
     ),

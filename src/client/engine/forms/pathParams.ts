@@ -5,7 +5,7 @@
  */
 import type { FormDefinition } from '../../../common/screens.js';
 import { organizationId, type SessionRootState } from '../../state/session.js';
-import { resolveValue, resolveValues, type ScreenContext } from '../screen/values.js';
+import { resolveValue, type ScreenContext } from '../screen/values.js';
 
 /** Names a submit path may use for values of the current login context. */
 export const SESSION_PATH_PARAMS: Record<string, (state: SessionRootState) => string | number | null | undefined> = {
@@ -34,8 +34,19 @@ export function pickFormFields(source: unknown, fields: readonly string[]): Reco
   return result;
 }
 
-/** A form's first data: the values `initialData` names in the screen context, limited to the schema's fields. */
+const hasValue = (value: unknown) => value !== undefined && value !== null && value !== '';
+
+/**
+ * A form's first data: the values `initialData` names in the screen context, limited to the schema's fields. A field
+ * given as a list takes the first alternative that has a value (`["$data.x.contactId", "$data.contacts.contacts.-1.id", 0]`).
+ */
 export function initialDataOf(initialData: FormDefinition['initialData'], context: Partial<ScreenContext>, fields: readonly string[]): Record<string, unknown> {
-  const source = typeof initialData === 'string' ? resolveValue(initialData, context) : resolveValues(initialData, context);
+  if (typeof initialData === 'string' || initialData === undefined) return pickFormFields(resolveValue(initialData, context), fields);
+  const source = Object.fromEntries(
+    Object.entries(initialData).map(([name, ref]) => [
+      name,
+      Array.isArray(ref) ? ref.map((alternative) => resolveValue(alternative as string, context)).find(hasValue) : resolveValue(ref, context),
+    ]),
+  );
   return pickFormFields(source, fields);
 }

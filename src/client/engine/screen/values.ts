@@ -47,9 +47,29 @@ export function queryOf(search: string): Record<string, string> {
   return Object.fromEntries(new URLSearchParams(search.replace(/amp;/g, '')));
 }
 
-/** The value at a dotted path ('a.b.0.c'); undefined when any step is missing. */
+function step(node: unknown, key: string): unknown {
+  if (node === null || typeof node !== 'object') return undefined;
+  // '-1' is a list's last element (SPEC §3: a default contact is the last of the list)
+  if (Array.isArray(node) && /^-\d+$/.test(key)) return node[node.length + Number(key)];
+  return (node as Record<string, unknown>)[key];
+}
+
+/**
+ * The value at a dotted path ('a.b.0.c'); undefined when any step is missing. '-1' is a list's last element; '*' maps
+ * the rest of the path over a list's elements ('admins.*.id': the admins' ids).
+ */
 export function valueAt(source: unknown, dottedPath: string): unknown {
-  return dottedPath.split('.').reduce<unknown>((node, key) => (node !== null && typeof node === 'object' ? (node as Record<string, unknown>)[key] : undefined), source);
+  const keys = dottedPath.split('.');
+  let node = source;
+  for (const [index, key] of keys.entries()) {
+    if (key === '*') {
+      if (!Array.isArray(node)) return undefined;
+      const rest = keys.slice(index + 1).join('.');
+      return rest === '' ? node : node.map((element) => valueAt(element, rest));
+    }
+    node = step(node, key);
+  }
+  return node;
 }
 
 /** '$path' reads the context; anything else is a literal. */
