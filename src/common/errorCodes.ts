@@ -54,6 +54,16 @@ export const FIELD_ERROR = {
   nameIdMustBeBlankWhenNameIdTypeIsEmail: 'nameIdMustBeBlankWhenNameIdTypeIsEmail',
   nameIdMustBePresentWhenNameIdTypeIsNameId: 'nameIdMustBePresentWhenNameIdTypeIsNameId',
   nameIdMustBeBlankWhenIdpNotSpecified: 'nameIdMustBeBlankWhenIdpNotSpecified',
+  /** Corporate subscriptions (SPEC §8 'Application errors'; words in locales/<lang>/subscriptions.json errors.<field>.<code>). */
+  required: 'required',
+  cantBeUsed: 'cantBeUsed',
+  outOfRange: 'outOfRange',
+  maximumNumberUsersHodai: 'maximumNumberUsers.hodai',
+  maximumNumberUsersEmba: 'maximumNumberUsers.emba',
+  classSize: 'classSize',
+  notUpdatable: 'notUpdatable',
+  enlargementDeadline: 'enlargementDeadline',
+  reductionDeadline: 'reductionDeadline',
 } as const;
 export type FieldErrorCode = (typeof FIELD_ERROR)[keyof typeof FIELD_ERROR];
 

@@ -639,3 +639,163 @@ export const userRowErrorsAnswerSchema = {
   required: ['errors'],
 } as const satisfies JSONSchema;
 export type UserRowErrorsAnswer = FromSchema<typeof userRowErrorsAnswerSchema>;
+
+// ---------------------------------------------------------------------------------------------------
+// Corporate subscriptions (SPEC §3 Subscription, §7 'Corporate subscriptions', 2.9, 2.10, 2.11)
+
+/** A service of an application as the list shows it: its group's id and name. */
+export const subscriptionServiceSummarySchema = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    id: { type: 'integer' },
+    name: { type: 'string' },
+    subtitle: { type: 'string' },
+    serviceGroup: {
+      type: 'object',
+      additionalProperties: false,
+      properties: { id: { type: 'integer' }, name: { type: 'string' } },
+      required: ['id', 'name'],
+    },
+  },
+  required: ['id', 'name', 'subtitle', 'serviceGroup'],
+} as const satisfies JSONSchema;
+
+/** A service of an application as Application Details and the wizards show it: the group also has its links (terms). */
+export const subscriptionServiceSchema = {
+  type: 'object',
+  additionalProperties: false,
+  properties: { ...subscriptionServiceSummarySchema.properties, serviceGroup: serviceGroupRefSchema },
+  required: subscriptionServiceSummarySchema.required,
+} as const satisfies JSONSchema;
+
+const subscriptionSummaryProperties = {
+  id: { type: 'integer', description: '0 in a dry run of a new application' },
+  requestCode: { type: 'string', description: "the application number ('A' + 9 digits); '' in a dry run of a new application" },
+  isUpdatable: { type: 'boolean', description: 'true until 2 business days before startsOn (src/common/subscriptionRules.ts isUpdatable)' },
+  appliedAt: { type: 'string', format: 'date-time' },
+  startsOn: { type: 'array', items: { type: 'string', format: 'date' }, description: 'yyyy-MM-dd; the first is used' },
+  userCount: { type: 'integer' },
+  project: { anyOf: [projectSchema, { type: 'null' }], description: "the project class's project (gls: shown instead of the service names)" },
+  projectClass: {
+    anyOf: [
+      { type: 'object', additionalProperties: false, properties: { id: { type: 'integer' }, name: { type: 'string' } }, required: ['id', 'name'] },
+      { type: 'null' },
+    ],
+  },
+} as const;
+
+const subscriptionSummaryRequired = ['id', 'requestCode', 'isUpdatable', 'appliedAt', 'startsOn', 'userCount', 'services', 'project', 'projectClass'] as const;
+
+/** An application of the organisation's list (SPEC 2.9). */
+export const subscriptionSummarySchema = {
+  type: 'object',
+  additionalProperties: false,
+  properties: { ...subscriptionSummaryProperties, services: { type: 'array', items: subscriptionServiceSummarySchema } },
+  required: subscriptionSummaryRequired,
+} as const satisfies JSONSchema;
+export type SubscriptionSummary = FromSchema<typeof subscriptionSummarySchema>;
+
+/** An admin of an application (SPEC §3 Subscription.admins). */
+export const subscriptionAdminSchema = {
+  type: 'object',
+  additionalProperties: false,
+  properties: { id: { type: 'integer' }, firstName: { type: 'string' }, lastName: { type: 'string' }, email: { type: 'string' } },
+  required: ['id', 'firstName', 'lastName', 'email'],
+} as const satisfies JSONSchema;
+export type SubscriptionAdmin = FromSchema<typeof subscriptionAdminSchema>;
+
+/** A learner row of an application (SPEC §3 Learner row in a subscription): id 0 for a new row of a dry run. */
+export const subscriptionUserSchema = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    id: { type: 'integer' },
+    firstName: { type: 'string' },
+    lastName: { type: 'string' },
+    kanaFirstName: { type: 'string' },
+    kanaLastName: { type: 'string' },
+    email: { type: 'string' },
+  },
+  required: ['id', 'firstName', 'lastName', 'kanaFirstName', 'kanaLastName', 'email'],
+} as const satisfies JSONSchema;
+export type SubscriptionUser = FromSchema<typeof subscriptionUserSchema>;
+
+/** One application (SPEC §3 Subscription; 2.10 Application Details, the edit wizard's initial values). */
+export const subscriptionSchema = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    ...subscriptionSummaryProperties,
+    services: { type: 'array', items: subscriptionServiceSchema },
+    type: { type: 'string', enum: ['standard', 'class'], description: 'class: the application has a project class' },
+    term: { type: ['string', 'null'], description: "the term of a single-choice group's service (its subtitle); null for subjects" },
+    admins: { type: 'array', items: subscriptionAdminSchema },
+    users: { type: 'array', items: subscriptionUserSchema },
+    billingContact: { anyOf: [billingContactSchema, { type: 'null' }] },
+    billingContactId: { type: ['integer', 'null'] },
+    contact: { anyOf: [contactSchema, { type: 'null' }] },
+    contactId: { type: ['integer', 'null'] },
+    billingNote: { type: ['string', 'null'] },
+  },
+  required: [...subscriptionSummaryRequired, 'type', 'term', 'admins', 'users', 'billingContact', 'billingContactId', 'contact', 'contactId', 'billingNote'],
+} as const satisfies JSONSchema;
+export type Subscription = FromSchema<typeof subscriptionSchema>;
+
+export const SUBSCRIPTION_WARNING_CODES = ['alreadyBooked', 'belowClassMinimum', 'unregisteredClass'] as const;
+export type SubscriptionWarningCode = (typeof SUBSCRIPTION_WARNING_CODES)[number];
+
+/**
+ * What an application's write warns about (SPEC §3 User warning, §5 Application): per learner row (the index of
+ * users), 'duplicatedName' or {engagedRequestCode} (the same e-mail in another application of the organisation whose
+ * term overlaps); and codes for the whole application.
+ */
+export const subscriptionWarningsSchema = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    users: {
+      type: 'array',
+      items: {
+        type: 'array',
+        items: {
+          anyOf: [
+            { type: 'string', enum: ['duplicatedName'] },
+            { type: 'object', additionalProperties: false, properties: { engagedRequestCode: { type: 'string' } }, required: ['engagedRequestCode'] },
+          ],
+        },
+      },
+    },
+    codes: { type: 'array', items: { type: 'string', enum: SUBSCRIPTION_WARNING_CODES } },
+  },
+  required: ['users', 'codes'],
+} as const satisfies JSONSchema;
+export type SubscriptionWarnings = FromSchema<typeof subscriptionWarningsSchema>;
+export type SubscriptionUserWarning = SubscriptionWarnings['users'][number][number];
+
+/** GET organizations/{orgId}/corporate_subscriptions */
+export const subscriptionsAnswerSchema = {
+  type: 'object',
+  additionalProperties: false,
+  properties: { corporateSubscriptions: { type: 'array', items: subscriptionSummarySchema } },
+  required: ['corporateSubscriptions'],
+} as const satisfies JSONSchema;
+export type SubscriptionsAnswer = FromSchema<typeof subscriptionsAnswerSchema>;
+
+/** GET organizations/{orgId}/corporate_subscriptions/{requestCode} */
+export const subscriptionAnswerSchema = {
+  type: 'object',
+  additionalProperties: false,
+  properties: { corporateSubscription: subscriptionSchema },
+  required: ['corporateSubscription'],
+} as const satisfies JSONSchema;
+export type SubscriptionAnswer = FromSchema<typeof subscriptionAnswerSchema>;
+
+/** POST and PATCH …/corporate_subscriptions[/{requestCode}] and PATCH …/confirmed_corporate_subscriptions/{requestCode}. */
+export const subscriptionWriteAnswerSchema = {
+  type: 'object',
+  additionalProperties: false,
+  properties: { corporateSubscription: subscriptionSchema, warnings: subscriptionWarningsSchema },
+  required: ['corporateSubscription', 'warnings'],
+} as const satisfies JSONSchema;
+export type SubscriptionWriteAnswer = FromSchema<typeof subscriptionWriteAnswerSchema>;

@@ -1,0 +1,102 @@
+/**
+ * The date and size rules of a corporate subscription (SPEC §4 'Application', §5 'Application', §9), shared by the
+ * browser wizard (its start-date picker, its user-limit heading) and the server (domain/corporateSubscriptions.ts),
+ * so both say the same. Pure functions: dates are 'yyyy-MM-dd' strings of the Asia/Tokyo calendar; 'today' is given
+ * by the caller (tokyoToday() for the real one). Business days are Monday to Friday (no holiday calendar).
+ */
+import moment from 'moment';
+
+export const DATE_FORMAT = 'YYYY-MM-DD';
+/** Japan has no daylight saving time: a fixed offset is the Asia/Tokyo calendar. */
+const TOKYO_OFFSET_MINUTES = 9 * 60;
+/** SPEC §9: the start date is at most 6 months ahead. */
+export const START_WINDOW_MONTHS = 6;
+/** SPEC §9: changes and cancellation until 2 business days before startsOn. */
+export const CHANGE_DEADLINE_BUSINESS_DAYS = 2;
+/** SPEC §9 'Weekday offsets for the earliest start date', Sunday (0) to Saturday (6). */
+const EARLIEST_OFFSET_BY_WEEKDAY = [2, 2, 2, 2, 2, 4, 3] as const;
+
+const day = (date: string) => moment.utc(date, DATE_FORMAT, true);
+const format = (date: moment.Moment) => date.format(DATE_FORMAT);
+
+/** True for a real calendar date written yyyy-MM-dd. */
+export function isDate(date: string): boolean {
+  return day(date).isValid();
+}
+
+/** Today (or the day of `now`) in the Asia/Tokyo calendar. */
+export function tokyoToday(now: Date = new Date()): string {
+  return moment(now).utcOffset(TOKYO_OFFSET_MINUTES).format(DATE_FORMAT);
+}
+
+export function addDays(date: string, days: number): string {
+  return format(day(date).add(days, 'days'));
+}
+
+/** The earliest start date an application made today may have: Sunday–Thursday +2, Friday +4, Saturday +3 days. */
+export function earliestStartsOn(today: string): string {
+  const date = day(today);
+  return format(date.add(EARLIEST_OFFSET_BY_WEEKDAY[date.day()]!, 'days'));
+}
+
+/**
+ * The latest start date: 6 months after today, capped by the earliest of the services' last start dates (SPEC §5, §9:
+ * emba 2026-05-01, old plus 6 months 2026-02-01, …; null: no cap). May be before earliestStartsOn: no date is possible.
+ */
+export function latestStartsOn(today: string, lastStartsOns: ReadonlyArray<string | null> = []): string {
+  const caps = lastStartsOns.filter((date): date is string => date !== null);
+  return [format(day(today).add(START_WINDOW_MONTHS, 'months')), ...caps].sort()[0]!;
+}
+
+/** startsOn inside the window of an application made today for these services. */
+export function isStartsOnInRange(startsOn: string, today: string, lastStartsOns: ReadonlyArray<string | null> = []): boolean {
+  return isDate(startsOn) && startsOn >= earliestStartsOn(today) && startsOn <= latestStartsOn(today, lastStartsOns);
+}
+
+function isBusinessDay(date: moment.Moment): boolean {
+  return date.day() !== 0 && date.day() !== 6;
+}
+
+/** The day `businessDays` business days before `date` (weekends skipped). */
+export function businessDaysBefore(date: string, businessDays: number): string {
+  const result = day(date);
+  let left = businessDays;
+  while (left > 0) {
+    result.subtract(1, 'day');
+    if (isBusinessDay(result)) left -= 1;
+  }
+  return format(result);
+}
+
+/**
+ * An application can be changed or cancelled until `businessDays` business days before its start (SPEC §4, §9):
+ * today on or before that day. A start on Wednesday: until Monday; on Monday: until the Thursday before.
+ */
+export function isUpdatable(startsOn: string, today: string, businessDays: number = CHANGE_DEADLINE_BUSINESS_DAYS): boolean {
+  return today <= businessDaysBefore(startsOn, businessDays);
+}
+
+/** What SPEC §5 'User limit' needs of a service group (src/common/api/answers.ts ServiceGroup has it). */
+export interface UserLimitGroup {
+  selection: 'single' | 'multi';
+  maximumUsers: number | null;
+  classSize: { minimum: number; maximum: number } | null;
+}
+
+/**
+ * How many learners an application may have, with the field error code that says it is exceeded:
+ * - a class (gls): the class size of the group, code 'classSize' (below its minimum only warns: belowClassMinimum);
+ * - subjects (multi, emba): subjects × participants ≤ maximum, so floor(maximum / selected subjects), 'maximumNumberUsers.emba';
+ * - otherwise (hodai and the other single-choice groups): the maximum, 'maximumNumberUsers.hodai';
+ * - null when the group has no limit.
+ */
+export type UserLimit =
+  | { code: 'classSize'; minimum: number; maximum: number }
+  | { code: 'maximumNumberUsers.emba' | 'maximumNumberUsers.hodai'; minimum: 0; maximum: number };
+
+export function userLimit(group: UserLimitGroup, selectedCount: number): UserLimit | null {
+  if (group.classSize) return { code: 'classSize', minimum: group.classSize.minimum, maximum: group.classSize.maximum };
+  if (group.maximumUsers === null) return null;
+  if (group.selection === 'multi') return { code: 'maximumNumberUsers.emba', minimum: 0, maximum: Math.floor(group.maximumUsers / Math.max(selectedCount, 1)) };
+  return { code: 'maximumNumberUsers.hodai', minimum: 0, maximum: group.maximumUsers };
+}
