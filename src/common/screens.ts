@@ -60,8 +60,11 @@ export interface FormDefinition {
   back?: boolean;
 }
 
-/** A field's first value: the first of these that has a value (not undefined, null or ''); literals count as they are. */
-export type InitialAlternatives = Array<ValueRef | number | boolean | null>;
+/**
+ * A field's first value: the first of these that has a value (not undefined, null or ''); literals count as they are,
+ * and `{when, value}` counts only where its condition holds (e.g. a group's only service, chosen for the admin).
+ */
+export type InitialAlternatives = Array<ValueRef | number | boolean | null | { when: Condition; value: ValueRef }>;
 
 /**
  * A condition over the screen context (params, query, state, data, role, flags, item, body…): a JSON Schema the

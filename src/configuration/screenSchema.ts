@@ -6,7 +6,6 @@ const stepLabels = Object.fromEntries(FORM_STEPS.map((step) => [step, localeKey]
 const valueRef = { type: 'string' };
 const values = { type: 'object', additionalProperties: valueRef };
 /** A form's first values by field: a value, or alternatives of which the first that has a value counts (literals too). */
-const initialValues = { type: 'object', additionalProperties: { anyOf: [valueRef, { type: 'array', minItems: 1, items: { type: ['string', 'number', 'boolean', 'null'] } }] } };
 /** A condition is a JSON Schema over the screen context; check.ts compiles each one. */
 const condition = { type: 'object' };
 const screenId = { type: 'string', pattern: '^[a-z][a-zA-Z0-9-]*$' };
@@ -15,6 +14,7 @@ const method = { enum: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] };
 
 const object = (properties: Record<string, unknown>, required: string[] = []) => ({ type: 'object', additionalProperties: false, required, properties });
 
+const initialValues = { type: 'object', additionalProperties: { anyOf: [valueRef, { type: 'array', minItems: 1, items: { anyOf: [{ type: ['string', 'number', 'boolean', 'null'] }, object({ when: condition, value: valueRef }, ['when', 'value'])] } }] } };
 const screenLink = object({ screen: screenId, params: values, query: values, state: values, replace: { type: 'boolean' } }, ['screen']);
 const flash = {
   oneOf: [localeKey, object({ message: localeKey, kind: { enum: ['success', 'info', 'warning', 'error'] }, values }, ['message'])],

@@ -5,6 +5,9 @@
 import type { RegistryWidgetsType } from '@rjsf/utils';
 import { CaptchaWidget } from './CaptchaWidget.js';
 import { ChoiceWidget } from './ChoiceWidget.js';
+import { ChoicesWidget } from './ChoicesWidget.js';
+import { ContactSelectWidget } from './ContactSelectWidget.js';
+import { DateInputWidget } from './DateInputWidget.js';
 import { PasswordInputWidget, PasswordStrengthWidget } from './PasswordWidget.js';
 import { SelectWidget } from './SelectWidget.js';
 import { WIDGET_IDS, type WidgetId } from './ids.js';
@@ -16,6 +19,9 @@ export const widgets: Record<WidgetId, RegistryWidgetsType[string]> = {
   PasswordStrength: PasswordStrengthWidget,
   Captcha: CaptchaWidget,
   Choice: ChoiceWidget,
+  Choices: ChoicesWidget,
+  DateInput: DateInputWidget,
+  ContactSelect: ContactSelectWidget,
 };
 
 export { WIDGET_IDS };

@@ -2,7 +2,8 @@
 import { Suspense, useEffect, type ReactElement } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Outlet, useMatches } from 'react-router-dom';
-import type { ScreenDefinition } from '../../../common/screens.js';
+import type { FormStep, ScreenDefinition } from '../../../common/screens.js';
+import { STEP_PARAM } from '../../engine/routes.js';
 import { Loader } from '../../engine/Loader.js';
 import { useScreenLabel } from '../../engine/screen/screenLabels.js';
 import { Breadcrumb } from './Breadcrumb.js';
@@ -18,16 +19,23 @@ export interface ScreenHandle {
   screen: ScreenDefinition;
 }
 
-function useCurrentScreen(): ScreenDefinition | undefined {
+function useCurrentScreen(): { screen?: ScreenDefinition; step?: string } {
   const matches = useMatches();
-  return [...matches].reverse().map((match) => (match.handle as ScreenHandle | undefined)?.screen).find(Boolean);
+  const match = [...matches].reverse().find((candidate) => (candidate.handle as ScreenHandle | undefined)?.screen);
+  const screen = (match?.handle as ScreenHandle | undefined)?.screen;
+  return { screen, step: match?.params[STEP_PARAM] ?? screen?.form?.steps?.[0] };
+}
+
+/** The page title: the step's own (ScreenDefinition.stepTitles), else the screen's. */
+export function titleOf(screen: ScreenDefinition, step: string | undefined): string {
+  return (step && screen.stepTitles?.[step as FormStep]) || screen.title;
 }
 
 export function Frame(): ReactElement {
   const { t } = useTranslation();
-  const screen = useCurrentScreen();
+  const { screen, step } = useCurrentScreen();
   const label = useScreenLabel(screen);
-  const title = screen ? label(screen.title) : '';
+  const title = screen ? label(titleOf(screen, step)) : '';
 
   useEffect(() => {
     document.title = title ? `${title} | ${t('common.appName')}` : t('common.appName');

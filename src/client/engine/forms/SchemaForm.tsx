@@ -33,6 +33,15 @@ export interface SchemaFormProps {
   idPrefix?: string;
   /** Validate from the first render, as after a submit attempt (the screen gallery shows every message this way). */
   validateAtOnce?: boolean;
+  /** Runs one of the screen's actions for a widget (WidgetFormContext.runAction). */
+  runAction?: (actionId: string, values?: Record<string, unknown>) => void;
+  /** The browser's validation refused the data on submit: the paths of the fields in error ('startsOn', 'users.0.email'). */
+  onInvalid?: (fields: string[]) => void;
+}
+
+/** The field path of an RJSF error's property ('.users.0.email' or '.users[0].email' → 'users.0.email'); '' for the form itself. */
+export function fieldPathOf(property: string | undefined): string {
+  return (property ?? '').replace(/\[['"]?([^\]'"]+)['"]?\]/g, '.$1').replace(/^\.+/, '');
 }
 
 /** Leading and trailing white space is not part of a value (SPEC section 5: values are trimmed). */
@@ -54,7 +63,12 @@ export function SchemaForm(props: SchemaFormProps): ReactElement {
   const latest = useRef({ formData: props.formData, onChange: props.onChange });
   latest.current = { formData: props.formData, onChange: props.onChange };
   const setFormValues = useCallback((values: Record<string, unknown>) => latest.current.onChange({ ...latest.current.formData, ...values }), []);
-  const formContext = useMemo<WidgetFormContext>(() => ({ setSubmitBlocked, setFormValues }), [setSubmitBlocked, setFormValues]);
+  const runAction = useRef(props.runAction);
+  runAction.current = props.runAction;
+  const formContext = useMemo<WidgetFormContext>(
+    () => ({ setSubmitBlocked, setFormValues, ...(props.runAction ? { runAction: (actionId: string, values?: Record<string, unknown>) => runAction.current?.(actionId, values) } : {}) }),
+    [setSubmitBlocked, setFormValues, props.runAction !== undefined],
+  );
   const transformErrors = useMemo(() => module && makeTransformErrors(module.schema, t), [module, t]);
   const extraErrors = useMemo(
     () => withFieldMessages(serverErrorsToErrorSchema(props.serverErrors ?? [], t), props.fieldMessages ?? [], t),
@@ -95,7 +109,10 @@ export function SchemaForm(props: SchemaFormProps): ReactElement {
           props.onChange({ ...props.formData, [field]: value.trim() });
         }
       }}
-      onError={() => setAttempted(true)}
+      onError={(errors) => {
+        setAttempted(true);
+        props.onInvalid?.(errors.map((error) => fieldPathOf(error.property)).filter((path) => path !== ''));
+      }}
       onSubmit={({ formData }) => props.onSubmit(trimStrings(formData ?? {}))}
     >
       <div className="form__actions">

@@ -38,7 +38,7 @@ export type BoundValue =
   | { each: ValueRef; filter?: { when: Condition }; as: Record<string, ValueRef | { when: Condition } | { text: string; values?: Record<string, ValueRef> }> };
 
 export interface FieldBinding {
-  /** Shown only while this holds; a hidden field has no value. */
+  /** Shown only while this holds (its value stays: e.g. the one service of a group, chosen for the admin). */
   show?: { when: Condition };
   disable?: { when: Condition };
   /** The field has no value while this holds; when it stops holding, the field gets its initial value again. */
@@ -93,7 +93,7 @@ export function clearedFields(uiSchema: UiSchema | undefined, context: Partial<S
     .filter(([field, ui]) => !field.startsWith('ui:') && isObject(ui) && isObject(ui[BIND]))
     .filter(([, ui]) => {
       const binding = (ui as Record<string, unknown>)[BIND] as FieldBinding;
-      return (binding.clear && matches(binding.clear.when, context)) || (binding.show && !matches(binding.show.when, context));
+      return binding.clear !== undefined && matches(binding.clear.when, context);
     })
     .map(([field]) => field);
 }
@@ -109,7 +109,7 @@ export function withClearedFields(data: Record<string, unknown>, initialData: Re
   const result = { ...data };
   for (const [field, ui] of bound) {
     const binding = (ui as Record<string, unknown>)[BIND] as FieldBinding;
-    if (!binding.clear && !binding.show) continue;
+    if (!binding.clear) continue;
     if (cleared.includes(field)) delete result[field];
     else if (result[field] === undefined && initialData[field] !== undefined) result[field] = initialData[field];
   }

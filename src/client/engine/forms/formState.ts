@@ -67,8 +67,9 @@ function update(state: FormsState, formId: string, change: Partial<FormEntry>): 
 
 export function formsReducer(state: FormsState = {}, action: UnknownAction): FormsState {
   if (formChanged.match(action)) {
-    // an edit makes the server's earlier field errors stale
-    return update(state, action.payload.formId, { data: action.payload.data, fieldErrors: [], fieldMessages: [] });
+    // an edit makes the server's earlier field errors stale, and an earlier check (FormDefinition.check) too
+    const checked = state[action.payload.formId]?.status === 'checked';
+    return update(state, action.payload.formId, { data: action.payload.data, fieldErrors: [], fieldMessages: [], ...(checked ? { status: 'idle' as const } : {}) });
   }
   if (formSubmitted.match(action)) {
     return update(state, action.payload.formId, { data: action.payload.data, status: 'submitting', fieldErrors: [], fieldMessages: [] });

@@ -3,7 +3,8 @@
  * 'organizations/:orgId/affiliations/admins/:adminId'. A placeholder is filled from the route's parameters, else from
  * the session by the names below. A placeholder that cannot be filled is an error (the screen and the route disagree).
  */
-import type { FormDefinition } from '../../../common/screens.js';
+import type { FormDefinition, InitialAlternatives } from '../../../common/screens.js';
+import { matches } from '../screen/conditions.js';
 import { organizationId, type SessionRootState } from '../../state/session.js';
 import { resolveValue, type ScreenContext } from '../screen/values.js';
 
@@ -36,6 +37,11 @@ export function pickFormFields(source: unknown, fields: readonly string[]): Reco
 
 const hasValue = (value: unknown) => value !== undefined && value !== null && value !== '';
 
+function alternativeValue(alternative: InitialAlternatives[number], context: Partial<ScreenContext>): unknown {
+  if (alternative !== null && typeof alternative === 'object') return matches(alternative.when, context) ? resolveValue(alternative.value, context) : undefined;
+  return resolveValue(alternative as string, context);
+}
+
 /**
  * A form's first data: the values `initialData` names in the screen context, limited to the schema's fields. A field
  * given as a list takes the first alternative that has a value (`["$data.x.contactId", "$data.contacts.contacts.-1.id", 0]`).
@@ -45,7 +51,7 @@ export function initialDataOf(initialData: FormDefinition['initialData'], contex
   const source = Object.fromEntries(
     Object.entries(initialData).map(([name, ref]) => [
       name,
-      Array.isArray(ref) ? ref.map((alternative) => resolveValue(alternative as string, context)).find(hasValue) : resolveValue(ref, context),
+      Array.isArray(ref) ? ref.map((alternative) => alternativeValue(alternative, context)).find(hasValue) : resolveValue(ref, context),
     ]),
   );
   return pickFormFields(source, fields);

@@ -3,7 +3,7 @@
  * template translates what it prints; validation messages arrive already translated (see validationMessages.ts).
  */
 import type { ReactElement } from 'react';
-import { useTranslation } from 'react-i18next';
+import { Trans, useTranslation } from 'react-i18next';
 import { getDefaultRegistry } from '@rjsf/core';
 import type {
   BaseInputTemplateProps,
@@ -13,13 +13,34 @@ import type {
   ObjectFieldTemplateProps,
   TemplatesType,
 } from '@rjsf/utils';
+import type { ResolvedNote } from './bindings.js';
 
 const defaults = getDefaultRegistry();
 const DefaultBaseInput = defaults.templates.BaseInputTemplate;
 
-function FieldTemplate({ id, label, required, children, errors, rawDescription, hidden, displayLabel, rawErrors, schema }: FieldTemplateProps): ReactElement {
+/** The notes a binding gives a field (engine/forms/bindings.ts): a locale key with values and inline links. */
+function FieldNotes({ notes }: { notes: ResolvedNote[] }): ReactElement {
+  return (
+    <>
+      {notes.map((note, index) => (
+        <p key={index} className={`field__note field__note--${note.style}`}>
+          <Trans
+            i18nKey={note.text}
+            values={note.values}
+            components={note.links.map((link, linkIndex) => (
+              <a key={linkIndex} href={link.href} {...(link.external ? { target: '_blank', rel: 'noreferrer' } : {})} />
+            ))}
+          />
+        </p>
+      ))}
+    </>
+  );
+}
+
+function FieldTemplate({ id, label, required, children, errors, rawDescription, hidden, displayLabel, rawErrors, schema, uiSchema }: FieldTemplateProps): ReactElement {
   const { t } = useTranslation();
   if (hidden) return <div hidden>{children}</div>;
+  const notes = ((uiSchema?.['ui:options'] as { notes?: ResolvedNote[] } | undefined)?.notes ?? []);
   const isObject = schema.type === 'object';
   const invalid = (rawErrors?.length ?? 0) > 0;
   return (
@@ -32,6 +53,7 @@ function FieldTemplate({ id, label, required, children, errors, rawDescription, 
       )}
       {children}
       {rawDescription && !isObject && <p className="field__help" id={`${id}__description`}>{t(rawDescription)}</p>}
+      {notes.length > 0 && <FieldNotes notes={notes} />}
       {errors}
     </div>
   );

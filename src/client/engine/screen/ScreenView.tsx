@@ -3,11 +3,13 @@
  * and its redirect scheduled; then its blocks render against the screen context, with the confirmation dialog of
  * its actions.
  */
-import { useEffect, useMemo, type ReactElement } from 'react';
+import { useEffect, useMemo, useState, type ReactElement } from 'react';
 import { useTranslation } from 'react-i18next';
 import { shallowEqual, useDispatch, useSelector } from 'react-redux';
 import { useLocation, useParams } from 'react-router-dom';
 import type { Block, ScreenDefinition } from '../../../common/screens.js';
+import { tokyoToday } from '../../../common/subscriptionRules.js';
+import { basePath, fillRoute, hasSteps } from '../routes.js';
 import { isPending, type OperationsRootState } from '../../state/operations.js';
 import { selectMe, selectOrganization, selectRole, type SessionRootState } from '../../state/session.js';
 import { actionOperation } from './actions.js';
@@ -38,6 +40,7 @@ export function useScreenContext(screen: ScreenDefinition): ScreenContext {
   );
   // the same object while the URL's query stays: what the context feeds (a form's initial data) is not recomputed
   const query = useMemo(() => queryOf(search), [search]);
+  const [clock] = useState(() => ({ today: tokyoToday(), time: Date.now() }));
   return {
     params,
     query,
@@ -51,6 +54,8 @@ export function useScreenContext(screen: ScreenDefinition): ScreenContext {
     me,
     organization,
     language: i18n.language,
+    today: clock.today,
+    time: clock.time,
   };
 }
 
@@ -60,7 +65,10 @@ const FORM_ONLY: Block[] = [{ type: 'form' }];
 export function ScreenView({ screen }: { screen: ScreenDefinition }): ReactElement {
   const dispatch = useDispatch();
   const { key } = useLocation();
+  const params = useParams();
   const context = useScreenContext(screen);
+  // the steps of a form are one screen: moving between them (or to a field's anchor) keeps its data and own state
+  const entryKey = hasSteps(screen) ? fillRoute(basePath(screen), params) : key;
   const entry = useSelector((root: ScreenDataRootState) => selectScreenData(root, screen.id));
 
   useEffect(() => {
@@ -68,7 +76,7 @@ export function ScreenView({ screen }: { screen: ScreenDefinition }): ReactEleme
     dispatch(screenEntered({ screenId: screen.id, context: entered }));
     return () => void dispatch(screenLeft({ screenId: screen.id }));
     // entered again on a new navigation to the screen (key), not on every change of the context
-  }, [dispatch, screen.id, key]);
+  }, [dispatch, screen.id, entryKey]);
 
   const firstLoad = screen.data !== undefined && entry.status === 'loading' && Object.keys(entry.values).length === 0;
   if (firstLoad) return <Loader />;

@@ -81,7 +81,7 @@ export function* runCall(
   }
 }
 
-function flashOf(spec: FlashSpec, context: Partial<ScreenContext>) {
+export function flashOf(spec: FlashSpec, context: Partial<ScreenContext>) {
   if (typeof spec === 'string') return flashShown({ kind: 'success', messageKey: spec });
   return flashShown({ kind: spec.kind ?? 'success', messageKey: spec.message, params: resolveValues(spec.values, context) });
 }

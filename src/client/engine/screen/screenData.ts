@@ -11,6 +11,7 @@ import { applyOutcome, chooseOutcome, runCall, type CallResult } from './calls.j
 import { screenLocalSet } from './local.js';
 import { navigateToScreen, screenById } from './navigation.js';
 import type { ScreenContext } from './values.js';
+import type { DataDefinition } from '../../../common/screens.js';
 
 export type LoadStatus = 'loading' | 'loaded' | 'failed';
 
@@ -62,22 +63,40 @@ export interface ScreenDataRootState {
 const NOTHING: ScreenDataEntry = { status: 'loaded', values: {}, context: {}, local: {} };
 export const selectScreenData = (state: ScreenDataRootState, screenId: string): ScreenDataEntry => state.screenData[screenId] ?? NOTHING;
 
-/** Loads every data entry of the screen at once; the screen shows its loader until all have answered. */
+/** An entry whose params or query read another entry's answer (`$data.…`) loads after the others. */
+export function readsData(definition: DataDefinition): boolean {
+  return JSON.stringify([definition.params ?? {}, definition.query ?? {}]).includes('"$data.');
+}
+
+/**
+ * Loads every data entry of the screen at once — those reading another entry's answer next, with it in their context
+ * (the edit wizard's services, of the loaded application's group); the screen shows its loader until all have answered.
+ */
 export function* loadScreenData(screenId: string): Generator<unknown, void, unknown> {
   const entry = (yield select((state: ScreenDataRootState) => state.screenData[screenId])) as ScreenDataEntry | undefined;
-  const definitions = Object.entries(screenById(screenId).data ?? {});
+  const all_ = Object.entries(screenById(screenId).data ?? {});
   if (!entry) return;
-  const results = (yield all(definitions.map(([key, definition]) => call(runCall, `screens/${screenId}/${key}`, definition, entry.context, definition.outcomes)))) as CallResult[];
   const values: Record<string, unknown> = { ...entry.values };
-  definitions.forEach(([key], index) => {
-    if (results[index]!.ok) values[key] = results[index]!.body;
-  });
-  yield put(screenDataLoaded({ screenId, status: results.every((result) => result.ok) ? 'loaded' : 'failed', values }));
+  const results: Array<[string, DataDefinition, CallResult, Partial<ScreenContext>]> = [];
+  for (const wave of [all_.filter(([, definition]) => !readsData(definition)), all_.filter(([, definition]) => readsData(definition))]) {
+    if (wave.length === 0) continue;
+    const context = { ...entry.context, data: values };
+    // an entry whose source failed is not asked
+    const answers = (yield all(
+      wave.map(([key, definition]) => (readsData(definition) && results.some(([, , result]) => !result.ok) ? call(() => ({ ok: false }) as CallResult) : call(runCall, `screens/${screenId}/${key}`, definition, context, definition.outcomes))),
+    )) as CallResult[];
+    wave.forEach(([key, definition], index) => {
+      const result = answers[index]!;
+      if (result.ok) values[key] = result.body;
+      results.push([key, definition, result, context]);
+    });
+  }
+  yield put(screenDataLoaded({ screenId, status: results.every(([, , result]) => result.ok) ? 'loaded' : 'failed', values }));
   // a failure's row, or a success's when a row claims it (e.g. an empty answer goes to top)
-  for (const [index, [, definition]] of definitions.entries()) {
-    const result = results[index]!;
-    const outcome = chooseOutcome(definition.outcomes, result, entry.context);
-    if (outcome) yield* applyOutcome(outcome, { ...entry.context, body: result.body, status: result.status }, undefined, screenId);
+  for (const [, definition, result, context] of results) {
+    if (!result.ok && result.status === undefined && result.error === undefined) continue; // not asked
+    const outcome = chooseOutcome(definition.outcomes, result, context);
+    if (outcome) yield* applyOutcome(outcome, { ...context, body: result.body, status: result.status }, undefined, screenId);
   }
 }
 
