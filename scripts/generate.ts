@@ -5,6 +5,7 @@
  * - locales/<lang>.json: every locale file of a language merged into one tree;
  * - forms.json: the names of the forms (the screen gallery at /dev/screens shows each);
  * - screens.json: every screen definition, from which the route table is built; navigation.json: the menu and footer;
+ * - fragments.json: the shared blocks of screens/fragments/ by name;
  * - conditions.cjs (+ .d.cts): every condition (`when`) of the screens, precompiled (src/configuration/conditions.ts);
  * - forms/types.ts: the TypeScript type of each form's data (`Forms['admin-name']`), computed by json-schema-to-ts
  *   from the schema's structure, for the routes that receive it and the browser code that sends it.
@@ -14,7 +15,7 @@ import path from 'node:path';
 import ajvErrors from 'ajv-errors';
 import type { RJSFSchema } from '@rjsf/utils';
 import { compileSchemaValidatorsCode } from '@rjsf/validator-ajv8/compileSchemaValidators';
-import { loadFormSchemas, loadLocales, loadNavigation, loadScreens, PROJECT_ROOT, type JsonSchema } from '../src/configuration/load.js';
+import { loadFormSchemas, loadFragments, loadLocales, loadNavigation, loadScreens, PROJECT_ROOT, type JsonSchema } from '../src/configuration/load.js';
 import { Ajv } from 'ajv';
 import standaloneCode from 'ajv/dist/standalone/index.js';
 import { AJV_OPTIONS } from '../src/configuration/ajvOptions.js';
@@ -80,9 +81,11 @@ export function generate(outDir = GENERATED_DIR): void {
   }
   const screens = loadScreens();
   const navigation = loadNavigation();
+  const fragments = loadFragments();
   writeFileSync(path.join(outDir, 'screens.json'), JSON.stringify(screens));
   writeFileSync(path.join(outDir, 'navigation.json'), JSON.stringify(navigation));
-  writeFileSync(path.join(outDir, 'conditions.cjs'), conditionsModuleSource(collectConditions([screens, navigation])));
+  writeFileSync(path.join(outDir, 'fragments.json'), JSON.stringify(fragments));
+  writeFileSync(path.join(outDir, 'conditions.cjs'), conditionsModuleSource(collectConditions([screens, navigation, fragments])));
   writeFileSync(path.join(outDir, 'conditions.d.cts'), CONDITIONS_DECLARATION);
 }
 

@@ -13,6 +13,8 @@ export interface BreadcrumbItem {
   label: string;
   /** Link target; the last item is the current page and has none. */
   to?: string;
+  /** A link to a screen whose values come from the screen's route and loaded data; no link while a value is missing. */
+  screen?: ScreenLink;
 }
 
 /** A form shown by a screen: its schema, presentation and what submitting does. */
@@ -89,6 +91,13 @@ export interface ScreenLink {
 }
 
 /** A flash message: a locale key, or one with its kind and interpolated values. */
+/**
+ * How a value is shown inside a text: `date` (SPEC §9: yyyy-MM-dd, yyyy年M月d日), `weekdayDate` (the same with the
+ * short weekday: 'Tue, 2026-11-24', '2026年11月24日(火)'), `list` (an array's elements joined by commas).
+ */
+export const VALUE_FORMATS = ['date', 'weekdayDate', 'list'] as const;
+export type ValueFormat = (typeof VALUE_FORMATS)[number];
+
 export type FlashSpec = string | { message: string; kind?: 'success' | 'info' | 'warning' | 'error'; values?: Record<string, ValueRef> };
 
 /**
@@ -145,6 +154,13 @@ export interface CallDefinition {
 /** Data a screen loads on entering, under `data.<key>`; failures follow `outcomes`, else the general handling. */
 export interface DataDefinition extends CallDefinition {
   outcomes?: Outcome[];
+  /**
+   * Loaded only after these entries have answered (their answers are in `$data` for this entry's path, query and
+   * `when`), e.g. a list filtered by the group of the service loaded first. Not loaded when one of them failed.
+   */
+  after?: string[];
+  /** Loaded only when this condition holds (over the context with the data loaded before); otherwise left out. */
+  when?: Condition;
 }
 
 /** A confirmation dialog (SPEC 2.13): title and body locale keys with values; Escape and backdrop close it. */
@@ -196,8 +212,10 @@ export interface TextBlock extends BlockBase {
   /** Locale key; `<0>…</0>` marks the inline links of `links`. */
   text: string;
   values?: Record<string, ValueRef>;
+  /** Values shown formatted (e.g. {"date": "weekdayDate"}). */
+  formats?: Record<string, ValueFormat>;
   links?: Array<{ href: string; external?: boolean }>;
-  style?: 'lead' | 'note' | 'attention' | 'warning' | 'heading';
+  style?: 'lead' | 'note' | 'attention' | 'warning' | 'heading' | 'subheading';
 }
 
 export interface BannerBlock extends BlockBase {
@@ -219,17 +237,36 @@ export interface LinkItem {
   /** Locale key of the accessible name, where the visible label alone is not enough ('Change' → 'Change name'). */
   ariaLabel?: string;
   screen?: ScreenLink;
+  /**
+   * A path inside the product whose placeholders (':requestCode') are filled from `params`, then the route's own:
+   * for a screen that lives on another branch or in code (a screen of screens/ is better named by `screen`).
+   */
+  path?: string;
+  params?: Record<string, ValueRef>;
   /** A locale key holding a URL (links.*) or a ValueRef. */
   href?: string;
   external?: boolean;
   action?: string;
   style?: 'primary' | 'danger' | 'link';
   when?: Condition;
+  /** Shown as a disabled button where this condition holds (e.g. an application past its change deadline). */
+  disabled?: { when: Condition };
 }
 
 export interface DetailsBlock extends BlockBase {
   type: 'details';
-  rows: Array<{ label: string; value?: ValueRef; text?: string; values?: Record<string, ValueRef>; link?: LinkItem; note?: string; when?: Condition }>;
+  rows: Array<{
+    label: string;
+    value?: ValueRef;
+    text?: string;
+    values?: Record<string, ValueRef>;
+    formats?: Record<string, ValueFormat>;
+    /** The text once per element of this array, the element as `$element` (e.g. an application's admins by name). */
+    each?: ValueRef;
+    link?: LinkItem;
+    note?: string;
+    when?: Condition;
+  }>;
 }
 
 export interface CardsBlock extends BlockBase {
@@ -250,10 +287,17 @@ export interface Cell {
   value?: ValueRef;
   text?: string;
   values?: Record<string, ValueRef>;
-  /** Values shown as dates in the page's language (SPEC §9 date formats), e.g. {"date": "date"}. */
-  formats?: Record<string, 'date'>;
+  /** Values shown formatted in the page's language (SPEC §9 date formats), e.g. {"date": "date"}. */
+  formats?: Record<string, ValueFormat>;
   href?: ValueRef;
+  /** link: to a screen (instead of href). */
+  screen?: ScreenLink;
   external?: boolean;
+  /**
+   * The cell once per element of this array (none when it is empty or missing), the element as `$element` (its
+   * `when` is checked per element): e.g. one link per warning of a row.
+   */
+  each?: ValueRef;
   /** select: the options (value and locale key) and the accessible label. */
   options?: Array<{ value: string; label: string }>;
   label?: string;
@@ -271,9 +315,15 @@ export interface TableBlock extends BlockBase {
   muted?: { when: Condition };
   /** Blocks shown in a full-width row under each row where the condition holds (an inline form for the selected row). */
   expand?: { when: Condition; blocks: Block[] };
+  /**
+   * Arrays parallel to the rows: each row's context gets the element at its own index under `along.<name>`
+   * (`{"warnings": "$values.warnings.users"}`: the warnings of each learner row).
+   */
+  alongside?: Record<string, ValueRef>;
   /** Locale key of the table's caption (read by screen readers). */
   caption: string;
-  columns: Array<{ title: string; cells: Cell[] }>;
+  /** A column's `when` is checked against the table's context (e.g. a warnings column outside a read-only view). */
+  columns: Array<{ title: string; cells: Cell[]; when?: Condition }>;
   empty?: string;
 }
 
@@ -351,13 +401,59 @@ export interface UploadBlock extends BlockBase {
   style?: 'primary' | 'link';
 }
 
+/**
+ * A list whose every item is a link to a screen (e.g. SPEC 2.9's applications, each to its details): the item's
+ * `title` cells in a line (text and marks), then its `cells`, each a line; the item is `$item`.
+ */
+export interface ItemListBlock extends BlockBase {
+  type: 'itemList';
+  items: ValueRef;
+  /** Locale key of the list's accessible name. */
+  caption: string;
+  link: ScreenLink;
+  title: Cell[];
+  cells: Cell[];
+  /** Locale key shown instead of an empty list. */
+  empty?: string;
+}
+
+/**
+ * A dropdown bound to a query parameter of the URL (SPEC 2.9's sort order in `order_by`): choosing an option puts
+ * its value in the URL, which enters the screen again and so reloads its data; the screen's `query` gives the default.
+ */
+export interface SelectBlock extends BlockBase {
+  type: 'select';
+  /** Locale key of the label. */
+  label: string;
+  query: string;
+  options: Array<{ value: string; label: string }>;
+}
+
+/**
+ * Blocks shared by screens (screens/fragments/<name>.json), shown with `values` as `$values.<name>`: e.g. SPEC
+ * 2.11's order summary on the wizard's confirm step and on Application Details (`{"detail": true}`).
+ */
+export interface FragmentBlock extends BlockBase {
+  type: 'fragment';
+  name: string;
+  /** The fragment's inputs: values of the using context ('$data.subscription.corporateSubscription') or literals. */
+  values?: Record<string, unknown>;
+}
+
+/** A fragment file: its inputs (described in words) and its blocks. */
+export interface FragmentDefinition {
+  /** What each input of `$values` is. */
+  values?: Record<string, string>;
+  blocks: Block[];
+}
+
 /** A divider with a label (SPEC 2.15's 'preview'). */
 export interface DividerBlock extends BlockBase {
   type: 'divider';
   label: string;
 }
 
-export type Block = UploadBlock | DividerBlock | TextBlock | BannerBlock | LinksBlock | DetailsBlock | CardsBlock | TableBlock | ListBlock | FormBlock | PanelBlock | ImageBlock | ColumnsBlock | LinkListBlock;
+export type Block = ItemListBlock | SelectBlock | FragmentBlock | UploadBlock | DividerBlock | TextBlock | BannerBlock | LinksBlock | DetailsBlock | CardsBlock | TableBlock | ListBlock | FormBlock | PanelBlock | ImageBlock | ColumnsBlock | LinkListBlock;
 
 export interface ScreenDefinition {
   id: string;
@@ -369,6 +465,8 @@ export interface ScreenDefinition {
   /** Locale key of a lead paragraph shown under the title. */
   lead?: string;
   breadcrumb: BreadcrumbItem[];
+  /** Defaults of the URL's query parameters (`$query.<name>` when the URL has none), e.g. a list's sort order. */
+  query?: Record<string, string>;
   /** Only when this feature flag is enabled; otherwise, once the flags are known, to top. */
   flag?: string;
   /** What the screen loads on entering, by key (shown as `data.<key>`). */

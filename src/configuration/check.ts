@@ -13,8 +13,8 @@ import { BUILT_IN_WIDGET_IDS, WIDGET_IDS } from '../client/widgets/ids.js';
 import { SCREEN_EVENTS } from '../client/engine/events.js';
 import { AJV_OPTIONS } from './ajvOptions.js';
 import { collectConditions } from './conditions.js';
-import { jsonFiles, PROJECT_ROOT, SHARED_SCHEMA, withSharedDefinitions, type JsonSchema } from './load.js';
-import { navigationSchema, screenDefinitionSchema } from './screenSchema.js';
+import { FRAGMENTS_DIR, jsonFiles, PROJECT_ROOT, SHARED_SCHEMA, withSharedDefinitions, type JsonSchema } from './load.js';
+import { fragmentDefinitionSchema, navigationSchema, screenDefinitionSchema } from './screenSchema.js';
 
 /** An API route as Fastify registered it: `GET /api/v2/organizations/:orgId/affiliations`. */
 export interface CheckOptions {
@@ -173,14 +173,104 @@ function checkCalls(checker: Checker, calls: CallUse[], routes: readonly string[
   }
 }
 
+/** The fragments a definition names (FragmentBlock), with the pointers of the blocks naming them. */
+function fragmentUses(definition: unknown): Array<{ name: string; parts: Array<string | number> }> {
+  const uses: Array<{ name: string; parts: Array<string | number> }> = [];
+  walk(definition, [], (value, parts) => {
+    const node = value as Record<string, unknown> | null;
+    if (node && typeof node === 'object' && !Array.isArray(node) && node.type === 'fragment' && typeof node.name === 'string' && parts.at(-2) !== 'when') uses.push({ name: node.name, parts });
+  });
+  return uses;
+}
+
+/** Every fragment a definition shows, through the fragments it shows too (a fragment that shows itself is reported). */
+function fragmentsShownBy(definition: unknown, fragments: Map<string, { file: string; fragment: Record<string, any> }>): Set<string> {
+  const shown = new Set<string>();
+  const visit = (node: unknown) => {
+    for (const { name } of fragmentUses(node)) {
+      if (shown.has(name) || !fragments.has(name)) continue;
+      shown.add(name);
+      visit(fragments.get(name)!.fragment);
+    }
+  };
+  visit(definition);
+  return shown;
+}
+
+/**
+ * screens/fragments/*.json: each valid, its words and conditions checked like a screen's; every fragment a screen or
+ * fragment names exists and none shows itself; the actions a fragment names exist in every screen that shows it.
+ */
+function checkFragments(checker: Checker, root: string): Map<string, { file: string; fragment: Record<string, any> }> {
+  const dir = path.join(root, 'screens', FRAGMENTS_DIR);
+  const fragments = new Map<string, { file: string; fragment: Record<string, any> }>();
+  if (!existsSync(dir)) return fragments;
+  const validate = new Ajv({ allErrors: true, strict: false }).compile(fragmentDefinitionSchema as object);
+  for (const name of jsonFiles(dir)) {
+    const file = path.join(dir, name);
+    const fragment = checker.parse(file) as Record<string, any> | undefined;
+    if (!fragment) continue;
+    if (!validate(fragment)) {
+      for (const error of validate.errors ?? []) checker.report(file, error.instancePath, error.message ?? 'invalid');
+      continue;
+    }
+    fragments.set(path.basename(name, '.json'), { file, fragment });
+    checkScreenKeys(checker, file, fragment);
+    checkConditions(checker, file, fragment);
+  }
+  for (const [name, { file, fragment }] of fragments) {
+    if (fragmentsShownBy(fragment, fragments).has(name)) checker.report(file, '', `the fragment "${name}" shows itself`);
+    for (const use of fragmentUses(fragment)) {
+      if (!fragments.has(use.name)) checker.report(file, pointerOf([...use.parts, 'name']), `unknown fragment "${use.name}"`);
+    }
+  }
+  return fragments;
+}
+
+/** The fragments a screen names exist; the actions they name are the screen's. */
+function checkFragmentUses(checker: Checker, file: string, screen: Record<string, any>, fragments: Map<string, { file: string; fragment: Record<string, any> }>): void {
+  for (const { name, parts } of fragmentUses(screen)) {
+    if (!fragments.has(name)) checker.report(file, pointerOf([...parts, 'name']), `unknown fragment "${name}"; known: ${[...fragments.keys()].join(', ') || 'none'}`);
+  }
+  for (const name of fragmentsShownBy(screen, fragments)) {
+    const fragment = fragments.get(name)!;
+    walk(fragment.fragment, [], (value, parts) => {
+      if (parts.at(-1) === 'action' && typeof value === 'string' && !(value in (screen.actions ?? {}))) {
+        checker.report(fragment.file, pointerOf(parts), `unknown action "${value}" of the screen ${screen.id} (${checker.relative(file)}) that shows it`);
+      }
+    });
+  }
+}
+
+/** A data entry waits only for entries of the same screen (`after`), and never, through others, for itself. */
+function checkDataOrder(checker: Checker, file: string, screen: Record<string, any>): void {
+  const data: Record<string, { after?: string[] }> = screen.data ?? {};
+  for (const [key, entry] of Object.entries(data)) {
+    (entry.after ?? []).forEach((other, index) => {
+      if (!(other in data)) checker.report(file, pointerOf(['data', key, 'after', index]), `unknown data entry "${other}"`);
+    });
+    const seen = new Set<string>();
+    const queue = [...(entry.after ?? [])];
+    while (queue.length > 0) {
+      const next = queue.shift()!;
+      if (seen.has(next)) continue;
+      seen.add(next);
+      queue.push(...(data[next]?.after ?? []));
+    }
+    if (seen.has(key)) checker.report(file, pointerOf(['data', key, 'after']), `the data entry "${key}" waits for itself`);
+  }
+}
+
 /** Screens named by links and outcomes, and actions named by items and cells, exist; events have a handler. */
-function checkReferences(checker: Checker, screens: Array<{ file: string; screen: Record<string, any> }>): void {
+function checkReferences(checker: Checker, screens: Array<{ file: string; screen: Record<string, any> }>, fragments: Array<{ file: string; fragment: Record<string, any> }> = []): void {
   const ids = new Set(screens.map(({ screen }) => screen.id));
-  for (const { file, screen } of screens) {
+  const definitions = [...screens.map(({ file, screen }) => ({ file, screen, isFragment: false })), ...fragments.map(({ file, fragment }) => ({ file, screen: fragment, isFragment: true }))];
+  for (const { file, screen, isFragment } of definitions) {
     walk(screen, [], (value, parts) => {
       const word = parts.at(-1);
       if (word === 'screen' && typeof value === 'string' && parts.length > 1 && !ids.has(value)) checker.report(file, pointerOf(parts), `unknown screen "${value}"`);
-      if (word === 'action' && typeof value === 'string' && !(value in (screen.actions ?? {}))) checker.report(file, pointerOf(parts), `unknown action "${value}"`);
+      // a fragment's actions are those of each screen showing it (checkFragmentUses)
+      if (!isFragment && word === 'action' && typeof value === 'string' && !(value in (screen.actions ?? {}))) checker.report(file, pointerOf(parts), `unknown action "${value}"`);
       const events = Object.values(SCREEN_EVENTS) as string[];
       if (word === 'event' && typeof value === 'string' && !events.includes(value)) {
         checker.report(file, pointerOf(parts), `no feature handles the event "${value}"; known: ${events.join(', ')}`);
@@ -206,6 +296,7 @@ function checkNavigation(checker: Checker, root: string): { file: string; screen
 
 function checkScreens(checker: Checker, root: string, forms: Record<string, JsonSchema>, options: CheckOptions): void {
   const dir = path.join(root, 'screens');
+  const fragments = checkFragments(checker, root);
   const validate = new Ajv({ allErrors: true, strict: false }).compile(screenDefinitionSchema as object);
   const seen = { ids: new Map<string, string>(), paths: new Map<string, string>() };
   const valid: Array<{ file: string; screen: Record<string, any> }> = [];
@@ -232,6 +323,8 @@ function checkScreens(checker: Checker, root: string, forms: Record<string, Json
       checker.report(file, '/component', `unknown component "${screen.component}"; known: ${COMPONENT_IDS.join(', ') || 'none'}`);
     }
     checkConditions(checker, file, screen);
+    checkFragmentUses(checker, file, screen, fragments);
+    checkDataOrder(checker, file, screen);
     if (screen.form) checkFormUse(checker, file, screen.form, forms);
     for (const [id, action] of Object.entries<any>(screen.actions ?? {})) {
       if (action.form && !forms[action.form.schema]) checker.report(file, pointerOf(['actions', id, 'form', 'schema']), `unknown form "${action.form.schema}"`);
@@ -239,7 +332,7 @@ function checkScreens(checker: Checker, root: string, forms: Record<string, Json
     }
   }
   const navigation = checkNavigation(checker, root);
-  checkReferences(checker, navigation ? [...valid, navigation] : valid);
+  checkReferences(checker, navigation ? [...valid, navigation] : valid, [...fragments.values()]);
   if (options.routes) checkCalls(checker, valid.flatMap(({ file, screen }) => callsOf(file, screen)), options.routes);
 }
 

@@ -2,11 +2,11 @@
  * Reads the product configuration (schemas/, screens/, locales/) from disk.
  * Used by the server, the webpack build and `npm run check:config`; never by the browser bundle.
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { LANGUAGES, type Language } from '../common/languages.js';
-import type { NavigationDefinition, ScreenDefinition } from '../common/screens.js';
+import type { FragmentDefinition, NavigationDefinition, ScreenDefinition } from '../common/screens.js';
 
 export const PROJECT_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -64,4 +64,14 @@ export function loadNavigation(root = PROJECT_ROOT): NavigationDefinition {
 export function loadScreens(root = PROJECT_ROOT): ScreenDefinition[] {
   const dir = path.join(root, 'screens');
   return jsonFiles(dir).map((file) => readJson<ScreenDefinition>(path.join(dir, file)));
+}
+
+/** The folder of shared blocks (FragmentBlock), inside screens/ but not screens themselves. */
+export const FRAGMENTS_DIR = 'fragments';
+
+/** Every fragment by name (file name without .json) from screens/fragments/. */
+export function loadFragments(root = PROJECT_ROOT): Record<string, FragmentDefinition> {
+  const dir = path.join(root, 'screens', FRAGMENTS_DIR);
+  if (!existsSync(dir)) return {};
+  return Object.fromEntries(jsonFiles(dir).map((file) => [path.basename(file, '.json'), readJson<FragmentDefinition>(path.join(dir, file))]));
 }

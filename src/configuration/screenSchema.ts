@@ -1,5 +1,5 @@
 /** JSON Schema of a screen definition (screens/*.json); mirrors ScreenDefinition in src/common/screens.ts. */
-import { ACCESS_CLASSES, FORM_STEPS, PAGE_WIDTHS } from '../common/screens.js';
+import { ACCESS_CLASSES, FORM_STEPS, PAGE_WIDTHS, VALUE_FORMATS } from '../common/screens.js';
 
 const localeKey = { type: 'string', minLength: 1 };
 const stepLabels = Object.fromEntries(FORM_STEPS.map((step) => [step, localeKey]));
@@ -11,6 +11,8 @@ const condition = { type: 'object' };
 const screenId = { type: 'string', pattern: '^[a-z][a-zA-Z0-9-]*$' };
 const eventType = { type: 'string', pattern: '^[a-z][a-zA-Z]*/[a-z][a-zA-Z]*$' };
 const method = { enum: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] };
+const formats = { type: 'object', additionalProperties: { enum: VALUE_FORMATS } };
+const fragmentName = { type: 'string', pattern: '^[a-z][a-z0-9-]*$' };
 
 const object = (properties: Record<string, unknown>, required: string[] = []) => ({ type: 'object', additionalProperties: false, required, properties });
 
@@ -54,11 +56,14 @@ const linkItem = object(
     label: localeKey,
     ariaLabel: localeKey,
     screen: screenLink,
+    path: { type: 'string', pattern: '^/' },
+    params: values,
     href: { type: 'string', minLength: 1 },
     external: { type: 'boolean' },
     action: { type: 'string', minLength: 1 },
     style: { enum: ['primary', 'danger', 'link'] },
     when: condition,
+    disabled: object({ when: condition }, ['when']),
   },
   ['label'],
 );
@@ -68,9 +73,11 @@ const cell = object(
     value: valueRef,
     text: localeKey,
     values,
-    formats: { type: 'object', additionalProperties: { enum: ['date'] } },
+    formats,
     href: { type: 'string', minLength: 1 },
+    screen: screenLink,
     external: { type: 'boolean' },
+    each: valueRef,
     options: { type: 'array', items: object({ value: { type: 'string' }, label: localeKey }, ['value', 'label']) },
     label: localeKey,
     action: { type: 'string', minLength: 1 },
@@ -79,8 +86,34 @@ const cell = object(
   },
   ['type'],
 );
+/** Cells inside a link (an itemList's item): words and marks only, nothing interactive. */
+const inertCell = { allOf: [cell, { properties: { type: { enum: ['text', 'mark'] } } }] };
 const block = {
   oneOf: [
+    object(
+      {
+        type: { const: 'itemList' },
+        items: valueRef,
+        caption: localeKey,
+        link: screenLink,
+        title: { type: 'array', minItems: 1, items: inertCell },
+        cells: { type: 'array', items: inertCell },
+        empty: localeKey,
+        when: condition,
+      },
+      ['type', 'items', 'caption', 'link', 'title', 'cells'],
+    ),
+    object(
+      {
+        type: { const: 'select' },
+        label: localeKey,
+        query: { type: 'string', pattern: '^[a-z][a-z0-9_]*$' },
+        options: { type: 'array', minItems: 1, items: object({ value: { type: 'string' }, label: localeKey }, ['value', 'label']) },
+        when: condition,
+      },
+      ['type', 'label', 'query', 'options'],
+    ),
+    object({ type: { const: 'fragment' }, name: fragmentName, values: { type: 'object' }, when: condition }, ['type', 'name']),
     object(
       { type: { const: 'upload' }, label: localeKey, accept: { type: 'string' }, action: { type: 'string', minLength: 1 }, style: { enum: ['primary', 'link'] }, when: condition },
       ['type', 'label', 'action'],
@@ -91,8 +124,9 @@ const block = {
         type: { const: 'text' },
         text: localeKey,
         values,
+        formats,
         links: { type: 'array', items: object({ href: { type: 'string', minLength: 1 }, external: { type: 'boolean' } }, ['href']) },
-        style: { enum: ['lead', 'note', 'attention', 'warning', 'heading'] },
+        style: { enum: ['lead', 'note', 'attention', 'warning', 'heading', 'subheading'] },
         when: condition,
       },
       ['type', 'text'],
@@ -104,7 +138,7 @@ const block = {
         type: { const: 'details' },
         rows: {
           type: 'array',
-          items: object({ label: localeKey, value: valueRef, text: localeKey, values, link: linkItem, note: localeKey, when: condition }, ['label']),
+          items: object({ label: localeKey, value: valueRef, text: localeKey, values, formats, each: valueRef, link: linkItem, note: localeKey, when: condition }, ['label']),
         },
         when: condition,
       },
@@ -119,11 +153,12 @@ const block = {
         type: { const: 'table' },
         rows: valueRef,
         caption: localeKey,
-        columns: { type: 'array', minItems: 1, items: object({ title: localeKey, cells: { type: 'array', items: cell } }, ['title', 'cells']) },
+        columns: { type: 'array', minItems: 1, items: object({ title: localeKey, cells: { type: 'array', items: cell }, when: condition }, ['title', 'cells']) },
         empty: localeKey,
         rowNumberFrom: { type: 'integer' },
         muted: object({ when: condition }, ['when']),
         expand: object({ when: condition, blocks: { type: 'array', items: { $ref: '#/$defs/block' } } }, ['when', 'blocks']),
+        alongside: values,
         when: condition,
       },
       ['type', 'rows', 'caption', 'columns'],
@@ -199,10 +234,14 @@ export const screenDefinitionSchema = {
     lead: localeKey,
     breadcrumb: {
       type: 'array',
-      items: object({ label: localeKey, to: { type: 'string', pattern: '^/' } }, ['label']),
+      items: object({ label: localeKey, to: { type: 'string', pattern: '^/' }, screen: screenLink }, ['label']),
     },
+    query: { type: 'object', additionalProperties: { type: 'string' } },
     flag: { type: 'string', minLength: 1 },
-    data: { type: 'object', additionalProperties: object({ ...callProperties, outcomes }, ['path']) },
+    data: {
+      type: 'object',
+      additionalProperties: object({ ...callProperties, outcomes, after: { type: 'array', minItems: 1, items: { type: 'string', minLength: 1 } }, when: condition }, ['path']),
+    },
     blocks: { type: 'array', items: { $ref: '#/$defs/block' } },
     actions: {
       type: 'object',
@@ -276,4 +315,17 @@ export const navigationSchema = {
   additionalProperties: false,
   required: ['menu', 'footer'],
   properties: { $comment: { type: 'string' }, menu: { type: 'array', items: linkItem }, footer: { type: 'array', items: linkItem } },
+} as const;
+
+/** JSON Schema of a fragment file (screens/fragments/*.json): its inputs described in words, and its blocks. */
+export const fragmentDefinitionSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['blocks'],
+  $defs: { block },
+  properties: {
+    $comment: { type: 'string' },
+    values: { type: 'object', additionalProperties: { type: 'string' } },
+    blocks: { type: 'array', minItems: 1, items: { $ref: '#/$defs/block' } },
+  },
 } as const;

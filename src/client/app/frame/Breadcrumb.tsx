@@ -1,10 +1,19 @@
 import type { ReactElement } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
-import type { BreadcrumbItem } from '../../../common/screens.js';
+import type { BreadcrumbItem, ScreenLink } from '../../../common/screens.js';
 
 /** Every page's breadcrumb starts with Home, linking to '/' (SPEC 2.2). */
-export function Breadcrumb({ items, label }: { items: BreadcrumbItem[]; label?: (label: string) => string }): ReactElement {
+export function Breadcrumb({
+  items,
+  label,
+  linkPath,
+}: {
+  items: BreadcrumbItem[];
+  label?: (label: string) => string;
+  /** The path of an item's link to a screen (none: no link). */
+  linkPath?: (link: ScreenLink) => string | undefined;
+}): ReactElement {
   const { t } = useTranslation();
   const text = label ?? t;
   const all: BreadcrumbItem[] = [{ label: 'common.home', to: '/' }, ...items];
@@ -13,9 +22,10 @@ export function Breadcrumb({ items, label }: { items: BreadcrumbItem[]; label?: 
       <ol>
         {all.map((item, index) => {
           const last = index === all.length - 1;
+          const to = item.to ?? (item.screen && linkPath ? linkPath(item.screen) : undefined);
           return (
             <li key={`${item.label}-${index}`}>
-              {item.to && !last ? <Link to={item.to}>{text(item.label)}</Link> : <span aria-current={last ? 'page' : undefined}>{text(item.label)}</span>}
+              {to && !last ? <Link to={to}>{text(item.label)}</Link> : <span aria-current={last ? 'page' : undefined}>{text(item.label)}</span>}
             </li>
           );
         })}

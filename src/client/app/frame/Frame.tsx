@@ -5,7 +5,7 @@ import { Outlet, useMatches } from 'react-router-dom';
 import type { FormStep, ScreenDefinition } from '../../../common/screens.js';
 import { STEP_PARAM } from '../../engine/routes.js';
 import { Loader } from '../../engine/Loader.js';
-import { useScreenLabel } from '../../engine/screen/screenLabels.js';
+import { useScreenLabel, useScreenLinkPath } from '../../engine/screen/screenLabels.js';
 import { Breadcrumb } from './Breadcrumb.js';
 import { FlashMessages } from './FlashMessages.js';
 import { Footer } from './Footer.js';
@@ -19,11 +19,11 @@ export interface ScreenHandle {
   screen: ScreenDefinition;
 }
 
-function useCurrentScreen(): { screen?: ScreenDefinition; step?: string } {
+function useCurrentScreen(): { screen?: ScreenDefinition; params: Record<string, string | undefined>; step?: string } {
   const matches = useMatches();
   const match = [...matches].reverse().find((candidate) => (candidate.handle as ScreenHandle | undefined)?.screen);
   const screen = (match?.handle as ScreenHandle | undefined)?.screen;
-  return { screen, step: match?.params[STEP_PARAM] ?? screen?.form?.steps?.[0] };
+  return { screen, params: match?.params ?? {}, step: match?.params[STEP_PARAM] ?? screen?.form?.steps?.[0] };
 }
 
 /** The page title: the step's own (ScreenDefinition.stepTitles), else the screen's. */
@@ -33,8 +33,9 @@ export function titleOf(screen: ScreenDefinition, step: string | undefined): str
 
 export function Frame(): ReactElement {
   const { t } = useTranslation();
-  const { screen, step } = useCurrentScreen();
+  const { screen, params, step } = useCurrentScreen();
   const label = useScreenLabel(screen);
+  const linkPath = useScreenLinkPath(screen, params);
   const title = screen ? label(titleOf(screen, step)) : '';
 
   useEffect(() => {
@@ -49,7 +50,7 @@ export function Frame(): ReactElement {
       <Notices />
       <FlashMessages />
       <main className={`content content--${screen?.width ?? 'normal'}`}>
-        {screen && <Breadcrumb items={screen.breadcrumb} label={label} />}
+        {screen && <Breadcrumb items={screen.breadcrumb} label={label} linkPath={linkPath} />}
         {screen && screen.title && <h1 className="content__title">{title}</h1>}
         {screen?.lead && <p className="content__lead">{t(screen.lead)}</p>}
         <Suspense fallback={<Loader />}>

@@ -1,18 +1,21 @@
 /**
- * The blocks of a screen definition (text, banner, links, details, cards, table, list, form, panel), each shown only when
- * its condition holds for the screen context. Components dispatch; actions run in sagas (actions.ts).
+ * The blocks of a screen definition (text, banner, links, details, cards, table, list, itemList, select, form, panel,
+ * fragment…), each shown only when its condition holds for the screen context. Components dispatch; actions run in
+ * sagas (actions.ts).
  */
 import { Fragment, lazy, useRef, useState, type ReactElement, type ReactNode } from 'react';
 import { Trans, useTranslation } from 'react-i18next';
 import { useDispatch, useSelector } from 'react-redux';
-import { Link } from 'react-router-dom';
-import type { BannerBlock, Block, CardsBlock, Cell, ColumnsBlock, DetailsBlock, DividerBlock, ImageBlock, UploadBlock, LinkItem, LinkListBlock, LinksBlock, ListBlock, PanelBlock, ScreenDefinition, TableBlock, TextBlock } from '../../../common/screens.js';
+import { Link, useSearchParams } from 'react-router-dom';
+import type { BannerBlock, Block, CardsBlock, Cell, ColumnsBlock, DetailsBlock, DividerBlock, FragmentBlock, ImageBlock, ItemListBlock, UploadBlock, LinkItem, LinkListBlock, LinksBlock, ListBlock, PanelBlock, ScreenDefinition, SelectBlock, TableBlock, TextBlock } from '../../../common/screens.js';
 import { isAbsoluteUrl } from '../../../common/serviceLinks.js';
 import { DEFAULT_LANGUAGE, isLanguage } from '../../../common/languages.js';
 import { isPending, type OperationsRootState } from '../../state/operations.js';
 import { formatDate } from '../dates.js';
 import { actionOperation, actionRequested } from './actions.js';
 import { matches } from './conditions.js';
+import { formatted } from './formats.js';
+import { fragmentByName } from './fragments.js';
 import { linkClassName, LinkView, useHref } from './LinkView.js';
 import { screenPath } from './navigation.js';
 import { resolveValue, resolveValues, type ScreenContext } from './values.js';
@@ -36,8 +39,9 @@ function TextView({ block, context }: BlockProps<TextBlock>): ReactElement {
     <a key={index} href={href(link.href, context)} {...(link.external ? { target: '_blank', rel: 'noreferrer' } : {})} />
   ));
   const className = block.style ? `text text--${block.style}` : 'text';
-  const content = <Trans i18nKey={block.text} values={resolveValues(block.values, context)} components={links} />;
+  const content = <Trans i18nKey={block.text} values={formatted(resolveValues(block.values, context), block.formats, context.language)} components={links} />;
   if (block.style === 'heading') return <h2 className={className}>{content}</h2>;
+  if (block.style === 'subheading') return <h3 className={className}>{content}</h3>;
   return (
     <p className={className} role={block.style === 'warning' ? 'alert' : undefined}>
       {content}
@@ -68,8 +72,9 @@ function LinkItemView({ item, screen, context }: { item: LinkItem; screen: Scree
   const pending = useSelector((state: OperationsRootState) => (item.action ? isPending(actionOperation(screen.id, item.action))(state) : false));
   if (!item.action) return <LinkView item={item} context={context} className={linkClassName(item.style)} />;
   if (!matches(item.when, context)) return null;
+  const disabled = item.disabled !== undefined && matches(item.disabled.when, context);
   return (
-    <button type="button" className={linkClassName(item.style)} aria-label={item.ariaLabel ? t(item.ariaLabel) : undefined} disabled={pending} onClick={() => run(item.action!, context)}>
+    <button type="button" className={linkClassName(item.style)} aria-label={item.ariaLabel ? t(item.ariaLabel) : undefined} disabled={pending || disabled} onClick={() => run(item.action!, context)}>
       {t(item.label)}
     </button>
   );
@@ -87,6 +92,8 @@ function LinksView({ block, screen, context }: BlockProps<LinksBlock>): ReactEle
 
 function DetailsView({ block, screen, context }: BlockProps<DetailsBlock>): ReactElement {
   const { t } = useTranslation();
+  const rowText = (row: DetailsBlock['rows'][number], rowContext: ScreenContext) =>
+    row.text ? t(row.text, formatted(resolveValues(row.values, rowContext), row.formats, rowContext.language)) : String(resolveValue(row.value, rowContext) ?? '');
   return (
     <dl className="details">
       {block.rows
@@ -95,7 +102,15 @@ function DetailsView({ block, screen, context }: BlockProps<DetailsBlock>): Reac
           <div key={row.label} className="details__row">
             <dt>{t(row.label)}</dt>
             <dd>
-              <span className="details__value">{row.text ? t(row.text, resolveValues(row.values, context)) : String(resolveValue(row.value, context) ?? '')}</span>
+              {row.each === undefined ? (
+                <span className="details__value">{rowText(row, context)}</span>
+              ) : (
+                (Array.isArray(resolveValue(row.each, context)) ? (resolveValue(row.each, context) as unknown[]) : []).map((element, index) => (
+                  <span key={index} className="details__value details__value--line">
+                    {rowText(row, { ...context, element })}
+                  </span>
+                ))
+              )}
               {row.link && <LinkItemView item={row.link} screen={screen} context={context} />}
               {row.note && <span className="details__note">{t(row.note)}</span>}
             </dd>
@@ -150,14 +165,21 @@ function CardsView({ block, context }: BlockProps<CardsBlock>): ReactElement {
   );
 }
 
-/** The values a cell names in `formats`, as dates in the page's language. */
-function formatted(values: Record<string, unknown>, formats: Cell['formats'], language: string): Record<string, unknown> {
-  if (!formats) return values;
-  const lang = isLanguage(language) ? language : DEFAULT_LANGUAGE;
-  return Object.fromEntries(Object.entries(values).map(([name, value]) => [name, formats[name] === 'date' && typeof value === 'string' ? formatDate(value, lang) : value]));
+/** A cell, or with `each` the cell once per element of its array (the element as `$element`). */
+function CellView({ cell, screen, context }: { cell: Cell; screen: ScreenDefinition; context: ScreenContext }): ReactElement | null {
+  if (cell.each === undefined) return <OneCell cell={cell} screen={screen} context={context} />;
+  const elements = resolveValue(cell.each, context);
+  if (!Array.isArray(elements)) return null;
+  return (
+    <>
+      {elements.map((element, index) => (
+        <OneCell key={index} cell={cell} screen={screen} context={{ ...context, element }} />
+      ))}
+    </>
+  );
 }
 
-function CellView({ cell, screen, context }: { cell: Cell; screen: ScreenDefinition; context: ScreenContext }): ReactElement | null {
+function OneCell({ cell, screen, context }: { cell: Cell; screen: ScreenDefinition; context: ScreenContext }): ReactElement | null {
   const { t } = useTranslation();
   const href = useHref();
   const run = useRunAction(screen);
@@ -170,7 +192,7 @@ function CellView({ cell, screen, context }: { cell: Cell; screen: ScreenDefinit
       return <span className="mark">{text}</span>;
     case 'link':
       return (
-        <a href={href(cell.href ?? '', context)} {...(cell.external ? { target: '_blank', rel: 'noreferrer' } : {})}>
+        <a href={cell.screen ? screenPath(cell.screen, context) : href(cell.href ?? '', context)} {...(cell.external ? { target: '_blank', rel: 'noreferrer' } : {})}>
           {t(cell.label ?? '', values)}
         </a>
       );
@@ -215,12 +237,14 @@ function TableView({ block, screen, context }: BlockProps<TableBlock>): ReactEle
   const { t } = useTranslation();
   const rows = (resolveValue(block.rows, context) as unknown[] | undefined) ?? [];
   if (rows.length === 0 && block.empty) return <p className="text">{t(block.empty)}</p>;
+  const alongside = block.alongside ? resolveValues(block.alongside, context) : undefined;
+  const columns = block.columns.filter((column) => matches(column.when, context));
   return (
     <table className="table">
       <caption className="table__caption">{t(block.caption)}</caption>
       <thead>
         <tr>
-          {block.columns.map((column) => (
+          {columns.map((column) => (
             <th key={column.title} scope="col">
               {t(column.title)}
             </th>
@@ -229,13 +253,18 @@ function TableView({ block, screen, context }: BlockProps<TableBlock>): ReactEle
       </thead>
       <tbody>
         {rows.map((item, index) => {
-          const rowContext: ScreenContext = { ...context, item, ...(block.rowNumberFrom === undefined ? {} : { rowNo: index + block.rowNumberFrom }) };
+          const rowContext: ScreenContext = {
+            ...context,
+            item,
+            ...(block.rowNumberFrom === undefined ? {} : { rowNo: index + block.rowNumberFrom }),
+            ...(alongside ? { along: Object.fromEntries(Object.entries(alongside).map(([name, array]) => [name, Array.isArray(array) ? array[index] : undefined])) } : {}),
+          };
           const muted = block.muted !== undefined && matches(block.muted.when, rowContext);
           const expanded = block.expand !== undefined && matches(block.expand.when, rowContext);
           return (
             <Fragment key={index}>
               <tr className={muted ? 'table__row--muted' : undefined}>
-                {block.columns.map((column) => (
+                {columns.map((column) => (
                   <td key={column.title}>
                     <div className="table__cell">
                       {column.cells.map((cell, cellIndex) => (
@@ -247,7 +276,7 @@ function TableView({ block, screen, context }: BlockProps<TableBlock>): ReactEle
               </tr>
               {expanded && (
                 <tr className="table__expansion">
-                  <td colSpan={block.columns.length}>
+                  <td colSpan={columns.length}>
                     <Blocks blocks={block.expand!.blocks} screen={screen} context={rowContext} />
                   </td>
                 </tr>
@@ -398,6 +427,76 @@ function UploadView({ block, screen, context }: BlockProps<UploadBlock>): ReactE
   );
 }
 
+/** Items each linking to a screen: a title line of cells (text and marks), then a line per cell. */
+function ItemListView({ block, screen, context }: BlockProps<ItemListBlock>): ReactElement {
+  const { t } = useTranslation();
+  const items = resolveValue(block.items, context);
+  const list = Array.isArray(items) ? items : [];
+  if (list.length === 0 && block.empty) return <p className="text">{t(block.empty)}</p>;
+  return (
+    <ul className="item-list" aria-label={t(block.caption)}>
+      {list.map((item, index) => {
+        const itemContext: ScreenContext = { ...context, item };
+        return (
+          <li key={index} className="item-list__item">
+            <Link className="item-list__link" to={screenPath(block.link, itemContext)}>
+              <span className="item-list__title">
+                {block.title.map((cell, cellIndex) => (
+                  <CellView key={cellIndex} cell={cell} screen={screen} context={itemContext} />
+                ))}
+              </span>
+              {block.cells
+                .filter((cell) => matches(cell.when, itemContext))
+                .map((cell, cellIndex) => (
+                  <span key={cellIndex} className="item-list__line">
+                    <CellView cell={cell} screen={screen} context={itemContext} />
+                  </span>
+                ))}
+            </Link>
+          </li>
+        );
+      })}
+    </ul>
+  );
+}
+
+/** A dropdown bound to a query parameter: a choice puts its value in the URL (the screen is entered again). */
+function SelectView({ block, screen, context }: BlockProps<SelectBlock>): ReactElement {
+  const { t } = useTranslation();
+  const [searchParams, setSearchParams] = useSearchParams();
+  const id = `select-${screen.id}-${block.query}`;
+  const current = context.query[block.query] ?? '';
+  return (
+    <div className="select-field">
+      <label className="select-field__label" htmlFor={id}>
+        {t(block.label)}
+      </label>
+      <select
+        id={id}
+        className="select-field__select"
+        value={current}
+        onChange={(event) => {
+          const next = new URLSearchParams(searchParams);
+          next.set(block.query, event.target.value);
+          setSearchParams(next, { replace: true });
+        }}
+      >
+        {block.options.map((option) => (
+          <option key={option.value} value={option.value}>
+            {t(option.label)}
+          </option>
+        ))}
+      </select>
+    </div>
+  );
+}
+
+/** The blocks of a fragment, with its inputs as `$values` (resolved in the using context). */
+function FragmentView({ block, screen, context }: BlockProps<FragmentBlock>): ReactElement {
+  const values = Object.fromEntries(Object.entries(block.values ?? {}).map(([name, ref]) => [name, typeof ref === 'string' ? resolveValue(ref, context) : ref]));
+  return <Blocks blocks={fragmentByName(block.name).blocks} screen={screen} context={{ ...context, values }} />;
+}
+
 function DividerView({ block }: BlockProps<DividerBlock>): ReactElement {
   const { t } = useTranslation();
   return (
@@ -409,6 +508,12 @@ function DividerView({ block }: BlockProps<DividerBlock>): ReactElement {
 
 function BlockView({ block, screen, context }: BlockProps<Block>): ReactNode {
   switch (block.type) {
+    case 'itemList':
+      return <ItemListView block={block} screen={screen} context={context} />;
+    case 'select':
+      return <SelectView block={block} screen={screen} context={context} />;
+    case 'fragment':
+      return <FragmentView block={block} screen={screen} context={context} />;
     case 'upload':
       return <UploadView block={block} screen={screen} context={context} />;
     case 'divider':

@@ -38,8 +38,9 @@ export function useScreenContext(screen: ScreenDefinition): ScreenContext {
       Object.fromEntries(Object.keys(screen.actions ?? {}).filter((actionId) => isPending(actionOperation(screen.id, actionId))(root)).map((actionId) => [actionId, true])),
     shallowEqual,
   );
-  // the same object while the URL's query stays: what the context feeds (a form's initial data) is not recomputed
-  const query = useMemo(() => queryOf(search), [search]);
+  // the same object while the URL's query stays: what the context feeds (a form's initial data) is not recomputed;
+  // the screen's defaults where the URL has no value
+  const query = useMemo(() => ({ ...screen.query, ...queryOf(search) }), [search, screen.query]);
   const [clock] = useState(() => ({ today: tokyoToday(), time: Date.now() }));
   return {
     params,
@@ -64,17 +65,21 @@ const FORM_ONLY: Block[] = [{ type: 'form' }];
 
 export function ScreenView({ screen }: { screen: ScreenDefinition }): ReactElement {
   const dispatch = useDispatch();
-  const { key } = useLocation();
+  const { key, pathname } = useLocation();
   const params = useParams();
   const context = useScreenContext(screen);
   // the steps of a form are one screen: moving between them (or to a field's anchor) keeps its data and own state
   const entryKey = hasSteps(screen) ? fillRoute(basePath(screen), params) : key;
   const entry = useSelector((root: ScreenDataRootState) => selectScreenData(root, screen.id));
 
+  // left when another screen or path is shown; a new query on the same path (a sort order chosen in a select block)
+  // keeps what is shown until the data entered again has answered, without the loader
+  // (the steps of a form are one path here: moving between them keeps the data and the screen's own state)
+  const leaveKey = hasSteps(screen) ? entryKey : pathname;
+  useEffect(() => () => void dispatch(screenLeft({ screenId: screen.id })), [dispatch, screen.id, leaveKey]);
   useEffect(() => {
     const { data: _data, load: _load, local: _local, pending: _pending, ...entered } = context;
     dispatch(screenEntered({ screenId: screen.id, context: entered }));
-    return () => void dispatch(screenLeft({ screenId: screen.id }));
     // entered again on a new navigation to the screen (key), not on every change of the context
   }, [dispatch, screen.id, entryKey]);
 

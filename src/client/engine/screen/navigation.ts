@@ -18,13 +18,18 @@ export function screenById(id: string): ScreenDefinition {
 }
 
 /** The path of the linked screen, its placeholders filled from the link's params (then the context's own), and its query. */
-export function screenPath(link: ScreenLink, context: Partial<ScreenContext>): string {
-  const values = { ...context.params, ...resolveValues(link.params, context) };
-  const path = screenById(link.screen).path.replace(/:([a-zA-Z][a-zA-Z0-9]*)\??/g, (_match, name: string) => {
+/** A route path with its placeholders (':id', ':step?') filled; a missing value is an error of the definition. */
+export function fillRoutePath(path: string, values: Record<string, unknown>, owner = path): string {
+  return path.replace(/:([a-zA-Z][a-zA-Z0-9]*)\??/g, (_match, name: string) => {
     const value = values[name];
-    if (value === undefined || value === null || value === '') throw new Error(`screen ${link.screen}: no value for :${name}`);
+    if (value === undefined || value === null || value === '') throw new Error(`${owner}: no value for :${name}`);
     return encodeURIComponent(String(value));
   });
+}
+
+export function screenPath(link: ScreenLink, context: Partial<ScreenContext>): string {
+  const values = { ...context.params, ...resolveValues(link.params, context) };
+  const path = fillRoutePath(screenById(link.screen).path, values, `screen ${link.screen}`);
   const query = new URLSearchParams(resolveValues(link.query, context) as Record<string, string>).toString();
   return query ? `${path}?${query}` : path;
 }

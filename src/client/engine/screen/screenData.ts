@@ -8,10 +8,10 @@ import type { UnknownAction } from 'redux';
 import { all, call, delay, put, race, select, take, takeLatest } from 'redux-saga/effects';
 import { actionCreator } from '../../state/actions.js';
 import { applyOutcome, chooseOutcome, runCall, type CallResult } from './calls.js';
+import { matches } from './conditions.js';
 import { screenLocalSet } from './local.js';
 import { navigateToScreen, screenById } from './navigation.js';
 import type { ScreenContext } from './values.js';
-import type { DataDefinition } from '../../../common/screens.js';
 
 export type LoadStatus = 'loading' | 'loaded' | 'failed';
 
@@ -63,40 +63,44 @@ export interface ScreenDataRootState {
 const NOTHING: ScreenDataEntry = { status: 'loaded', values: {}, context: {}, local: {} };
 export const selectScreenData = (state: ScreenDataRootState, screenId: string): ScreenDataEntry => state.screenData[screenId] ?? NOTHING;
 
-/** An entry whose params or query read another entry's answer (`$data.…`) loads after the others. */
-export function readsData(definition: DataDefinition): boolean {
-  return JSON.stringify([definition.params ?? {}, definition.query ?? {}]).includes('"$data.');
-}
-
 /**
- * Loads every data entry of the screen at once — those reading another entry's answer next, with it in their context
- * (the edit wizard's services, of the loaded application's group); the screen shows its loader until all have answered.
+ * Loads the screen's data entries, at once those that wait for none, then each as soon as the entries named in its
+ * `after` have answered (their answers in `$data`); an entry whose `when` does not hold, or that waits for one that
+ * failed, is left out. The screen shows its loader until all have answered.
  */
 export function* loadScreenData(screenId: string): Generator<unknown, void, unknown> {
   const entry = (yield select((state: ScreenDataRootState) => state.screenData[screenId])) as ScreenDataEntry | undefined;
-  const all_ = Object.entries(screenById(screenId).data ?? {});
+  const definitions = Object.entries(screenById(screenId).data ?? {});
   if (!entry) return;
   const values: Record<string, unknown> = { ...entry.values };
-  const results: Array<[string, DataDefinition, CallResult, Partial<ScreenContext>]> = [];
-  for (const wave of [all_.filter(([, definition]) => !readsData(definition)), all_.filter(([, definition]) => readsData(definition))]) {
-    if (wave.length === 0) continue;
-    const context = { ...entry.context, data: values };
-    // an entry whose source failed is not asked
-    const answers = (yield all(
-      wave.map(([key, definition]) => (readsData(definition) && results.some(([, , result]) => !result.ok) ? call(() => ({ ok: false }) as CallResult) : call(runCall, `screens/${screenId}/${key}`, definition, context, definition.outcomes))),
-    )) as CallResult[];
-    wave.forEach(([key, definition], index) => {
-      const result = answers[index]!;
-      if (result.ok) values[key] = result.body;
-      results.push([key, definition, result, context]);
+  const results = new Map<string, CallResult>();
+  const left = new Set<string>();
+  let waiting = definitions;
+  while (waiting.length > 0) {
+    const ready = waiting.filter(([, definition]) => (definition.after ?? []).every((key) => results.has(key) || left.has(key)));
+    if (ready.length === 0) break; // entries waiting for each other (check:config reports it): never loaded
+    waiting = waiting.filter((candidate) => !ready.includes(candidate));
+    const context: Partial<ScreenContext> = { ...entry.context, data: values };
+    const loading = ready.filter(([key, definition]) => {
+      const blocked = (definition.after ?? []).some((other) => left.has(other) || !results.get(other)!.ok);
+      if (!blocked && matches(definition.when, context)) return true;
+      left.add(key);
+      delete values[key];
+      return false;
+    });
+    const answers = (yield all(loading.map(([key, definition]) => call(runCall, `screens/${screenId}/${key}`, definition, context, definition.outcomes)))) as CallResult[];
+    loading.forEach(([key], index) => {
+      results.set(key, answers[index]!);
+      if (answers[index]!.ok) values[key] = answers[index]!.body;
     });
   }
-  yield put(screenDataLoaded({ screenId, status: results.every(([, , result]) => result.ok) ? 'loaded' : 'failed', values }));
+  yield put(screenDataLoaded({ screenId, status: [...results.values()].every((result) => result.ok) ? 'loaded' : 'failed', values }));
   // a failure's row, or a success's when a row claims it (e.g. an empty answer goes to top)
-  for (const [, definition, result, context] of results) {
-    if (!result.ok && result.status === undefined && result.error === undefined) continue; // not asked
-    const outcome = chooseOutcome(definition.outcomes, result, context);
-    if (outcome) yield* applyOutcome(outcome, { ...context, body: result.body, status: result.status }, undefined, screenId);
+  for (const [key, definition] of definitions) {
+    const result = results.get(key);
+    if (!result) continue;
+    const outcome = chooseOutcome(definition.outcomes, result, entry.context);
+    if (outcome) yield* applyOutcome(outcome, { ...entry.context, body: result.body, status: result.status }, undefined, screenId);
   }
 }
 

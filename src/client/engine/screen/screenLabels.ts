@@ -4,7 +4,8 @@
  */
 import { useTranslation } from 'react-i18next';
 import { useSelector } from 'react-redux';
-import type { ScreenDefinition } from '../../../common/screens.js';
+import type { ScreenDefinition, ScreenLink } from '../../../common/screens.js';
+import { screenPath } from './navigation.js';
 import { selectScreenData, type ScreenDataRootState } from './screenData.js';
 import { resolveValue } from './values.js';
 
@@ -15,5 +16,20 @@ export function useScreenLabel(screen: ScreenDefinition | undefined): (label: st
     if (!label.startsWith('$')) return t(label);
     const value = resolveValue(label, { data: data ?? {} });
     return value === undefined || value === null ? '' : String(value);
+  };
+}
+
+/**
+ * The path of a breadcrumb's link to a screen, its values read from the route's params and the loaded data (the
+ * Service Details of an application's group); none while a value is missing (the data is not there yet).
+ */
+export function useScreenLinkPath(screen: ScreenDefinition | undefined, params: Record<string, string | undefined>): (link: ScreenLink) => string | undefined {
+  const data = useSelector((root: ScreenDataRootState) => (screen ? selectScreenData(root, screen.id).values : undefined));
+  return (link) => {
+    try {
+      return screenPath(link, { params, data: data ?? {} });
+    } catch {
+      return undefined;
+    }
   };
 }

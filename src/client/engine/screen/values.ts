@@ -34,6 +34,12 @@ export interface ScreenContext {
   file?: unknown;
   /** A table row, while its cells are rendered or its action runs. */
   item?: unknown;
+  /** A fragment's inputs (FragmentBlock.values). */
+  values?: Record<string, unknown>;
+  /** The elements of a table's parallel arrays at the row's index (TableBlock.alongside). */
+  along?: Record<string, unknown>;
+  /** The element of a repeated cell (Cell.each). */
+  element?: unknown;
   /** The value chosen in a select. */
   value?: unknown;
   /** The data a form sent, while its outcome is chosen. */
@@ -51,29 +57,21 @@ export function queryOf(search: string): Record<string, string> {
   return Object.fromEntries(new URLSearchParams(search.replace(/amp;/g, '')));
 }
 
-function step(node: unknown, key: string): unknown {
+function step(node: unknown, keys: string[]): unknown {
+  if (keys.length === 0) return node;
+  const [key, ...rest] = keys as [string, ...string[]];
+  if (key === '*') return Array.isArray(node) ? node.map((element) => step(element, rest)) : undefined;
   if (node === null || typeof node !== 'object') return undefined;
-  // '-1' is a list's last element (SPEC §3: a default contact is the last of the list)
-  if (Array.isArray(node) && /^-\d+$/.test(key)) return node[node.length + Number(key)];
-  return (node as Record<string, unknown>)[key];
+  if (Array.isArray(node) && /^-\d+$/.test(key)) return step(node.at(Number(key)), rest);
+  return step((node as Record<string, unknown>)[key], rest);
 }
 
 /**
- * The value at a dotted path ('a.b.0.c'); undefined when any step is missing. '-1' is a list's last element; '*' maps
- * the rest of the path over a list's elements ('admins.*.id': the admins' ids).
+ * The value at a dotted path ('a.b.0.c'); undefined when any step is missing. A negative index counts from an array's
+ * end ('services.-1': the last); `*` takes the rest of the path from every element ('services.*.name': the names).
  */
 export function valueAt(source: unknown, dottedPath: string): unknown {
-  const keys = dottedPath.split('.');
-  let node = source;
-  for (const [index, key] of keys.entries()) {
-    if (key === '*') {
-      if (!Array.isArray(node)) return undefined;
-      const rest = keys.slice(index + 1).join('.');
-      return rest === '' ? node : node.map((element) => valueAt(element, rest));
-    }
-    node = step(node, key);
-  }
-  return node;
+  return step(source, dottedPath.split('.'));
 }
 
 /** '$path' reads the context; anything else is a literal. */

@@ -23,7 +23,7 @@ import { englishI18n } from '../../support/i18n.js';
 let i18nInstance: i18n | undefined;
 
 export interface ScreenOptions {
-  /** The URL; default the screen's path. */
+  /** The URL (a path, with a query or not); default the screen's path. */
   url?: string;
   /** Navigation state. */
   state?: unknown;
@@ -31,6 +31,8 @@ export interface ScreenOptions {
   signedIn?: { role: Role; me: Me };
   routes?: Record<string, FetchRoute>;
   flags?: Record<string, boolean>;
+  /** The page's language; default English. */
+  language?: 'en' | 'ja';
 }
 
 export const MANAGER: ScreenOptions['signedIn'] = { role: 'manager', me: { id: 1, firstName: '太郎', lastName: '山田', email: 'manager@example.com' } };
@@ -38,6 +40,7 @@ export const MEMBER: ScreenOptions['signedIn'] = { role: 'member', me: { id: 2, 
 
 export async function renderScreen(screenId: string, options: ScreenOptions = {}) {
   i18nInstance ??= await englishI18n();
+  if (i18nInstance.language !== (options.language ?? 'en')) await i18nInstance.changeLanguage(options.language ?? 'en');
   const screen = screenById(screenId);
   const harness = setup({
     routes: options.routes,
@@ -56,10 +59,12 @@ export async function renderScreen(screenId: string, options: ScreenOptions = {}
     harness.store.dispatch(organizationSelected({ organization: { id: 1, gloplaId: 'G0000001', corporationOfficialName: '株式会社デモ' }, me: options.signedIn.me, role: options.signedIn.role }));
   }
   for (const [name, enabled] of Object.entries(options.flags ?? {})) harness.store.dispatch(featureFlagLoaded({ name: name as never, enabled }));
+  // the URL's query, when it has one, as the location's search
+  const url = new URL(options.url ?? screen.path, 'http://localhost');
   const view = render(
     <Provider store={harness.store}>
       <I18nextProvider i18n={i18nInstance}>
-        <RouterProvider router={createMemoryRouter([{ path: screen.path, element: <ScreenView screen={screen} /> }], { initialEntries: [{ pathname: options.url ?? screen.path, state: options.state }] })} />
+        <RouterProvider router={createMemoryRouter([{ path: screen.path, element: <ScreenView screen={screen} /> }], { initialEntries: [{ pathname: url.pathname, search: url.search, state: options.state }] })} />
       </I18nextProvider>
     </Provider>,
   );
