@@ -52,6 +52,13 @@ export function firstFieldInError(paths: readonly string[], order: readonly stri
   return [...paths].sort((a, b) => position(a) - position(b))[0];
 }
 
+/** A field's anchor on the input step: its `ui:options.anchor` (SPEC 2.11's 'services', 'contact'…), else its id. */
+export function anchorOf(uiSchema: UiSchema | undefined, path: string): string {
+  const field = path.split('.')[0]!;
+  const anchor = ((uiSchema?.[field] as UiSchema | undefined)?.['ui:options'] as { anchor?: unknown } | undefined)?.anchor;
+  return typeof anchor === 'string' ? anchor : `root_${path.split('.').join('_')}`;
+}
+
 export function FormScreen({ screen, context }: { screen: ScreenDefinition; context: Partial<ScreenContext> }): ReactElement {
   const form = screen.form!;
   const { t } = useTranslation();
@@ -103,13 +110,15 @@ export function FormScreen({ screen, context }: { screen: ScreenDefinition; cont
   const invalid = (paths: string[]) => {
     if (form.invalid?.flash) dispatch(flashOf(form.invalid.flash, context));
     const first = firstFieldInError(paths, module ? fieldOrder(module.schema, rawUiSchema) : []);
-    if (form.invalid?.hash && first) navigate({ hash: `root_${first.split('.').join('_')}` }, { replace: true });
+    if (form.invalid?.hash && first) navigate({ hash: anchorOf(rawUiSchema, first) }, { replace: true });
   };
 
   if (params[STEP_PARAM] !== undefined && !steps.includes(params[STEP_PARAM] as FormStep)) return <Navigate to={inputPath} replace />;
   // a step reached without its data (reload, bookmark) starts again from input; with a check, only after it passed
   if (current === 'confirm' && (!hasDraft || (form.check && entry.status === 'idle'))) return <Navigate to={inputPath} replace />;
   if (current === 'done' && entry.status !== 'succeeded') return <Navigate to={inputPath} replace />;
+  // an anchor of the confirm step (a section's 'edit' link, SPEC 2.11) is a field of the input step
+  if (current === 'confirm' && hash !== '') return <Navigate to={`${inputPath}${hash}`} />;
   // the server refused the data: show its field errors where they can be corrected
   if (current === 'confirm' && entry.status === 'failed' && entry.fieldErrors.length + (entry.fieldMessages?.length ?? 0) > 0) return <Navigate to={inputPath} replace />;
 

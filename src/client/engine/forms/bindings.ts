@@ -2,7 +2,8 @@
  * A form's uiSchema bound to the screen context (`"ui:bind"` on a field): what JSON Schema and RJSF cannot say about
  * a field of a screen's form — whether it shows, is disabled or has no value, its label and notes by condition, and
  * options read from the loaded data (the choices of a selector, a date's bounds). Conditions are JSON Schemas over
- * the context with the form's current data as `form` (precompiled like every `when`); values are ValueRefs, named
+ * the context with the form's current data as `form` (precompiled like every `when`); values are ValueRefs, the
+ * first of alternatives whose condition holds (`{"choose": [{"when": …, "value": "cards"}, {"value": "radio"}]}`), named
  * functions (`{"fn": "earliestStartsOn", "args": ["$today"]}`, engine/forms/functions.ts) or lists mapped from the
  * data (`{"each": "$data.services.services", "as": {"value": "$item.id", "label": "$item.name"}}`). The result is a
  * plain RJSF uiSchema: the widgets see finished values.
@@ -35,6 +36,7 @@ export type BoundValue =
   | boolean
   | null
   | { fn: string; args?: BoundValue[] }
+  | { choose: Array<{ when?: Condition; value: BoundValue }> }
   | { each: ValueRef; filter?: { when: Condition }; as: Record<string, ValueRef | { when: Condition } | { text: string; values?: Record<string, ValueRef> }> };
 
 export interface FieldBinding {
@@ -66,6 +68,10 @@ function isObject(value: unknown): value is Record<string, unknown> {
 export function boundValue(value: BoundValue, context: Partial<ScreenContext>, t: Translate): unknown {
   if (typeof value === 'string') return resolveValue(value, context);
   if (!isObject(value)) return value;
+  if ('choose' in value) {
+    const chosen = value.choose.find((row) => matches(row.when, context));
+    return chosen === undefined ? undefined : boundValue(chosen.value, context, t);
+  }
   if ('fn' in value) return callFunction(value.fn, (value.args ?? []).map((arg) => boundValue(arg, context, t)));
   if ('each' in value) {
     const items = resolveValue(value.each, context);

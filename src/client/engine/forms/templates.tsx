@@ -40,11 +40,11 @@ function FieldNotes({ notes }: { notes: ResolvedNote[] }): ReactElement {
 function FieldTemplate({ id, label, required, children, errors, rawDescription, hidden, displayLabel, rawErrors, schema, uiSchema }: FieldTemplateProps): ReactElement {
   const { t } = useTranslation();
   if (hidden) return <div hidden>{children}</div>;
-  const notes = ((uiSchema?.['ui:options'] as { notes?: ResolvedNote[] } | undefined)?.notes ?? []);
+  const { notes = [], anchor } = (uiSchema?.['ui:options'] as { notes?: ResolvedNote[]; anchor?: string } | undefined) ?? {};
   const isObject = schema.type === 'object';
   const invalid = (rawErrors?.length ?? 0) > 0;
   return (
-    <div className={`field${invalid ? ' field--invalid' : ''}${isObject ? ' field--object' : ''}`} id={`${id}__field`}>
+    <div className={`field${invalid ? ' field--invalid' : ''}${isObject ? ' field--object' : ''}`} id={anchor ?? `${id}__field`}>
       {displayLabel && label && !isObject && (
         <label className="field__label" htmlFor={id}>
           {t(label)}
