@@ -60,6 +60,11 @@ export interface FormDefinition {
   doneBlocks?: Block[];
   /** The confirm step's back button to input (default true). */
   back?: boolean;
+  /**
+   * Locale key prefix of the server's field error messages for this form: `<prefix>.<field>.<code>` without row indexes
+   * (SPEC §8 'Application errors': 'subscriptions.errors' → subscriptions.errors.startsOn.outOfRange), where it exists.
+   */
+  serverMessages?: string;
 }
 
 /**

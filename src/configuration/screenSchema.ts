@@ -303,6 +303,7 @@ export const screenDefinitionSchema = {
         confirmBlocks: { type: 'array', items: { $ref: '#/$defs/block' } },
         doneBlocks: { type: 'array', items: { $ref: '#/$defs/block' } },
         back: { type: 'boolean' },
+        serverMessages: { type: 'string', minLength: 1 },
       },
       ['schema', 'submit'],
     ),

@@ -1,6 +1,6 @@
 /**
  * A choice among options read from the screen's data (`ui:bind` options, engine/forms/bindings.ts): `choices` is a
- * list of {value, label, description?, disabled?}. Styles: `radio` (one), `cards` (check boxes as cards with a name
+ * list of {value, label, description?, disabled?}. Displays (`display`): `radio` (one), `cards` (check boxes as cards with a name
  * and a description, several when `multiple`) and `select` (a dropdown, `firstChoice` before the list, e.g. 'not
  * applicable' = 0). On an array field (`multiple`, or a radio choosing one into a list) the value is a list.
  */
@@ -17,7 +17,8 @@ export interface Choice {
 
 interface ChoicesOptions {
   choices?: Choice[];
-  style?: 'radio' | 'cards' | 'select';
+  /** (Not `style`: RJSF takes that option for the field's CSS.) */
+  display?: 'radio' | 'cards' | 'select';
   multiple?: boolean;
   /** A first option of the select, its label a locale key. */
   firstChoice?: { value: unknown; label: string };
@@ -25,7 +26,7 @@ interface ChoicesOptions {
 
 export function ChoicesWidget({ id, schema, value, disabled, readonly, options, onChange, onBlur, onFocus, label, rawErrors }: WidgetProps): ReactElement {
   const { t } = useTranslation();
-  const { choices = [], style = 'radio', multiple = false, firstChoice } = options as ChoicesOptions;
+  const { choices = [], display: style = 'radio', multiple = false, firstChoice } = options as ChoicesOptions;
   const isList = schema.type === 'array';
   const chosen: unknown[] = isList ? (Array.isArray(value) ? value : []) : value === undefined ? [] : [value];
   const invalid = (rawErrors?.length ?? 0) > 0;

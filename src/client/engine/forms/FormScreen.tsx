@@ -136,6 +136,7 @@ export function FormScreen({ screen, context }: { screen: ScreenDefinition; cont
           submitting={entry.status === 'submitting'}
           submitLabel={steps.includes('confirm') ? (form.confirmLabel ?? 'common.next') : form.submit.label}
           serverErrors={entry.fieldErrors}
+          serverMessages={form.serverMessages}
           fieldMessages={entry.fieldMessages}
           onChange={(data) => dispatch(formChanged({ formId: screen.id, data: withClearedFields(data, initialData, rawUiSchema, { ...context, form: data }) }))}
           runAction={runAction}

@@ -33,6 +33,8 @@ export interface SchemaFormProps {
   idPrefix?: string;
   /** Validate from the first render, as after a submit attempt (the screen gallery shows every message this way). */
   validateAtOnce?: boolean;
+  /** Locale key prefix of the server's field error messages (FormDefinition.serverMessages). */
+  serverMessages?: string;
   /** Runs one of the screen's actions for a widget (WidgetFormContext.runAction). */
   runAction?: (actionId: string, values?: Record<string, unknown>) => void;
   /** The browser's validation refused the data on submit: the paths of the fields in error ('startsOn', 'users.0.email'). */
@@ -50,7 +52,7 @@ export function trimStrings(data: FormData): FormData {
 }
 
 export function SchemaForm(props: SchemaFormProps): ReactElement {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const module = useFormModule(props.schemaName);
   const [attempted, setAttempted] = useState(props.validateAtOnce ?? false);
   const idPrefix = props.idPrefix ?? 'root';
@@ -71,8 +73,8 @@ export function SchemaForm(props: SchemaFormProps): ReactElement {
   );
   const transformErrors = useMemo(() => module && makeTransformErrors(module.schema, t), [module, t]);
   const extraErrors = useMemo(
-    () => withFieldMessages(serverErrorsToErrorSchema(props.serverErrors ?? [], t), props.fieldMessages ?? [], t),
-    [props.serverErrors, props.fieldMessages, t],
+    () => withFieldMessages(serverErrorsToErrorSchema(props.serverErrors ?? [], t, props.serverMessages, (key) => i18n.exists(key)), props.fieldMessages ?? [], t),
+    [props.serverErrors, props.fieldMessages, props.serverMessages, t, i18n],
   );
   // RJSF validates only after a change or a submit: a form that shows its messages at once asks for a validation
   const formRef = useRef<Form>(null);
