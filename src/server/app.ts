@@ -16,7 +16,7 @@ import { createValidatorCompiler } from './api/validation.js';
 import { isAppNavigation, registerBrowserBuild, sendIndexHtml } from './browserBuild.js';
 import type { Config } from './config.js';
 import { createDatabase, migrateToLatest, type DatabaseHandle } from './db/index.js';
-import { demoPasswordAccounts, seedDemoData, seedDemoOrganizationUsers, seedDemoPartnerProducts } from './db/seed/index.js';
+import { demoPasswordAccounts, seedDemoData, seedDemoOrganizationUsers, seedDemoPartnerProducts, seedDemoSubscriptionsOnce } from './db/seed/index.js';
 import { registerIdentityProvider } from './idp/index.js';
 import { createMailer } from './mail/mailer.js';
 import { createMailQueue } from './mail/queue.js';
@@ -172,6 +172,8 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
       await seedDemoPartnerProducts(database.db);
       // and the learners of the Users page (migration 0061)
       await seedDemoOrganizationUsers(database.db);
+      // and the applications (migration 0070)
+      await seedDemoSubscriptionsOnce(database.db);
     } else if (!config.demo) {
       const accounts = await demoPasswordAccounts(database.db);
       if (accounts.length > 0) app.log.error({ accounts }, 'demo accounts with the published password exist outside demo mode: change their passwords or remove them');

@@ -108,6 +108,15 @@ export interface Config {
   metricsToken: string | undefined;
   /** The largest learner CSV the Users page may upload, bytes (USERS_CSV_MAX_BYTES, default 1 MiB): larger answers 400 exceedMaxSize. */
   usersCsvMaxBytes: number;
+  /** Corporate subscriptions: the values SPEC §4/§5 leave open (domain/corporateSubscriptions.ts). */
+  subscriptions: SubscriptionsConfig;
+}
+
+export interface SubscriptionsConfig {
+  /** Learners may be added to a confirmed class application until startsOn + this many days (SUBSCRIPTION_ENLARGEMENT_DAYS, default 7). */
+  enlargementDays: number;
+  /** Another application of the same group starting less than this many months apart overlaps (SUBSCRIPTION_OVERLAP_MONTHS, default 12): its learners warn engagedRequestCode. */
+  overlapMonths: number;
 }
 
 /** The support chat widget's script and its key per language (SPEC 2.2). */
@@ -308,6 +317,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
     registrationRequestSeconds: duration('REGISTRATION_REQUEST_RETENTION', 365 * 86400),
   };
   const usersCsvMaxBytes = count('USERS_CSV_MAX_BYTES', 1024 * 1024);
+  const subscriptions: SubscriptionsConfig = { enlargementDays: count('SUBSCRIPTION_ENLARGEMENT_DAYS', 7), overlapMonths: count('SUBSCRIPTION_OVERLAP_MONTHS', 12) };
   const metricsToken = value('METRICS_TOKEN');
   if (metricsToken !== undefined && metricsToken.length < 32) problems.push('METRICS_TOKEN must be at least 32 characters long');
 
@@ -347,6 +357,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
     distDir: path.resolve(cwd, value('DIST_DIR') ?? './dist'),
     trustProxy: trustProxy!,
     usersCsvMaxBytes,
+    subscriptions: Object.freeze(subscriptions),
     accessTokenTtl,
     refreshTokenTtl,
     reauthWindow,

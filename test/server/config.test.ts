@@ -116,6 +116,13 @@ describe('server/config', () => {
     expect(() => loadConfig({ SESSION_MAX_AGE: '12h' })).to.throw(ConfigError, /SESSION_MAX_AGE/);
   });
 
+  it('has the corporate subscription values (enlargement deadline 7 days, overlap 12 months), positive integers only', () => {
+    expect(loadConfig({}).subscriptions).to.deep.equal({ enlargementDays: 7, overlapMonths: 12 });
+    expect(loadConfig({ SUBSCRIPTION_ENLARGEMENT_DAYS: '14', SUBSCRIPTION_OVERLAP_MONTHS: '6' }).subscriptions).to.deep.equal({ enlargementDays: 14, overlapMonths: 6 });
+    expect(() => loadConfig({ SUBSCRIPTION_ENLARGEMENT_DAYS: '0' })).to.throw(ConfigError, /SUBSCRIPTION_ENLARGEMENT_DAYS/);
+    expect(() => loadConfig({ SUBSCRIPTION_OVERLAP_MONTHS: 'a year' })).to.throw(ConfigError, /SUBSCRIPTION_OVERLAP_MONTHS/);
+  });
+
   it('has the link rewriting exceptions (SPEC §7) as settings, with demo defaults', () => {
     expect(loadConfig({}).serviceLinks).to.deep.equal({
       learningCheckAdminUrl: 'https://admin.hodai.example.com/learning-check',

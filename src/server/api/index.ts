@@ -11,6 +11,7 @@ import { adminAccountsRoutes } from './adminAccounts.js';
 import { adminsRoutes } from './admins.js';
 import { affiliationsRoutes } from './affiliations.js';
 import { contactsRoutes } from './contacts.js';
+import { corporateSubscriptionsRoutes } from './corporateSubscriptions.js';
 import { captchaRoutes } from './captcha.js';
 import { clientErrorsRoutes } from './clientErrors.js';
 import { contentRoutes } from './content.js';
@@ -50,6 +51,7 @@ const apiV2: FastifyPluginAsync = async (app) => {
   await app.register(adminsRoutes);
   await app.register(affiliationsRoutes);
   await app.register(contactsRoutes);
+  await app.register(corporateSubscriptionsRoutes);
   await app.register(productAdminRolesRoutes);
   await app.register(organizationUsersRoutes);
   await app.register(featureFlagsRoutes);

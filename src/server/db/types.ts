@@ -374,6 +374,47 @@ export interface OrganizationUsersTable {
   updatedAt: UpdatedAt;
 }
 
+/** SPEC §3 Subscription: an organisation's application for services of one group (migration 0070). */
+export interface CorporateSubscriptionsTable {
+  id: Generated<number>;
+  organizationId: number;
+  /** 'A' + 9 digits (sequence corporate_subscription_request_codes). */
+  requestCode: string;
+  serviceGroupId: number;
+  /** 'yyyy-MM-dd' (read with to_char). */
+  startsOn: ColumnType<string, string, string>;
+  appliedAt: CreatedAt;
+  /** null with a project class, or once the billing contact was deleted. */
+  billingContactId: number | null;
+  contactId: number | null;
+  billingNote: string | null;
+  projectClassId: number | null;
+  createdAt: CreatedAt;
+  updatedAt: UpdatedAt;
+}
+
+export interface SubscriptionServicesTable {
+  subscriptionId: number;
+  serviceId: number;
+}
+
+export interface SubscriptionAdminsTable {
+  subscriptionId: number;
+  adminId: number;
+}
+
+/** A learner row of an application (SPEC §3 Learner row in a subscription), in the order of the form (position). */
+export interface SubscriptionLearnersTable {
+  id: Generated<number>;
+  subscriptionId: number;
+  firstName: string;
+  lastName: string;
+  kanaFirstName: string;
+  kanaLastName: string;
+  email: string;
+  position: number;
+}
+
 export interface Database {
   organizations: OrganizationsTable;
   admins: AdminsTable;
@@ -403,6 +444,10 @@ export interface Database {
   contacts: ContactsTable;
   billingContacts: BillingContactsTable;
   organizationUsers: OrganizationUsersTable;
+  corporateSubscriptions: CorporateSubscriptionsTable;
+  subscriptionServices: SubscriptionServicesTable;
+  subscriptionAdmins: SubscriptionAdminsTable;
+  subscriptionLearners: SubscriptionLearnersTable;
 }
 
 export type Organization = Selectable<OrganizationsTable>;

@@ -198,6 +198,22 @@ export async function listServiceGroups(db: Db, reader: CatalogueReader, service
   }));
 }
 
+/** The links of these groups the reader sees, rewritten (a group's links name no service: service id 0), by group id. */
+export async function serviceGroupLinks(db: Db, reader: CatalogueReader, groupIds: number[]): Promise<Map<number, ServiceLinkAnswer[]>> {
+  const links = await linksOf(db, [], groupIds);
+  return new Map(
+    groupIds.map((groupId) => [
+      groupId,
+      shownLinks(
+        links.filter((link) => link.serviceGroupId === groupId),
+        reader,
+        groupId,
+        0,
+      ),
+    ]),
+  );
+}
+
 /** The organisation's project classes, bundled and gls (SPEC §3 Organization.projectClass), with their projects. */
 export async function listProjectClasses(db: Db, organizationId: number): Promise<ProjectClassesAnswer> {
   const rows = await db

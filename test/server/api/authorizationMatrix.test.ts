@@ -42,6 +42,15 @@ const MEMBER_ID = 2;
 const CONTACT_PERSON = { corporation_name: '株式会社デモ', department_name: '総務部', phone_number: '03-1234-5678', email: 'soumu@example.com', ...NAME };
 const CONTACT = { ...CONTACT_PERSON, postal_code: '100-0005', address: '東京都千代田区丸の内1-1-1' };
 const BILLING_CONTACT = { ...CONTACT_PERSON, cc_email: '', addressee: '' };
+/** An application form (a start date long past: a manager's real run would be refused, nothing is stored). */
+const SUBSCRIPTION = {
+  service_ids: [9],
+  admin_ids: [1],
+  users: [{ ...NAME, email: 'learner@example.com' }],
+  starts_on: '2020-01-06',
+  billing_contact_id: 1,
+  contact_id: 1,
+};
 /** Routes of G0000001's managers: the member and the sessions of another organisation are refused. */
 const MANAGERS_OF_ONE = (status: number) => ({ member: 403, manager: status, otherManager: 403, otherSession: 403 });
 
@@ -114,6 +123,27 @@ const MATRIX: Record<string, Row> = {
   'POST /api/v2/organizations/:orgId/billing_contacts': signedInRoute({ method: 'POST', url: '/api/v2/organizations/1/billing_contacts', payload: BILLING_CONTACT }, MANAGERS_OF_ONE(201)),
   'PATCH /api/v2/organizations/:orgId/billing_contacts/:id': signedInRoute({ method: 'PATCH', url: '/api/v2/organizations/1/billing_contacts/1', payload: BILLING_CONTACT }, MANAGERS_OF_ONE(200)),
   'DELETE /api/v2/organizations/:orgId/billing_contacts/:id': signedInRoute({ method: 'DELETE', url: '/api/v2/organizations/1/billing_contacts/999999' }, MANAGERS_OF_ONE(404)),
+  // corporate subscriptions of G0000001 (demo: A000000101 updatable emba, A000000102 started newemba, A000000103 gls
+  // with a class; A000000105 is G0000002's): managers only. The manager's answers show they got past the access checks
+  // without changing anything: a dry run (200), 422 (the start date has passed; no class), 404 (unknown)
+  'GET /api/v2/organizations/:orgId/corporate_subscriptions': signedInRoute({ url: '/api/v2/organizations/1/corporate_subscriptions' }, MANAGERS_OF_ONE(200)),
+  'GET /api/v2/organizations/:orgId/corporate_subscriptions/:requestCode': signedInRoute({ url: '/api/v2/organizations/1/corporate_subscriptions/A000000101' }, MANAGERS_OF_ONE(200)),
+  'POST /api/v2/organizations/:orgId/corporate_subscriptions': signedInRoute(
+    { method: 'POST', url: '/api/v2/organizations/1/corporate_subscriptions?dryrun=true', payload: SUBSCRIPTION },
+    MANAGERS_OF_ONE(422),
+  ),
+  'PATCH /api/v2/organizations/:orgId/corporate_subscriptions/:requestCode': signedInRoute(
+    { method: 'PATCH', url: '/api/v2/organizations/1/corporate_subscriptions/A000000102?dryrun=true', payload: SUBSCRIPTION },
+    MANAGERS_OF_ONE(422),
+  ),
+  'PATCH /api/v2/organizations/:orgId/confirmed_corporate_subscriptions/:requestCode': signedInRoute(
+    { method: 'PATCH', url: '/api/v2/organizations/1/confirmed_corporate_subscriptions/A000000101?dryrun=true', payload: SUBSCRIPTION },
+    MANAGERS_OF_ONE(422),
+  ),
+  'DELETE /api/v2/organizations/:orgId/corporate_subscriptions/:requestCode': signedInRoute(
+    { method: 'DELETE', url: '/api/v2/organizations/1/corporate_subscriptions/A999999999' },
+    MANAGERS_OF_ONE(404),
+  ),
   // the organisation's learners (Users page): managers of the organisation only. The manager's answers show they got
   // past the access checks without changing anything: 404 (no such learner), 400 (no file; rows missing)
   'GET /api/v2/organizations/:orgId/users': signedInRoute(

@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import { sql } from 'kysely';
+import { addDays, isUpdatable, tokyoToday } from '../../../src/common/subscriptionRules.js';
 import { verifyPassword } from '../../../src/server/domain/passwords.js';
 import { seedDemoData } from '../../../src/server/db/seed/index.js';
 import { DEMO_PASSWORD, demoAdmins } from '../../../src/server/db/seed/demoData.js';
@@ -152,6 +153,35 @@ describe('server/db/seed', function () {
     expect(notices[0]!.contentJa).to.not.be.empty;
     expect(notices[0]!.contentEn).to.not.be.empty;
     expect(await count(testDatabase, 'announcement_articles')).to.equal(2);
+  });
+
+  it('seeds the demo applications (contract list), dated from the seeding day, the gls one with its class GLS-A', async () => {
+    const today = tokyoToday();
+    const rows = await testDatabase.db
+      .selectFrom('corporateSubscriptions')
+      .innerJoin('organizations', 'organizations.id', 'corporateSubscriptions.organizationId')
+      .leftJoin('projectClasses', 'projectClasses.id', 'corporateSubscriptions.projectClassId')
+      .select([
+        'corporateSubscriptions.requestCode',
+        'organizations.gloplaId',
+        'corporateSubscriptions.serviceGroupId',
+        sql<string>`to_char(corporate_subscriptions.starts_on, 'YYYY-MM-DD')`.as('startsOn'),
+        'projectClasses.code as classCode',
+        sql<number>`(select count(*)::int from subscription_learners where subscription_id = corporate_subscriptions.id)`.as('learners'),
+        sql<number>`(select count(*)::int from subscription_services where subscription_id = corporate_subscriptions.id)`.as('services'),
+      ])
+      .orderBy('corporateSubscriptions.requestCode')
+      .execute();
+    expect(rows).to.deep.equal([
+      { requestCode: 'A000000101', gloplaId: 'G0000001', serviceGroupId: 2, startsOn: addDays(today, 30), classCode: null, learners: 3, services: 2 },
+      { requestCode: 'A000000102', gloplaId: 'G0000001', serviceGroupId: 10, startsOn: addDays(today, -30), classCode: null, learners: 2, services: 1 },
+      { requestCode: 'A000000103', gloplaId: 'G0000001', serviceGroupId: 4, startsOn: addDays(today, 21), classCode: 'GLS-A', learners: 12, services: 1 },
+      { requestCode: 'A000000104', gloplaId: 'G0000001', serviceGroupId: 9, startsOn: addDays(today, 42), classCode: null, learners: 5, services: 1 },
+      { requestCode: 'A000000105', gloplaId: 'G0000002', serviceGroupId: 4, startsOn: addDays(today, 14), classCode: 'GLS-S', learners: 2, services: 1 },
+    ]);
+    expect(isUpdatable(rows[0]!.startsOn, today)).to.equal(true);
+    expect(isUpdatable(rows[1]!.startsOn, today)).to.equal(false);
+    expect(isUpdatable(rows[2]!.startsOn, today)).to.equal(true);
   });
 
   it('hashes the demo passwords with argon2id', async () => {

@@ -15,6 +15,7 @@ import * as m0043 from './0043_single_sign_on.js';
 import * as m0050 from './0050_retention_indexes.js';
 import * as m0060 from './0060_contacts.js';
 import * as m0061 from './0061_organization_users.js';
+import * as m0070 from './0070_corporate_subscriptions.js';
 
 export const migrations: Record<string, Migration> = {
   '0001_initial': m0001,
@@ -29,6 +30,7 @@ export const migrations: Record<string, Migration> = {
   '0050_retention_indexes': m0050,
   '0060_contacts': m0060,
   '0061_organization_users': m0061,
+  '0070_corporate_subscriptions': m0070,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -478,3 +478,33 @@ export const demoOrganizationUsers: Array<{
   { gloplaId: 'G0000002', lastName: '野口', firstName: '博', kanaLastName: 'のぐち', kanaFirstName: 'ひろし', email: 'noguchi.hiroshi@example.com', nameId: 'X100', nameIdType: 'nameId' },
   { gloplaId: 'G0000002', lastName: '松本', firstName: '恵', kanaLastName: 'まつもと', kanaFirstName: 'めぐみ', email: 'matsumoto.megumi@example.com', nameIdType: 'email' },
 ];
+
+/**
+ * The demo organisations' applications (SPEC §3 Subscription; 2.9, 2.10): dates relative to the seeding day (days from
+ * it), learners taken from the organisation's demo learners (the first `learners` of demoOrganizationUsers), contacts
+ * by their index in demoContacts / demoBillingContacts, a class by its code. requestCodes come from the sequence
+ * (A000000101, A000000102, …, in this order).
+ */
+export const demoSubscriptions: Array<{
+  gloplaId: string;
+  serviceIds: number[];
+  startsInDays: number;
+  appliedDaysAgo: number;
+  admins: string[];
+  learners: number;
+  contact?: number;
+  billingContact?: number;
+  billingNote?: string;
+  projectClassCode?: string;
+}> = [
+  // emba, two subjects, starts in about a month: updatable
+  { gloplaId: 'G0000001', serviceIds: [2, 13], startsInDays: 30, appliedDaysAgo: 3, admins: ['manager@example.com', 'manager2@example.com'], learners: 3, contact: 0, billingContact: 0, billingNote: '発注番号 PO-2026-0042' },
+  // newemba, started a month ago: no longer updatable
+  { gloplaId: 'G0000001', serviceIds: [10], startsInDays: -30, appliedDaysAgo: 45, admins: ['manager@example.com'], learners: 2, contact: 1, billingContact: 0 },
+  // gls with its class GLS-A: updatable, twelve learners (no contacts: a class has none)
+  { gloplaId: 'G0000001', serviceIds: [4], startsInDays: 21, appliedDaysAgo: 7, admins: ['manager@example.com', 'support@example.com'], learners: 12, projectClassCode: 'GLS-A' },
+  // newhodaiplus, in six weeks
+  { gloplaId: 'G0000001', serviceIds: [9], startsInDays: 42, appliedDaysAgo: 1, admins: ['manager2@example.com'], learners: 5, contact: 0, billingContact: 0 },
+  // G0000002's own (for the isolation checks): gls with its class GLS-S
+  { gloplaId: 'G0000002', serviceIds: [4], startsInDays: 14, appliedDaysAgo: 2, admins: ['manager@example.com'], learners: 2, projectClassCode: 'GLS-S' },
+];

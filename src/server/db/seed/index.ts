@@ -28,7 +28,9 @@ import {
   demoServiceGroups,
   demoServiceLinks,
   demoServices,
+  demoSubscriptions,
 } from './demoData.js';
+import { addDays, tokyoToday } from '../../../common/subscriptionRules.js';
 
 export interface SeedResult {
   seeded: boolean;
@@ -94,6 +96,65 @@ export async function seedDemoOrganizationUsers(db: Db): Promise<void> {
   const organizationId = new Map(organizations.map((row) => [row.gloplaId, row.id]));
   const rows = demoOrganizationUsers.filter((user) => organizationId.has(user.gloplaId)).map(({ gloplaId, ...user }) => ({ ...user, organizationId: organizationId.get(gloplaId)! }));
   if (rows.length > 0) await db.insertInto('organizationUsers').values(rows).onConflict((conflict) => conflict.columns(['organizationId', 'email']).doNothing()).execute();
+}
+
+async function seedDemoSubscription(db: Db, subscription: (typeof demoSubscriptions)[number], organizationId: number, today: string): Promise<void> {
+  const projectClass = subscription.projectClassCode
+    ? await db
+        .selectFrom('projectClasses')
+        .innerJoin('projects', 'projects.id', 'projectClasses.projectId')
+        .select('projectClasses.id')
+        .where('projects.organizationId', '=', organizationId)
+        .where('projectClasses.code', '=', subscription.projectClassCode)
+        .executeTakeFirstOrThrow()
+    : undefined;
+  const contacts = await db.selectFrom('contacts').select('id').where('organizationId', '=', organizationId).orderBy('id').execute();
+  const billingContacts = await db.selectFrom('billingContacts').select('id').where('organizationId', '=', organizationId).orderBy('id').execute();
+  const { id } = await db
+    .insertInto('corporateSubscriptions')
+    .values({
+      organizationId,
+      requestCode: sql<string>`'A' || lpad(nextval('corporate_subscription_request_codes')::text, 9, '0')`,
+      serviceGroupId: demoServices.find((service) => service.id === subscription.serviceIds[0])!.serviceGroupId,
+      startsOn: addDays(today, subscription.startsInDays),
+      appliedAt: new Date(Date.now() - subscription.appliedDaysAgo * 86_400_000),
+      projectClassId: projectClass?.id ?? null,
+      contactId: subscription.contact === undefined ? null : (contacts[subscription.contact]?.id ?? null),
+      billingContactId: subscription.billingContact === undefined ? null : (billingContacts[subscription.billingContact]?.id ?? null),
+      billingNote: subscription.billingNote ?? null,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  await db.insertInto('subscriptionServices').values(subscription.serviceIds.map((serviceId) => ({ subscriptionId: id, serviceId }))).execute();
+  const admins = await db.selectFrom('admins').select('id').where('email', 'in', subscription.admins).execute();
+  await db.insertInto('subscriptionAdmins').values(admins.map((admin) => ({ subscriptionId: id, adminId: admin.id }))).execute();
+  const learners = demoOrganizationUsers.filter((user) => user.gloplaId === subscription.gloplaId).slice(0, subscription.learners);
+  await db
+    .insertInto('subscriptionLearners')
+    .values(learners.map(({ firstName, lastName, kanaFirstName, kanaLastName, email }, position) => ({ subscriptionId: id, firstName, lastName, kanaFirstName, kanaLastName, email, position })))
+    .execute();
+}
+
+/**
+ * The demo applications (2.9, 2.10), dated from the seeding day (Asia/Tokyo), for the demo organisations the database
+ * has; only into a database without any application (also one seeded before they existed).
+ */
+export async function seedDemoSubscriptions(db: Db, today: string = tokyoToday()): Promise<void> {
+  if (await db.selectFrom('corporateSubscriptions').select('id').limit(1).executeTakeFirst()) return;
+  const organizations = await db.selectFrom('organizations').select(['id', 'gloplaId']).execute();
+  const organizationId = new Map(organizations.map((row) => [row.gloplaId, row.id]));
+  for (const subscription of demoSubscriptions) {
+    const id = organizationId.get(subscription.gloplaId);
+    if (id !== undefined) await seedDemoSubscription(db, subscription, id, today);
+  }
+}
+
+/** seedDemoSubscriptions in a transaction of its own, under a lock: two instances starting together seed once. */
+export async function seedDemoSubscriptionsOnce(db: Db): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    await sql`select pg_advisory_xact_lock(${SEED_LOCK_KEY})`.execute(trx);
+    await seedDemoSubscriptions(trx);
+  });
 }
 
 export async function seedDemoData(db: Db): Promise<SeedResult> {
@@ -215,6 +276,8 @@ export async function seedDemoData(db: Db): Promise<SeedResult> {
       .insertInto('organizationUsers')
       .values(demoOrganizationUsers.map(({ gloplaId, ...user }) => ({ ...user, organizationId: organizationId.get(gloplaId)! })))
       .execute();
+
+    await seedDemoSubscriptions(trx);
 
     await trx.insertInto('featureFlags').values(demoFeatureFlags).execute();
     await trx

@@ -1,0 +1,258 @@
+/**
+ * Corporate subscriptions of the session's organisation (SPEC §7 'Corporate subscriptions', 2.9, 2.10, 2.11):
+ *
+ *   GET    organizations/{orgId}/corporate_subscriptions?service_group_id=&order_by=-starts_on|starts_on&per_page=
+ *                                                           → {corporateSubscriptions}
+ *   GET    organizations/{orgId}/corporate_subscriptions/{requestCode}          → {corporateSubscription}
+ *   POST   organizations/{orgId}/corporate_subscriptions?dryrun=               the form → 201 (dry run 200)
+ *                                                           {corporateSubscription, warnings}
+ *   PATCH  organizations/{orgId}/corporate_subscriptions/{requestCode}?dryrun= the form → 200 the same
+ *   PATCH  organizations/{orgId}/confirmed_corporate_subscriptions/{requestCode}?dryrun= the form (its users) → 200
+ *   DELETE organizations/{orgId}/corporate_subscriptions/{requestCode}          → 204
+ *
+ * Who: managers of the organisation only (SPEC §6: applying is a manager's; the pages are admin-only), else 403. An
+ * unknown requestCode, another organisation's included, answers 404 not_found. The body is schemas/subscription.json;
+ * before it is validated, learner rows with all five fields blank are dropped (SPEC §5), a contact id of 0 or null
+ * means none, and a change that leaves out the billing contact or the contact keeps the stored one (SPEC §7 payload
+ * rules). Rules that need data answer 422 field errors (domain/corporateSubscriptionChecks.ts).
+ */
+import type { FastifyInstance, FastifyPluginAsync, FastifyRequest } from 'fastify';
+import { subscriptionAnswerSchema, subscriptionsAnswerSchema, subscriptionWriteAnswerSchema } from '../../common/api/answers.js';
+import { API_ERROR } from '../../common/errorCodes.js';
+import { DEFAULT_LANGUAGE, LANGUAGES, type Language } from '../../common/languages.js';
+import { tokyoToday } from '../../common/subscriptionRules.js';
+import {
+  ApplicationRefused,
+  createSubscription,
+  deleteSubscription,
+  findSubscription,
+  listSubscriptions,
+  storedContactIds,
+  updateConfirmedSubscription,
+  updateSubscription,
+  type SubscriptionForm,
+  type SubscriptionOrder,
+  type SubscriptionReader,
+} from '../domain/corporateSubscriptions.js';
+import { requireManager, signedIn, useAuthentication } from './auth.js';
+import { ApiError } from './errors.js';
+import { TAG } from './openapi.js';
+import { errorAnswers, organizationParams, wire } from './schemas.js';
+import { FormValidationError, formBody } from './validation.js';
+
+const orgId = organizationParams.properties.orgId;
+const requestCodeParams = {
+  type: 'object',
+  additionalProperties: false,
+  properties: { orgId, requestCode: { type: 'string', minLength: 1, maxLength: 20, description: "the application's number ('A' + 9 digits)" } },
+  required: ['orgId', 'requestCode'],
+} as const;
+
+const lang = { type: 'string', enum: [...LANGUAGES], description: 'the language of service and group names (default ja)' } as const;
+const dryrun = { type: 'boolean', default: false, description: 'true: check and answer what would be stored, store nothing' } as const;
+
+const listQuery = {
+  type: 'object',
+  properties: {
+    service_group_id: { type: 'integer', minimum: 1, maximum: 2147483647, description: 'only the applications of this service group' },
+    order_by: { type: 'string', enum: ['-starts_on', 'starts_on'], default: '-starts_on' },
+    per_page: { type: 'integer', minimum: 1, description: 'accepted (the browser sends 999); every application is answered' },
+    lang,
+  },
+} as const;
+const writeQuery = { type: 'object', properties: { dryrun, lang } } as const;
+const langQuery = { type: 'object', properties: { lang } } as const;
+
+type OrgParams = { orgId: number };
+type CodeParams = OrgParams & { requestCode: string };
+type ListQuery = { service_group_id?: number; order_by?: SubscriptionOrder; lang?: Language };
+type WriteQuery = { dryrun?: boolean; lang?: Language };
+
+const ACCESS_ERRORS = { 403: [API_ERROR.forbidden] } as const;
+const RECORD_ERRORS = { 403: [API_ERROR.forbidden], 404: [API_ERROR.notFound] } as const;
+const notFound = () => new ApiError(404, API_ERROR.notFound);
+
+/** The session's admin as a manager of the organisation, reading in the query's language, today in Tokyo. */
+async function subscriptionReader(app: FastifyInstance, request: FastifyRequest<{ Params: OrgParams; Querystring: { lang?: Language } }>): Promise<SubscriptionReader> {
+  const admin = signedIn(request);
+  // Number(): the PATCH's preValidation reads the params before they are validated (still text)
+  const organizationId = Number(request.params.orgId);
+  const role = await requireManager(app.db, admin, organizationId);
+  return {
+    organizationId,
+    gloplaId: admin.gloplaId ?? '',
+    role,
+    token: admin.accessToken ?? '',
+    language: request.query.lang ?? DEFAULT_LANGUAGE,
+    exceptions: app.config.serviceLinks,
+    today: tokyoToday(),
+    settings: app.config.subscriptions,
+  };
+}
+
+const LEARNER_FIELDS = ['firstName', 'lastName', 'kanaFirstName', 'kanaLastName', 'email'] as const;
+
+function isBlankRow(row: unknown): boolean {
+  if (typeof row !== 'object' || row === null) return false;
+  return LEARNER_FIELDS.every((field) => {
+    const value = (row as Record<string, unknown>)[field];
+    return value === undefined || value === null || value === '';
+  });
+}
+
+/** SPEC §5, §7: blank learner rows dropped; contact ids of 0 or null and a null class mean none. */
+function normalizeBody(body: unknown): void {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) return;
+  const form = body as Record<string, unknown>;
+  if (Array.isArray(form.users)) form.users = form.users.filter((row) => !isBlankRow(row));
+  for (const key of ['billingContactId', 'contactId']) if (form[key] === 0 || form[key] === null) delete form[key];
+  if (form.projectClassId === null) form.projectClassId = 0;
+}
+
+/** A change that leaves out the billing contact or the contact keeps the stored one (only without a class). */
+async function keepStoredContacts(app: FastifyInstance, request: FastifyRequest<{ Params: CodeParams; Querystring: WriteQuery }>): Promise<void> {
+  const form = request.body as Record<string, unknown> | undefined;
+  if (typeof form !== 'object' || form === null || Array.isArray(form) || (typeof form.projectClassId === 'number' && form.projectClassId > 0)) return;
+  const reader = await subscriptionReader(app, request);
+  const stored = await storedContactIds(app.db, reader.organizationId, request.params.requestCode);
+  if (!stored) throw notFound();
+  if (!('billingContactId' in form) && stored.billingContactId !== null) form.billingContactId = stored.billingContactId;
+  if (!('contactId' in form) && stored.contactId !== null) form.contactId = stored.contactId;
+}
+
+/** The domain's refusal as the 422 field errors every form answers. */
+async function refusedAsFieldErrors<T>(work: Promise<T>): Promise<T> {
+  try {
+    return await work;
+  } catch (error) {
+    if (error instanceof ApplicationRefused) throw new FormValidationError(error.fieldErrors);
+    throw error;
+  }
+}
+
+function registerReads(app: FastifyInstance, tags: string[]): void {
+  app.get<{ Params: OrgParams; Querystring: ListQuery }>(
+    '/organizations/:orgId/corporate_subscriptions',
+    {
+      schema: {
+        tags,
+        summary: "The organisation's applications, newest start first by default (a manager)",
+        params: organizationParams,
+        querystring: listQuery,
+        response: { 200: wire(subscriptionsAnswerSchema), ...errorAnswers(ACCESS_ERRORS) },
+      },
+    },
+    async (request) => {
+      const reader = await subscriptionReader(app, request);
+      const { service_group_id: serviceGroupId, order_by: order } = request.query;
+      return { corporateSubscriptions: await listSubscriptions(app.db, reader, { serviceGroupId, order }) };
+    },
+  );
+
+  app.get<{ Params: CodeParams; Querystring: { lang?: Language } }>(
+    '/organizations/:orgId/corporate_subscriptions/:requestCode',
+    {
+      schema: {
+        tags,
+        summary: 'One application by its requestCode (a manager)',
+        params: requestCodeParams,
+        querystring: langQuery,
+        response: { 200: wire(subscriptionAnswerSchema), ...errorAnswers(RECORD_ERRORS) },
+      },
+    },
+    async (request) => {
+      const corporateSubscription = await findSubscription(app.db, await subscriptionReader(app, request), request.params.requestCode);
+      if (!corporateSubscription) throw notFound();
+      return { corporateSubscription };
+    },
+  );
+}
+
+function registerCreate(app: FastifyInstance, tags: string[]): void {
+  app.post<{ Params: OrgParams; Querystring: WriteQuery; Body: SubscriptionForm }>(
+    '/organizations/:orgId/corporate_subscriptions',
+    {
+      preValidation: async (request) => normalizeBody(request.body),
+      schema: {
+        tags,
+        summary: 'Apply (a manager): dry run 200, nothing stored; real run 201 with a new requestCode; with warnings',
+        params: organizationParams,
+        querystring: writeQuery,
+        body: formBody('subscription'),
+        response: { 200: wire(subscriptionWriteAnswerSchema), 201: wire(subscriptionWriteAnswerSchema), ...errorAnswers(ACCESS_ERRORS) },
+      },
+    },
+    async (request, reply) => {
+      const reader = await subscriptionReader(app, request);
+      const dryRun = request.query.dryrun === true;
+      const answer = await refusedAsFieldErrors(createSubscription(app.db, reader, request.body, dryRun));
+      if (!dryRun) request.log.info({ organizationId: reader.organizationId, requestCode: answer.corporateSubscription.requestCode }, 'corporate subscription applied');
+      return reply.code(dryRun ? 200 : 201).send(answer);
+    },
+  );
+}
+
+function registerUpdates(app: FastifyInstance, tags: string[]): void {
+  const update = (path: string, summary: string, write: typeof updateSubscription) =>
+    app.patch<{ Params: CodeParams; Querystring: WriteQuery; Body: SubscriptionForm }>(
+      path,
+      {
+        preValidation: async (request) => {
+          normalizeBody(request.body);
+          await keepStoredContacts(app, request);
+        },
+        schema: {
+          tags,
+          summary,
+          params: requestCodeParams,
+          querystring: writeQuery,
+          body: formBody('subscription'),
+          response: { 200: wire(subscriptionWriteAnswerSchema), ...errorAnswers(RECORD_ERRORS) },
+        },
+      },
+      async (request) => {
+        const reader = await subscriptionReader(app, request);
+        const dryRun = request.query.dryrun === true;
+        const answer = await refusedAsFieldErrors(write(app.db, reader, request.params.requestCode, request.body, dryRun));
+        if (!answer) throw notFound();
+        if (!dryRun) request.log.info({ organizationId: reader.organizationId, requestCode: request.params.requestCode, path }, 'corporate subscription changed');
+        return answer;
+      },
+    );
+  update('/organizations/:orgId/corporate_subscriptions/:requestCode', 'Change an application while it is updatable (a manager); 422 requestCode notUpdatable after its deadline', updateSubscription);
+  update(
+    '/organizations/:orgId/confirmed_corporate_subscriptions/:requestCode',
+    "Change the learners of a class application (a manager): added until the enlargement deadline, none removed; the body's other fields are not used",
+    (db, reader, requestCode, form, dryRun) => updateConfirmedSubscription(db, reader, requestCode, form.users, dryRun),
+  );
+}
+
+function registerDelete(app: FastifyInstance, tags: string[]): void {
+  app.delete<{ Params: CodeParams; Querystring: { lang?: Language } }>(
+    '/organizations/:orgId/corporate_subscriptions/:requestCode',
+    {
+      schema: {
+        tags,
+        summary: 'Cancel (delete) an application while it is updatable (a manager); 422 requestCode notUpdatable after its deadline',
+        params: requestCodeParams,
+        response: { 204: { description: 'Cancelled', type: 'null' }, ...errorAnswers(RECORD_ERRORS) },
+      },
+    },
+    async (request, reply) => {
+      const reader = await subscriptionReader(app, request);
+      const outcome = await refusedAsFieldErrors(deleteSubscription(app.db, reader, request.params.requestCode));
+      if (outcome === 'notFound') throw notFound();
+      request.log.info({ organizationId: reader.organizationId, requestCode: request.params.requestCode }, 'corporate subscription cancelled');
+      return reply.code(204).send();
+    },
+  );
+}
+
+export const corporateSubscriptionsRoutes: FastifyPluginAsync = async (app) => {
+  useAuthentication(app);
+  const tags = [TAG.corporateSubscriptions];
+  registerReads(app, tags);
+  registerCreate(app, tags);
+  registerUpdates(app, tags);
+  registerDelete(app, tags);
+};

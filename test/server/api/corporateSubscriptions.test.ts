@@ -1,0 +1,428 @@
+/**
+ * Corporate subscriptions API (SPEC §7 'Corporate subscriptions', §5 'Application', §8 'Application errors'), on the
+ * demo data: G0000001 (id 1) has A000000101 (emba, 2 subjects, +30 days, 3 learners), A000000102 (newemba, started 30
+ * days ago), A000000103 (gls, class GLS-A, +21 days, 12 learners), A000000104 (newhodaiplus, +42 days, 5 learners);
+ * G0000002 (id 2) has A000000105. manager@ (1) manages G0000001; member@ (2) is its member; pending@ (3) is not
+ * activated. The services' last start dates are lifted (emba's 2026-05-01 has passed) so that the window is today's.
+ */
+import { expect } from 'chai';
+import { sql } from 'kysely';
+import { addDays, earliestStartsOn, isUpdatable, latestStartsOn, tokyoToday } from '../../../src/common/subscriptionRules.js';
+import { hashPassword } from '../../../src/server/domain/passwords.js';
+import { bearer } from '../support/oidc.js';
+import { accessToken } from '../support/tokens.js';
+import { useTestApp } from '../support/testApp.js';
+
+type Json = Record<string, any>;
+
+const learner = (index: number, extra: Json = {}) => ({
+  last_name: '山田',
+  first_name: `太郎${'一二三四五六七八九十'[index % 10]}`,
+  kana_last_name: 'やまだ',
+  kana_first_name: 'たろう',
+  email: `learner${index}@example.com`,
+  ...extra,
+});
+const learners = (count: number) => Array.from({ length: count }, (_, index) => learner(index));
+
+describe('Corporate subscriptions API (SPEC §7 Corporate subscriptions)', function () {
+  this.timeout(30_000);
+  const ctx = useTestApp({ env: { SEED: 'demo' } });
+  const as = {} as Record<'manager' | 'member' | 'otherManager', Record<string, string>>;
+  const today = tokyoToday();
+  /** A start date inside the window, this many days after its first day. */
+  const startsOn = (days = 14) => addDays(earliestStartsOn(today), days);
+  /** A valid newhodaiplus application (service 9) with the organisation's first contact and billing contact. */
+  const application = (extra: Json = {}) => ({
+    service_group_id: 9,
+    service_ids: [9],
+    admin_ids: [1],
+    users: learners(2),
+    starts_on: startsOn(),
+    billing_contact_id: 1,
+    contact_id: 1,
+    billing_note: 'PO-1',
+    project_class_id: 0,
+    ...extra,
+  });
+
+  before(async () => {
+    await ctx.db.updateTable('services').set({ lastStartsOn: null }).where('id', '!=', 25).execute();
+    const other = await ctx.db
+      .insertInto('admins')
+      .values({ email: 'other-manager@example.com', firstName: '次郎', lastName: '田中', kanaFirstName: 'じろう', kanaLastName: 'たなか', passwordHash: await hashPassword('DemoPassw0rd!'), activatedAt: new Date() })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    await ctx.db.insertInto('affiliations').values({ adminId: other.id, organizationId: 2, role: 'manager' }).execute();
+    as.manager = bearer(await accessToken(ctx.app, { sub: '1' }));
+    as.member = bearer(await accessToken(ctx.app, { sub: '2' }));
+    as.otherManager = bearer(await accessToken(ctx.app, { sub: String(other.id), gloplaId: 'G0000002' }));
+  });
+
+  const call = (method: 'GET' | 'POST' | 'PATCH' | 'DELETE', path: string, headers: Record<string, string>, payload?: Json) =>
+    ctx.app.inject({ method, url: `/api/v2/${path}`, headers, ...(payload ? { payload } : {}) });
+  const count = async (table: 'corporateSubscriptions' | 'subscriptionLearners') =>
+    Number((await ctx.db.selectFrom(table).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+  const errorsOf = (body: Json) => Object.fromEntries((body.errors as Json[]).map((error) => [error.field, error.code]));
+
+  describe('reading', () => {
+    it("lists the organisation's applications, newest start first, each with its services, class and counts", async () => {
+      const response = await call('GET', 'organizations/1/corporate_subscriptions?per_page=999&lang=en', as.manager);
+      expect(response.statusCode, response.body).to.equal(200);
+      const list = response.json().corporate_subscriptions as Json[];
+      expect(list.map((item) => item.request_code)).to.deep.equal(['A000000104', 'A000000101', 'A000000103', 'A000000102']);
+      const emba = list.find((item) => item.request_code === 'A000000101')!;
+      expect(emba).to.have.all.keys('id', 'request_code', 'is_updatable', 'applied_at', 'starts_on', 'user_count', 'services', 'project', 'project_class');
+      expect(emba).to.include({ is_updatable: true, user_count: 3, project: null, project_class: null });
+      expect(emba.starts_on).to.deep.equal([addDays(today, 30)]);
+      expect(emba.services.map((service: Json) => service.id)).to.deep.equal([2, 13]);
+      expect(emba.services[0].service_group).to.deep.equal({ id: 2, name: 'Online MBA 2.0' });
+      const gls = list.find((item) => item.request_code === 'A000000103')!;
+      expect(gls.project).to.deep.equal({ project_code: 'PJ2026-001', name: '2026年度 新任管理職研修' });
+      expect(gls.project_class.name).to.equal('クラスA（4月開講）');
+      expect(list.find((item) => item.request_code === 'A000000102')!.is_updatable).to.equal(false);
+    });
+
+    it('sorts by starts_on ascending on request and filters by service group', async () => {
+      const ascending = (await call('GET', 'organizations/1/corporate_subscriptions?order_by=starts_on', as.manager)).json().corporate_subscriptions as Json[];
+      expect(ascending.map((item) => item.request_code)).to.deep.equal(['A000000102', 'A000000103', 'A000000101', 'A000000104']);
+      const gls = (await call('GET', 'organizations/1/corporate_subscriptions?service_group_id=4', as.manager)).json().corporate_subscriptions as Json[];
+      expect(gls.map((item) => item.request_code)).to.deep.equal(['A000000103']);
+    });
+
+    it('answers one application with its admins, learners, contacts and the group’s links', async () => {
+      const response = await call('GET', 'organizations/1/corporate_subscriptions/A000000101?lang=en', as.manager);
+      expect(response.statusCode, response.body).to.equal(200);
+      const subscription = response.json().corporate_subscription;
+      expect(subscription).to.include({ type: 'standard', term: null, billing_contact_id: 1, contact_id: 1, billing_note: '発注番号 PO-2026-0042' });
+      expect(subscription.admins.map((admin: Json) => admin.email)).to.deep.equal(['manager@example.com', 'manager2@example.com']);
+      expect(subscription.users).to.have.length(3);
+      expect(subscription.users[0]).to.have.all.keys('id', 'first_name', 'last_name', 'kana_first_name', 'kana_last_name', 'email');
+      expect(subscription.billing_contact).to.include({ id: 1, email: 'accounting@example.com' });
+      expect(subscription.contact).to.include({ id: 1, postal_code: '100-0005' });
+      expect(subscription.services[0].service_group.urls).to.be.an('array').that.is.not.empty;
+      const gls = (await call('GET', 'organizations/1/corporate_subscriptions/A000000103', as.manager)).json().corporate_subscription;
+      expect(gls).to.include({ type: 'class', billing_contact: null, contact: null });
+      expect(gls.term).to.be.a('string');
+    });
+
+    it("keeps organisations apart: another organisation's requestCode and an unknown one answer 404", async () => {
+      for (const code of ['A000000105', 'A999999999', 'nonsense']) {
+        const response = await call('GET', `organizations/1/corporate_subscriptions/${code}`, as.manager);
+        expect(response.statusCode, code).to.equal(404);
+        expect(response.json()).to.deep.equal({ error: 'not_found' });
+      }
+      const theirs = (await call('GET', 'organizations/2/corporate_subscriptions', as.otherManager)).json().corporate_subscriptions as Json[];
+      expect(theirs.map((item) => item.request_code)).to.deep.equal(['A000000105']);
+    });
+
+    it('refuses a member (403): applications are a manager’s', async () => {
+      expect((await call('GET', 'organizations/1/corporate_subscriptions', as.member)).statusCode).to.equal(403);
+      expect((await call('POST', 'organizations/1/corporate_subscriptions', as.member, application())).statusCode).to.equal(403);
+    });
+  });
+
+  describe('applying (POST)', () => {
+    it('answers a dry run with the application as it would be (id 0, requestCode \'\') and stores nothing', async () => {
+      const before = [await count('corporateSubscriptions'), await count('subscriptionLearners')];
+      const response = await call('POST', 'organizations/1/corporate_subscriptions?dryrun=true', as.manager, application());
+      expect(response.statusCode, response.body).to.equal(200);
+      const { corporate_subscription: subscription, warnings } = response.json();
+      expect(subscription).to.include({ id: 0, request_code: '', user_count: 2, billing_note: 'PO-1', type: 'standard' });
+      expect(subscription.users.map((user: Json) => user.id)).to.deep.equal([0, 0]);
+      expect(warnings).to.deep.equal({ users: [[], []], codes: [] });
+      expect([await count('corporateSubscriptions'), await count('subscriptionLearners')]).to.deep.equal(before);
+    });
+
+    it('stores a real run with a new requestCode (201), dropping learner rows with all five fields blank', async () => {
+      const blank = { last_name: '', first_name: ' ', kana_last_name: '', kana_first_name: '', email: '' };
+      const response = await call('POST', 'organizations/1/corporate_subscriptions', as.manager, application({ users: [learner(0), blank, learner(1), blank], starts_on: startsOn(40) }));
+      expect(response.statusCode, response.body).to.equal(201);
+      const subscription = response.json().corporate_subscription;
+      expect(subscription.request_code).to.match(/^A\d{9}$/);
+      expect(subscription.id).to.be.above(0);
+      expect(subscription.users.map((user: Json) => user.email)).to.deep.equal(['learner0@example.com', 'learner1@example.com']);
+      expect(subscription.is_updatable).to.equal(isUpdatable(startsOn(40), today));
+      const read = await call('GET', `organizations/1/corporate_subscriptions/${subscription.request_code}`, as.manager);
+      expect(read.json().corporate_subscription).to.deep.equal(subscription);
+    });
+
+    it('with a class: no contacts nor billing note (given ones are refused by the form)', async () => {
+      const withClass = application({ service_group_id: 4, service_ids: [4], project_class_id: 1, users: learners(10), billing_contact_id: undefined, contact_id: undefined, billing_note: undefined });
+      const response = await call('POST', 'organizations/1/corporate_subscriptions?dryrun=true', as.manager, withClass);
+      expect(response.statusCode, response.body).to.equal(200);
+      expect(response.json().corporate_subscription).to.include({ type: 'class', billing_contact_id: null, contact_id: null, billing_note: null });
+      const refused = await call('POST', 'organizations/1/corporate_subscriptions?dryrun=true', as.manager, { ...withClass, contact_id: 1 });
+      expect(refused.statusCode).to.equal(422);
+      expect(errorsOf(refused.json())).to.have.property('contact_id', 'invalid');
+    });
+
+    it('answers the form’s own rules as 422 field errors: required fields, the date format, learner rows', async () => {
+      const response = await call('POST', 'organizations/1/corporate_subscriptions', as.manager, {
+        service_ids: [],
+        admin_ids: [],
+        users: [learner(0, { email: 'not-an-address', kana_last_name: '山田' })],
+        starts_on: '2026/12/01',
+        billing_contact_id: 0,
+      });
+      expect(response.statusCode, response.body).to.equal(422);
+      expect(errorsOf(response.json())).to.include({
+        service_ids: 'blank',
+        admin_ids: 'blank',
+        starts_on: 'invalid',
+        billing_contact_id: 'blank',
+        contact_id: 'blank',
+        'users.0.email': 'invalid',
+        'users.0.kana_last_name': 'invalid',
+      });
+    });
+
+    it('refuses a start date outside the window (SPEC §5): before the earliest, after 6 months, after a service’s last start date', async () => {
+      for (const date of [addDays(earliestStartsOn(today), -1), addDays(latestStartsOn(today), 1), '2026-02-30']) {
+        const response = await call('POST', 'organizations/1/corporate_subscriptions?dryrun=true', as.manager, application({ starts_on: date }));
+        expect(response.statusCode, date).to.equal(422);
+        expect(response.json().errors).to.deep.equal([{ field: 'starts_on', code: 'outOfRange', meta: {} }]);
+      }
+      await ctx.db.updateTable('services').set({ lastStartsOn: addDays(startsOn(), -1) }).where('id', '=', 9).execute();
+      try {
+        const capped = await call('POST', 'organizations/1/corporate_subscriptions?dryrun=true', as.manager, application());
+        expect(errorsOf(capped.json())).to.deep.equal({ starts_on: 'outOfRange' });
+      } finally {
+        await ctx.db.updateTable('services').set({ lastStartsOn: null }).where('id', '=', 9).execute();
+      }
+    });
+
+    it('refuses admins who are not activated or not of the organisation (adminIds blank)', async () => {
+      for (const adminIds of [[1, 3], [1, 999]]) {
+        const response = await call('POST', 'organizations/1/corporate_subscriptions?dryrun=true', as.manager, application({ admin_ids: adminIds }));
+        expect(errorsOf(response.json()), JSON.stringify(adminIds)).to.deep.equal({ admin_ids: 'blank' });
+      }
+    });
+
+    it("treats another organisation's contact, billing contact or class as none: blank / notFound", async () => {
+      const [theirContact] = await ctx.db
+        .insertInto('contacts')
+        .values({ organizationId: 2, corporationName: 'x', departmentName: 'x', postalCode: '100-0001', address: 'x', firstName: 'x', lastName: 'x', kanaFirstName: 'x', kanaLastName: 'x', phoneNumber: '0', email: 'x@example.com' })
+        .returning('id')
+        .execute();
+      const contacts = await call('POST', 'organizations/1/corporate_subscriptions?dryrun=true', as.manager, application({ contact_id: theirContact!.id, billing_contact_id: 999 }));
+      expect(errorsOf(contacts.json())).to.deep.equal({ billing_contact_id: 'blank', contact_id: 'blank' });
+      const theirClass = await ctx.db.selectFrom('projectClasses').select('id').where('code', '=', 'GLS-S').executeTakeFirstOrThrow();
+      const projectClass = await call('POST', 'organizations/1/corporate_subscriptions?dryrun=true', as.manager, {
+        ...application({ service_group_id: 4, service_ids: [4], project_class_id: theirClass.id, users: learners(10) }),
+        billing_contact_id: undefined,
+        contact_id: undefined,
+      });
+      expect(errorsOf(projectClass.json())).to.deep.equal({ project_class_id: 'notFound' });
+    });
+
+    it('refuses discontinued services and services the organisation may not use, by name (cantBeUsed)', async () => {
+      const discontinued = await call('POST', 'organizations/1/corporate_subscriptions?dryrun=true&lang=en', as.manager, application({ service_group_id: 3, service_ids: [25] }));
+      expect(discontinued.json().errors).to.deep.include({ field: 'service_ids', code: 'cantBeUsed', meta: { services: 'Library Plus (legacy)' } });
+      // G0000002 may not use newhodaiplus (9)
+      const unusable = await call('POST', 'organizations/2/corporate_subscriptions?dryrun=true', as.otherManager, { ...application(), billing_contact_id: undefined, contact_id: undefined, project_class_id: 1 });
+      expect(errorsOf(unusable.json())).to.include({ service_ids: 'cantBeUsed' });
+    });
+
+    it('refuses services of two groups, several terms of a single-choice group, and a group other than serviceGroupId', async () => {
+      for (const [serviceIds, groupId] of [[[9, 1], 9], [[1, 11], 1], [[9], 1]] as const) {
+        const response = await call('POST', 'organizations/1/corporate_subscriptions?dryrun=true', as.manager, application({ service_ids: serviceIds, service_group_id: groupId }));
+        expect(errorsOf(response.json()), JSON.stringify(serviceIds)).to.deep.equal({ service_ids: 'invalid' });
+      }
+    });
+
+    it('marks every row of a duplicated e-mail (any case) duplicated', async () => {
+      const users = [learner(0), learner(1), learner(2, { email: 'LEARNER0@example.com' })];
+      const response = await call('POST', 'organizations/1/corporate_subscriptions?dryrun=true', as.manager, application({ users }));
+      expect(response.json().errors).to.deep.equal([
+        { field: 'users.0.email', code: 'duplicated', meta: {} },
+        { field: 'users.2.email', code: 'duplicated', meta: {} },
+      ]);
+    });
+
+    it('limits the users by group: hodai its maximum, emba floor(maximum / subjects), gls its class size', async () => {
+      await ctx.db.updateTable('serviceGroups').set({ maximumUsers: 2 }).where('id', '=', 9).execute();
+      await ctx.db.updateTable('serviceGroups').set({ maximumUsers: 5 }).where('id', '=', 2).execute();
+      try {
+        const hodai = await call('POST', 'organizations/1/corporate_subscriptions?dryrun=true', as.manager, application({ users: learners(3) }));
+        expect(hodai.json().errors).to.deep.equal([{ field: 'users', code: 'maximumNumberUsers.hodai', meta: { number: 2 } }]);
+        expect((await call('POST', 'organizations/1/corporate_subscriptions?dryrun=true', as.manager, application({ users: learners(2) }))).statusCode).to.equal(200);
+        const emba = await call('POST', 'organizations/1/corporate_subscriptions?dryrun=true', as.manager, application({ service_group_id: 2, service_ids: [2, 13], users: learners(3) }));
+        expect(emba.json().errors).to.deep.equal([{ field: 'users', code: 'maximumNumberUsers.emba', meta: { number: 2 } }]);
+        const gls = await call('POST', 'organizations/1/corporate_subscriptions?dryrun=true', as.manager, {
+          ...application({ service_group_id: 4, service_ids: [4], project_class_id: 1, users: learners(41) }),
+          billing_contact_id: undefined,
+          contact_id: undefined,
+        });
+        expect(gls.json().errors).to.deep.equal([{ field: 'users', code: 'classSize', meta: { number: 40 } }]);
+      } finally {
+        await ctx.db.updateTable('serviceGroups').set({ maximumUsers: 1000 }).where('id', '=', 9).execute();
+        await ctx.db.updateTable('serviceGroups').set({ maximumUsers: 300 }).where('id', '=', 2).execute();
+      }
+    });
+
+    it('warns: already booked for the start month, learners in an overlapping application, duplicated names, below the class minimum', async () => {
+      const booked = (await call('GET', 'organizations/1/corporate_subscriptions/A000000104', as.manager)).json().corporate_subscription;
+      const users = [
+        { ...learner(0), email: booked.users[0].email },
+        learner(1, { first_name: '同名', last_name: '同姓', email: 'namesake1@example.com' }),
+        learner(2, { first_name: '同名', last_name: '同姓', email: 'namesake2@example.com' }),
+      ];
+      const response = await call('POST', 'organizations/1/corporate_subscriptions?dryrun=true', as.manager, application({ starts_on: booked.starts_on[0], users }));
+      expect(response.statusCode, response.body).to.equal(200);
+      expect(response.json().warnings).to.deep.equal({
+        users: [[{ engaged_request_code: 'A000000104' }], ['duplicatedName'], ['duplicatedName']],
+        codes: ['alreadyBooked'],
+      });
+      const small = await call('POST', 'organizations/1/corporate_subscriptions?dryrun=true', as.manager, {
+        ...application({ service_group_id: 4, service_ids: [4], project_class_id: 1, users: learners(3), starts_on: startsOn(120) }),
+        billing_contact_id: undefined,
+        contact_id: undefined,
+      });
+      expect(small.json().warnings.codes).to.deep.equal(['belowClassMinimum']);
+    });
+
+    it('rolls the whole application back when a later insert fails: no application, service, admin nor learner row stays', async () => {
+      await sql`create function refuse_learner() returns trigger language plpgsql as $$ begin raise exception 'refused by the test'; end $$`.execute(ctx.db);
+      await sql`create trigger refuse_learner before insert on subscription_learners for each row when (new.email = 'refused@example.com') execute function refuse_learner()`.execute(ctx.db);
+      try {
+        const before = await ctx.db.selectFrom('corporateSubscriptions').select('requestCode').execute();
+        const response = await call('POST', 'organizations/1/corporate_subscriptions', as.manager, application({ users: [learner(0, { email: 'rollback@example.com' }), learner(1, { email: 'refused@example.com' })], starts_on: startsOn(50) }));
+        expect(response.statusCode).to.equal(500);
+        expect(await ctx.db.selectFrom('corporateSubscriptions').select('requestCode').execute()).to.deep.equal(before);
+        const orphans = await sql<{ n: number }>`select (select count(*) from subscription_services where subscription_id not in (select id from corporate_subscriptions))
+          + (select count(*) from subscription_admins where subscription_id not in (select id from corporate_subscriptions))::int as n`.execute(ctx.db);
+        expect(Number(orphans.rows[0]!.n)).to.equal(0);
+        expect(await ctx.db.selectFrom('subscriptionLearners').select('id').where('email', '=', 'rollback@example.com').execute()).to.deep.equal([]);
+      } finally {
+        await sql`drop trigger refuse_learner on subscription_learners`.execute(ctx.db);
+        await sql`drop function refuse_learner()`.execute(ctx.db);
+      }
+    });
+  });
+
+  describe('changing (PATCH)', () => {
+    async function newApplication(extra: Json = {}) {
+      const response = await call('POST', 'organizations/1/corporate_subscriptions', as.manager, application({ starts_on: startsOn(60), users: learners(3), ...extra }));
+      expect(response.statusCode, response.body).to.equal(201);
+      return response.json().corporate_subscription as Json;
+    }
+    const asForm = (subscription: Json, extra: Json = {}) => ({
+      service_ids: subscription.services.map((service: Json) => service.id),
+      admin_ids: subscription.admins.map((admin: Json) => admin.id),
+      users: subscription.users,
+      starts_on: subscription.starts_on[0],
+      billing_note: subscription.billing_note,
+      project_class_id: subscription.project_class?.id ?? 0,
+      ...extra,
+    });
+
+    it('keeps learners by id, adds rows without one, removes the missing, and keeps the contacts it leaves out', async () => {
+      const stored = await newApplication();
+      const [first, , third] = stored.users as Json[];
+      const users = [{ ...third, first_name: '三郎' }, first, learner(7)];
+      const response = await call('PATCH', `organizations/1/corporate_subscriptions/${stored.request_code}`, as.manager, asForm(stored, { users, admin_ids: [1, 4], billing_note: 'PO-2' }));
+      expect(response.statusCode, response.body).to.equal(200);
+      const changed = response.json().corporate_subscription;
+      expect(changed.users.map((user: Json) => user.id).slice(0, 2)).to.deep.equal([third.id, first.id]);
+      expect(changed.users[0].first_name).to.equal('三郎');
+      expect(changed.users[2].id).to.be.above(third.id);
+      expect(changed).to.include({ billing_contact_id: 1, contact_id: 1, billing_note: 'PO-2', request_code: stored.request_code });
+      expect(changed.admins.map((admin: Json) => admin.id)).to.deep.equal([1, 4]);
+      expect((await call('GET', `organizations/1/corporate_subscriptions/${stored.request_code}`, as.manager)).json().corporate_subscription).to.deep.equal(changed);
+    });
+
+    it('swaps two learners’ e-mails in one change (the uniqueness holds at the commit)', async () => {
+      const stored = await newApplication();
+      const [first, second, third] = stored.users as Json[];
+      const users = [{ ...first, email: second.email }, { ...second, email: first.email }, third];
+      const response = await call('PATCH', `organizations/1/corporate_subscriptions/${stored.request_code}`, as.manager, asForm(stored, { users }));
+      expect(response.statusCode, response.body).to.equal(200);
+      expect(response.json().corporate_subscription.users.map((user: Json) => user.email)).to.deep.equal([second.email, first.email, third.email]);
+    });
+
+    it('answers a dry run with the change and new rows as id 0, and changes nothing', async () => {
+      const stored = await newApplication();
+      const response = await call('PATCH', `organizations/1/corporate_subscriptions/${stored.request_code}?dryrun=true`, as.manager, asForm(stored, { users: [...stored.users, learner(8)] }));
+      expect(response.statusCode, response.body).to.equal(200);
+      expect(response.json().corporate_subscription.users.map((user: Json) => user.id)).to.deep.equal([...stored.users.map((user: Json) => user.id), 0]);
+      expect((await call('GET', `organizations/1/corporate_subscriptions/${stored.request_code}`, as.manager)).json().corporate_subscription).to.deep.equal(stored);
+    });
+
+    it('refuses a learner id that is not one of this application’s (users.{i}.id notFound)', async () => {
+      const stored = await newApplication();
+      const response = await call('PATCH', `organizations/1/corporate_subscriptions/${stored.request_code}?dryrun=true`, as.manager, asForm(stored, { users: [{ ...learner(9), id: 1 }] }));
+      expect(errorsOf(response.json())).to.deep.equal({ 'users.0.id': 'notFound' });
+    });
+
+    it('answers 422 requestCode notUpdatable past the change deadline, and 404 for an unknown or another organisation’s', async () => {
+      const started = (await call('GET', 'organizations/1/corporate_subscriptions/A000000102', as.manager)).json().corporate_subscription;
+      const late = await call('PATCH', 'organizations/1/corporate_subscriptions/A000000102', as.manager, asForm(started));
+      expect(late.statusCode).to.equal(422);
+      expect(late.json().errors).to.deep.equal([{ field: 'request_code', code: 'notUpdatable', meta: {} }]);
+      const stored = await newApplication();
+      for (const code of ['A000000105', 'A999999999']) {
+        expect((await call('PATCH', `organizations/1/corporate_subscriptions/${code}`, as.manager, asForm(stored))).statusCode, code).to.equal(404);
+      }
+    });
+  });
+
+  describe('changing the learners of a confirmed class application', () => {
+    const confirmedPath = (code: string) => `organizations/1/confirmed_corporate_subscriptions/${code}`;
+    async function glsStartedDaysAgo(days: number): Promise<Json> {
+      await ctx.db.updateTable('corporateSubscriptions').set({ startsOn: addDays(today, -days) }).where('requestCode', '=', 'A000000103').execute();
+      return (await call('GET', 'organizations/1/corporate_subscriptions/A000000103', as.manager)).json().corporate_subscription;
+    }
+    const body = (subscription: Json, users: Json[]) => ({ service_ids: [4], admin_ids: [1], starts_on: subscription.starts_on[0], project_class_id: subscription.project_class.id, users });
+
+    it('adds learners until the enlargement deadline (start + 7 days), after it answers enlargementDeadline with the row number', async () => {
+      const open = await glsStartedDaysAgo(7);
+      const added = await call('PATCH', `${confirmedPath('A000000103')}?dryrun=true`, as.manager, body(open, [...open.users, learner(20)]));
+      expect(added.statusCode, added.body).to.equal(200);
+      expect(added.json().corporate_subscription.user_count).to.equal(13);
+      const closed = await glsStartedDaysAgo(8);
+      const refused = await call('PATCH', confirmedPath('A000000103'), as.manager, body(closed, [...closed.users, learner(20)]));
+      expect(refused.statusCode).to.equal(422);
+      expect(refused.json().errors).to.deep.equal([{ field: 'users.12.email', code: 'enlargementDeadline', meta: { line_no: 13, email: 'learner20@example.com' } }]);
+    });
+
+    it('refuses removing a learner (reductionDeadline with the e-mail) and changes nothing else but the learners', async () => {
+      const open = await glsStartedDaysAgo(1);
+      const removed = await call('PATCH', confirmedPath('A000000103'), as.manager, body(open, open.users.slice(1)));
+      expect(removed.json().errors).to.deep.equal([{ field: 'users.0.email', code: 'reductionDeadline', meta: { email: open.users[0].email } }]);
+      const stored = await call('PATCH', confirmedPath('A000000103'), as.manager, { ...body(open, [...open.users, learner(21)]), service_ids: [1], admin_ids: [2] });
+      expect(stored.statusCode, stored.body).to.equal(200);
+      const changed = stored.json().corporate_subscription;
+      expect(changed.users).to.have.length(13);
+      expect(changed.services.map((service: Json) => service.id)).to.deep.equal([4]);
+      expect(changed.admins.map((admin: Json) => admin.email)).to.deep.equal(['manager@example.com', 'support@example.com']);
+    });
+
+    it('answers notUpdatable for an application without a class, 404 for another organisation’s', async () => {
+      const emba = (await call('GET', 'organizations/1/corporate_subscriptions/A000000101', as.manager)).json().corporate_subscription;
+      const response = await call('PATCH', confirmedPath('A000000101'), as.manager, { ...body({ starts_on: emba.starts_on, project_class: { id: 1 } }, emba.users) });
+      expect(errorsOf(response.json())).to.deep.equal({ request_code: 'notUpdatable' });
+      const open = await glsStartedDaysAgo(1);
+      expect((await call('PATCH', confirmedPath('A000000105'), as.manager, body(open, open.users))).statusCode).to.equal(404);
+    });
+  });
+
+  describe('cancelling (DELETE)', () => {
+    it('deletes an updatable application (204, then 404) with its services, admins and learners', async () => {
+      const created = (await call('POST', 'organizations/1/corporate_subscriptions', as.manager, application({ starts_on: startsOn(70) }))).json().corporate_subscription;
+      const response = await call('DELETE', `organizations/1/corporate_subscriptions/${created.request_code}`, as.manager);
+      expect(response.statusCode).to.equal(204);
+      expect((await call('GET', `organizations/1/corporate_subscriptions/${created.request_code}`, as.manager)).statusCode).to.equal(404);
+      expect(await ctx.db.selectFrom('subscriptionLearners').select('id').where('subscriptionId', '=', created.id).execute()).to.deep.equal([]);
+      expect((await call('DELETE', `organizations/1/corporate_subscriptions/${created.request_code}`, as.manager)).statusCode).to.equal(404);
+    });
+
+    it('refuses one past its deadline (422 notUpdatable) and another organisation’s (404, still there)', async () => {
+      const late = await call('DELETE', 'organizations/1/corporate_subscriptions/A000000102', as.manager);
+      expect(late.statusCode).to.equal(422);
+      expect(late.json().errors).to.deep.equal([{ field: 'request_code', code: 'notUpdatable', meta: {} }]);
+      expect((await call('DELETE', 'organizations/1/corporate_subscriptions/A000000105', as.manager)).statusCode).to.equal(404);
+      expect((await call('GET', 'organizations/2/corporate_subscriptions/A000000105', as.otherManager)).statusCode).to.equal(200);
+    });
+  });
+});
