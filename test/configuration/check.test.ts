@@ -147,4 +147,33 @@ describe('configuration check', () => {
     writeFileSync(path.join(source, 'Example.tsx'), "export const label = (t: (key: string) => string) => t('common.noSuchWord');\n");
     expect(checkConfiguration(root)).to.deep.include({ file: 'src/client/screens/Example.tsx', pointer: 'line 1', message: 'locale key "common.noSuchWord" is missing in ja' });
   });
+
+  it('reports a fragment an unknown name, one that shows itself, a word missing in a fragment and an action the showing screen lacks', () => {
+    edit(root, 'screens/subscription-details.json', (json) => json.blocks.push({ type: 'fragment', name: 'no-such-fragment' }));
+    edit(root, 'screens/fragments/contact-preview.json', (json) => {
+      json.blocks.push({ type: 'fragment', name: 'contact-preview' });
+      json.blocks.push({ type: 'links', items: [{ label: 'subscriptionSummary.edit', action: 'noSuchAction' }] });
+      json.blocks.push({ type: 'text', text: 'subscriptionSummary.noSuchWord' });
+    });
+    const problems = checkConfiguration(root);
+    expect(problems).to.deep.include({ file: 'screens/subscription-details.json', pointer: '/blocks/6/name', message: 'unknown fragment "no-such-fragment"; known: contact-preview, subscription-summary' });
+    expect(problems).to.deep.include({ file: 'screens/fragments/contact-preview.json', pointer: '', message: 'the fragment "contact-preview" shows itself' });
+    expect(problems).to.deep.include({ file: 'screens/fragments/contact-preview.json', pointer: '/blocks/2/items/0/action', message: 'unknown action "noSuchAction" of the screen subscription-details (screens/subscription-details.json) that shows it' });
+    expect(problems).to.deep.include({ file: 'screens/fragments/contact-preview.json', pointer: '/blocks/3/text', message: 'locale key "subscriptionSummary.noSuchWord" is missing in en' });
+  });
+
+  it('reports a fragment file that is not a list of blocks', () => {
+    edit(root, 'screens/fragments/contact-preview.json', (json) => (json.blocks[0].type = 'no-such-block'));
+    expect(checkConfiguration(root).filter((problem) => problem.file === 'screens/fragments/contact-preview.json')).to.not.deep.equal([]);
+  });
+
+  it('reports a data entry waiting for an unknown entry or, through others, for itself', () => {
+    edit(root, 'screens/service-details.json', (json) => {
+      json.data.detail.after = ['subscriptions'];
+      json.data.subscriptions.after.push('nothing');
+    });
+    const problems = checkConfiguration(root).filter((problem) => problem.file === 'screens/service-details.json');
+    expect(problems).to.deep.include({ file: 'screens/service-details.json', pointer: '/data/subscriptions/after/1', message: 'unknown data entry "nothing"' });
+    expect(problems).to.deep.include({ file: 'screens/service-details.json', pointer: '/data/detail/after', message: 'the data entry "detail" waits for itself' });
+  });
 });

@@ -11,6 +11,7 @@ export function blocksSummary(blocks: readonly Block[]): string {
     .map((block) => {
       if (block.type === 'panel') return `panel(${blocksSummary(block.blocks)})`;
       if (block.type === 'table') return `table(${block.columns.length} columns)`;
+      if (block.type === 'fragment') return `fragment(${block.name})`;
       return block.type;
     })
     .join(', ');

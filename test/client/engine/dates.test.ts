@@ -1,5 +1,6 @@
 import { expect } from 'chai';
-import { formatDate } from '../../../src/client/engine/dates.js';
+import { formatDate, formatWeekdayDate } from '../../../src/client/engine/dates.js';
+import { formatted, formatValue } from '../../../src/client/engine/screen/formats.js';
 
 describe('date formats (SPEC section 9)', () => {
   it('writes yyyy-MM-dd in English', () => {
@@ -8,5 +9,19 @@ describe('date formats (SPEC section 9)', () => {
 
   it('writes yyyy年M月d日 in Japanese, without leading zeros', () => {
     expect(formatDate('2026-03-05', 'ja')).to.equal('2026年3月5日');
+  });
+
+  it("with the short weekday: 'Tue, 2026-11-24' in English, '2026年11月24日(火)' in Japanese (SPEC 2.9, 2.11)", () => {
+    expect(formatWeekdayDate('2026-11-24', 'en')).to.equal('Tue, 2026-11-24');
+    expect(formatWeekdayDate('2026-11-24', 'ja')).to.equal('2026年11月24日(火)');
+    expect(formatWeekdayDate('2026-11-29', 'ja')).to.equal('2026年11月29日(日)');
+  });
+
+  it('value formats of texts: dates in the page language (ja for an unknown one), lists joined by commas, others as they are', () => {
+    expect(formatValue('2026-03-05', 'date', 'en')).to.equal('2026-03-05');
+    expect(formatValue('2026-03-05', 'weekdayDate', 'fr')).to.equal('2026年3月5日(木)');
+    expect(formatValue(['Marketing', '', null, 'Accounting'], 'list', 'en')).to.equal('Marketing, Accounting');
+    expect(formatValue(undefined, 'date', 'en')).to.equal(undefined);
+    expect(formatted({ date: '2026-03-05', name: 'x' }, { date: 'date' }, 'ja')).to.deep.equal({ date: '2026年3月5日', name: 'x' });
   });
 });

@@ -90,7 +90,7 @@ describe('Service Details: the subscriptions section (SPEC 2.9)', () => {
     const sort = within(section).getByRole('combobox', { name: 'Sort' }) as HTMLSelectElement;
     expect(sort.value).to.equal('-starts_on');
     expect([...sort.options].map((option) => option.text)).to.deep.equal(['Starts on descending', 'Starts on ascending']);
-    expect(queryOf(calls('GET', '/api/v2/organizations/1/corporate_subscriptions')[0]!.args[0] as string)).to.deep.equal({ service_group_id: '2', order_by: '-starts_on', per_page: '999' });
+    expect(queryOf(calls('GET', '/api/v2/organizations/1/corporate_subscriptions')[0]!.args[0] as string)).to.deep.equal({ service_group_id: '2', order_by: '-starts_on', per_page: '999', lang: 'en' });
 
     const items = within(within(section).getByRole('list', { name: 'Subscriptions of this service' })).getAllByRole('listitem');
     expect(items).to.have.length(2);

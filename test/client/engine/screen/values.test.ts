@@ -14,6 +14,17 @@ describe('engine/screen: values, conditions and outcome rows', () => {
     expect(resolveValues({ flow: 'activation', id: '$item.admin.id' }, context)).to.deep.equal({ flow: 'activation', id: 3 });
   });
 
+  it("a path's negative index counts from an array's end; * takes the rest of the path from every element", () => {
+    const context = { item: { services: [{ name: 'A', group: { id: 1 } }, { name: 'B', group: { id: 3 } }], empty: [] } };
+    expect(resolveValue('$item.services.-1.group.id', context)).to.equal(3);
+    expect(resolveValue('$item.services.0.name', context)).to.equal('A');
+    expect(resolveValue('$item.services.*.name', context)).to.deep.equal(['A', 'B']);
+    expect(resolveValue('$item.services.*.group.id', context)).to.deep.equal([1, 3]);
+    expect(resolveValue('$item.services.length', context)).to.equal(2);
+    expect(resolveValue('$item.empty.-1.name', context)).to.equal(undefined);
+    expect(resolveValue('$item.nothing.*.name', context)).to.equal(undefined);
+  });
+
   it('the query of a mailed link: a literal "amp;" (kept by a mail client) is ignored (SPEC 2.5)', () => {
     expect(queryOf('?admin_id=5&amp;token=abc_DEF-1&amp;locale=en')).to.deep.equal({ admin_id: '5', token: 'abc_DEF-1', locale: 'en' });
     expect(chooseLanguage('?admin_id=5&amp;token=abc&amp;locale=en', 'ja')).to.equal('en');
