@@ -30,6 +30,8 @@ export function webpackConfig(mode: 'production' | 'development' = 'production')
       rules: [
         { test: /\.tsx?$/, loader: 'esbuild-loader', options: { target: 'es2020', jsx: 'automatic' } },
         { test: /\.css$/, use: [MiniCssExtractPlugin.loader, 'css-loader'] },
+        // react-spreadsheet would add its stylesheet as a <style> element, which the CSP refuses (styles.css has it)
+        { test: /[\\/]node_modules[\\/]react-spreadsheet[\\/]dist[\\/].*\.js$/, loader: path.join(root, 'scripts/stripStyleInject.cjs') },
         { test: /\.(svg|png)$/, type: 'asset/resource' },
       ],
     },

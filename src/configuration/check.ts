@@ -9,7 +9,7 @@ import Ajv from 'ajv';
 import ajvErrors from 'ajv-errors';
 import { LANGUAGES } from '../common/languages.js';
 import { COMPONENT_IDS } from '../client/screens/componentIds.js';
-import { BUILT_IN_WIDGET_IDS, WIDGET_IDS } from '../client/widgets/ids.js';
+import { BUILT_IN_WIDGET_IDS, FIELD_IDS, FIELD_OPTIONS_SCHEMAS, WIDGET_IDS, type FieldId } from '../client/widgets/ids.js';
 import { SCREEN_EVENTS } from '../client/engine/events.js';
 import { AJV_OPTIONS } from './ajvOptions.js';
 import { collectConditions } from './conditions.js';
@@ -346,6 +346,7 @@ function checkFormUse(checker: Checker, file: string, form: Record<string, any>,
   const widgetIds = [...WIDGET_IDS, ...BUILT_IN_WIDGET_IDS] as readonly string[];
   walk(form.uiSchema ?? {}, ['form', 'uiSchema'], (value, parts) => {
     const word = parts.at(-1);
+    if (value && typeof value === 'object' && 'ui:field' in value) checkFieldUse(checker, file, value as Record<string, unknown>, parts);
     if (word === 'ui:widget' && (typeof value !== 'string' || !widgetIds.includes(value))) {
       checker.report(file, pointerOf(parts), `unknown widget "${String(value)}"`);
     }
@@ -361,6 +362,45 @@ function checkFormUse(checker: Checker, file: string, form: Record<string, any>,
   });
   for (const field of Object.keys(form.uiSchema ?? {})) {
     if (!field.startsWith('ui:') && !fields.includes(field)) checker.report(file, pointerOf(['form', 'uiSchema', field]), `unknown field "${field}"`);
+  }
+}
+
+const fieldOptionsAjv = new Ajv({ allErrors: true, strict: false });
+
+/** A custom field ("ui:field"): a known id, and ui:options its schema accepts, with their locale keys. */
+function checkFieldUse(checker: Checker, file: string, node: Record<string, unknown>, parts: Array<string | number>): void {
+  const id = node['ui:field'];
+  if (typeof id !== 'string' || !(FIELD_IDS as readonly string[]).includes(id)) {
+    checker.report(file, pointerOf([...parts, 'ui:field']), `unknown field "${String(id)}"; known: ${FIELD_IDS.join(', ')}`);
+    return;
+  }
+  const schema = FIELD_OPTIONS_SCHEMAS[id as FieldId];
+  const options = node['ui:options'] ?? {};
+  const validate = fieldOptionsAjv.compile(schema);
+  if (!validate(options)) {
+    for (const error of validate.errors ?? []) checker.report(file, `${pointerOf([...parts, 'ui:options'])}${error.instancePath}`, `${id}: ${error.message ?? 'invalid'}`);
+    return;
+  }
+  useOptionKeys(checker, file, options, schema, [...parts, 'ui:options']);
+}
+
+/** Every value an options schema marks `x-localeKey` (a '$' value comes from the screen, not locales/). */
+function useOptionKeys(checker: Checker, file: string, value: Json, schema: Record<string, any>, parts: Array<string | number>): void {
+  if (schema['x-localeKey'] && typeof value === 'string') {
+    if (!value.startsWith('$')) checker.useKey(file, parts, value);
+    return;
+  }
+  if (Array.isArray(schema.anyOf)) {
+    const branch = (schema.anyOf as Array<Record<string, any>>).find((candidate) => fieldOptionsAjv.validate(candidate, value));
+    if (branch) useOptionKeys(checker, file, value, branch, parts);
+    return;
+  }
+  if (Array.isArray(value) && schema.items) value.forEach((item, index) => useOptionKeys(checker, file, item, schema.items, [...parts, index]));
+  else if (value && typeof value === 'object' && !Array.isArray(value)) {
+    for (const [name, child] of Object.entries(value)) {
+      const childSchema = schema.properties?.[name] ?? (typeof schema.additionalProperties === 'object' ? schema.additionalProperties : undefined);
+      if (childSchema) useOptionKeys(checker, file, child, childSchema, [...parts, name]);
+    }
   }
 }
 

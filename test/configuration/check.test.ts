@@ -75,6 +75,27 @@ describe('configuration check', () => {
     expect(pointers).to.include('/form/uiSchema/nickname');
   });
 
+  it("reports an unknown ui:field, ui:options a field's schema refuses, and a missing locale key in a field's options", () => {
+    edit(root, 'screens/registration.json', (json) => {
+      json.form.uiSchema.address = { 'ui:field': 'NoSuchField' };
+      json.form.uiSchema.zipCode = { 'ui:field': 'LearnerGrid', 'ui:options': { rows: 0, colour: 'red' } };
+      json.form.uiSchema.corporationUrl = {
+        'ui:field': 'LearnerGrid',
+        'ui:options': { maximum: '$data.group.maximumUsers', heading: { by: '$data.group.selection', keys: { multi: 'learnerGrid.noSuchHeading' } } },
+      };
+    });
+    const problems = checkConfiguration(root).filter((problem) => problem.file === 'screens/registration.json');
+    expect(problems.find((problem) => problem.pointer === '/form/uiSchema/address/ui:field')?.message).to.match(/^unknown field "NoSuchField"; known: LearnerGrid/);
+    expect(problems.map((problem) => problem.pointer)).to.include.members(['/form/uiSchema/zipCode/ui:options/rows', '/form/uiSchema/zipCode/ui:options']);
+    expect(problems).to.deep.include({
+      file: 'screens/registration.json',
+      pointer: '/form/uiSchema/corporationUrl/ui:options/heading/keys/multi',
+      message: 'locale key "learnerGrid.noSuchHeading" is missing in ja',
+    });
+    // a '$' value comes from the screen, not from locales/
+    expect(problems.filter((problem) => problem.pointer.includes('corporationUrl'))).to.have.length(2);
+  });
+
   it('reports a locale key that a screen names but no language has', () => {
     edit(root, 'screens/registration.json', (json) => (json.title = 'registration.noSuchTitle'));
     expect(checkConfiguration(root)).to.deep.include({

@@ -153,11 +153,16 @@ export function fieldErrorsToFormErrors(fieldErrors: readonly FieldError[] | und
     const message = messageOf(fieldError);
     let node: FormErrors = result;
     for (const [index, segment] of segments.entries()) {
-      const existing = node[segment];
+      let existing = node[segment];
       if (Array.isArray(existing)) {
-        // A message list already sits here (the field itself, or a parent of a deeper path): add to it.
-        existing.push(message);
-        break;
+        if (index === segments.length - 1) {
+          // the field's own message list: add to it
+          existing.push(message);
+          break;
+        }
+        // the field has messages of its own and now one of a deeper path ('users', then 'users.3.email'): its own
+        // move to '_errors' so that the deeper one keeps its place
+        existing = node[segment] = { _errors: existing };
       }
       if (index === segments.length - 1) {
         if (existing === undefined) node[segment] = [message];

@@ -6,6 +6,53 @@
 export const WIDGET_IDS = ['SelectWidget', 'PasswordInput', 'PasswordStrength', 'Captcha', 'Choice', 'Choices', 'DateInput', 'ContactSelect'] as const;
 export type WidgetId = (typeof WIDGET_IDS)[number];
 
+/**
+ * Ids of the custom fields screens may name with "ui:field" (a field renders a whole property, e.g. an array, where a
+ * widget renders one value), each with the JSON Schema of its ui:options: `npm run check:config` checks every use
+ * against it, and the locale keys in it (`x-localeKey` marks them) against locales/.
+ */
+export const FIELD_IDS = ['LearnerGrid'] as const;
+export type FieldId = (typeof FIELD_IDS)[number];
+
+const localeKey = { type: 'string', 'x-localeKey': true } as const;
+/** A value read from the screen context ('$data.serviceGroup.maximumUsers'; '$form.serviceIds': the form's data). */
+const contextValue = { type: 'string', pattern: '^\\$' } as const;
+
+export const FIELD_OPTIONS_SCHEMAS: Record<FieldId, Record<string, unknown>> = {
+  LearnerGrid: {
+    type: 'object',
+    additionalProperties: false,
+    properties: {
+      label: localeKey,
+      columns: {
+        type: 'array',
+        minItems: 1,
+        items: { type: 'object', additionalProperties: false, required: ['field', 'label'], properties: { field: { type: 'string' }, label: localeKey } },
+      },
+      columnOrder: { type: 'object', additionalProperties: { type: 'array', items: { type: 'string' } } },
+      rows: { type: 'integer', minimum: 1 },
+      pasteIndicatorCells: { type: 'integer', minimum: 1 },
+      maximum: { anyOf: [{ type: 'integer', minimum: 0 }, { type: 'null' }, contextValue] },
+      maximumDivisor: { anyOf: [{ type: 'integer', minimum: 1 }, contextValue] },
+      heading: {
+        anyOf: [
+          localeKey,
+          {
+            type: 'object',
+            additionalProperties: false,
+            required: ['keys'],
+            properties: { by: {}, keys: { type: 'object', additionalProperties: localeKey }, default: localeKey },
+          },
+        ],
+      },
+      helpLink: localeKey,
+      helpLabel: localeKey,
+      limitHelpLink: localeKey,
+      uniqueFields: { type: 'array', items: { type: 'string' } },
+    },
+  },
+};
+
 export const BUILT_IN_WIDGET_IDS = [
   'text', 'textarea', 'select', 'radio', 'checkbox', 'checkboxes', 'password', 'email', 'hidden', 'date', 'updown',
   'range', 'file', 'url', 'color', 'uri', 'data-url', 'alt-date', 'time', 'datetime',

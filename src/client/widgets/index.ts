@@ -1,8 +1,9 @@
 /**
- * The widget registry: ids that uiSchemas in screens/ may name with "ui:widget". Adding a widget means adding it
- * here; `npm run check:config` rejects a screen naming an id that is not in WIDGET_IDS.
+ * The widget registry: ids that uiSchemas in screens/ may name with "ui:widget" (and, for fields, "ui:field"). Adding
+ * a widget means adding it here; `npm run check:config` rejects a screen naming an id that is not in WIDGET_IDS
+ * (FIELD_IDS), and a field's ui:options that its schema in ids.ts refuses.
  */
-import type { RegistryWidgetsType } from '@rjsf/utils';
+import type { RegistryFieldsType, RegistryWidgetsType } from '@rjsf/utils';
 import { CaptchaWidget } from './CaptchaWidget.js';
 import { ChoiceWidget } from './ChoiceWidget.js';
 import { ChoicesWidget } from './ChoicesWidget.js';
@@ -10,7 +11,8 @@ import { ContactSelectWidget } from './ContactSelectWidget.js';
 import { DateInputWidget } from './DateInputWidget.js';
 import { PasswordInputWidget, PasswordStrengthWidget } from './PasswordWidget.js';
 import { SelectWidget } from './SelectWidget.js';
-import { WIDGET_IDS, type WidgetId } from './ids.js';
+import { LearnerGridField } from './LearnerGridField.js';
+import { FIELD_IDS, WIDGET_IDS, type FieldId, type WidgetId } from './ids.js';
 
 /** Built-in widgets replaced by translating versions, plus the custom ones by id. */
 export const widgets: Record<WidgetId, RegistryWidgetsType[string]> = {
@@ -24,4 +26,9 @@ export const widgets: Record<WidgetId, RegistryWidgetsType[string]> = {
   ContactSelect: ContactSelectWidget,
 };
 
-export { WIDGET_IDS };
+/** Custom fields by id, for "ui:field" (ids and their ui:options schemas in ids.ts). */
+export const fields: Record<FieldId, RegistryFieldsType[string]> = {
+  LearnerGrid: LearnerGridField,
+};
+
+export { FIELD_IDS, WIDGET_IDS };

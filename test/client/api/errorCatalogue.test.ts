@@ -284,6 +284,18 @@ describe('api/errorCatalogue fieldErrorsToFormErrors', () => {
     });
   });
 
+  it("keeps a deeper path's place when its parent field already has a message of its own (users, then users.3.email)", () => {
+    expect(
+      fieldErrorsToFormErrors([
+        { field: 'users', code: 'blank' },
+        { field: 'users.3.email', code: 'duplicated' },
+        { field: 'users', code: 'invalid' },
+      ]),
+    ).to.deep.equal({
+      users: { _errors: [{ messageKey: 'errors.field.blank' }, { messageKey: 'errors.field.invalid' }], 3: { email: [{ messageKey: 'errors.field.duplicated' }] } },
+    });
+  });
+
   it('maps an unknown code to errors.field.invalid', () => {
     expect(fieldErrorsToFormErrors([{ field: 'email', code: 'somethingNew' }])).to.deep.equal({
       email: [{ messageKey: 'errors.field.invalid' }],

@@ -141,6 +141,7 @@ export function FormScreen({ screen, context }: { screen: ScreenDefinition; cont
           onChange={(data) => dispatch(formChanged({ formId: screen.id, data: withClearedFields(data, initialData, rawUiSchema, { ...context, form: data }) }))}
           runAction={runAction}
           onInvalid={invalid}
+          valueContext={context}
           actions={
             form.cancel ? (
               <button type="button" className="button" onClick={() => runAction(form.cancel!.action)}>

@@ -5,10 +5,12 @@ import Form from '@rjsf/core';
 import { deepEquals, type UiSchema } from '@rjsf/utils';
 import type { FieldError } from '../../../common/errorCodes.js';
 import type { WidgetFormContext } from '../../widgets/formContext.js';
-import { widgets } from '../../widgets/index.js';
+import { fields, widgets } from '../../widgets/index.js';
+import type { ScreenContext } from '../screen/values.js';
 import { Loader } from '../Loader.js';
 import { useFormModule } from './formModule.js';
 import { templates } from './templates.js';
+import { hasContextOptions, resolveUiOptions } from './uiOptions.js';
 import { makeTransformErrors, serverErrorsToErrorSchema, withFieldMessages, type FieldMessage } from './validationMessages.js';
 
 export type FormData = Record<string, unknown>;
@@ -39,6 +41,8 @@ export interface SchemaFormProps {
   runAction?: (actionId: string, values?: Record<string, unknown>) => void;
   /** The browser's validation refused the data on submit: the paths of the fields in error ('startsOn', 'users.0.email'). */
   onInvalid?: (fields: string[]) => void;
+  /** The screen context that '$' values in the uiSchema's ui:options read ('$form.…' reads the form's data). */
+  valueContext?: Partial<ScreenContext>;
 }
 
 /** The field path of an RJSF error's property ('.users.0.email' or '.users[0].email' → 'users.0.email'); '' for the form itself. */
@@ -81,6 +85,11 @@ export function SchemaForm(props: SchemaFormProps): ReactElement {
   useEffect(() => {
     if (props.validateAtOnce && module) formRef.current?.validateForm();
   }, [props.validateAtOnce, module]);
+  // ui:options values from the screen ('$data.…', '$form.…'); the same uiSchema object while they stay the same
+  const dynamicOptions = useMemo(() => hasContextOptions(props.uiSchema), [props.uiSchema]);
+  const resolved = dynamicOptions ? resolveUiOptions(props.uiSchema, { ...props.valueContext, form: props.formData }) : props.uiSchema;
+  const resolvedJson = dynamicOptions ? JSON.stringify(resolved) : '';
+  const uiSchema = useMemo(() => resolved, [props.uiSchema, resolvedJson]);
   if (!module || !transformErrors) return <Loader />;
 
   const unchanged = props.disabledUntilChanged && deepEquals(props.formData, props.initialData ?? {});
@@ -91,10 +100,11 @@ export function SchemaForm(props: SchemaFormProps): ReactElement {
       schema={module.schema}
       validator={module.validator}
       idPrefix={idPrefix}
-      uiSchema={props.uiSchema}
+      uiSchema={uiSchema}
       formData={props.formData}
       templates={templates}
       widgets={widgets}
+      fields={fields}
       formContext={formContext}
       transformErrors={transformErrors}
       extraErrors={extraErrors}

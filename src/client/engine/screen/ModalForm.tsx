@@ -38,6 +38,7 @@ export default function ModalForm({ form, onCancel }: { form: NonNullable<OpenDi
       serverErrors={entry.fieldErrors}
       fieldMessages={entry.fieldMessages}
       idPrefix={`dialog-${actionId}`}
+      valueContext={context}
       onChange={(data) => dispatch(formChanged({ formId, data }))}
       onSubmit={(data) => dispatch(formSubmitted({ formId, call: action.call!, context, data, outcomes: action.outcomes, screenId, inDialog: true }))}
       actions={

@@ -1,0 +1,387 @@
+/**
+ * 'LearnerGrid' (SPEC 2.11 step 5): an RJSF field editing an array of flat objects of strings (learner rows) in a
+ * spreadsheet (react-spreadsheet). Loaded as a chunk of its own by ../LearnerGridField.tsx.
+ *
+ * - columns and their header keys from ui:options, in the order of the page's language (`columnOrder`), plus the row
+ *   number column; clicking a row header selects the row, a column header the column, the corner everything
+ *   (react-spreadsheet's selection; the headers also take Enter and Space);
+ * - starts with `rows` rows (SPEC §9: 10); the '+' button adds one; a paste (react-spreadsheet reads the clipboard's
+ *   tab-separated text) below the last row adds rows, columns beyond the grid's are dropped; while `pasteIndicatorCells`
+ *   (SPEC §9: 5) or more cells change at once, 'Pasting…' shows and the form gets the new value a moment later;
+ * - the value: rows with every column blank are dropped, texts trimmed; a row keeps what its item had beside the
+ *   columns (the learner's id in the edit wizard); the local key of each row (SPEC §3) is never part of the value;
+ * - errors of the items (schema, server 422 `users.3.email`, and rows repeating a `uniqueFields` value) mark their cells
+ *   and are listed under the grid ('No. 4 E-mail: Duplicate data.'); more rows than the maximum shows a message with a
+ *   help link. The array's own errors (none at all, the server's user limit) are the field template's.
+ */
+import { useCallback, useEffect, useMemo, useRef, useState, type FocusEvent, type KeyboardEvent, type ReactElement, createContext, useContext } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { FieldProps } from '@rjsf/utils';
+import Spreadsheet, {
+  type ColumnIndicatorProps,
+  type CornerIndicatorProps,
+  type DataEditorProps,
+  type DataViewerProps,
+  type Mode,
+  type Point,
+  type RowIndicatorProps,
+  type RowProps,
+  type SpreadsheetRef,
+  type TableProps,
+} from 'react-spreadsheet';
+import { effectiveMaximum } from './rows.js';
+import {
+  cellErrors,
+  changedCells,
+  duplicateErrors,
+  fromValue,
+  isBlankRow,
+  markErrors,
+  padRows,
+  rowsFor,
+  sortErrors,
+  toValue,
+  uniqueErrors,
+  type ErrorNode,
+  type GridCell,
+  type GridMatrix,
+  type GridRow,
+  type Item,
+} from './rows.js';
+import { orderedColumns, readOptions, type GridColumn } from './options.js';
+
+/** What the spreadsheet's parts need to name themselves. */
+interface GridLabels {
+  columns: string[];
+  tableLabelledBy: string;
+  tableDescribedBy: string | undefined;
+  selectAll: string;
+  selectRow: (row: number) => string;
+  selectColumn: (label: string) => string;
+  cellLabel: (row: number, column: number) => string;
+}
+
+const LabelsContext = createContext<GridLabels | null>(null);
+function useLabels(): GridLabels {
+  const labels = useContext(LabelsContext);
+  if (!labels) throw new Error('the learner grid parts render inside LearnerGrid');
+  return labels;
+}
+
+function onActivateKey(action: () => void) {
+  return (event: KeyboardEvent) => {
+    if (event.key === 'Enter' || event.key === ' ') {
+      event.preventDefault();
+      event.stopPropagation();
+      action();
+    }
+  };
+}
+
+function GridTable({ children, columns, hideColumnIndicators }: TableProps): ReactElement {
+  const labels = useLabels();
+  const count = columns + (hideColumnIndicators ? 0 : 1);
+  return (
+    <table className="Spreadsheet__table" aria-labelledby={labels.tableLabelledBy} aria-describedby={labels.tableDescribedBy}>
+      <colgroup>
+        {Array.from({ length: count }, (_, index) => (
+          <col key={index} className={index === 0 ? 'learner-grid__index-column' : undefined} />
+        ))}
+      </colgroup>
+      <tbody>{children}</tbody>
+    </table>
+  );
+}
+
+/** A row without react-spreadsheet's `row` attribute on the <tr> (not an HTML attribute). */
+function Row({ children }: RowProps): ReactElement {
+  return <tr>{children}</tr>;
+}
+
+function CornerIndicator({ selected, onSelect }: CornerIndicatorProps): ReactElement {
+  const labels = useLabels();
+  return (
+    <th
+      className={`Spreadsheet__header learner-grid__corner${selected ? ' Spreadsheet__header--selected' : ''}`}
+      onClick={onSelect}
+      onKeyDown={onActivateKey(onSelect)}
+      tabIndex={0}
+      aria-label={labels.selectAll}
+      title={labels.selectAll}
+    />
+  );
+}
+
+function ColumnIndicator({ column, selected, onSelect }: ColumnIndicatorProps): ReactElement {
+  const labels = useLabels();
+  const label = labels.columns[column] ?? '';
+  return (
+    <th
+      scope="col"
+      className={`Spreadsheet__header${selected ? ' Spreadsheet__header--selected' : ''}`}
+      onClick={(event) => onSelect(column, event.shiftKey)}
+      onKeyDown={onActivateKey(() => onSelect(column, false))}
+      tabIndex={0}
+      title={labels.selectColumn(label)}
+    >
+      {label}
+    </th>
+  );
+}
+
+function RowIndicator({ row, selected, onSelect }: RowIndicatorProps): ReactElement {
+  const labels = useLabels();
+  return (
+    <th
+      scope="row"
+      className={`Spreadsheet__header${selected ? ' Spreadsheet__header--selected' : ''}`}
+      onClick={(event) => onSelect(row, event.shiftKey)}
+      onKeyDown={onActivateKey(() => onSelect(row, false))}
+      tabIndex={0}
+      title={labels.selectRow(row)}
+    >
+      {row + 1}
+    </th>
+  );
+}
+
+/** The text as typed: a value starting with '=' is a name or an address here, not a formula. */
+function DataViewer({ cell }: DataViewerProps<GridCell>): ReactElement {
+  return <span className="Spreadsheet__data-viewer">{typeof cell?.value === 'string' ? cell.value : ''}</span>;
+}
+
+function DataEditor({ cell, row, column, onChange }: DataEditorProps<GridCell>): ReactElement {
+  const labels = useLabels();
+  const input = useRef<HTMLInputElement>(null);
+  useEffect(() => {
+    const element = input.current;
+    if (element) element.setSelectionRange(element.value.length, element.value.length);
+  }, []);
+  return (
+    <div className="Spreadsheet__data-editor">
+      <input
+        ref={input}
+        type="text"
+        // the editor opens where the person is typing
+        autoFocus
+        aria-label={labels.cellLabel(row, column)}
+        value={cell?.value ?? ''}
+        onChange={(event) => onChange({ ...(cell ?? {}), value: event.target.value })}
+      />
+    </div>
+  );
+}
+
+function emptyRow(columns: number): GridMatrix[number] {
+  return Array.from({ length: columns }, () => ({ value: '' }));
+}
+
+/** The matrix cut to the grid's columns (a wide paste pads the data with more). */
+function toColumns(matrix: GridMatrix, columns: number): GridMatrix {
+  return matrix.some((cells) => cells.length !== columns)
+    ? matrix.map((cells) => (cells.length === columns ? cells : Array.from({ length: columns }, (_, column) => cells[column])))
+    : matrix;
+}
+
+/** Same texts in the grid's fields, item by item (ids and other fields aside). */
+function sameTexts(a: readonly Item[], b: readonly Item[], fields: readonly string[]): boolean {
+  return a.length === b.length && a.every((item, index) => fields.every((field) => (item[field] ?? '') === (b[index]?.[field] ?? '')));
+}
+
+export function LearnerGrid(props: FieldProps): ReactElement {
+  const { formData, onChange, fieldPathId, errorSchema, uiSchema, schema, disabled, readonly } = props;
+  const { t, i18n } = useTranslation();
+  const id = fieldPathId.$id;
+  const options = readOptions((uiSchema?.['ui:options'] as Record<string, unknown> | undefined) ?? {}, schema.items, effectiveMaximum);
+  const language = i18n.resolvedLanguage ?? i18n.language ?? '';
+  const columns: GridColumn[] = useMemo(
+    () => orderedColumns(options.columns, options.columnOrder, language),
+    // the options object is new on each render; its columns are JSON
+    [JSON.stringify(options.columns), JSON.stringify(options.columnOrder), language],
+  );
+  const fields = useMemo(() => columns.map((column) => column.field), [columns]);
+
+  const [grid, setGrid] = useState<{ matrix: GridMatrix; rows: GridRow[]; fields: string[] }>(() => ({ ...fromValue(formData, fields, options.rows), fields }));
+  const latest = useRef(grid);
+  latest.current = grid;
+  /** The value this grid sent last: the same value coming back is not a reason to rebuild the grid. */
+  const sent = useRef<Item[] | undefined>(formData);
+  const [pasting, setPasting] = useState(false);
+  const mounted = useRef(true);
+  useEffect(
+    () => () => {
+      mounted.current = false;
+    },
+    [],
+  );
+
+  // a value from outside (the edit wizard's learners, a reset) or a new column order rebuilds the grid
+  useEffect(() => {
+    const current = latest.current;
+    const incoming = Array.isArray(formData) ? formData : [];
+    if (current.fields === fields && sent.current !== undefined && sameTexts(incoming, sent.current, fields)) return;
+    if (current.fields === fields && sameTexts(incoming, toValue(current.matrix, current.rows, fields).value, fields)) return;
+    sent.current = incoming;
+    setGrid({ ...fromValue(incoming, fields, options.rows), fields });
+  }, [formData, fields, options.rows]);
+
+  const emit = useCallback(() => {
+    const { matrix, rows } = latest.current;
+    const { value } = toValue(matrix, rows, fields);
+    sent.current = value;
+    onChange(value, fieldPathId.path);
+  }, [fields, onChange, fieldPathId]);
+
+  const handleChange = useCallback(
+    (data: GridMatrix) => {
+      const previous = latest.current;
+      const matrix = toColumns(data, fields.length);
+      if (matrix === previous.matrix) return;
+      const next = { matrix, rows: rowsFor(matrix, previous.rows), fields };
+      latest.current = next;
+      setGrid(next);
+      if (changedCells(previous.matrix, matrix) >= options.pasteIndicatorCells) {
+        // a paste: the grid shows the cells now, the form (and its validation) follows a moment later
+        setPasting(true);
+        setTimeout(() => {
+          if (!mounted.current) return;
+          emit();
+          setPasting(false);
+        }, 0);
+      } else {
+        emit();
+      }
+    },
+    [fields, options.pasteIndicatorCells, emit],
+  );
+
+  const addRow = () => {
+    const current = latest.current;
+    setGrid({ ...padRows(current, fields.length, current.matrix.length + 1), fields });
+  };
+
+  const { gridRowOf, value } = useMemo(() => toValue(grid.matrix, grid.rows, fields), [grid, fields]);
+  const errors = useMemo(() => {
+    const { cells } = cellErrors(errorSchema as ErrorNode | undefined, gridRowOf, fields);
+    const duplicates = duplicateErrors(value, gridRowOf, options.uniqueFields, t('errors.field.duplicated'));
+    return sortErrors(uniqueErrors([...cells, ...duplicates]), fields);
+  }, [errorSchema, gridRowOf, value, fields, JSON.stringify(options.uniqueFields), t]);
+  const display = useMemo(() => markErrors(grid.matrix, errors, fields), [grid.matrix, errors, fields]);
+
+  // Keyboard: Tab between cells is the browser's (react-spreadsheet would keep Tab inside the grid for good, a keyboard
+  // trap); a cell reached so becomes the active cell, so arrows, typing and Enter work from there. While a cell is
+  // being edited, Tab is react-spreadsheet's: it keeps the text and moves to the next cell.
+  const sheet = useRef<SpreadsheetRef>(null);
+  const active = useRef<Point | null>(null);
+  const mode = useRef<Mode>('view');
+  const onKeyDownCapture = (event: KeyboardEvent<HTMLDivElement>) => {
+    if (event.key === 'Tab' && mode.current === 'view') event.stopPropagation();
+  };
+  const onFocus = (event: FocusEvent<HTMLDivElement>) => {
+    const cell = event.target;
+    if (!(cell instanceof HTMLTableCellElement) || !cell.classList.contains('Spreadsheet__cell')) return;
+    const point = { row: (cell.parentElement as HTMLTableRowElement).rowIndex - 1, column: cell.cellIndex - 1 };
+    // react-spreadsheet focuses the cell it has just activated (a click, an arrow key) and reports it after that: wait
+    setTimeout(() => {
+      if (!mounted.current || cell.ownerDocument.activeElement !== cell) return;
+      if (active.current?.row === point.row && active.current.column === point.column) return;
+      sheet.current?.activate(point);
+    }, 0);
+  };
+
+  const headingId = `${id}__heading`;
+  const errorsId = `${id}__grid-errors`;
+  const columnLabels = columns.map((column) => t(column.label));
+  const labels: GridLabels = {
+    columns: columnLabels,
+    tableLabelledBy: headingId,
+    tableDescribedBy: errors.length > 0 ? errorsId : undefined,
+    selectAll: t('learnerGrid.selectAll'),
+    selectRow: (row) => t('learnerGrid.selectRow', { rowNo: row + 1 }),
+    selectColumn: (label) => t('learnerGrid.selectColumn', { column: label }),
+    cellLabel: (row, column) => t('learnerGrid.cell', { rowNo: row + 1, column: columnLabels[column] ?? '' }),
+  };
+  const filled = grid.matrix.filter((cells) => !isBlankRow(cells, fields.length)).length;
+  const maximum = options.maximum;
+  const locked = disabled || readonly;
+
+  return (
+    <div className="learner-grid" id={id}>
+      <h3 className="learner-grid__heading" id={headingId}>
+        {maximum === undefined ? t(options.label) : t(options.headingKey, { number: maximum })}
+      </h3>
+      {options.helpLink && (
+        <p className="learner-grid__hint">
+          <a href={t(options.helpLink)} target="_blank" rel="noreferrer">
+            {t(options.helpLabel)}
+          </a>
+        </p>
+      )}
+      <LabelsContext.Provider value={labels}>
+        <div className="learner-grid__sheet" onFocus={onFocus} onKeyDownCapture={onKeyDownCapture}>
+          <Spreadsheet
+            ref={sheet}
+            data={display}
+            onChange={handleChange as (data: GridMatrix) => void}
+            onActivate={(point) => {
+              active.current = point;
+            }}
+            onModeChange={(next) => {
+              mode.current = next;
+            }}
+            columnLabels={columnLabels}
+            Table={GridTable}
+            Row={Row}
+            CornerIndicator={CornerIndicator}
+            ColumnIndicator={ColumnIndicator}
+            RowIndicator={RowIndicator}
+            DataViewer={DataViewer as never}
+            DataEditor={locked ? (DataViewer as never) : (DataEditor as never)}
+          />
+        </div>
+      </LabelsContext.Provider>
+      <div className="learner-grid__actions">
+        <button type="button" className="button learner-grid__add" aria-label={t('learnerGrid.addRow')} title={t('learnerGrid.addRow')} disabled={locked} onClick={addRow}>
+          +
+        </button>
+        <span className="learner-grid__count">{t('learnerGrid.count', { count: filled })}</span>
+        <span className="learner-grid__pasting" role="status">
+          {pasting ? t('learnerGrid.pasting') : ''}
+        </span>
+      </div>
+      {maximum !== undefined && filled > maximum && (
+        <p className="learner-grid__limit" role="alert">
+          {t('learnerGrid.limitExceeded', { number: maximum })}
+          {options.limitHelpLink && (
+            <>
+              {' '}
+              <a href={t(options.limitHelpLink)} target="_blank" rel="noreferrer">
+                {t('learnerGrid.limitHelp')}
+              </a>
+            </>
+          )}
+        </p>
+      )}
+      {errors.length > 0 && (
+        <div className="learner-grid__errors" id={errorsId}>
+          <p className="learner-grid__errors-title">{t('learnerGrid.errors.title')}</p>
+          <ul>
+            {errors.map((error, index) => (
+              <li key={index}>
+                {error.field === undefined
+                  ? t('learnerGrid.errors.row', { rowNo: error.row + 1, message: error.message })
+                  : t('learnerGrid.errors.cell', {
+                      rowNo: error.row + 1,
+                      fieldLabel: columnLabels[fields.indexOf(error.field)] ?? error.field,
+                      message: error.message,
+                    })}
+              </li>
+            ))}
+          </ul>
+        </div>
+      )}
+    </div>
+  );
+}
+
+export default LearnerGrid;
