@@ -45,7 +45,8 @@ export async function renderScreen(screenId: string, options: ScreenOptions = {}
   i18nInstance ??= await englishI18n();
   if (i18nInstance.language !== (options.language ?? 'en')) await i18nInstance.changeLanguage(options.language ?? 'en');
   const screen = screenById(screenId);
-  let router: ReturnType<typeof createMemoryRouter> | undefined;
+  // the router is made after the store (its element needs none), the sagas' navigate reaches it through this
+  const routerRef: { current?: ReturnType<typeof createMemoryRouter> } = {};
   const recorded = sinon.spy();
   const harness = setup({
     routes: options.routes,
@@ -54,7 +55,7 @@ export async function renderScreen(screenId: string, options: ScreenOptions = {}
           context: {
             navigate: (to: string, navigateOptions?: { replace?: boolean; state?: unknown }) => {
               recorded(to, navigateOptions);
-              void router?.navigate(to, navigateOptions);
+              void routerRef.current?.navigate(to, navigateOptions);
             },
           },
         }
@@ -76,7 +77,8 @@ export async function renderScreen(screenId: string, options: ScreenOptions = {}
   for (const [name, enabled] of Object.entries(options.flags ?? {})) harness.store.dispatch(featureFlagLoaded({ name: name as never, enabled }));
   // the URL's query, when it has one, as the location's search
   const url = new URL(options.url ?? screen.path, 'http://localhost');
-  router = createMemoryRouter([{ path: screen.path, element: <ScreenView screen={screen} /> }], { initialEntries: [{ pathname: url.pathname, search: url.search, state: options.state }] });
+  const router = createMemoryRouter([{ path: screen.path, element: <ScreenView screen={screen} /> }], { initialEntries: [{ pathname: url.pathname, search: url.search, state: options.state }] });
+  routerRef.current = router;
   const view = render(
     <Provider store={harness.store}>
       <I18nextProvider i18n={i18nInstance}>
