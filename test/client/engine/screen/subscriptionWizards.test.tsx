@@ -9,6 +9,7 @@ import 'global-jsdom/register';
 // the grid's module before the engine's (as the grid's own tests load it)
 import * as gridModule from '../../../../src/client/widgets/learnerGrid/LearnerGrid.js';
 import { expect } from 'chai';
+import sinon from 'sinon';
 import { act, cleanup, fireEvent, waitFor, within } from '@testing-library/react';
 // loaded here first: the lazy imports then get these modules, in the test's module graph
 import '../../../../src/client/engine/forms/FormScreen.js';
@@ -287,6 +288,73 @@ describe('Application wizards (SPEC 2.11)', () => {
     const body = bodyOf(calls('POST', SUBSCRIPTIONS)[0]!.args[1]) as Record<string, unknown>;
     expect(body.project_class_id).to.equal(21);
     expect(body).to.not.have.any.keys('contact_id', 'billing_contact_id', 'billing_note');
+  });
+
+  it("new: 'add contact' opens the contact modal; after its save both lists are loaded again and the form's contact is the saved one", async () => {
+    let contactLoads = 0;
+    let billingLoads = 0;
+    const saved = contact(12, '営業部');
+    const { view, calls } = await renderScreen('subscription-new', {
+      url: '/subscription/group/2/new',
+      signedIn: MANAGER,
+      followNavigation: true,
+      routes: {
+        ...embaGroup(),
+        ...common(),
+        'GET /api/v2/organizations/1/contacts': () => jsonResponse(200, { contacts: (contactLoads += 1) === 1 ? CONTACTS : [...CONTACTS, saved] }),
+        'GET /api/v2/organizations/1/billing_contacts': () => jsonResponse(200, { billing_contacts: ((billingLoads += 1), [BILLING]) }),
+        'POST /api/v2/organizations/1/contacts': () => jsonResponse(201, { contact: saved }),
+      },
+    });
+    const select = (await view.findByLabelText(/^Contact/)) as HTMLSelectElement;
+    expect([...select.options].map((option) => option.textContent)).to.include('add contact');
+    await change(select, 'add');
+    const dialog = await view.findByRole('dialog', { name: 'Add contact' });
+    const type = (label: RegExp, value: string) => change(within(dialog).getByLabelText(label), value);
+    await within(dialog).findByLabelText(/^Corporate name/, {}, { timeout: 5000 });
+    await type(/^Corporate name/, saved.corporation_name);
+    await type(/^Department/, saved.department_name);
+    await type(/^Postal code/, saved.postal_code);
+    await type(/^Address/, saved.address);
+    await type(/^Last name \(person/, saved.last_name);
+    await type(/^First name \(person/, saved.first_name);
+    await type(/^Last name \(phonetic/, saved.kana_last_name);
+    await type(/^First name \(phonetic/, saved.kana_first_name);
+    await type(/^Phone number/, saved.phone_number);
+    await type(/^Email/, saved.email);
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Add' }));
+    await waitFor(() => expect(view.queryByRole('dialog')).to.equal(null));
+    expect(calls('POST', '/api/v2/organizations/1/contacts')).to.have.length(1);
+    await waitFor(() => expect((view.getByLabelText(/^Contact/) as HTMLSelectElement).value).to.equal('12'));
+    expect([contactLoads, billingLoads]).to.deep.equal([2, 2]);
+    view.getByText('営業部, 株式会社デモ');
+  });
+
+  it("new: confirm always asks before leaving the wizard (in-app navigation through the router's blocker); staying keeps the step", async () => {
+    const { view, router } = await renderScreen('subscription-new', {
+      url: '/subscription/group/2/new',
+      signedIn: MANAGER,
+      followNavigation: true,
+      routes: { ...embaGroup(), ...common(), [`POST ${SUBSCRIPTIONS}`]: () => jsonResponse(200, answer()) },
+    });
+    fireEvent.click(within(await view.findByRole('group', { name: 'Subject' })).getByLabelText('Accounting'));
+    await settle();
+    await change(view.getByLabelText(/^Start date/), '2026-12-01');
+    fireEvent.click(within(view.getByRole('group', { name: 'Admins' })).getByLabelText('山田 太郎'));
+    await settle();
+    await addLearner(view);
+    fireEvent.click(view.getByRole('button', { name: 'Next' }));
+    await view.findByRole('button', { name: 'subscribe with agreement' });
+    const confirm = sinon.stub(window, 'confirm').returns(false);
+    try {
+      await act(async () => {
+        await router.navigate('/');
+      });
+      expect(confirm.calledOnce).to.equal(true);
+      expect(router.state.location.pathname).to.equal('/subscription/group/2/new/confirm');
+    } finally {
+      confirm.restore();
+    }
   });
 
   describe('edit', () => {
