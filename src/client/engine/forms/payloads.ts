@@ -15,6 +15,8 @@ export const payloads: Record<string, Payload> = {
     } satisfies SubscriptionPayloadOptions),
 };
 
+export const PAYLOAD_NAMES = Object.keys(payloads);
+
 export function applyPayload(name: string, data: Record<string, unknown>, values: Record<string, unknown>): Record<string, unknown> {
   const payload = payloads[name];
   if (!payload) throw new Error(`unknown payload rule "${name}"`);

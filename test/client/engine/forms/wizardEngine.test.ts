@@ -56,7 +56,7 @@ describe('engine/forms: what the application wizards need (SPEC 2.11)', () => {
       // a class drops the contact ids (SPEC §7)
       expect(bodyOf(call.args[1])).to.deep.equal({ service_ids: [14], project_class_id: 21 });
       expect(form(harness).status).to.equal('checked');
-      const local = (harness.store.getState() as { screenData: Record<string, { local: Record<string, unknown> }> }).screenData['subscription-new']!.local;
+      const local = (harness.store.getState() as unknown as { screenData: Record<string, { local: Record<string, unknown> }> }).screenData['subscription-new']!.local;
       expect(local.answer).to.deep.equal({ corporateSubscription: { requestCode: '' }, warnings: { users: [], codes: [] } });
       expect(harness.navigate.calledOnceWith('/subscription/group/2/new/confirm')).to.equal(true);
     });
