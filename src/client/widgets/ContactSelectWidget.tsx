@@ -36,7 +36,8 @@ export function ContactPreview({ record, language }: { record: ContactRecord; la
   else lines.push(['organisation', organisation.join(', ')]);
   if (text(record.addressee) !== '') lines.push(['addressee', t('subscriptions.wizard.preview.addressee', { addressee: text(record.addressee) })]);
   lines.push(['phone', text(record.phoneNumber)]);
-  lines.push(['email', 'ccEmail' in record ? t('subscriptions.wizard.preview.to', { email: text(record.email) }) : text(record.email)]);
+  // 'To' beside a CC (billing contacts store '' for none), as the order summary's contact preview does
+  lines.push(['email', text(record.ccEmail) !== '' ? t('subscriptions.wizard.preview.to', { email: text(record.email) }) : text(record.email)]);
   if (text(record.ccEmail) !== '') lines.push(['cc', t('subscriptions.wizard.preview.cc', { email: text(record.ccEmail) })]);
   return (
     <div className="contact-preview">
