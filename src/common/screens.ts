@@ -220,7 +220,8 @@ export interface TextBlock extends BlockBase {
   /** Values shown formatted (e.g. {"date": "weekdayDate"}). */
   formats?: Record<string, ValueFormat>;
   links?: Array<{ href: string; external?: boolean }>;
-  style?: 'lead' | 'note' | 'attention' | 'warning' | 'heading' | 'subheading';
+  /** danger: red (SPEC 2.11's notices). */
+  style?: 'lead' | 'note' | 'attention' | 'warning' | 'danger' | 'heading' | 'subheading';
 }
 
 export interface BannerBlock extends BlockBase {

@@ -126,7 +126,7 @@ const block = {
         values,
         formats,
         links: { type: 'array', items: object({ href: { type: 'string', minLength: 1 }, external: { type: 'boolean' } }, ['href']) },
-        style: { enum: ['lead', 'note', 'attention', 'warning', 'heading', 'subheading'] },
+        style: { enum: ['lead', 'note', 'attention', 'warning', 'danger', 'heading', 'subheading'] },
         when: condition,
       },
       ['type', 'text'],

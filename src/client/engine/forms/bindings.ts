@@ -25,7 +25,8 @@ export interface BoundText {
 
 /** A note under a field: a locale key whose `<0>…</0>` are the links. */
 export interface BoundNote extends BoundText {
-  style?: 'note' | 'warning';
+  /** warning: amber; danger: red (SPEC 2.11's red announcements). */
+  style?: 'note' | 'warning' | 'danger';
   links?: Array<{ href: string; external?: boolean }>;
 }
 
@@ -55,7 +56,7 @@ export interface FieldBinding {
 export interface ResolvedNote {
   text: string;
   values: Record<string, unknown>;
-  style: 'note' | 'warning';
+  style: 'note' | 'warning' | 'danger';
   links: Array<{ href: string; external?: boolean }>;
 }
 

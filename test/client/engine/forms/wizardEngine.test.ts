@@ -165,7 +165,7 @@ describe('engine/forms: what the application wizards need (SPEC 2.11)', () => {
     it("the start date's bounds from the shared rules (Friday: 4 days later; capped by the chosen services' last start date) and the emba notice", () => {
       expect(bind({ serviceIds: [13] }).startsOn['ui:options']).to.deep.include({ min: '2026-12-01', max: '2027-05-27' });
       expect(bind({ serviceIds: [13, 14] }).startsOn['ui:options'].max).to.equal('2026-12-15');
-      expect(bind({}).startsOn['ui:options'].notes.map((note: { text: string; style: string }) => [note.text, note.style])).to.deep.equal([['subscriptions.wizard.hints.embaNotice', 'warning']]);
+      expect(bind({}).startsOn['ui:options'].notes.map((note: { text: string; style: string }) => [note.text, note.style])).to.deep.equal([['subscriptions.wizard.hints.embaNotice', 'danger']]);
     });
 
     it("hodaiplus: the notice's wording switches at 2025-07-31 00:00 +09:00 (a dated condition)", () => {
