@@ -66,7 +66,8 @@ export function ChoicesWidget({ id, schema, value, disabled, readonly, options, 
     onChange(choices.map((option) => option.value).filter((optionValue) => next.includes(optionValue)));
   };
   return (
-    <div id={id} className={`choices choices--${style}`} role={multiple ? 'group' : 'radiogroup'} aria-label={name} tabIndex={-1}>
+    // a radiogroup owns radios: without choices (nothing loaded, the screen gallery) it is a plain group
+    <div id={id} className={`choices choices--${style}`} role={multiple || choices.length === 0 ? 'group' : 'radiogroup'} aria-label={name} tabIndex={-1}>
       {choices.map((choice, position) => {
         const choiceId = `${id}-${position}`;
         const checked = chosen.includes(choice.value);

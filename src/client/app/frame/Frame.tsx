@@ -2,10 +2,10 @@
 import { Suspense, useEffect, type ReactElement } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Outlet, useMatches } from 'react-router-dom';
-import type { FormStep, ScreenDefinition } from '../../../common/screens.js';
+import type { ScreenDefinition } from '../../../common/screens.js';
 import { STEP_PARAM } from '../../engine/routes.js';
 import { Loader } from '../../engine/Loader.js';
-import { useScreenLabel, useScreenLinkPath } from '../../engine/screen/screenLabels.js';
+import { titleOf, useScreenLabel, useScreenLinkPath } from '../../engine/screen/screenLabels.js';
 import { Breadcrumb } from './Breadcrumb.js';
 import { FlashMessages } from './FlashMessages.js';
 import { Footer } from './Footer.js';
@@ -26,10 +26,6 @@ function useCurrentScreen(): { screen?: ScreenDefinition; params: Record<string,
   return { screen, params: match?.params ?? {}, step: match?.params[STEP_PARAM] ?? screen?.form?.steps?.[0] };
 }
 
-/** The page title: the step's own (ScreenDefinition.stepTitles), else the screen's. */
-export function titleOf(screen: ScreenDefinition, step: string | undefined): string {
-  return (step && screen.stepTitles?.[step as FormStep]) || screen.title;
-}
 
 export function Frame(): ReactElement {
   const { t } = useTranslation();

@@ -231,7 +231,7 @@ describe('Application wizards (SPEC 2.11)', () => {
     view.getByRole('group', { name: 'Subject' });
   });
 
-  it("new: the server's 422 on a field (startsOn/outOfRange) stays on the input step, on that field", async () => {
+  it("new: the server's 422 on fields (startsOn/outOfRange, users.0.email/duplicated) stays on the input step, on those fields (a learner's on the grid)", async () => {
     const { view, router } = await renderScreen('subscription-new', {
       url: '/subscription/group/2/new',
       signedIn: MANAGER,
@@ -239,7 +239,7 @@ describe('Application wizards (SPEC 2.11)', () => {
       routes: {
         ...embaGroup(),
         ...common(),
-        [`POST ${SUBSCRIPTIONS}`]: () => jsonResponse(422, { errors: [{ field: 'starts_on', code: 'outOfRange' }] }),
+        [`POST ${SUBSCRIPTIONS}`]: () => jsonResponse(422, { errors: [{ field: 'starts_on', code: 'outOfRange' }, { field: 'users.0.email', code: 'duplicated' }] }),
       },
     });
     const subjects = await view.findByRole('group', { name: 'Subject' });
@@ -253,6 +253,8 @@ describe('Application wizards (SPEC 2.11)', () => {
     const field = view.container.querySelector('#startsOn') as HTMLElement;
     await within(field).findByText(/Not possible to start a service on this date/);
     expect(router.state.location.pathname).to.equal('/subscription/group/2/new');
+    // a learner row's error marks its cell in the grid and is listed under it (the form's own words: subscriptions.errors.users.email.duplicated)
+    within(view.container.querySelector('#users') as HTMLElement).getByText(/No\. 1 E-mail: Duplicate data\./);
   });
 
   it('new: a chosen project class disables the contacts (---), hides the billing note and sends no contact ids', async () => {
