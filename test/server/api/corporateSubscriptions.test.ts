@@ -261,7 +261,7 @@ describe('Corporate subscriptions API (SPEC §7 Corporate subscriptions)', funct
       }
     });
 
-    it('warns: already booked for the start month, learners in an overlapping application, duplicated names, below the class minimum', async () => {
+    it('warns: already booked for the start month, learners in an overlapping application, duplicated names, below the class minimum, a class of the other kind', async () => {
       const booked = (await call('GET', 'organizations/1/corporate_subscriptions/A000000104', as.manager)).json().corporate_subscription;
       const users = [
         { ...learner(0), email: booked.users[0].email },
@@ -280,6 +280,13 @@ describe('Corporate subscriptions API (SPEC §7 Corporate subscriptions)', funct
         contact_id: undefined,
       });
       expect(small.json().warnings.codes).to.deep.equal(['belowClassMinimum']);
+      const bundled = await ctx.db.selectFrom('projectClasses').select('id').where('code', '=', 'BND-1').executeTakeFirstOrThrow();
+      const otherKind = await call('POST', 'organizations/1/corporate_subscriptions?dryrun=true', as.manager, {
+        ...application({ service_group_id: 4, service_ids: [4], project_class_id: bundled.id, users: learners(10), starts_on: startsOn(120) }),
+        billing_contact_id: undefined,
+        contact_id: undefined,
+      });
+      expect(otherKind.json().warnings.codes).to.deep.equal(['unregisteredClass']);
     });
 
     it('rolls the whole application back when a later insert fails: no application, service, admin nor learner row stays', async () => {

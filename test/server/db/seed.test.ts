@@ -2,8 +2,8 @@ import { expect } from 'chai';
 import { sql } from 'kysely';
 import { addDays, isUpdatable, tokyoToday } from '../../../src/common/subscriptionRules.js';
 import { verifyPassword } from '../../../src/server/domain/passwords.js';
-import { seedDemoData } from '../../../src/server/db/seed/index.js';
-import { DEMO_PASSWORD, demoAdmins } from '../../../src/server/db/seed/demoData.js';
+import { seedDemoData, seedDemoSubscriptionsOnce } from '../../../src/server/db/seed/index.js';
+import { DEMO_PASSWORD, demoAdmins, demoSubscriptions } from '../../../src/server/db/seed/demoData.js';
 import { LINK_CATEGORIES } from '../../../src/server/db/types.js';
 import { createTestApp, createTestDatabase, type TestDatabase } from '../support/testApp.js';
 
@@ -182,6 +182,19 @@ describe('server/db/seed', function () {
     expect(isUpdatable(rows[0]!.startsOn, today)).to.equal(true);
     expect(isUpdatable(rows[1]!.startsOn, today)).to.equal(false);
     expect(isUpdatable(rows[2]!.startsOn, today)).to.equal(true);
+  });
+
+  it('adds the demo applications to a database seeded before they existed, once', async () => {
+    const other = await createTestDatabase();
+    try {
+      await seedDemoData(other.db);
+      await other.db.deleteFrom('corporateSubscriptions').execute();
+      await seedDemoSubscriptionsOnce(other.db);
+      await seedDemoSubscriptionsOnce(other.db);
+      expect(await count(other, 'corporate_subscriptions')).to.equal(demoSubscriptions.length);
+    } finally {
+      await other.destroy();
+    }
   });
 
   it('hashes the demo passwords with argon2id', async () => {
