@@ -73,14 +73,29 @@ export function wrongValue(schema: RJSFSchema): string | undefined {
   return undefined;
 }
 
-/** Wrong sample values for every typed field of a form that has a format or length rule. */
-export function wrongSample(schema: RJSFSchema, uiSchema: UiSchema | undefined): Record<string, string> {
-  const sample: Record<string, string> = {};
+/** A wrong row for an array of objects (the learner grid's rows): a wrong value in each typed field of its items. */
+function wrongRow(root: RJSFSchema, property: RJSFSchema): Record<string, string> | undefined {
+  if (property.type !== 'array') return undefined;
+  const items = fieldSchema(root, property.items);
+  const row: Record<string, string> = {};
+  for (const [name, item] of Object.entries(items.properties ?? {})) {
+    const value = wrongValue(fieldSchema(root, item));
+    if (value !== undefined) row[name] = value;
+  }
+  return Object.keys(row).length > 0 ? row : undefined;
+}
+
+/** Wrong sample values for every typed field of a form that has a format or length rule (arrays of rows: one wrong row). */
+export function wrongSample(schema: RJSFSchema, uiSchema: UiSchema | undefined): Record<string, unknown> {
+  const sample: Record<string, unknown> = {};
   for (const [name, property] of Object.entries(schema.properties ?? {})) {
     const widget = (uiSchema?.[name] as Record<string, unknown> | undefined)?.['ui:widget'];
     if (typeof widget === 'string' && NOT_TYPED.has(widget)) continue;
-    const value = wrongValue(fieldSchema(schema, property));
+    const resolved = fieldSchema(schema, property);
+    const value = wrongValue(resolved);
     if (value !== undefined) sample[name] = value;
+    const row = value === undefined ? wrongRow(schema, resolved) : undefined;
+    if (row) sample[name] = [row];
   }
   return sample;
 }

@@ -50,4 +50,21 @@ describe('screen gallery values', () => {
       for (const field of Object.keys(sample)) expect(refused.has(field), `${name}.${field}`).to.equal(true);
     }
   });
+
+  it('an array of rows (the learner grid) gets one row of wrong values, which its schema refuses', () => {
+    const schema = {
+      type: 'object',
+      $defs: { email: { type: 'string', maxLength: 100, pattern: '^[^@\\s]+@[^@\\s]+$' } },
+      properties: {
+        users: {
+          type: 'array',
+          items: { type: 'object', properties: { id: { type: 'integer' }, firstName: { type: 'string', maxLength: 3 }, email: { $ref: '#/$defs/email' } } },
+        },
+      },
+    } as RJSFSchema;
+    const sample = wrongSample(schema, { users: { 'ui:field': 'LearnerGrid' } });
+    expect(sample).to.deep.equal({ users: [{ firstName: 'xxxx', email: '!?' }] });
+    const validate = new Ajv({ ...AJV_OPTIONS }).compile(schema);
+    expect(validate(sample)).to.equal(false);
+  });
 });

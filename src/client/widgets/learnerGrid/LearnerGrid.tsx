@@ -29,11 +29,11 @@ import Spreadsheet, {
   type SpreadsheetRef,
   type TableProps,
 } from 'react-spreadsheet';
-import { effectiveMaximum } from './rows.js';
 import {
   cellErrors,
   changedCells,
   duplicateErrors,
+  effectiveMaximum,
   fromValue,
   isBlankRow,
   markErrors,
@@ -112,9 +112,10 @@ function CornerIndicator({ selected, onSelect }: CornerIndicatorProps): ReactEle
       onClick={onSelect}
       onKeyDown={onActivateKey(onSelect)}
       tabIndex={0}
-      aria-label={labels.selectAll}
       title={labels.selectAll}
-    />
+    >
+      <span className="learner-grid__hidden">{labels.selectAll}</span>
+    </th>
   );
 }
 
@@ -176,10 +177,6 @@ function DataEditor({ cell, row, column, onChange }: DataEditorProps<GridCell>):
       />
     </div>
   );
-}
-
-function emptyRow(columns: number): GridMatrix[number] {
-  return Array.from({ length: columns }, () => ({ value: '' }));
 }
 
 /** The matrix cut to the grid's columns (a wide paste pads the data with more). */
@@ -284,8 +281,8 @@ export function LearnerGrid(props: FieldProps): ReactElement {
     if (event.key === 'Tab' && mode.current === 'view') event.stopPropagation();
   };
   const onFocus = (event: FocusEvent<HTMLDivElement>) => {
-    const cell = event.target;
-    if (!(cell instanceof HTMLTableCellElement) || !cell.classList.contains('Spreadsheet__cell')) return;
+    const cell = event.target as HTMLTableCellElement;
+    if (cell.tagName !== 'TD' || !cell.classList.contains('Spreadsheet__cell')) return;
     const point = { row: (cell.parentElement as HTMLTableRowElement).rowIndex - 1, column: cell.cellIndex - 1 };
     // react-spreadsheet focuses the cell it has just activated (a click, an arrow key) and reports it after that: wait
     setTimeout(() => {
@@ -297,16 +294,21 @@ export function LearnerGrid(props: FieldProps): ReactElement {
 
   const headingId = `${id}__heading`;
   const errorsId = `${id}__grid-errors`;
-  const columnLabels = columns.map((column) => t(column.label));
-  const labels: GridLabels = {
-    columns: columnLabels,
-    tableLabelledBy: headingId,
-    tableDescribedBy: errors.length > 0 ? errorsId : undefined,
-    selectAll: t('learnerGrid.selectAll'),
-    selectRow: (row) => t('learnerGrid.selectRow', { rowNo: row + 1 }),
-    selectColumn: (label) => t('learnerGrid.selectColumn', { column: label }),
-    cellLabel: (row, column) => t('learnerGrid.cell', { rowNo: row + 1, column: columnLabels[column] ?? '' }),
-  };
+  const columnLabels = useMemo(() => columns.map((column) => t(column.label)), [columns, t]);
+  const described = errors.length > 0;
+  // one object while nothing in it changes: every header and editor of the sheet reads it
+  const labels = useMemo<GridLabels>(
+    () => ({
+      columns: columnLabels,
+      tableLabelledBy: headingId,
+      tableDescribedBy: described ? errorsId : undefined,
+      selectAll: t('learnerGrid.selectAll'),
+      selectRow: (row) => t('learnerGrid.selectRow', { rowNo: row + 1 }),
+      selectColumn: (label) => t('learnerGrid.selectColumn', { column: label }),
+      cellLabel: (row, column) => t('learnerGrid.cell', { rowNo: row + 1, column: columnLabels[column] ?? '' }),
+    }),
+    [columnLabels, headingId, described, errorsId, t],
+  );
   const filled = grid.matrix.filter((cells) => !isBlankRow(cells, fields.length)).length;
   const maximum = options.maximum;
   const locked = disabled || readonly;

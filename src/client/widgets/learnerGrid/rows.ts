@@ -168,6 +168,8 @@ export function markErrors(matrix: GridMatrix, errors: readonly CellError[], fie
 
 /** floor(maximum / divisor) when the maximum is shared (emba: subjects × users, SPEC §5); undefined: no limit. */
 export function effectiveMaximum(maximum: unknown, divisor: unknown): number | undefined {
+  // a number, or its digits (a value read from the URL's query)
+  if (typeof maximum === 'string' && /^\d+$/.test(maximum)) maximum = Number(maximum);
   if (typeof maximum !== 'number' || !Number.isFinite(maximum)) return undefined;
   const count = Array.isArray(divisor) ? divisor.length : typeof divisor === 'number' ? divisor : 0;
   return count >= 1 ? Math.floor(maximum / count) : maximum;
