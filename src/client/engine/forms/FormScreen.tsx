@@ -118,7 +118,7 @@ export function FormScreen({ screen, context }: { screen: ScreenDefinition; cont
   if (current === 'confirm' && (!hasDraft || (form.check && entry.status === 'idle'))) return <Navigate to={inputPath} replace />;
   if (current === 'done' && entry.status !== 'succeeded') return <Navigate to={inputPath} replace />;
   // an anchor of the confirm step (a section's 'edit' link, SPEC 2.11) is a field of the input step
-  if (current === 'confirm' && hash !== '') return <Navigate to={`${inputPath}${hash}`} />;
+  if (current === 'confirm' && hash !== '') return <Navigate to={`${inputPath}${hash}`} replace />;
   // the server refused the data: show its field errors where they can be corrected
   if (current === 'confirm' && entry.status === 'failed' && entry.fieldErrors.length + (entry.fieldMessages?.length ?? 0) > 0) return <Navigate to={inputPath} replace />;
 

@@ -4,6 +4,7 @@
  */
 import type { ReactElement } from 'react';
 import { Trans, useTranslation } from 'react-i18next';
+import { Link } from 'react-router-dom';
 import { getDefaultRegistry } from '@rjsf/core';
 import type {
   BaseInputTemplateProps,
@@ -27,9 +28,14 @@ function FieldNotes({ notes }: { notes: ResolvedNote[] }): ReactElement {
           <Trans
             i18nKey={note.text}
             values={note.values}
-            components={note.links.map((link, linkIndex) => (
-              <a key={linkIndex} href={link.href} {...(link.external ? { target: '_blank', rel: 'noreferrer' } : {})} />
-            ))}
+            components={note.links.map((link, linkIndex) =>
+              // a path of the product navigates inside it; anything else is a page of its own
+              link.href.startsWith('/') && !link.external ? (
+                <Link key={linkIndex} to={link.href} />
+              ) : (
+                <a key={linkIndex} href={link.href} {...(link.external ? { target: '_blank', rel: 'noreferrer' } : {})} />
+              ),
+            )}
           />
         </p>
       ))}
