@@ -52,6 +52,17 @@ export function firstFieldInError(paths: readonly string[], order: readonly stri
   return [...paths].sort((a, b) => position(a) - position(b))[0];
 }
 
+const isEmpty = (value: unknown) => value === undefined || value === null || value === '' || (Array.isArray(value) && value.length === 0);
+const filled = (data: Record<string, unknown>) => Object.fromEntries(Object.entries(data).filter(([, value]) => !isEmpty(value)));
+
+/**
+ * The same data for a person: fields without a value (absent, empty, an empty list) are alike — RJSF fills a form's
+ * empty lists when it mounts, which is no change of the admin's (DESIGN §7: RJSF has no dirty state).
+ */
+export function sameData(a: Record<string, unknown>, b: Record<string, unknown>): boolean {
+  return deepEquals(filled(a), filled(b));
+}
+
 /** A field's anchor on the input step: its `ui:options.anchor` (SPEC 2.11's 'services', 'contact'…), else its id. */
 export function anchorOf(uiSchema: UiSchema | undefined, path: string): string {
   const field = path.split('.')[0]!;
@@ -82,7 +93,7 @@ export function FormScreen({ screen, context }: { screen: ScreenDefinition; cont
   // fields bound to be empty (ui:bind clear) are left out of what the form starts from and holds
   const initialShown = useMemo(() => withClearedFields(initialData, initialData, rawUiSchema, context), [initialData, rawUiSchema, context.data, context.local]);
   const formData = hasDraft ? entry.data : entry.overrides ? withClearedFields({ ...initialData, ...entry.overrides }, initialData, rawUiSchema, context) : initialShown;
-  const changed = hasDraft ? !deepEquals(entry.data, initialShown) : Object.keys(entry.overrides ?? {}).length > 0;
+  const changed = hasDraft ? !sameData(entry.data, initialShown) : Object.keys(entry.overrides ?? {}).length > 0;
   const uiSchema = bindUiSchema(rawUiSchema, { ...context, form: formData }, t);
 
   useEffect(() => () => void dispatch(formReset({ formId: screen.id })), [dispatch, screen.id]);

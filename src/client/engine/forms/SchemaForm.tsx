@@ -110,7 +110,8 @@ export function SchemaForm(props: SchemaFormProps): ReactElement {
       extraErrors={extraErrors}
       showErrorList="top"
       // a choice starts unchosen: oneOf constants are options, not defaults
-      experimental_defaultFormStateBehavior={{ constAsDefaults: 'never' }}
+      // …and a list with a minimum starts empty, not with empty items (a required choice then says so, not 'must be integer')
+      experimental_defaultFormStateBehavior={{ constAsDefaults: 'never', arrayMinItems: { populate: 'never' } }}
       noHtml5Validate
       focusOnFirstError={!props.validateAtOnce}
       liveValidate={attempted ? 'onChange' : undefined}

@@ -6,7 +6,7 @@
  */
 import { expect } from 'chai';
 import { bindUiSchema, clearedFields, withClearedFields } from '../../../../src/client/engine/forms/bindings.js';
-import { anchorOf, firstFieldInError } from '../../../../src/client/engine/forms/FormScreen.js';
+import { anchorOf, firstFieldInError, sameData } from '../../../../src/client/engine/forms/FormScreen.js';
 import { submitForm } from '../../../../src/client/engine/forms/formSaga.js';
 import { formChanged, formChecked, formFieldsSet, formsReducer, formSubmitted, selectForm, type FormsRootState } from '../../../../src/client/engine/forms/formState.js';
 import { callFunction } from '../../../../src/client/engine/forms/functions.js';
@@ -208,6 +208,12 @@ describe('engine/forms: what the application wizards need (SPEC 2.11)', () => {
       expect(formServerMessage({ field: 'admin_ids', code: 'blank' }, 'subscriptions.errors', exists)).to.equal(undefined);
       // without its own message, the error catalogue's
       expect(serverErrorsToErrorSchema([{ field: 'admin_ids', code: 'blank' }], t as never, 'subscriptions.errors', exists)).to.deep.equal({ adminIds: { __errors: ['errors.field.blank'] } });
+    });
+
+    it('a form is unchanged while it differs only by fields without a value (RJSF fills empty lists when it mounts)', () => {
+      expect(sameData({ serviceGroupId: 2, serviceIds: [], users: [], billingNote: '' }, { serviceGroupId: 2 })).to.equal(true);
+      expect(sameData({ serviceGroupId: 2, serviceIds: [13] }, { serviceGroupId: 2 })).to.equal(false);
+      expect(sameData({ contactId: 0 }, {})).to.equal(false);
     });
 
     it("the first field in error in the form's order, and its anchor (the field's own, else its id)", () => {

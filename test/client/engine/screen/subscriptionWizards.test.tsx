@@ -359,6 +359,37 @@ describe('Application wizards (SPEC 2.11)', () => {
     }
   });
 
+  it('new: the input step asks before leaving only once a field was touched (another path: another screen)', async () => {
+    const { view, router } = await renderScreen('subscription-new', { url: '/subscription/group/2/new', signedIn: MANAGER, routes: { ...embaGroup(), ...common() } });
+    const subjects = await view.findByRole('group', { name: 'Subject' });
+    const confirm = sinon.stub(window, 'confirm').returns(false);
+    try {
+      // untouched: leaves without asking
+      await act(async () => {
+        await router.navigate('/subscription/group/3/new');
+      });
+      expect(confirm.called).to.equal(false);
+    } finally {
+      confirm.restore();
+    }
+    cleanup();
+    const again = await renderScreen('subscription-new', { url: '/subscription/group/2/new', signedIn: MANAGER, followNavigation: true, routes: { ...embaGroup(), ...common() } });
+    fireEvent.click(within(await again.view.findByRole('group', { name: 'Subject' })).getByLabelText('Marketing'));
+    await settle();
+    const asked = sinon.stub(window, 'confirm').returns(false);
+    try {
+      await act(async () => {
+        await again.router.navigate('/subscription/group/3/new');
+      });
+      expect(asked.calledOnce).to.equal(true);
+      expect(again.router.state.location.pathname).to.equal('/subscription/group/2/new');
+    } finally {
+      asked.restore();
+    }
+    expect(subjects).to.exist;
+    await settle();
+  });
+
   describe('edit', () => {
     const loaded = () =>
       answer({
