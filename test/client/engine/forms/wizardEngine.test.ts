@@ -183,6 +183,9 @@ describe('engine/forms: what the application wizards need (SPEC 2.11)', () => {
       expect(withClass.billingNote['ui:widget']).to.equal('hidden');
       const none = bindUiSchema(uiSchema, { data: { ...data, classes: { projectClasses: { bundled: [], gls: [] } } }, form: {} }, t) as Record<string, any>;
       expect(none.projectClassId['ui:widget']).to.equal('hidden');
+      // a gls application's class is the group's own: not chosen among the bundled ones
+      const gls = bindUiSchema(uiSchema, { data: { ...data, group: { serviceGroup: { identifier: 'gls', selection: 'single' } } }, form: { projectClassId: 3 } }, t) as Record<string, any>;
+      expect(gls.projectClassId['ui:widget']).to.equal('hidden');
       expect(bind({ projectClassId: 0 }).contactId['ui:disabled']).to.equal(undefined);
     });
 
