@@ -36,12 +36,42 @@ export interface FormDefinition {
    * ({"email": "$query.email"}); only the schema's own properties are taken. With disabledUntilChanged, submit waits
    * until the data differs from these.
    */
-  initialData?: ValueRef | Record<string, ValueRef>;
+  initialData?: ValueRef | Record<string, ValueRef | InitialAlternatives>;
   /** What happens when the submit call ends (the first matching row): field messages, flash, navigation, events. */
   outcomes?: Outcome[];
   /** A button beside submit running one of the screen's actions (e.g. closing an inline form). */
   cancel?: { label: string; action: string };
+  /**
+   * The call the input step's Next makes before the confirm step (SPEC 2.11's dry run), with the form data (after
+   * `transform`) as body: its success applies its `outcomes` (e.g. `set` to keep the answer in `$local`) and goes to
+   * confirm; a 422 stays on the input step with the server's field errors. Without it Next goes to confirm at once.
+   */
+  check?: CallDefinition & { method: 'POST' | 'PUT' | 'PATCH'; outcomes?: Outcome[] };
+  /**
+   * A named payload rule (engine/forms/payloads.ts) that turns the form data into the body of `check` and `submit`
+   * (SPEC §7 'Subscription payload rules'), with values of the context it needs (e.g. the snapshot of the edited data).
+   */
+  transform?: { name: string; values?: Record<string, ValueRef> };
+  /** When the browser's own validation refuses the data: a flash, and the URL's hash set to the first field in error. */
+  invalid?: { flash?: FlashSpec; hash?: boolean };
+  /** The confirm step's content instead of the list of entered values (read `$form` for the data, `$local` for answers). */
+  confirmBlocks?: Block[];
+  /** The done step's content instead of `done`'s title and message. */
+  doneBlocks?: Block[];
+  /** The confirm step's back button to input (default true). */
+  back?: boolean;
+  /**
+   * Locale key prefix of the server's field error messages for this form: `<prefix>.<field>.<code>` without row indexes
+   * (SPEC §8 'Application errors': 'subscriptions.errors' → subscriptions.errors.startsOn.outOfRange), where it exists.
+   */
+  serverMessages?: string;
 }
+
+/**
+ * A field's first value: the first of these that has a value (not undefined, null or ''); literals count as they are,
+ * and `{when, value}` counts only where its condition holds (e.g. a group's only service, chosen for the admin).
+ */
+export type InitialAlternatives = Array<ValueRef | number | boolean | null | { when: Condition; value: ValueRef }>;
 
 /**
  * A condition over the screen context (params, query, state, data, role, flags, item, body…): a JSON Schema the
@@ -102,6 +132,11 @@ export interface Outcome {
    * the answer: `{"preview": "$body.users", "rowErrors": null}` (SPEC 2.15's preview mode, the selected row).
    */
   set?: Record<string, ValueRef | null>;
+  /**
+   * Fields of the screen's form set from the context and the answer, e.g. after a modal form saved a record:
+   * `{"contactId": "$body.contact.id"}` (SPEC 2.12: the form's contactId is set to the returned id).
+   */
+  setFields?: Record<string, ValueRef>;
   /** The answer (text) saved as a file: its name a locale key with values (plus `date`, today as yyyyMMdd), optionally after a UTF-8 byte-order mark. */
   save?: { fileName: string; values?: Record<string, ValueRef>; type?: string; bom?: boolean };
 }
@@ -185,7 +220,8 @@ export interface TextBlock extends BlockBase {
   /** Values shown formatted (e.g. {"date": "weekdayDate"}). */
   formats?: Record<string, ValueFormat>;
   links?: Array<{ href: string; external?: boolean }>;
-  style?: 'lead' | 'note' | 'attention' | 'warning' | 'heading' | 'subheading';
+  /** danger: red (SPEC 2.11's notices). */
+  style?: 'lead' | 'note' | 'attention' | 'warning' | 'danger' | 'heading' | 'subheading';
 }
 
 export interface BannerBlock extends BlockBase {
@@ -459,6 +495,10 @@ export interface ScreenDefinition {
   reauthentication?: boolean;
   /** Locale keys of the step labels, by step. */
   stepLabels?: Partial<Record<FormStep, string>>;
+  /** Locale keys of steps shown as done before the form's own (SPEC 2.1: the new wizard's 'Select type'). */
+  stepsBefore?: string[];
+  /** The page title per step (SPEC 2.11: 'new index / confirm / done'), instead of `title` on that step. */
+  stepTitles?: Partial<Record<FormStep, string>>;
 }
 
 /** The header's account menu and the footer links (frame/navigation.json). */

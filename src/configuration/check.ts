@@ -11,6 +11,8 @@ import { LANGUAGES } from '../common/languages.js';
 import { COMPONENT_IDS } from '../client/screens/componentIds.js';
 import { BUILT_IN_WIDGET_IDS, FIELD_IDS, FIELD_OPTIONS_SCHEMAS, WIDGET_IDS, type FieldId } from '../client/widgets/ids.js';
 import { SCREEN_EVENTS } from '../client/engine/events.js';
+import { FUNCTION_NAMES } from '../client/engine/forms/functions.js';
+import { PAYLOAD_NAMES } from '../client/engine/forms/payloads.js';
 import { AJV_OPTIONS } from './ajvOptions.js';
 import { collectConditions } from './conditions.js';
 import { FRAGMENTS_DIR, jsonFiles, PROJECT_ROOT, SHARED_SCHEMA, withSharedDefinitions, type JsonSchema } from './load.js';
@@ -158,6 +160,7 @@ function callsOf(file: string, screen: Record<string, any>): CallUse[] {
     calls.push({ file, pointer: pointerOf(['actions', key, 'call']), method: action.call.method, path: action.call.path, version: action.call.version });
   }
   if (screen.form) calls.push({ file, pointer: '/form/submit', method: screen.form.submit.method, path: screen.form.submit.path });
+  if (screen.form?.check) calls.push({ file, pointer: '/form/check', method: screen.form.check.method, path: screen.form.check.path });
   return calls;
 }
 
@@ -335,7 +338,33 @@ function checkScreens(checker: Checker, root: string, forms: Record<string, Json
   if (options.routes) checkCalls(checker, valid.flatMap(({ file, screen }) => callsOf(file, screen)), options.routes);
 }
 
+/**
+ * A form's `ui:bind` (engine/forms/bindings.ts): its texts and links' `links.*` are locale keys, its functions and the
+ * form's payload rule are the engine's.
+ */
+function checkBindings(checker: Checker, file: string, form: Record<string, any>): void {
+  if (form.transform && !PAYLOAD_NAMES.includes(form.transform.name)) {
+    checker.report(file, '/form/transform/name', `unknown payload rule "${form.transform.name}"; known: ${PAYLOAD_NAMES.join(', ')}`);
+  }
+  walk(form.uiSchema ?? {}, ['form', 'uiSchema'], (value, parts) => {
+    const bindAt = parts.indexOf('ui:bind');
+    if (bindAt < 0) return;
+    const word = parts.at(-1);
+    const parent = parts.at(-2);
+    if (word === 'text' && typeof value === 'string') checker.useKey(file, parts, value);
+    if (word === 'href' && typeof value === 'string' && value.startsWith('links.')) checker.useKey(file, parts, value);
+    if (word === 'fn' && (typeof value !== 'string' || !FUNCTION_NAMES.includes(value))) {
+      checker.report(file, pointerOf(parts), `unknown function "${String(value)}"; known: ${FUNCTION_NAMES.join(', ')}`);
+    }
+    if (parent === 'ui:bind' && typeof word === 'string' && !BINDING_WORDS.includes(word)) checker.report(file, pointerOf(parts), `unknown binding "${word}"; known: ${BINDING_WORDS.join(', ')}`);
+  });
+}
+
+/** What a field's `ui:bind` may say (FieldBinding). */
+const BINDING_WORDS = ['show', 'disable', 'clear', 'title', 'notes', 'options'];
+
 function checkFormUse(checker: Checker, file: string, form: Record<string, any>, forms: Record<string, JsonSchema>): void {
+  checkBindings(checker, file, form);
   const schema = forms[form.schema];
   if (!schema) {
     checker.report(file, '/form/schema', `unknown form "${form.schema}"; known: ${Object.keys(forms).join(', ')}`);

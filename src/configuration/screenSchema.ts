@@ -5,6 +5,7 @@ const localeKey = { type: 'string', minLength: 1 };
 const stepLabels = Object.fromEntries(FORM_STEPS.map((step) => [step, localeKey]));
 const valueRef = { type: 'string' };
 const values = { type: 'object', additionalProperties: valueRef };
+/** A form's first values by field: a value, or alternatives of which the first that has a value counts (literals too). */
 /** A condition is a JSON Schema over the screen context; check.ts compiles each one. */
 const condition = { type: 'object' };
 const screenId = { type: 'string', pattern: '^[a-z][a-zA-Z0-9-]*$' };
@@ -15,6 +16,7 @@ const fragmentName = { type: 'string', pattern: '^[a-z][a-z0-9-]*$' };
 
 const object = (properties: Record<string, unknown>, required: string[] = []) => ({ type: 'object', additionalProperties: false, required, properties });
 
+const initialValues = { type: 'object', additionalProperties: { anyOf: [valueRef, { type: 'array', minItems: 1, items: { anyOf: [{ type: ['string', 'number', 'boolean', 'null'] }, object({ when: condition, value: valueRef }, ['when', 'value'])] } }] } };
 const screenLink = object({ screen: screenId, params: values, query: values, state: values, replace: { type: 'boolean' } }, ['screen']);
 const flash = {
   oneOf: [localeKey, object({ message: localeKey, kind: { enum: ['success', 'info', 'warning', 'error'] }, values }, ['message'])],
@@ -33,6 +35,7 @@ const outcome = object(
     reset: { type: 'array', items: { type: 'string', minLength: 1 } },
     event: eventType,
     set: { type: 'object', additionalProperties: { type: ['string', 'null'] } },
+    setFields: values,
     save: object({ fileName: localeKey, values, type: { type: 'string' }, bom: { type: 'boolean' } }, ['fileName']),
   },
   ['on'],
@@ -123,7 +126,7 @@ const block = {
         values,
         formats,
         links: { type: 'array', items: object({ href: { type: 'string', minLength: 1 }, external: { type: 'boolean' } }, ['href']) },
-        style: { enum: ['lead', 'note', 'attention', 'warning', 'heading', 'subheading'] },
+        style: { enum: ['lead', 'note', 'attention', 'warning', 'danger', 'heading', 'subheading'] },
         when: condition,
       },
       ['type', 'text'],
@@ -262,7 +265,7 @@ export const screenDefinitionSchema = {
             {
               schema: { type: 'string' },
               uiSchema: { type: 'object' },
-              initialData: { oneOf: [{ type: 'string', pattern: '^\\$' }, values] },
+              initialData: { oneOf: [{ type: 'string', pattern: '^\\$' }, initialValues] },
               title: localeKey,
               warning: localeKey,
               submitLabel: localeKey,
@@ -278,6 +281,8 @@ export const screenDefinitionSchema = {
     },
     redirect: object({ afterMs: { type: 'integer', minimum: 0 }, to: screenLink }, ['afterMs', 'to']),
     stepLabels: { type: 'object', additionalProperties: false, properties: stepLabels },
+    stepsBefore: { type: 'array', items: localeKey },
+    stepTitles: { type: 'object', additionalProperties: false, properties: stepLabels },
     component: { type: 'string' },
     reauthentication: { type: 'boolean' },
     done: object({ title: localeKey, message: localeKey }, ['title', 'message']),
@@ -288,10 +293,17 @@ export const screenDefinitionSchema = {
         steps: { type: 'array', items: { enum: FORM_STEPS }, uniqueItems: true, minItems: 1 },
         disabledUntilChanged: { type: 'boolean' },
         confirmLabel: localeKey,
-        initialData: { oneOf: [{ type: 'string', pattern: '^\\$' }, values] },
+        initialData: { oneOf: [{ type: 'string', pattern: '^\\$' }, initialValues] },
         submit: object({ ...callProperties, method: { enum: ['POST', 'PUT', 'PATCH'] }, label: localeKey }, ['method', 'path', 'label']),
         outcomes,
         cancel: object({ label: localeKey, action: { type: 'string', minLength: 1 } }, ['label', 'action']),
+        check: object({ ...callProperties, method: { enum: ['POST', 'PUT', 'PATCH'] }, outcomes }, ['method', 'path']),
+        transform: object({ name: { type: 'string', minLength: 1 }, values }, ['name']),
+        invalid: object({ flash, hash: { type: 'boolean' } }),
+        confirmBlocks: { type: 'array', items: { $ref: '#/$defs/block' } },
+        doneBlocks: { type: 'array', items: { $ref: '#/$defs/block' } },
+        back: { type: 'boolean' },
+        serverMessages: { type: 'string', minLength: 1 },
       },
       ['schema', 'submit'],
     ),

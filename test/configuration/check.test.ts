@@ -75,6 +75,20 @@ describe('configuration check', () => {
     expect(pointers).to.include('/form/uiSchema/nickname');
   });
 
+  it("reports in a ui:bind an unknown function, binding and locale key, and a form's unknown payload rule", () => {
+    edit(root, 'screens/subscription-new.json', (json) => {
+      json.form.uiSchema.startsOn['ui:bind'].options.min = { fn: 'noSuchFunction', args: ['$today'] };
+      json.form.uiSchema.startsOn['ui:bind'].notes[0].text = 'subscriptions.wizard.noSuchNote';
+      json.form.uiSchema.contactId['ui:bind'].hide = { when: {} };
+      json.form.transform.name = 'noSuchRule';
+    });
+    const problems = checkConfiguration(root).filter((problem) => problem.file === 'screens/subscription-new.json');
+    expect(problems.find((problem) => problem.pointer === '/form/uiSchema/startsOn/ui:bind/options/min/fn')?.message).to.match(/^unknown function "noSuchFunction"; known: earliestStartsOn, latestStartsOn/);
+    expect(problems.find((problem) => problem.pointer === '/form/uiSchema/startsOn/ui:bind/notes/0/text')?.message).to.equal('locale key "subscriptions.wizard.noSuchNote" is missing in ja');
+    expect(problems.find((problem) => problem.pointer === '/form/uiSchema/contactId/ui:bind/hide')?.message).to.match(/^unknown binding "hide"/);
+    expect(problems.find((problem) => problem.pointer === '/form/transform/name')?.message).to.match(/^unknown payload rule "noSuchRule"; known: subscription/);
+  });
+
   it("reports an unknown ui:field, ui:options a field's schema refuses, and a missing locale key in a field's options", () => {
     edit(root, 'screens/registration.json', (json) => {
       json.form.uiSchema.address = { 'ui:field': 'NoSuchField' };

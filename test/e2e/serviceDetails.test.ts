@@ -47,13 +47,14 @@ describe('Home → Service Details (SPEC 2.7, 2.8)', function () {
       const subscribe = page.getByRole('link', { name: 'Subscribe' });
       expect(await subscribe.getAttribute('href')).to.equal('/subscription/group/3/new');
       expect(await subscribe.getAttribute('target')).to.equal(null);
-      // in-app navigation, no page load (the wizard's route comes with a later issue: until then the router goes to top)
+      // in-app navigation to the new application wizard (SPEC 2.11), no page load
       const documents: string[] = [];
       page.on('request', (request) => {
         if (request.resourceType() === 'document') documents.push(request.url());
       });
       await subscribe.click();
-      await page.getByRole('heading', { name: 'Available services' }).waitFor();
+      await page.waitForURL(`${url}/subscription/group/3/new`);
+      await page.getByRole('heading', { level: 1, name: 'New application' }).waitFor();
       expect(documents).to.deep.equal([]);
     } finally {
       await page.context().close();

@@ -145,12 +145,12 @@ export function fieldErrorMessage(fieldError: FieldError): FormErrorMessage {
  *   → `{phoneNumber: [{messageKey: 'errors.field.tooLong', params: {length: 15}}]}`;
  * dot paths nest ('users.0.email' → {users: {0: {email: [...]}}}).
  */
-export function fieldErrorsToFormErrors(fieldErrors: readonly FieldError[] | undefined): FormErrors {
+export function fieldErrorsToFormErrors(fieldErrors: readonly FieldError[] | undefined, messageOf: (fieldError: FieldError) => FormErrorMessage = fieldErrorMessage): FormErrors {
   const result: FormErrors = {};
   for (const fieldError of fieldErrors ?? []) {
     const segments = camelCasePath(fieldError.field).split('.').filter((segment) => segment !== '');
     if (segments.length === 0) continue;
-    const message = fieldErrorMessage(fieldError);
+    const message = messageOf(fieldError);
     let node: FormErrors = result;
     for (const [index, segment] of segments.entries()) {
       let existing = node[segment];

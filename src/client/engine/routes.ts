@@ -10,22 +10,40 @@ export interface RouteEntry {
 }
 
 export const STEP_PARAM = 'step';
+const STEP_SEGMENT = `/:${STEP_PARAM}?`;
 
 export function hasSteps(screen: ScreenDefinition): boolean {
   return (screen.form?.steps?.length ?? 0) > 1;
 }
 
+/** The screen's path without its optional step segment (a screen may name it itself: '/subscription/:requestCode/edit/:step?'). */
+export function basePath(screen: ScreenDefinition): string {
+  return screen.path.endsWith(STEP_SEGMENT) ? screen.path.slice(0, -STEP_SEGMENT.length) : screen.path.replace(/\/$/, '') || '/';
+}
+
 export function buildRouteTable(screens: ScreenDefinition[]): RouteEntry[] {
   return screens.map((screen) => ({
     screen,
-    path: hasSteps(screen) ? `${screen.path.replace(/\/$/, '')}/:${STEP_PARAM}?` : screen.path,
+    path: hasSteps(screen) ? `${basePath(screen)}${STEP_SEGMENT}` : screen.path,
     access: screen.access,
     width: screen.width,
   }));
 }
 
-/** The URL of a step of a form screen; the first step is the screen's own path. */
-export function stepPath(screen: ScreenDefinition, step: FormStep): string {
+/** A path's placeholders filled from the route's parameters (those without a value stay). */
+export function fillRoute(path: string, params: Record<string, string | undefined> = {}): string {
+  return path.replace(/:([a-zA-Z][a-zA-Z0-9]*)/g, (placeholder, name: string) => {
+    const value = params[name];
+    return value === undefined || value === '' ? placeholder : encodeURIComponent(value);
+  });
+}
+
+/**
+ * The URL of a step of a form screen, its placeholders filled from the current route's parameters; the first step is
+ * the screen's own path.
+ */
+export function stepPath(screen: ScreenDefinition, step: FormStep, params: Record<string, string | undefined> = {}): string {
   const first = screen.form?.steps?.[0] ?? 'input';
-  return step === first ? screen.path : `${screen.path.replace(/\/$/, '')}/${step}`;
+  const base = fillRoute(basePath(screen), params);
+  return step === first ? base : `${base.replace(/\/$/, '')}/${step}`;
 }

@@ -10,6 +10,11 @@ export interface WidgetFormContext {
    * fills its answer and the challenge key beside it). Absent in forms that do not offer it.
    */
   setFormValues?(values: Record<string, unknown>): void;
+  /**
+   * Runs one of the screen's actions with values added to its context (e.g. `{item: record}` for the modal form
+   * editing a record, SPEC 2.12). Absent in forms outside a screen (the gallery, a modal's own form).
+   */
+  runAction?(actionId: string, values?: Record<string, unknown>): void;
 }
 
 export function isWidgetFormContext(value: unknown): value is WidgetFormContext {

@@ -3,7 +3,7 @@
  * select, radio, checkbox, checkboxes, password, email, hidden…). Kept free of React so the configuration
  * check can read it.
  */
-export const WIDGET_IDS = ['SelectWidget', 'PasswordInput', 'PasswordStrength', 'Captcha', 'Choice'] as const;
+export const WIDGET_IDS = ['SelectWidget', 'PasswordInput', 'PasswordStrength', 'Captcha', 'Choice', 'Choices', 'DateInput', 'ContactSelect'] as const;
 export type WidgetId = (typeof WIDGET_IDS)[number];
 
 /**
@@ -49,6 +49,8 @@ export const FIELD_OPTIONS_SCHEMAS: Record<FieldId, Record<string, unknown>> = {
       helpLabel: localeKey,
       limitHelpLink: localeKey,
       uniqueFields: { type: 'array', items: { type: 'string' } },
+      /** The field's anchor on the page (the field template's id), e.g. SPEC 2.11's 'users' of the confirm view's edit links. */
+      anchor: { type: 'string', pattern: '^[A-Za-z][A-Za-z0-9_-]*$' },
     },
   },
 };

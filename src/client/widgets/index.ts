@@ -6,6 +6,9 @@
 import type { RegistryFieldsType, RegistryWidgetsType } from '@rjsf/utils';
 import { CaptchaWidget } from './CaptchaWidget.js';
 import { ChoiceWidget } from './ChoiceWidget.js';
+import { ChoicesWidget } from './ChoicesWidget.js';
+import { ContactSelectWidget } from './ContactSelectWidget.js';
+import { DateInputWidget } from './DateInputWidget.js';
 import { PasswordInputWidget, PasswordStrengthWidget } from './PasswordWidget.js';
 import { SelectWidget } from './SelectWidget.js';
 import { LearnerGridField } from './LearnerGridField.js';
@@ -18,6 +21,9 @@ export const widgets: Record<WidgetId, RegistryWidgetsType[string]> = {
   PasswordStrength: PasswordStrengthWidget,
   Captcha: CaptchaWidget,
   Choice: ChoiceWidget,
+  Choices: ChoicesWidget,
+  DateInput: DateInputWidget,
+  ContactSelect: ContactSelectWidget,
 };
 
 /** Custom fields by id, for "ui:field" (ids and their ui:options schemas in ids.ts). */

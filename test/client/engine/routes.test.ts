@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { buildRouteTable, stepPath } from '../../../src/client/engine/routes.js';
+import { basePath, buildRouteTable, fillRoute, stepPath } from '../../../src/client/engine/routes.js';
 import { loadScreens } from '../../../src/configuration/load.js';
 import type { ScreenDefinition } from '../../../src/common/screens.js';
 
@@ -32,5 +32,31 @@ describe('route table from screens/', () => {
   it('routes the registration request screen publicly at /registration with its steps', () => {
     const registration = buildRouteTable(loadScreens()).find((entry) => entry.screen.id === 'registration');
     expect(registration).to.include({ path: '/registration/:step?', access: 'public', width: 'normal' });
+  });
+
+  describe('a screen naming its step segment in its own path (SPEC 2.11: /subscription/group/:serviceGroupId/new/:step?)', () => {
+    const wizard: ScreenDefinition = { ...stepped, id: 'wizard', path: '/subscription/group/:serviceGroupId/new/:step?' };
+
+    it('keeps that path as the route (no second step segment)', () => {
+      expect(buildRouteTable([wizard])[0].path).to.equal('/subscription/group/:serviceGroupId/new/:step?');
+      expect(basePath(wizard)).to.equal('/subscription/group/:serviceGroupId/new');
+    });
+
+    it("fills the step URLs' placeholders from the route's parameters", () => {
+      const params = { serviceGroupId: '2', step: 'confirm' };
+      expect(stepPath(wizard, 'input', params)).to.equal('/subscription/group/2/new');
+      expect(stepPath(wizard, 'confirm', params)).to.equal('/subscription/group/2/new/confirm');
+      expect(stepPath(wizard, 'done', params)).to.equal('/subscription/group/2/new/done');
+    });
+
+    it('leaves a placeholder without a value as it is, and encodes values', () => {
+      expect(fillRoute('/a/:x/b/:y', { x: 'a b' })).to.equal('/a/a%20b/b/:y');
+    });
+
+    it('routes both wizards of screens/ as admin-only screens with their steps', () => {
+      const table = buildRouteTable(loadScreens());
+      expect(table.find((entry) => entry.screen.id === 'subscription-new')).to.include({ path: '/subscription/group/:serviceGroupId/new/:step?', access: 'admin' });
+      expect(table.find((entry) => entry.screen.id === 'subscription-edit')).to.include({ path: '/subscription/:requestCode/edit/:step?', access: 'admin' });
+    });
   });
 });

@@ -3,8 +3,9 @@ import { Suspense, useEffect, type ReactElement } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Outlet, useMatches } from 'react-router-dom';
 import type { ScreenDefinition } from '../../../common/screens.js';
+import { STEP_PARAM } from '../../engine/routes.js';
 import { Loader } from '../../engine/Loader.js';
-import { useScreenLabel, useScreenLinkPath } from '../../engine/screen/screenLabels.js';
+import { titleOf, useScreenLabel, useScreenLinkPath } from '../../engine/screen/screenLabels.js';
 import { Breadcrumb } from './Breadcrumb.js';
 import { FlashMessages } from './FlashMessages.js';
 import { Footer } from './Footer.js';
@@ -18,18 +19,20 @@ export interface ScreenHandle {
   screen: ScreenDefinition;
 }
 
-function useCurrentScreen(): { screen?: ScreenDefinition; params: Record<string, string | undefined> } {
+function useCurrentScreen(): { screen?: ScreenDefinition; params: Record<string, string | undefined>; step?: string } {
   const matches = useMatches();
   const match = [...matches].reverse().find((candidate) => (candidate.handle as ScreenHandle | undefined)?.screen);
-  return { screen: (match?.handle as ScreenHandle | undefined)?.screen, params: match?.params ?? {} };
+  const screen = (match?.handle as ScreenHandle | undefined)?.screen;
+  return { screen, params: match?.params ?? {}, step: match?.params[STEP_PARAM] ?? screen?.form?.steps?.[0] };
 }
+
 
 export function Frame(): ReactElement {
   const { t } = useTranslation();
-  const { screen, params } = useCurrentScreen();
+  const { screen, params, step } = useCurrentScreen();
   const label = useScreenLabel(screen);
   const linkPath = useScreenLinkPath(screen, params);
-  const title = screen ? label(screen.title) : '';
+  const title = screen ? label(titleOf(screen, step)) : '';
 
   useEffect(() => {
     document.title = title ? `${title} | ${t('common.appName')}` : t('common.appName');

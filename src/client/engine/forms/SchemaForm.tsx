@@ -35,8 +35,19 @@ export interface SchemaFormProps {
   idPrefix?: string;
   /** Validate from the first render, as after a submit attempt (the screen gallery shows every message this way). */
   validateAtOnce?: boolean;
+  /** Locale key prefix of the server's field error messages (FormDefinition.serverMessages). */
+  serverMessages?: string;
+  /** Runs one of the screen's actions for a widget (WidgetFormContext.runAction). */
+  runAction?: (actionId: string, values?: Record<string, unknown>) => void;
+  /** The browser's validation refused the data on submit: the paths of the fields in error ('startsOn', 'users.0.email'). */
+  onInvalid?: (fields: string[]) => void;
   /** The screen context that '$' values in the uiSchema's ui:options read ('$form.…' reads the form's data). */
   valueContext?: Partial<ScreenContext>;
+}
+
+/** The field path of an RJSF error's property ('.users.0.email' or '.users[0].email' → 'users.0.email'); '' for the form itself. */
+export function fieldPathOf(property: string | undefined): string {
+  return (property ?? '').replace(/\[['"]?([^\]'"]+)['"]?\]/g, '.$1').replace(/^\.+/, '');
 }
 
 /** Leading and trailing white space is not part of a value (SPEC section 5: values are trimmed). */
@@ -45,7 +56,7 @@ export function trimStrings(data: FormData): FormData {
 }
 
 export function SchemaForm(props: SchemaFormProps): ReactElement {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const module = useFormModule(props.schemaName);
   const [attempted, setAttempted] = useState(props.validateAtOnce ?? false);
   const idPrefix = props.idPrefix ?? 'root';
@@ -58,11 +69,16 @@ export function SchemaForm(props: SchemaFormProps): ReactElement {
   const latest = useRef({ formData: props.formData, onChange: props.onChange });
   latest.current = { formData: props.formData, onChange: props.onChange };
   const setFormValues = useCallback((values: Record<string, unknown>) => latest.current.onChange({ ...latest.current.formData, ...values }), []);
-  const formContext = useMemo<WidgetFormContext>(() => ({ setSubmitBlocked, setFormValues }), [setSubmitBlocked, setFormValues]);
+  const runAction = useRef(props.runAction);
+  runAction.current = props.runAction;
+  const formContext = useMemo<WidgetFormContext>(
+    () => ({ setSubmitBlocked, setFormValues, ...(props.runAction ? { runAction: (actionId: string, values?: Record<string, unknown>) => runAction.current?.(actionId, values) } : {}) }),
+    [setSubmitBlocked, setFormValues, props.runAction !== undefined],
+  );
   const transformErrors = useMemo(() => module && makeTransformErrors(module.schema, t), [module, t]);
   const extraErrors = useMemo(
-    () => withFieldMessages(serverErrorsToErrorSchema(props.serverErrors ?? [], t), props.fieldMessages ?? [], t),
-    [props.serverErrors, props.fieldMessages, t],
+    () => withFieldMessages(serverErrorsToErrorSchema(props.serverErrors ?? [], t, props.serverMessages, (key) => i18n.exists(key)), props.fieldMessages ?? [], t),
+    [props.serverErrors, props.fieldMessages, props.serverMessages, t, i18n],
   );
   // RJSF validates only after a change or a submit: a form that shows its messages at once asks for a validation
   const formRef = useRef<Form>(null);
@@ -94,7 +110,8 @@ export function SchemaForm(props: SchemaFormProps): ReactElement {
       extraErrors={extraErrors}
       showErrorList="top"
       // a choice starts unchosen: oneOf constants are options, not defaults
-      experimental_defaultFormStateBehavior={{ constAsDefaults: 'never' }}
+      // …and a list with a minimum starts empty, not with empty items (a required choice then says so, not 'must be integer')
+      experimental_defaultFormStateBehavior={{ constAsDefaults: 'never', arrayMinItems: { populate: 'never' } }}
       noHtml5Validate
       focusOnFirstError={!props.validateAtOnce}
       liveValidate={attempted ? 'onChange' : undefined}
@@ -105,7 +122,10 @@ export function SchemaForm(props: SchemaFormProps): ReactElement {
           props.onChange({ ...props.formData, [field]: value.trim() });
         }
       }}
-      onError={() => setAttempted(true)}
+      onError={(errors) => {
+        setAttempted(true);
+        props.onInvalid?.(errors.map((error) => fieldPathOf(error.property)).filter((path) => path !== ''));
+      }}
       onSubmit={({ formData }) => props.onSubmit(trimStrings(formData ?? {}))}
     >
       <div className="form__actions">

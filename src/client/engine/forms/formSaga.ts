@@ -3,14 +3,17 @@
  * (calls.ts): a field message, an event with the answer, a flash, a navigation (to another screen or the form's done
  * step). A 422 always comes back onto the form's fields.
  */
-import { put, select, takeLatest } from 'redux-saga/effects';
+import { call, put, select, takeLatest } from 'redux-saga/effects';
 import type { Outcome } from '../../../common/screens.js';
 import { navigateTo } from '../../api/context.js';
+import { handleApiError } from '../../api/errorCatalogue.js';
 import { isApiError } from '../../api/http.js';
+import { resolveValues } from '../screen/values.js';
+import { applyPayload } from './payloads.js';
 import { dialogCancelled } from '../screen/actions.js';
 import { applyOutcome, chooseOutcome, runCall } from '../screen/calls.js';
 import { screenDataReloaded } from '../screen/screenData.js';
-import { formChanged, formFailed, formReleased, formSubmitted, formSucceeded, selectForm, type FormsRootState } from './formState.js';
+import { formChanged, formChecked, formFailed, formReleased, formSubmitted, formSucceeded, selectForm, type FormsRootState } from './formState.js';
 
 /** Field errors belong to the form: claimed from the general handling. */
 const FIELD_ERRORS: Outcome = { on: 422 };
@@ -23,13 +26,31 @@ function* resetFields(formId: string, fields: readonly string[] = []) {
 }
 
 export function* submitForm({ payload }: ReturnType<typeof formSubmitted>) {
-  const { formId, call, data, outcomes = [], donePath } = payload;
+  const { formId, call: submitCall, data, outcomes = [], donePath } = payload;
   const context = { ...payload.context, form: data };
-  const result = yield* runCall(`form/${formId}`, call, context, [FIELD_ERRORS, ...outcomes], data);
+  let body = data;
+  if (payload.transform) {
+    try {
+      body = applyPayload(payload.transform.name, data, resolveValues(payload.transform.values, context));
+    } catch (error) {
+      // the definition names no such rule: a defect, reported by the general handling
+      yield call(handleApiError, error);
+      yield put(formFailed({ formId, fieldErrors: [] }));
+      return;
+    }
+  }
+  const result = yield* runCall(`form/${formId}`, submitCall, context, [FIELD_ERRORS, ...outcomes], body);
   // field errors stay on the form: only a row for 422 itself adds to them
   const rows = result.status === 422 ? outcomes.filter((row) => row.on === 422) : outcomes;
   const outcome = chooseOutcome(rows, result, context);
   const toDone = donePath ? () => navigateTo(donePath) : undefined;
+  if (result.ok && payload.check) {
+    // the check passed: its outcomes (e.g. keep the answer) and on to the confirm step
+    yield put(formChecked({ formId, result: result.body }));
+    if (outcome) yield* applyOutcome(outcome, { ...context, body: result.body }, undefined, payload.screenId);
+    if (payload.confirmPath) yield* navigateTo(payload.confirmPath);
+    return;
+  }
   if (result.ok) {
     yield put(formSucceeded({ formId, result: result.body }));
     if (payload.inDialog) yield put(dialogCancelled());

@@ -5,11 +5,11 @@
 import type { UnknownAction } from 'redux';
 import { actionCreator } from '../../state/actions.js';
 import type { FieldError } from '../../../common/errorCodes.js';
-import type { CallDefinition, Outcome } from '../../../common/screens.js';
+import type { CallDefinition, FormDefinition, Outcome } from '../../../common/screens.js';
 import type { ScreenContext } from '../screen/values.js';
 import type { FieldMessage } from './validationMessages.js';
 
-export type SubmitStatus = 'idle' | 'submitting' | 'succeeded' | 'failed';
+export type SubmitStatus = 'idle' | 'submitting' | 'checked' | 'succeeded' | 'failed';
 
 export interface FormEntry {
   data: Record<string, unknown>;
@@ -20,6 +20,8 @@ export interface FormEntry {
   result?: unknown;
   /** An outcome is taking the admin elsewhere (e.g. a refused request's own page): no leave warning then. */
   released?: boolean;
+  /** Fields set before the form had a draft (Outcome.setFields): laid over its initial data. */
+  overrides?: Record<string, unknown>;
 }
 
 export type FormsState = Record<string, FormEntry>;
@@ -39,11 +41,20 @@ export interface FormSubmission {
   screenId?: string;
   /** The form is an action's form in a dialog: success closes the dialog. */
   inDialog?: boolean;
+  /** The payload rule turning the data into the body (FormDefinition.transform). */
+  transform?: FormDefinition['transform'];
+  /** A check before the confirm step (FormDefinition.check): success goes to `confirmPath`, not done. */
+  check?: boolean;
+  confirmPath?: string;
 }
 
 export const formChanged = actionCreator<{ formId: string; data: Record<string, unknown> }>('forms/changed');
 export const formSubmitted = actionCreator<FormSubmission>('forms/submitted');
 export const formSucceeded = actionCreator<{ formId: string; result: unknown }>('forms/succeeded');
+/** The check before the confirm step passed (FormDefinition.check). */
+export const formChecked = actionCreator<{ formId: string; result: unknown }>('forms/checked');
+/** Fields of a form set from outside it (Outcome.setFields), e.g. the id of a record a modal form saved. */
+export const formFieldsSet = actionCreator<{ formId: string; values: Record<string, unknown> }>('forms/fieldsSet');
 export const formFailed = actionCreator<{ formId: string; fieldErrors: FieldError[]; fieldMessages?: FieldMessage[] }>('forms/failed');
 export const formReset = actionCreator<{ formId: string }>('forms/reset');
 export const formReleased = actionCreator<{ formId: string }>('forms/released');
@@ -56,13 +67,21 @@ function update(state: FormsState, formId: string, change: Partial<FormEntry>): 
 
 export function formsReducer(state: FormsState = {}, action: UnknownAction): FormsState {
   if (formChanged.match(action)) {
-    // an edit makes the server's earlier field errors stale
-    return update(state, action.payload.formId, { data: action.payload.data, fieldErrors: [], fieldMessages: [] });
+    // an edit makes the server's earlier field errors stale, and an earlier check (FormDefinition.check) too
+    const checked = state[action.payload.formId]?.status === 'checked';
+    return update(state, action.payload.formId, { data: action.payload.data, fieldErrors: [], fieldMessages: [], ...(checked ? { status: 'idle' as const } : {}) });
   }
   if (formSubmitted.match(action)) {
     return update(state, action.payload.formId, { data: action.payload.data, status: 'submitting', fieldErrors: [], fieldMessages: [] });
   }
   if (formSucceeded.match(action)) return update(state, action.payload.formId, { status: 'succeeded', result: action.payload.result });
+  if (formChecked.match(action)) return update(state, action.payload.formId, { status: 'checked', result: action.payload.result });
+  if (formFieldsSet.match(action)) {
+    const entry = state[action.payload.formId] ?? EMPTY;
+    // without a draft the form shows its initial data: the values are laid over it
+    if (Object.keys(entry.data).length === 0) return update(state, action.payload.formId, { overrides: { ...entry.overrides, ...action.payload.values } });
+    return update(state, action.payload.formId, { data: { ...entry.data, ...action.payload.values }, fieldErrors: [], fieldMessages: [] });
+  }
   if (formFailed.match(action)) {
     const { fieldErrors, fieldMessages = [] } = action.payload;
     return update(state, action.payload.formId, { status: 'failed', fieldErrors, fieldMessages });

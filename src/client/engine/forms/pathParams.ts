@@ -3,9 +3,10 @@
  * 'organizations/:orgId/affiliations/admins/:adminId'. A placeholder is filled from the route's parameters, else from
  * the session by the names below. A placeholder that cannot be filled is an error (the screen and the route disagree).
  */
-import type { FormDefinition } from '../../../common/screens.js';
+import type { FormDefinition, InitialAlternatives } from '../../../common/screens.js';
+import { matches } from '../screen/conditions.js';
 import { organizationId, type SessionRootState } from '../../state/session.js';
-import { resolveValue, resolveValues, type ScreenContext } from '../screen/values.js';
+import { resolveValue, type ScreenContext } from '../screen/values.js';
 
 /** Names a submit path may use for values of the current login context. */
 export const SESSION_PATH_PARAMS: Record<string, (state: SessionRootState) => string | number | null | undefined> = {
@@ -34,8 +35,24 @@ export function pickFormFields(source: unknown, fields: readonly string[]): Reco
   return result;
 }
 
-/** A form's first data: the values `initialData` names in the screen context, limited to the schema's fields. */
+const hasValue = (value: unknown) => value !== undefined && value !== null && value !== '';
+
+function alternativeValue(alternative: InitialAlternatives[number], context: Partial<ScreenContext>): unknown {
+  if (alternative !== null && typeof alternative === 'object') return matches(alternative.when, context) ? resolveValue(alternative.value, context) : undefined;
+  return resolveValue(alternative as string, context);
+}
+
+/**
+ * A form's first data: the values `initialData` names in the screen context, limited to the schema's fields. A field
+ * given as a list takes the first alternative that has a value (`["$data.x.contactId", "$data.contacts.contacts.-1.id", 0]`).
+ */
 export function initialDataOf(initialData: FormDefinition['initialData'], context: Partial<ScreenContext>, fields: readonly string[]): Record<string, unknown> {
-  const source = typeof initialData === 'string' ? resolveValue(initialData, context) : resolveValues(initialData, context);
+  if (typeof initialData === 'string' || initialData === undefined) return pickFormFields(resolveValue(initialData, context), fields);
+  const source = Object.fromEntries(
+    Object.entries(initialData).map(([name, ref]) => [
+      name,
+      Array.isArray(ref) ? ref.map((alternative) => alternativeValue(alternative, context)).find(hasValue) : resolveValue(ref, context),
+    ]),
+  );
   return pickFormFields(source, fields);
 }

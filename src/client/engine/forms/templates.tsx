@@ -3,7 +3,8 @@
  * template translates what it prints; validation messages arrive already translated (see validationMessages.ts).
  */
 import type { ReactElement } from 'react';
-import { useTranslation } from 'react-i18next';
+import { Trans, useTranslation } from 'react-i18next';
+import { Link } from 'react-router-dom';
 import { getDefaultRegistry } from '@rjsf/core';
 import type {
   BaseInputTemplateProps,
@@ -13,17 +14,43 @@ import type {
   ObjectFieldTemplateProps,
   TemplatesType,
 } from '@rjsf/utils';
+import type { ResolvedNote } from './bindings.js';
 
 const defaults = getDefaultRegistry();
 const DefaultBaseInput = defaults.templates.BaseInputTemplate;
 
-function FieldTemplate({ id, label, required, children, errors, rawDescription, hidden, displayLabel, rawErrors, schema }: FieldTemplateProps): ReactElement {
+/** The notes a binding gives a field (engine/forms/bindings.ts): a locale key with values and inline links. */
+function FieldNotes({ notes }: { notes: ResolvedNote[] }): ReactElement {
+  return (
+    <>
+      {notes.map((note, index) => (
+        <p key={index} className={`field__note field__note--${note.style}`}>
+          <Trans
+            i18nKey={note.text}
+            values={note.values}
+            components={note.links.map((link, linkIndex) =>
+              // a path of the product navigates inside it; anything else is a page of its own
+              link.href.startsWith('/') && !link.external ? (
+                <Link key={linkIndex} to={link.href} />
+              ) : (
+                <a key={linkIndex} href={link.href} {...(link.external ? { target: '_blank', rel: 'noreferrer' } : {})} />
+              ),
+            )}
+          />
+        </p>
+      ))}
+    </>
+  );
+}
+
+function FieldTemplate({ id, label, required, children, errors, rawDescription, hidden, displayLabel, rawErrors, schema, uiSchema }: FieldTemplateProps): ReactElement {
   const { t } = useTranslation();
   if (hidden) return <div hidden>{children}</div>;
+  const { notes = [], anchor } = (uiSchema?.['ui:options'] as { notes?: ResolvedNote[]; anchor?: string } | undefined) ?? {};
   const isObject = schema.type === 'object';
   const invalid = (rawErrors?.length ?? 0) > 0;
   return (
-    <div className={`field${invalid ? ' field--invalid' : ''}${isObject ? ' field--object' : ''}`} id={`${id}__field`}>
+    <div className={`field${invalid ? ' field--invalid' : ''}${isObject ? ' field--object' : ''}`} id={anchor ?? `${id}__field`}>
       {displayLabel && label && !isObject && (
         <label className="field__label" htmlFor={id}>
           {t(label)}
@@ -32,6 +59,7 @@ function FieldTemplate({ id, label, required, children, errors, rawDescription, 
       )}
       {children}
       {rawDescription && !isObject && <p className="field__help" id={`${id}__description`}>{t(rawDescription)}</p>}
+      {notes.length > 0 && <FieldNotes notes={notes} />}
       {errors}
     </div>
   );

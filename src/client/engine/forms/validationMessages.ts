@@ -5,7 +5,8 @@
 import type { TFunction } from 'i18next';
 import type { ErrorSchema, RJSFSchema, RJSFValidationError } from '@rjsf/utils';
 import type { FieldError } from '../../../common/errorCodes.js';
-import { fieldErrorsToFormErrors, type FormErrors } from '../../api/errorCatalogue.js';
+import { camelCasePath } from '../../api/caseConversion.js';
+import { fieldErrorMessage, fieldErrorsToFormErrors, type FormErrorMessage, type FormErrors } from '../../api/errorCatalogue.js';
 
 function fieldTitle(schema: RJSFSchema, property: string | undefined): string | undefined {
   const name = property?.replace(/^\./, '').split('.')[0];
@@ -31,8 +32,21 @@ export function makeTransformErrors(schema: RJSFSchema, t: TFunction) {
       });
 }
 
-/** Server 422 field errors as RJSF extraErrors, in the user's language (codes mapped by the error catalogue). */
-export function serverErrorsToErrorSchema(fieldErrors: readonly FieldError[], t: TFunction): ErrorSchema {
+/**
+ * The message of a server field error under a form's own prefix (FormDefinition.serverMessages, SPEC §8 'Application
+ * errors': the message of the field and code): `<prefix>.<field>.<code>` with row indexes left out
+ * ('users.3.email' duplicated → 'subscriptions.errors.users.email.duplicated'), its meta as values; undefined where
+ * no such key exists (the error catalogue's message then).
+ */
+export function formServerMessage(fieldError: FieldError, prefix: string, exists: (key: string) => boolean): FormErrorMessage | undefined {
+  const path = camelCasePath(fieldError.field).split('.').filter((segment) => segment !== '' && !/^\d+$/.test(segment));
+  const key = [prefix, ...path, fieldError.code].join('.');
+  if (!exists(key)) return undefined;
+  return fieldError.meta && Object.keys(fieldError.meta).length > 0 ? { messageKey: key, params: { ...fieldError.meta } } : { messageKey: key };
+}
+
+/** Server 422 field errors as RJSF extraErrors, in the user's language (codes mapped by the error catalogue, or by the form's own prefix). */
+export function serverErrorsToErrorSchema(fieldErrors: readonly FieldError[], t: TFunction, prefix?: string, exists: (key: string) => boolean = () => false): ErrorSchema {
   const translate = (node: FormErrors): ErrorSchema => {
     const schema: Record<string, unknown> = {};
     for (const [name, child] of Object.entries(node)) {
@@ -46,7 +60,8 @@ export function serverErrorsToErrorSchema(fieldErrors: readonly FieldError[], t:
     }
     return schema as ErrorSchema;
   };
-  return translate(fieldErrorsToFormErrors(fieldErrors));
+  const messageOf = (fieldError: FieldError) => (prefix ? formServerMessage(fieldError, prefix, exists) : undefined) ?? fieldErrorMessage(fieldError);
+  return translate(fieldErrorsToFormErrors(fieldErrors, messageOf));
 }
 
 /** A message (locale key) to show on a form field, e.g. a server error the screen maps to a field. */

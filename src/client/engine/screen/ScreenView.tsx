@@ -3,11 +3,13 @@
  * and its redirect scheduled; then its blocks render against the screen context, with the confirmation dialog of
  * its actions.
  */
-import { useEffect, useMemo, type ReactElement } from 'react';
+import { useEffect, useMemo, useState, type ReactElement } from 'react';
 import { useTranslation } from 'react-i18next';
 import { shallowEqual, useDispatch, useSelector } from 'react-redux';
 import { useLocation, useParams } from 'react-router-dom';
 import type { Block, ScreenDefinition } from '../../../common/screens.js';
+import { tokyoToday } from '../../../common/subscriptionRules.js';
+import { basePath, fillRoute, hasSteps } from '../routes.js';
 import { isPending, type OperationsRootState } from '../../state/operations.js';
 import { selectMe, selectOrganization, selectRole, type SessionRootState } from '../../state/session.js';
 import { actionOperation } from './actions.js';
@@ -39,6 +41,7 @@ export function useScreenContext(screen: ScreenDefinition): ScreenContext {
   // the same object while the URL's query stays: what the context feeds (a form's initial data) is not recomputed;
   // the screen's defaults where the URL has no value
   const query = useMemo(() => ({ ...screen.query, ...queryOf(search) }), [search, screen.query]);
+  const [clock] = useState(() => ({ today: tokyoToday(), time: Date.now() }));
   return {
     params,
     query,
@@ -52,6 +55,8 @@ export function useScreenContext(screen: ScreenDefinition): ScreenContext {
     me,
     organization,
     language: i18n.language,
+    today: clock.today,
+    time: clock.time,
   };
 }
 
@@ -61,17 +66,22 @@ const FORM_ONLY: Block[] = [{ type: 'form' }];
 export function ScreenView({ screen }: { screen: ScreenDefinition }): ReactElement {
   const dispatch = useDispatch();
   const { key, pathname } = useLocation();
+  const params = useParams();
   const context = useScreenContext(screen);
+  // the steps of a form are one screen: moving between them (or to a field's anchor) keeps its data and own state
+  const entryKey = hasSteps(screen) ? fillRoute(basePath(screen), params) : key;
   const entry = useSelector((root: ScreenDataRootState) => selectScreenData(root, screen.id));
 
   // left when another screen or path is shown; a new query on the same path (a sort order chosen in a select block)
   // keeps what is shown until the data entered again has answered, without the loader
-  useEffect(() => () => void dispatch(screenLeft({ screenId: screen.id })), [dispatch, screen.id, pathname]);
+  // (the steps of a form are one path here: moving between them keeps the data and the screen's own state)
+  const leaveKey = hasSteps(screen) ? entryKey : pathname;
+  useEffect(() => () => void dispatch(screenLeft({ screenId: screen.id })), [dispatch, screen.id, leaveKey]);
   useEffect(() => {
     const { data: _data, load: _load, local: _local, pending: _pending, ...entered } = context;
     dispatch(screenEntered({ screenId: screen.id, context: entered }));
     // entered again on a new navigation to the screen (key), not on every change of the context
-  }, [dispatch, screen.id, key]);
+  }, [dispatch, screen.id, entryKey]);
 
   const firstLoad = screen.data !== undefined && entry.status === 'loading' && Object.keys(entry.values).length === 0;
   if (firstLoad) return <Loader />;

@@ -14,6 +14,7 @@ import { fillPath } from '../forms/pathParams.js';
 import { matches } from './conditions.js';
 import { navigateToScreen } from './navigation.js';
 import { screenLocalSet } from './local.js';
+import { formFieldsSet } from '../forms/formState.js';
 import { resolveValue, resolveValues, type ScreenContext } from './values.js';
 
 /** How a call ended: its status and body (the answer, or the error's body). */
@@ -80,7 +81,7 @@ export function* runCall(
   }
 }
 
-function flashOf(spec: FlashSpec, context: Partial<ScreenContext>) {
+export function flashOf(spec: FlashSpec, context: Partial<ScreenContext>) {
   if (typeof spec === 'string') return flashShown({ kind: 'success', messageKey: spec });
   return flashShown({ kind: spec.kind ?? 'success', messageKey: spec.message, params: resolveValues(spec.values, context) });
 }
@@ -96,6 +97,8 @@ export function* applyOutcome(
   screenId?: string,
 ): Generator<unknown, void, unknown> {
   if (outcome.set && screenId) yield put(screenLocalSet({ screenId, values: resolveValues(outcome.set as Record<string, string>, context) }));
+  // the screen's form is keyed by the screen's id (forms/FormScreen.tsx)
+  if (outcome.setFields && screenId) yield put(formFieldsSet({ formId: screenId, values: resolveValues(outcome.setFields, context) }));
   if (outcome.save && typeof context.body === 'string') yield call(saveFile, outcome.save, context);
   if (outcome.event) yield put({ type: outcome.event, payload: context.body });
   if (outcome.flash) yield put(flashOf(outcome.flash, context));

@@ -4,7 +4,7 @@
  */
 import { useTranslation } from 'react-i18next';
 import { useSelector } from 'react-redux';
-import type { ScreenDefinition, ScreenLink } from '../../../common/screens.js';
+import type { FormStep, ScreenDefinition, ScreenLink } from '../../../common/screens.js';
 import { screenPath } from './navigation.js';
 import { selectScreenData, type ScreenDataRootState } from './screenData.js';
 import { resolveValue } from './values.js';
@@ -32,4 +32,9 @@ export function useScreenLinkPath(screen: ScreenDefinition | undefined, params: 
       return undefined;
     }
   };
+}
+
+/** The page title's label: the step's own (ScreenDefinition.stepTitles, SPEC 2.11's per step titles), else the screen's. */
+export function titleOf(screen: ScreenDefinition, step: string | undefined): string {
+  return (step && screen.stepTitles?.[step as FormStep]) || screen.title;
 }

@@ -20,6 +20,10 @@ export interface ScreenContext {
   me: unknown;
   organization: unknown;
   language: string;
+  /** Today in the Asia/Tokyo calendar (yyyy-MM-dd), as the business rules count days (src/common/subscriptionRules.ts). */
+  today?: string;
+  /** When the screen was entered, epoch milliseconds (a condition on a date: `{"time": {"minimum": …}}`). */
+  time?: number;
   /** The screen's own state (Outcome.set): preview mode, a selected row, errors to show. */
   local?: Record<string, unknown>;
   /** The screen's actions whose call is under way, by id (`{"preview": true}`). */

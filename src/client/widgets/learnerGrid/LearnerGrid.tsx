@@ -50,6 +50,12 @@ import {
 } from './rows.js';
 import { orderedColumns, readOptions, type GridColumn } from './options.js';
 
+/**
+ * The component itself whichever build of react-spreadsheet was loaded: webpack takes its ES module, while under Node
+ * (the tests) its CommonJS build may arrive as the module object, whose `default` is the component.
+ */
+const SpreadsheetComponent = ((Spreadsheet as unknown as { default?: typeof Spreadsheet }).default ?? Spreadsheet) as typeof Spreadsheet;
+
 /** What the spreadsheet's parts need to name themselves. */
 interface GridLabels {
   columns: string[];
@@ -321,7 +327,7 @@ export function LearnerGrid(props: FieldProps): ReactElement {
       )}
       <LabelsContext.Provider value={labels}>
         <div className="learner-grid__sheet" onFocus={onFocus} onKeyDownCapture={onKeyDownCapture}>
-          <Spreadsheet
+          <SpreadsheetComponent
             ref={sheet}
             data={display}
             onChange={handleChange as (data: GridMatrix) => void}

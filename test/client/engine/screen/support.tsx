@@ -4,6 +4,7 @@
  */
 import 'global-jsdom/register';
 import { render } from '@testing-library/react';
+import sinon from 'sinon';
 import type { i18n } from 'i18next';
 import { I18nextProvider } from 'react-i18next';
 import { Provider } from 'react-redux';
@@ -33,6 +34,8 @@ export interface ScreenOptions {
   flags?: Record<string, boolean>;
   /** The page's language; default English. */
   language?: 'en' | 'ja';
+  /** The sagas' navigations move the rendered router too (a wizard's steps), besides being recorded. */
+  followNavigation?: boolean;
 }
 
 export const MANAGER: ScreenOptions['signedIn'] = { role: 'manager', me: { id: 1, firstName: '太郎', lastName: '山田', email: 'manager@example.com' } };
@@ -42,8 +45,21 @@ export async function renderScreen(screenId: string, options: ScreenOptions = {}
   i18nInstance ??= await englishI18n();
   if (i18nInstance.language !== (options.language ?? 'en')) await i18nInstance.changeLanguage(options.language ?? 'en');
   const screen = screenById(screenId);
+  // the router is made after the store (its element needs none), the sagas' navigate reaches it through this
+  const routerRef: { current?: ReturnType<typeof createMemoryRouter> } = {};
+  const recorded = sinon.spy();
   const harness = setup({
     routes: options.routes,
+    ...(options.followNavigation
+      ? {
+          context: {
+            navigate: (to: string, navigateOptions?: { replace?: boolean; state?: unknown }) => {
+              recorded(to, navigateOptions);
+              void routerRef.current?.navigate(to, navigateOptions);
+            },
+          },
+        }
+      : {}),
     reducers: {
       forms: formsReducer,
       screenData: screenDataReducer,
@@ -61,12 +77,14 @@ export async function renderScreen(screenId: string, options: ScreenOptions = {}
   for (const [name, enabled] of Object.entries(options.flags ?? {})) harness.store.dispatch(featureFlagLoaded({ name: name as never, enabled }));
   // the URL's query, when it has one, as the location's search
   const url = new URL(options.url ?? screen.path, 'http://localhost');
+  const router = createMemoryRouter([{ path: screen.path, element: <ScreenView screen={screen} /> }], { initialEntries: [{ pathname: url.pathname, search: url.search, state: options.state }] });
+  routerRef.current = router;
   const view = render(
     <Provider store={harness.store}>
       <I18nextProvider i18n={i18nInstance}>
-        <RouterProvider router={createMemoryRouter([{ path: screen.path, element: <ScreenView screen={screen} /> }], { initialEntries: [{ pathname: url.pathname, search: url.search, state: options.state }] })} />
+        <RouterProvider router={router} />
       </I18nextProvider>
     </Provider>,
   );
-  return { view, ...harness };
+  return { view, router, ...harness, ...(options.followNavigation ? { navigate: recorded } : {}) };
 }

@@ -1,0 +1,26 @@
+/** A date picked with the browser's own `<input type="date">` (yyyy-MM-dd), with the `min` and `max` of its options. */
+import type { ReactElement } from 'react';
+import type { WidgetProps } from '@rjsf/utils';
+
+export function DateInputWidget({ id, value, disabled, readonly, required, options, onChange, onBlur, onFocus, rawErrors, autofocus }: WidgetProps): ReactElement {
+  const { min, max } = options as { min?: string; max?: string };
+  return (
+    <input
+      type="date"
+      id={id}
+      name={id}
+      className="input"
+      value={typeof value === 'string' ? value : ''}
+      min={min}
+      max={max}
+      required={required}
+      disabled={disabled || readonly}
+      autoFocus={autofocus}
+      aria-invalid={(rawErrors?.length ?? 0) > 0 || undefined}
+      aria-describedby={`${id}__description`}
+      onChange={(event) => onChange(event.target.value === '' ? undefined : event.target.value)}
+      onBlur={() => onBlur(id, value)}
+      onFocus={() => onFocus(id, value)}
+    />
+  );
+}
