@@ -26,9 +26,8 @@ function learnerRow(row: Record<string, unknown>): Record<string, unknown> {
 export function subscriptionPayload(data: Record<string, unknown>, options: SubscriptionPayloadOptions): Record<string, unknown> {
   const payload: Record<string, unknown> = { ...data };
   const projectClassId = typeof data.projectClassId === 'number' ? data.projectClassId : 0;
-  // 0 means none. SPEC §7 sends it as null; the shared form schema (schemas/subscription.json, which the server
-  // validates the body with) has it as an integer with 0 = none, so 0 goes as 0: the wire follows the contract.
-  payload.projectClassId = projectClassId > 0 ? projectClassId : 0;
+  // 0 means none and is sent as null (SPEC §7); the server reads null as 0 before the form schema
+  payload.projectClassId = projectClassId > 0 ? projectClassId : null;
   if (projectClassId > 0) {
     // a class brings its own billing and delivery: neither contact can be given
     delete payload.billingContactId;

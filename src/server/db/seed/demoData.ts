@@ -345,6 +345,8 @@ export function demoServiceGroupLinks(group: { id: number; identifier: string })
   return [
     { category: 'history', url: `/services/${group.id}`, label: { ja: '申込履歴', en: 'Application history' } },
     { category: 'admin', url: `https://admin.${group.identifier}.example.com/`, label: { ja: '管理画面', en: 'Admin dashboard' } },
+    // the application wizard's confirm step links the group's terms of service (SPEC 2.11)
+    { category: 'terms', url: `https://${group.identifier}.example.com/terms`, label: { ja: '利用規約', en: 'Terms of use' } },
   ];
 }
 
