@@ -214,8 +214,9 @@ describe('server/db/seed', function () {
     expect(await count(testDatabase, 'admins')).to.equal(before);
     expect(await count(testDatabase, 'organizations')).to.equal(2);
     // a link of each category per representative (other_sso on gls only: two), a second admin link on hodai,
-    // hodaiplus and newhodaiplus (SPEC 2.8's dashboard texts, §7's learning-check exception), two links per group
-    expect(await count(testDatabase, 'service_links')).to.equal(9 * 5 + 2 + 3 + 9 * 2);
+    // hodaiplus and newhodaiplus (SPEC 2.8's dashboard texts, §7's learning-check exception), three links per group
+    // (history, admin, terms)
+    expect(await count(testDatabase, 'service_links')).to.equal(9 * 5 + 2 + 3 + 9 * 3);
   });
 
   it('leaves a database somebody has started to fill alone', async () => {
