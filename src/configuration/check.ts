@@ -15,7 +15,7 @@ import { FUNCTION_NAMES } from '../client/engine/forms/functions.js';
 import { PAYLOAD_NAMES } from '../client/engine/forms/payloads.js';
 import { AJV_OPTIONS } from './ajvOptions.js';
 import { collectConditions } from './conditions.js';
-import { FRAGMENTS_DIR, jsonFiles, PROJECT_ROOT, SHARED_SCHEMA, withSharedDefinitions, type JsonSchema } from './load.js';
+import { FRAGMENTS_DIR, jsonFiles, PROJECT_ROOT, resolveExtends, SHARED_SCHEMA, withSharedDefinitions, type JsonSchema } from './load.js';
 import { fragmentDefinitionSchema, navigationSchema, screenDefinitionSchema } from './screenSchema.js';
 
 /** An API route as Fastify registered it: `GET /api/v2/organizations/:orgId/affiliations`. */
@@ -296,16 +296,31 @@ function checkNavigation(checker: Checker, root: string): { file: string; screen
   return { file, screen: navigation };
 }
 
+/** Every screen file parsed, with `extends` resolved (load.ts resolveExtends); a bad base is reported on its file. */
+function parseScreens(checker: Checker, dir: string): Array<{ file: string; screen: Record<string, any> }> {
+  const parsed = jsonFiles(dir).flatMap((name) => {
+    const file = path.join(dir, name);
+    const screen = checker.parse(file) as Record<string, any> | undefined;
+    return screen ? [{ file, screen }] : [];
+  });
+  const all = parsed.map((entry) => entry.screen);
+  return parsed.flatMap(({ file, screen }) => {
+    try {
+      return [{ file, screen: resolveExtends([screen], all)[0]! }];
+    } catch (error) {
+      checker.report(file, '/extends', (error as Error).message);
+      return [];
+    }
+  });
+}
+
 function checkScreens(checker: Checker, root: string, forms: Record<string, JsonSchema>, options: CheckOptions): void {
   const dir = path.join(root, 'screens');
   const fragments = checkFragments(checker, root);
   const validate = new Ajv({ allErrors: true, strict: false }).compile(screenDefinitionSchema as object);
   const seen = { ids: new Map<string, string>(), paths: new Map<string, string>() };
   const valid: Array<{ file: string; screen: Record<string, any> }> = [];
-  for (const name of jsonFiles(dir)) {
-    const file = path.join(dir, name);
-    const screen = checker.parse(file) as Record<string, any> | undefined;
-    if (!screen) continue;
+  for (const { file, screen } of parseScreens(checker, dir)) {
     if (!validate(screen)) {
       for (const error of validate.errors ?? []) checker.report(file, error.instancePath, error.message ?? 'invalid');
       continue;

@@ -63,8 +63,33 @@ export function loadNavigation(root = PROJECT_ROOT): NavigationDefinition {
 
 export function loadScreens(root = PROJECT_ROOT): ScreenDefinition[] {
   const dir = path.join(root, 'screens');
-  return jsonFiles(dir).map((file) => readJson<ScreenDefinition>(path.join(dir, file)));
+  return resolveExtends(jsonFiles(dir).map((file) => readJson<Record<string, unknown>>(path.join(dir, file)))) as unknown as ScreenDefinition[];
 }
+
+type ScreenFile = Record<string, unknown>;
+
+/**
+ * A screen file with `"extends": "<screen id>"` is that screen with its own keys laid over it, and its `form`'s keys
+ * over the base's form (one level; anything else is replaced whole). Two screens that differ in a few keys — the new
+ * and the edit application wizards — so keep their shared form layout, blocks and actions in one file. Throws on an
+ * unknown or circular base. `all`: the screens a base is looked up in (default: those given).
+ */
+export function resolveExtends(screens: ScreenFile[], all: ScreenFile[] = screens): ScreenFile[] {
+  const byId = new Map(all.map((screen) => [screen.id, screen]));
+  const resolve = (screen: ScreenFile, seen: unknown[]): ScreenFile => {
+    if (screen.extends === undefined) return screen;
+    const base = byId.get(screen.extends);
+    if (!base || seen.includes(screen.extends)) throw new Error(`screen "${String(screen.id)}" extends an unknown or circular screen "${String(screen.extends)}"`);
+    const resolvedBase = resolve(base, [...seen, screen.id]);
+    const { extends: _base, ...own } = screen;
+    const merged: ScreenFile = { ...resolvedBase, ...own };
+    if (isObject(resolvedBase.form) && isObject(own.form)) merged.form = { ...resolvedBase.form, ...own.form };
+    return merged;
+  };
+  return screens.map((screen) => resolve(screen, []));
+}
+
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** The folder of shared blocks (FragmentBlock), inside screens/ but not screens themselves. */
 export const FRAGMENTS_DIR = 'fragments';

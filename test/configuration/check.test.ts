@@ -58,6 +58,15 @@ describe('configuration check', () => {
     expect(problem?.message).to.match(/^unknown form "no-such-form"; known: .*registration-request/);
   });
 
+  it('checks a screen that extends another as the merged screen, and reports an unknown base', () => {
+    // the edit wizard inherits the new wizard's uiSchema: a wrong widget there is the edit wizard's problem too
+    edit(root, 'screens/subscription-new.json', (json) => (json.form.uiSchema.billingNote['ui:widget'] = 'NoSuchWidget'));
+    const files = checkConfiguration(root).filter((problem) => problem.pointer === '/form/uiSchema/billingNote/ui:widget').map((problem) => problem.file);
+    expect(files).to.have.members(['screens/subscription-new.json', 'screens/subscription-edit.json']);
+    edit(root, 'screens/subscription-edit.json', (json) => (json.extends = 'no-such-screen'));
+    expect(checkConfiguration(root)).to.deep.include({ file: 'screens/subscription-edit.json', pointer: '/extends', message: 'screen "subscription-edit" extends an unknown or circular screen "no-such-screen"' });
+  });
+
   it('reports a screen naming an unknown component', () => {
     edit(root, 'screens/registration.json', (json) => (json.component = 'NoSuchComponent'));
     const problem = checkConfiguration(root).find((entry) => entry.pointer === '/component');
