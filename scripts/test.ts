@@ -8,9 +8,9 @@ import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { generate } from './generate.js';
 
-const GROUPS: Array<{ name: string; specs: string[] }> = [
+const GROUPS: Array<{ name: string; specs: string[]; setup?: string }> = [
   { name: 'node', specs: ['test/common', 'test/configuration', 'test/server'] },
-  { name: 'client', specs: ['test/client'] },
+  { name: 'client', specs: ['test/client'], setup: 'test/client/support/setup.ts' },
   { name: 'e2e', specs: ['test/e2e'] },
 ];
 
@@ -29,9 +29,11 @@ interface Counts {
   pending: number;
 }
 
-function runGroup(specs: string[]): Promise<Counts & { code: number }> {
+function runGroup(specs: string[], setup?: string): Promise<Counts & { code: number }> {
   return new Promise((resolve) => {
-    const child = spawn('npx', ['mocha', ...specs], { stdio: ['ignore', 'pipe', 'inherit'], env: process.env });
+    // added to .mocharc's `require` list (mocha concatenates them)
+    const requires = setup ? ['--require', setup] : [];
+    const child = spawn('npx', ['mocha', ...requires, ...specs], { stdio: ['ignore', 'pipe', 'inherit'], env: process.env });
     let output = '';
     child.stdout.on('data', (chunk: Buffer) => {
       process.stdout.write(chunk);
@@ -52,7 +54,7 @@ for (const group of GROUPS.filter((candidate) => only.length === 0 || only.inclu
   const files = group.specs.flatMap(testFiles);
   if (files.length === 0) continue;
   console.log(`\n=== ${group.name} tests ===`);
-  const result = await runGroup(files);
+  const result = await runGroup(files, group.setup);
   total.passed += result.passed;
   total.failed += result.failed;
   total.pending += result.pending;
