@@ -2,7 +2,9 @@
  * Loaded before every browser-side test (scripts/test.ts, group client): Testing Library's `findBy…` and `waitFor`
  * wait up to 5 s instead of 1 s. Forms load their widgets (captcha, learner grid) and RJSF as chunks on first use,
  * which on a busy CI machine took longer than a second and failed tests that were right.
+ * From @testing-library/dom, not …/react: React must not load before a test has registered its DOM (its change
+ * events choose their implementation from the document they find then).
  */
-import { configure } from '@testing-library/react';
+import { configure } from '@testing-library/dom';
 
 configure({ asyncUtilTimeout: 5000 });
