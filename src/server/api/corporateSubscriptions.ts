@@ -17,7 +17,7 @@
  * rules). Rules that need data answer 422 field errors (domain/corporateSubscriptionChecks.ts).
  */
 import type { FastifyInstance, FastifyPluginAsync, FastifyRequest } from 'fastify';
-import { subscriptionAnswerSchema, subscriptionsAnswerSchema, subscriptionWriteAnswerSchema } from '../../common/api/answers.js';
+import { subscriptionAnswerSchema, subscriptionsAnswerSchema, subscriptionWriteAnswerSchema, type Subscription } from '../../common/api/answers.js';
 import { API_ERROR } from '../../common/errorCodes.js';
 import { DEFAULT_LANGUAGE, LANGUAGES, type Language } from '../../common/languages.js';
 import { tokyoToday } from '../../common/subscriptionRules.js';
@@ -35,7 +35,6 @@ import {
   type SubscriptionReader,
 } from '../domain/corporateSubscriptions.js';
 import { mailSubscription, type SubscriptionMailKind } from '../domain/subscriptionMails.js';
-import type { Subscription } from '../../common/api/answers.js';
 import { requireManager, signedIn, useAuthentication } from './auth.js';
 import { ApiError } from './errors.js';
 import { TAG } from './openapi.js';
