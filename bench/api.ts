@@ -53,7 +53,13 @@ async function measure(name: string, url: string, payload: string, expectedStatu
   };
 }
 
-export async function benchApi(): Promise<void> {
+/** The portal's request pipeline against a bare Fastify route: share of its throughput, valid (insert) and invalid (422). */
+export interface PipelineResult {
+  valid: number;
+  invalid: number;
+}
+
+export async function benchApi(): Promise<PipelineResult> {
   const rows: Row[] = [];
 
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'portal-bench-'));
@@ -105,6 +111,7 @@ export async function benchApi(): Promise<void> {
   for (const row of rows.slice(0, -1)) {
     console.log(`${row.name}: ${((row.requestsPerSecond / bareRow.requestsPerSecond) * 100).toFixed(1)}% of the bare route's throughput`);
   }
+  return { valid: rows[0]!.requestsPerSecond / bareRow.requestsPerSecond, invalid: rows[1]!.requestsPerSecond / bareRow.requestsPerSecond };
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {

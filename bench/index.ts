@@ -1,11 +1,87 @@
 /**
- * `npm run bench`: browser bundle sizes, then the API pipeline's throughput next to a bare Fastify route, then the
- * organisation's admin list on PostgreSQL next to the same SQL through pg (bench/affiliations.ts; BENCH_DATABASE_URL).
+ * `npm run bench`: browser bundle sizes, the API pipeline's throughput next to a bare Fastify route, the authenticated
+ * reads on PostgreSQL next to the same SQL through pg (bench/affiliations.ts; BENCH_DATABASE_URL), and the learner grid
+ * next to bare react-spreadsheet in chromium (bench/grid.ts), the Users page's calls with 10,000 learners on PostgreSQL
+ * (bench/users.ts), write routes with and without the audit trail (bench/audit.ts); then one table of every budget (issue 20): its goal, the
+ * figure measured, the ratio and whether it holds. BENCH_ONLY=bundle,api,reads,grid,users,audit runs some of them.
  */
-import { benchAffiliations } from './affiliations.js';
-import { benchApi } from './api.js';
+import { benchAffiliations, type ReadResult } from './affiliations.js';
+import { benchApi, type PipelineResult } from './api.js';
+import { benchAudit } from './audit.js';
+import { FIRST_LOAD_BUDGET_KB, type FirstLoad } from '../scripts/firstLoad.js';
 import { benchBundle } from './bundle.js';
+import { benchGrid, GRID_TARGET, type GridResult } from './grid.js';
+import { benchUsers, type UsersResult } from './users.js';
 
-await benchBundle();
-await benchApi();
-await benchAffiliations();
+const FIRST_LOAD_BUDGET = 150 * 1024;
+const READ_THROUGHPUT = 0.7;
+const READ_TAIL = 1.5;
+
+const only = process.env.BENCH_ONLY?.split(',');
+const runs = (part: string) => !only || only.includes(part);
+
+const firstLoad = runs('bundle') ? await benchBundle() : undefined;
+const pipeline = runs('api') ? await benchApi() : undefined;
+const reads = runs('reads') ? await benchAffiliations() : undefined;
+const grid = runs('grid') ? await benchGrid() : undefined;
+const users = runs('users') ? await benchUsers() : undefined;
+if (runs('audit')) await benchAudit();
+
+interface Budget {
+  budget: string;
+  goal: string;
+  figure: string;
+  ratio: string;
+  holds: string;
+}
+
+const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
+const percent = (share: number) => `${(share * 100).toFixed(1)} %`;
+const yes = (holds: boolean) => (holds ? 'yes' : 'NO');
+
+function firstLoadRows({ bytes }: FirstLoad): Budget[] {
+  const goal = `≤ 150 KB (CI: ${FIRST_LOAD_BUDGET_KB} KB)`;
+  return [{ budget: 'first visit JavaScript with its words, gzip -9', goal, figure: kb(bytes), ratio: `${(bytes / FIRST_LOAD_BUDGET).toFixed(2)}× the goal`, holds: yes(bytes <= FIRST_LOAD_BUDGET) }];
+}
+
+function pipelineRows({ valid, invalid }: PipelineResult): Budget[] {
+  const row = (what: string, share: number) => ({ budget: `API pipeline: ${what}`, goal: '(none)', figure: `${percent(share)} of bare Fastify`, ratio: share.toFixed(2), holds: '—' });
+  return [row('POST registration 201 (insert)', valid), row('POST registration 422 (no database)', invalid)];
+}
+
+function readRows(results: ReadResult[]): Budget[] {
+  return results.flatMap(({ route, throughput, tail, errors }) => [
+    { budget: `${route}: req/s`, goal: '≥ 70 % of floor', figure: percent(throughput), ratio: throughput.toFixed(2), holds: yes(throughput >= READ_THROUGHPUT && errors === 0) },
+    { budget: `${route}: p99`, goal: '≤ 1.5× floor', figure: `${tail.toFixed(2)}×`, ratio: tail.toFixed(2), holds: yes(tail <= READ_TAIL) },
+  ]);
+}
+
+function gridRows(results: GridResult[]): Budget[] {
+  return results.map(({ rows, portal, floor }) => ({
+    budget: `learner grid: paste ${rows} rows → validated, painted`,
+    goal: `≤ ${GRID_TARGET}× bare`,
+    figure: `${Math.round(portal)} ms (bare ${Math.round(floor)} ms)`,
+    ratio: (portal / floor).toFixed(2),
+    holds: yes(portal / floor <= GRID_TARGET),
+  }));
+}
+
+function usersRows(results: UsersResult[]): Budget[] {
+  return results.map(({ call, medianMs, budgetMs }) => ({
+    budget: `Users, 10,000 learners: ${call} (median of 3)`,
+    goal: `≤ ${budgetMs} ms`,
+    figure: `${medianMs} ms`,
+    ratio: (medianMs / budgetMs).toFixed(2),
+    holds: yes(medianMs <= budgetMs),
+  }));
+}
+
+const budgets = [
+  ...(firstLoad ? firstLoadRows(firstLoad) : []),
+  ...(pipeline ? pipelineRows(pipeline) : []),
+  ...(reads ? readRows(reads) : []),
+  ...(grid ? gridRows(grid) : []),
+  ...(users ? usersRows(users) : []),
+];
+console.log('\nBudgets (issue 20)');
+console.table(budgets);

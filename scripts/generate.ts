@@ -2,20 +2,26 @@
  * Build step that turns the product configuration into browser modules under build/generated/ (never committed):
  * - forms/<schema>.cjs: the bundled schema and its precompiled RJSF validators (no eval in the browser, so the page
  *   runs under a strict Content-Security-Policy);
- * - locales/<lang>.json: every locale file of a language merged into one tree;
+ * - locales/<lang>.json: the language chunk, the words of the frame (src/configuration/split.ts); words-all/<lang>.json
+ *   every word (the screen gallery); words-engine/<lang>.json: the words of lazily loaded code (widgets, form engine);
+ *   words/<lang>/<screen id>.json: the words only that screen names;
  * - forms.json: the names of the forms (the screen gallery at /dev/screens shows each);
- * - screens.json: every screen definition, from which the route table is built; navigation.json: the menu and footer;
- * - fragments.json: the shared blocks of screens/fragments/ by name;
- * - conditions.cjs (+ .d.cts): every condition (`when`) of the screens, precompiled (src/configuration/conditions.ts);
+ * - routes.json: each screen's route entry (path, access, title, breadcrumb…), from which the router and the frame are
+ *   built; screens.json: every full definition (the gallery); navigation.json: the menu and footer;
+ * - conditions.cjs (+ .d.cts): the conditions (`when`) of the menu, precompiled (src/configuration/conditions.ts);
+ * - screens/<id>.cjs: a screen's chunk: its full definition, the fragments (screens/fragments/) it shows, and their
+ *   conditions, precompiled;
  * - forms/types.ts: the TypeScript type of each form's data (`Forms['admin-name']`), computed by json-schema-to-ts
  *   from the schema's structure, for the routes that receive it and the browser code that sends it.
  */
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import ajvErrors from 'ajv-errors';
 import type { RJSFSchema } from '@rjsf/utils';
 import { compileSchemaValidatorsCode } from '@rjsf/validator-ajv8/compileSchemaValidators';
 import { loadFormSchemas, loadFragments, loadLocales, loadNavigation, loadScreens, PROJECT_ROOT, type JsonSchema } from '../src/configuration/load.js';
+import { codeNamespaces, frameKeys, routeEntry, screenParts, splitWords } from '../src/configuration/split.js';
+import type { FragmentDefinition, ScreenDefinition } from '../src/common/screens.js';
 import { Ajv } from 'ajv';
 import standaloneCode from 'ajv/dist/standalone/index.js';
 import { AJV_OPTIONS } from '../src/configuration/ajvOptions.js';
@@ -49,6 +55,12 @@ export function formTypesSource(schemas: Record<string, JsonSchema>): string {
   ].join('\n');
 }
 
+/** A screen's chunk: its conditions module with the screen's full definition and the fragments it shows. */
+export function screenModuleSource(screen: ScreenDefinition, fragments: Record<string, FragmentDefinition>): string {
+  const conditions = conditionsModuleSource(collectConditions([screen, fragments]));
+  return `${conditions}exports.definition = ${JSON.stringify(screen)};\nexports.fragments = ${JSON.stringify(fragments)};\n`;
+}
+
 /** One validator per condition, exported as c0, c1, …, and `index` from a condition's JSON text to its export. */
 export function conditionsModuleSource(conditions: Map<string, { condition: ConditionSchema }>): string {
   const ajv = new Ajv({ ...AJV_OPTIONS, code: { source: true, esm: false, lines: false } });
@@ -66,27 +78,62 @@ declare const conditions: { index: Record<string, string> } & Record<string, (da
 export = conditions;
 `;
 
+/**
+ * Each file is written beside itself and renamed into place, and only files no longer generated are removed: tests
+ * regenerate while another test lane's webpack reads the folder, which must never see it missing or half written.
+ */
+function writeAtomically(file: string, content: string): string {
+  mkdirSync(path.dirname(file), { recursive: true });
+  const temporary = `${file}.${process.pid}.tmp`;
+  writeFileSync(temporary, content);
+  renameSync(temporary, file);
+  return file;
+}
+
+function removeAllBut(dir: string, kept: Set<string>): void {
+  for (const entry of readdirSync(dir, { withFileTypes: true, recursive: true })) {
+    const file = path.join(entry.parentPath ?? entry.path, entry.name);
+    if (entry.isFile() && !kept.has(file) && !file.endsWith('.tmp')) rmSync(file, { force: true });
+  }
+}
+
 export function generate(outDir = GENERATED_DIR): void {
-  rmSync(outDir, { recursive: true, force: true });
-  mkdirSync(path.join(outDir, 'forms'), { recursive: true });
-  mkdirSync(path.join(outDir, 'locales'), { recursive: true });
+  const written = new Set<string>();
+  const write = (relative: string, content: string) => written.add(writeAtomically(path.join(outDir, relative), content));
   const formSchemas = loadFormSchemas();
   for (const [name, schema] of Object.entries(formSchemas)) {
-    writeFileSync(path.join(outDir, 'forms', `${name}.cjs`), formModuleSource(schema));
+    write(path.join('forms', `${name}.cjs`), formModuleSource(schema));
   }
-  writeFileSync(path.join(outDir, 'forms', 'types.ts'), formTypesSource(formSchemas));
-  writeFileSync(path.join(outDir, 'forms.json'), JSON.stringify(Object.keys(formSchemas)));
-  for (const [language, tree] of Object.entries(loadLocales())) {
-    writeFileSync(path.join(outDir, 'locales', `${language}.json`), JSON.stringify(tree));
-  }
+  write(path.join('forms', 'types.ts'), formTypesSource(formSchemas));
+  write('forms.json', JSON.stringify(Object.keys(formSchemas)));
   const screens = loadScreens();
   const navigation = loadNavigation();
   const fragments = loadFragments();
-  writeFileSync(path.join(outDir, 'screens.json'), JSON.stringify(screens));
-  writeFileSync(path.join(outDir, 'navigation.json'), JSON.stringify(navigation));
-  writeFileSync(path.join(outDir, 'fragments.json'), JSON.stringify(fragments));
-  writeFileSync(path.join(outDir, 'conditions.cjs'), conditionsModuleSource(collectConditions([screens, navigation, fragments])));
-  writeFileSync(path.join(outDir, 'conditions.d.cts'), CONDITIONS_DECLARATION);
+  const routes = screens.map(routeEntry);
+  write('screens.json', JSON.stringify(screens));
+  write('routes.json', JSON.stringify(routes));
+  write('navigation.json', JSON.stringify(navigation));
+  write('conditions.cjs', conditionsModuleSource(collectConditions(navigation)));
+  write('conditions.d.cts', CONDITIONS_DECLARATION);
+
+  const locales = loadLocales();
+  const namespaces = new Set(Object.keys(locales.ja));
+  const inCode = codeNamespaces(path.join(PROJECT_ROOT, 'src/client/app/main.tsx'), ['src/client', 'src/common'].map((dir) => path.join(PROJECT_ROOT, dir)), namespaces);
+  const byScreen: Record<string, Set<string>> = {};
+  for (const screen of screens) {
+    const parts = screenParts(screen, fragments, formSchemas, namespaces);
+    byScreen[screen.id] = parts.namespaces;
+    write(path.join('screens', `${screen.id}.cjs`), screenModuleSource(screen, parts.fragments));
+  }
+  const shown = frameKeys(routes, navigation);
+  for (const [language, tree] of Object.entries(locales)) {
+    const words = splitWords(tree, byScreen, inCode, shown);
+    write(path.join('locales', `${language}.json`), JSON.stringify(words.frame));
+    write(path.join('words-all', `${language}.json`), JSON.stringify(tree));
+    write(path.join('words-engine', `${language}.json`), JSON.stringify(words.engine));
+    for (const [id, own] of Object.entries(words.screens)) write(path.join('words', language, `${id}.json`), JSON.stringify(own));
+  }
+  removeAllBut(outDir, written);
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {

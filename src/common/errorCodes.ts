@@ -54,6 +54,8 @@ export const FIELD_ERROR = {
   nameIdMustBeBlankWhenNameIdTypeIsEmail: 'nameIdMustBeBlankWhenNameIdTypeIsEmail',
   nameIdMustBePresentWhenNameIdTypeIsNameId: 'nameIdMustBePresentWhenNameIdTypeIsNameId',
   nameIdMustBeBlankWhenIdpNotSpecified: 'nameIdMustBeBlankWhenIdpNotSpecified',
+  /** Learners (issue 19): a cell holding a character the file's encoding did not keep (U+FFFD, or '?' for a stored character CP932 has not). */
+  lostCharacter: 'lostCharacter',
   /** Corporate subscriptions (SPEC §8 'Application errors'; words in locales/<lang>/subscriptions.json errors.<field>.<code>). */
   required: 'required',
   cantBeUsed: 'cantBeUsed',
@@ -64,6 +66,8 @@ export const FIELD_ERROR = {
   notUpdatable: 'notUpdatable',
   enlargementDeadline: 'enlargementDeadline',
   reductionDeadline: 'reductionDeadline',
+  /** A new registration for a gls class past its registration deadline (issue 17; meta.deadline, the last day). */
+  classClosed: 'classClosed',
 } as const;
 export type FieldErrorCode = (typeof FIELD_ERROR)[keyof typeof FIELD_ERROR];
 
@@ -71,6 +75,8 @@ export interface FieldError {
   field: string;
   code: string;
   meta?: Record<string, unknown>;
+  /** SPEC §8 'Application errors': an item naming a message code of its own (E001…); the browser shows that message. */
+  errorCode?: string;
 }
 
 /** The format errors of a learner CSV (400 on POST organizations/{orgId}/users/preview; SPEC §8 CSV preview). */
@@ -97,5 +103,6 @@ export const USER_ROW_ERROR = {
   nameIdMustBeBlankWhenNameIdTypeIsEmail: FIELD_ERROR.nameIdMustBeBlankWhenNameIdTypeIsEmail,
   nameIdMustBePresentWhenNameIdTypeIsNameId: FIELD_ERROR.nameIdMustBePresentWhenNameIdTypeIsNameId,
   nameIdMustBeBlankWhenIdpNotSpecified: FIELD_ERROR.nameIdMustBeBlankWhenIdpNotSpecified,
+  lostCharacter: FIELD_ERROR.lostCharacter,
 } as const;
 export type UserRowErrorCode = (typeof USER_ROW_ERROR)[keyof typeof USER_ROW_ERROR];

@@ -75,7 +75,8 @@ export type InitialAlternatives = Array<ValueRef | number | boolean | null | { w
 
 /**
  * A condition over the screen context (params, query, state, data, role, flags, item, body…): a JSON Schema the
- * context must satisfy (DESIGN §6, JSON Forms' rules). No expression language; precompiled at build time.
+ * context must satisfy (DESIGN §6, JSON Forms' rules). No expression language; precompiled at build time. Files write
+ * it short or by name (docs/configuration.md); the loader gives the engine the full schema (src/configuration/conditions.ts).
  */
 export type Condition = Record<string, unknown>;
 
@@ -132,6 +133,10 @@ export interface Outcome {
    * the answer: `{"preview": "$body.users", "rowErrors": null}` (SPEC 2.15's preview mode, the selected row).
    */
   set?: Record<string, ValueRef | null>;
+  /** Sign out here: the session and local storage cleared, then sign-in (SPEC §8 'User calls returning 401'). */
+  signOut?: boolean;
+  /** Values of `set` passed through a named rule of the engine (engine/screen/normalizers.ts): `{"rowErrors": "rowErrors"}` (SPEC §5). */
+  normalize?: Record<string, 'rowErrors'>;
   /**
    * Fields of the screen's form set from the context and the answer, e.g. after a modal form saved a record:
    * `{"contactId": "$body.contact.id"}` (SPEC 2.12: the form's contactId is set to the returned id).
@@ -139,7 +144,16 @@ export interface Outcome {
   setFields?: Record<string, ValueRef>;
   /** The answer (text) saved as a file: its name a locale key with values (plus `date`, today as yyyyMMdd), optionally after a UTF-8 byte-order mark. */
   save?: { fileName: string; values?: Record<string, ValueRef>; type?: string; bom?: boolean };
+  /**
+   * Values kept in the browser's localStorage under their names for a later page (SPEC §7: arriving on a class route
+   * keeps projectId and projectCode, which the next single sign-on to product 4 reads once); an empty value is not kept.
+   */
+  remember?: Record<string, ValueRef>;
 }
+
+/** Calls that may take longer than the default 300000 ms (SPEC §7, §9); the browser's constants hold the numbers. */
+export const CALL_TIMEOUTS = ['subscriptionWrite'] as const;
+export type CallTimeout = (typeof CALL_TIMEOUTS)[number];
 
 /** An API call of a screen: data to load, or an action's call. Placeholders (:orgId, :name) as in `params`. */
 export interface CallDefinition {
@@ -154,6 +168,26 @@ export interface CallDefinition {
   bearer?: { header: string; token: ValueRef };
   /** Send the body as multipart/form-data (a file chosen in an upload block is `$file`). */
   multipart?: boolean;
+  /**
+   * Send an `Idempotency-Key` header, a new key each time the call is made (one per submit; the http layer's network
+   * retries of that call send the same key): the server answers a repeat with the first answer, never writing twice.
+   */
+  idempotencyKey?: boolean;
+  /** A longer timeout by name: `subscriptionWrite`, an application's create and update, dry runs too (600000 ms). */
+  timeout?: CallTimeout;
+  /**
+   * Other endpoints for the same call: the first whose condition holds replaces method, path and params (a confirmed
+   * class application is changed through PATCH …/confirmed_corporate_subscriptions, SPEC §7). Query, body and the
+   * outcomes stay the definition's.
+   */
+  instead?: CallAlternative[];
+}
+
+export interface CallAlternative {
+  when: Condition;
+  method?: CallDefinition['method'];
+  path: string;
+  params?: Record<string, ValueRef>;
 }
 
 /** Data a screen loads on entering, under `data.<key>`; failures follow `outcomes`, else the general handling. */
@@ -328,9 +362,28 @@ export interface TableBlock extends BlockBase {
   alongside?: Record<string, ValueRef>;
   /** Locale key of the table's caption (read by screen readers). */
   caption: string;
+  /** Show only the rows in view (and `overscan` more each way) inside a scroll container: for lists of thousands. */
+  virtual?: VirtualTable;
   /** A column's `when` is checked against the table's context (e.g. a warnings column outside a read-only view). */
   columns: Array<{ title: string; cells: Cell[]; when?: Condition }>;
   empty?: string;
+}
+
+/** A virtualised table's layout, pixels (SPEC §9 'Users table layout'). */
+export interface VirtualTable {
+  /** The table's width. */
+  width: number;
+  /** The height of the rows' view before the page is laid out (and in tests). */
+  height: number;
+  /** The scroll container's maximum height. */
+  maxHeight: number;
+  rowHeight: number;
+  /** A row's height while its `expand` blocks are shown (the row and its expansion together). */
+  expandedRowHeight?: number;
+  /** Rows kept in the DOM beyond the view on each side. */
+  overscan: number;
+  /** A row number (as `rowNo` counts: index + rowNumberFrom) to scroll into view whenever it changes (a row error chosen). */
+  scrollTo?: ValueRef;
 }
 
 /**

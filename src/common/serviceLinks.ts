@@ -38,8 +38,10 @@ export interface LinkExceptions {
   learningCheckAdminUrl: string;
   /** The provider's SAML identity provider: gls other_sso links at or under this URL keep no glopla_id. */
   samlIdpUrl: string;
-  /** The provider's sign-in host (host name, optionally with a port): links to it get at={gloplaId}:{token}. */
+  /** The provider's sign-in host (host name, optionally with a port): https links to it get at={gloplaId}:{token}. */
   signinHost: string;
+  /** Demo mode only: plain http links to the sign-in host get `at` too (a local stand-in of the provider). */
+  signinOverHttp: boolean;
 }
 
 export interface LinkContext {
@@ -59,8 +61,8 @@ export interface LinkContext {
 /** Admin links of these groups get glopla_id (SPEC §7). */
 const GLOPLA_ID_ADMIN_GROUPS: readonly number[] = [SERVICE_GROUP.hodai, SERVICE_GROUP.gu, SERVICE_GROUP.hodaiplus, SERVICE_GROUP.newhodaiplus, SERVICE_GROUP.newemba];
 
-/** Any base: only to parse relative URLs; it never appears in a result. */
-const BASE = 'http://relative.invalid';
+/** Any base: only to parse relative URLs; it never appears in a result. https: a protocol-relative link is read as https. */
+const BASE = 'https://relative.invalid';
 
 export function isAbsoluteUrl(url: string): boolean {
   return /^[a-z][a-z0-9+.-]*:/i.test(url) || url.startsWith('//');
@@ -85,7 +87,8 @@ function isUnder(url: URL, prefix: string): boolean {
  * - admin links of hodai, gu, hodaiplus, newhodaiplus and newemba get glopla_id={gloplaId}, unless the URL is the
  *   learning-check admin page or already carries glopla_id; likewise other_sso links of gls that do not point to the
  *   provider's SAML identity provider;
- * - links to the provider's sign-in host get at={gloplaId}:{token};
+ * - https links to the provider's sign-in host get at={gloplaId}:{token} (the access token: never over plain http,
+ *   except in demo mode; a protocol-relative link is read, and written, as https);
  * - admin links on the project layout (service id 4) get locale={language}.
  * A URL that cannot be parsed is left as it is.
  */
@@ -112,7 +115,8 @@ export function rewriteServiceLink<L extends ServiceLink>(link: L, context: Link
   const gloplaIdSso = category === 'other_sso' && serviceGroupId === SERVICE_GROUP.gls && !isUnder(url, exceptions.samlIdpUrl);
   if ((gloplaIdAdmin || gloplaIdSso) && !params.has('glopla_id')) add('glopla_id', context.gloplaId);
 
-  if (absolute && url.host.toLowerCase() === exceptions.signinHost.toLowerCase()) add('at', `${context.gloplaId}:${context.token}`);
+  const secure = url.protocol === 'https:' || (exceptions.signinOverHttp && url.protocol === 'http:');
+  if (absolute && secure && url.host.toLowerCase() === exceptions.signinHost.toLowerCase()) add('at', `${context.gloplaId}:${context.token}`);
 
   if (category === 'admin' && context.serviceId === PROJECT_LAYOUT_SERVICE_ID) add('locale', context.language);
 

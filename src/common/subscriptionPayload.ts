@@ -2,6 +2,7 @@
  * SPEC §7 'Subscription payload rules': the body the application wizards send (dry run and real run alike) from the
  * form's data. One pure function, table-tested (test/common/subscriptionPayload.test.ts).
  */
+import { startsOnAsSent } from './subscriptionRules.js';
 
 /** The learner fields of a row (SPEC §5 'Learner rows'). */
 const LEARNER_FIELDS = ['firstName', 'lastName', 'kanaFirstName', 'kanaLastName', 'email'] as const;
@@ -25,6 +26,7 @@ function learnerRow(row: Record<string, unknown>): Record<string, unknown> {
 
 export function subscriptionPayload(data: Record<string, unknown>, options: SubscriptionPayloadOptions): Record<string, unknown> {
   const payload: Record<string, unknown> = { ...data };
+  if (typeof data.startsOn === 'string') payload.startsOn = startsOnAsSent(data.startsOn);
   const projectClassId = typeof data.projectClassId === 'number' ? data.projectClassId : 0;
   // 0 means none and is sent as null (SPEC §7); the server reads null as 0 before the form schema
   payload.projectClassId = projectClassId > 0 ? projectClassId : null;

@@ -24,6 +24,15 @@ export function isDate(date: string): boolean {
   return day(date).isValid();
 }
 
+/**
+ * SPEC §5: a start date entered as MM-dd-yyyy is sent as yyyy-MM-dd (a slash for the hyphen too, as spreadsheets
+ * write it); anything else is left as it is, for the form's digit-group check to judge.
+ */
+export function startsOnAsSent(value: string): string {
+  const match = /^\s*(\d{2})[-/](\d{2})[-/](\d{4})\s*$/.exec(value);
+  return match ? `${match[3]}-${match[1]}-${match[2]}` : value.trim();
+}
+
 /** Today (or the day of `now`) in the Asia/Tokyo calendar. */
 export function tokyoToday(now: Date = new Date()): string {
   return moment(now).utcOffset(TOKYO_OFFSET_MINUTES).format(DATE_FORMAT);
@@ -46,6 +55,18 @@ export function earliestStartsOn(today: string): string {
 export function latestStartsOn(today: string, lastStartsOns: ReadonlyArray<string | null> = []): string {
   const caps = lastStartsOns.filter((date): date is string => date !== null);
   return [format(day(today).add(START_WINDOW_MONTHS, 'months')), ...caps].sort()[0]!;
+}
+
+/**
+ * The last day an application may be made for this start date (issue 17: a gls class's registration deadline): the
+ * latest day on or before it whose earliest start date (SPEC §5) is not after it. A class starting on Wednesday: the
+ * Monday before; on Monday: the Thursday before.
+ */
+export function lastApplicationDay(startsOn: string): string {
+  for (let days = 0; ; days += 1) {
+    const candidate = addDays(startsOn, -days);
+    if (earliestStartsOn(candidate) <= startsOn) return candidate;
+  }
 }
 
 /** startsOn inside the window of an application made today for these services. */
@@ -99,4 +120,15 @@ export function userLimit(group: UserLimitGroup, selectedCount: number): UserLim
   if (group.maximumUsers === null) return null;
   if (group.selection === 'multi') return { code: 'maximumNumberUsers.emba', minimum: 0, maximum: Math.floor(group.maximumUsers / Math.max(selectedCount, 1)) };
   return { code: 'maximumNumberUsers.hodai', minimum: 0, maximum: group.maximumUsers };
+}
+
+/**
+ * A class application's deadlines (SPEC §4 'Class enrolment deadlines'), each the last day the change is allowed:
+ * reduction, its change deadline (past it the application is confirmed: no learner removed); enlargement, startsOn +
+ * `enlargementDays` (past it no learner added).
+ */
+export function classDeadlines(startsOn: string, today: string, enlargementDays: number) {
+  const reduction = businessDaysBefore(startsOn, CHANGE_DEADLINE_BUSINESS_DAYS);
+  const enlargement = addDays(startsOn, enlargementDays);
+  return { reduction: { date: reduction, passed: today > reduction }, enlargement: { date: enlargement, passed: today > enlargement } };
 }

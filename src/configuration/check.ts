@@ -8,15 +8,26 @@ import path from 'node:path';
 import Ajv from 'ajv';
 import ajvErrors from 'ajv-errors';
 import { LANGUAGES } from '../common/languages.js';
+import { routeShape, TRANSLATING_ROUTES } from '../common/translatingRoutes.js';
 import { COMPONENT_IDS } from '../client/screens/componentIds.js';
 import { BUILT_IN_WIDGET_IDS, FIELD_IDS, FIELD_OPTIONS_SCHEMAS, WIDGET_IDS, type FieldId } from '../client/widgets/ids.js';
 import { SCREEN_EVENTS } from '../client/engine/events.js';
 import { FUNCTION_NAMES } from '../client/engine/forms/functions.js';
 import { PAYLOAD_NAMES } from '../client/engine/forms/payloads.js';
 import { AJV_OPTIONS } from './ajvOptions.js';
-import { collectConditions } from './conditions.js';
-import { FRAGMENTS_DIR, jsonFiles, PROJECT_ROOT, resolveExtends, SHARED_SCHEMA, withSharedDefinitions, type JsonSchema } from './load.js';
-import { fragmentDefinitionSchema, navigationSchema, screenDefinitionSchema } from './screenSchema.js';
+import { CONDITIONS_FILE, ConditionError, mapConditions, normaliseCondition, type ConditionSchema, type NamedConditions } from './conditions.js';
+import { FRAGMENTS_DIR, jsonFiles, PROJECT_ROOT, resolveExtends, screenFiles, SHARED_SCHEMA, withSharedDefinitions, type JsonSchema } from './load.js';
+import {
+  conditionsFileSchema,
+  DEFINITION_SCHEMA_DIR,
+  DEFINITION_SCHEMAS,
+  definitionSchemaText,
+  fragmentDefinitionSchema,
+  JSON_SCHEMA_DRAFT,
+  navigationSchema,
+  screenDefinitionSchema,
+  type DefinitionKind,
+} from './screenSchema.js';
 
 /** An API route as Fastify registered it: `GET /api/v2/organizations/:orgId/affiliations`. */
 export interface CheckOptions {
@@ -47,7 +58,7 @@ const MESSAGE_KEYWORDS = ['required', 'minLength', 'maxLength', 'minimum', 'maxi
 class Checker {
   readonly problems: Problem[] = [];
   readonly keyUses: Found[] = [];
-  constructor(private readonly root: string) {}
+  constructor(readonly root: string) {}
 
   relative(file: string): string {
     return path.relative(this.root, file);
@@ -94,6 +105,7 @@ function checkSchemas(checker: Checker, root: string): Record<string, JsonSchema
     const file = path.join(dir, name);
     const schema = checker.parse(file) as JsonSchema | undefined;
     if (!schema) continue;
+    if (schema.$schema !== JSON_SCHEMA_DRAFT) checker.report(file, '/$schema', `must be "${JSON_SCHEMA_DRAFT}" (the draft ajv checks the form with), for editors`);
     walk(schema, [], (value, parts) => {
       const word = parts.at(-1);
       const parent = parts.at(-2);
@@ -131,15 +143,93 @@ function checkScreenKeys(checker: Checker, file: string, screen: Record<string, 
   });
 }
 
-/** Every condition compiles (the build precompiles them the same way). */
-function checkConditions(checker: Checker, file: string, screen: unknown): void {
-  const ajv = new Ajv({ ...AJV_OPTIONS });
-  for (const { condition, pointer } of collectConditions(screen).values()) {
-    try {
-      ajv.compile(condition);
-    } catch (error) {
-      checker.report(file, pointer, `condition does not compile: ${(error as Error).message}`);
-    }
+/**
+ * The conditions' own ajv: as the build's, but an unknown keyword is an error (a misspelt keyword inside a schema
+ * would otherwise be ignored and the condition always hold).
+ */
+const conditionAjv = new Ajv({ ...AJV_OPTIONS, strictSchema: true });
+
+/** Names a condition uses (at its own level and in its not/allOf/… conditions), to find unused named ones. */
+function namesIn(source: unknown, into: Set<string>): void {
+  if (typeof source === 'string') into.add(source);
+  else if (Array.isArray(source)) source.forEach((item) => namesIn(item, into));
+  else if (source && typeof source === 'object') {
+    for (const [key, value] of Object.entries(source)) if (['not', 'if', 'then', 'else', 'allOf', 'anyOf', 'oneOf'].includes(key)) namesIn(value, into);
+  }
+}
+
+/** A condition names known conditions and compiles (the build precompiles it the same way, after normaliseCondition). */
+function checkCondition(checker: Checker, file: string, pointer: string, source: unknown, names: NamedConditions): void {
+  let schema;
+  try {
+    schema = normaliseCondition(source, names);
+  } catch (error) {
+    if (!(error instanceof ConditionError)) throw error;
+    checker.report(file, pointer, error.message);
+    return;
+  }
+  try {
+    conditionAjv.compile(schema);
+  } catch (error) {
+    checker.report(file, pointer, `condition does not compile: ${(error as Error).message}`);
+  }
+}
+
+/**
+ * Every condition of a definition and its own named conditions (`conditions`, laid over the shared `names`) compiles;
+ * returns the names it uses. A named condition of its own that nothing uses is reported.
+ */
+function checkConditions(checker: Checker, file: string, definition: Record<string, any>, names: NamedConditions): Set<string> {
+  const own: NamedConditions = definition.conditions ?? {};
+  const all = { ...names, ...own };
+  const used = new Set<string>();
+  for (const [name, source] of Object.entries(own)) {
+    checkCondition(checker, file, pointerOf(['conditions', name]), source, all);
+    namesIn(source, used);
+  }
+  mapConditions({ ...definition, conditions: undefined }, (source, pointer) => {
+    checkCondition(checker, file, pointer, source, all);
+    namesIn(source, used);
+    return source;
+  });
+  for (const name of Object.keys(own)) if (!used.has(name)) checker.report(file, pointerOf(['conditions', name]), `the condition "${name}" is never used`);
+  return used;
+}
+
+/** screens/conditions.json: valid, each named condition compiles; returns the names. */
+function checkNamedConditions(checker: Checker, root: string): { file: string; names: NamedConditions } {
+  const file = path.join(root, 'screens', CONDITIONS_FILE);
+  if (!existsSync(file)) return { file, names: {} };
+  const json = checker.parse(file) as Record<string, unknown> | undefined;
+  if (!json) return { file, names: {} };
+  checkSchemaReference(checker, file, json, 'conditions');
+  const validate = new Ajv({ allErrors: true, strict: false }).compile(conditionsFileSchema as object);
+  if (!validate(json)) {
+    for (const error of validate.errors ?? []) checker.report(file, error.instancePath, error.message ?? 'invalid');
+    return { file, names: {} };
+  }
+  const { $schema: _schema, $comment: _comment, ...names } = json;
+  for (const [name, source] of Object.entries(names)) checkCondition(checker, file, pointerOf([name]), source, names as NamedConditions);
+  return { file, names: names as NamedConditions };
+}
+
+/** The `$schema` a definition file names: its kind's schema in screens/schema/, relative to the file. */
+function checkSchemaReference(checker: Checker, file: string, json: Record<string, unknown>, kind: DefinitionKind): void {
+  const target = path.join(checker.root, DEFINITION_SCHEMA_DIR, `${kind}.schema.json`);
+  const relative = path.relative(path.dirname(file), target);
+  const expected = relative.startsWith('.') ? relative : `./${relative}`;
+  if (json.$schema !== expected) checker.report(file, '/$schema', `must be "${expected}" (the schema editors check this file against)`);
+}
+
+/** screens/schema/: each file is what src/configuration/screenSchema.ts defines (it cannot drift). */
+function checkDefinitionSchemas(checker: Checker, root: string): void {
+  for (const kind of Object.keys(DEFINITION_SCHEMAS) as DefinitionKind[]) {
+    const file = path.join(root, DEFINITION_SCHEMA_DIR, `${kind}.schema.json`);
+    const text = existsSync(file) ? readFileSync(file, 'utf8') : undefined;
+    if (text !== definitionSchemaText(kind)) checker.report(file, '', 'is not the schema src/configuration/screenSchema.ts defines: run npm run schemas');
+  }
+  for (const name of jsonFiles(path.join(root, DEFINITION_SCHEMA_DIR))) {
+    if (!(name.replace('.schema.json', '') in DEFINITION_SCHEMAS)) checker.report(path.join(root, DEFINITION_SCHEMA_DIR, name), '', 'is no definition schema');
   }
 }
 
@@ -161,28 +251,65 @@ function callsOf(file: string, screen: Record<string, any>): CallUse[] {
   }
   if (screen.form) calls.push({ file, pointer: '/form/submit', method: screen.form.submit.method, path: screen.form.submit.path });
   if (screen.form?.check) calls.push({ file, pointer: '/form/check', method: screen.form.check.method, path: screen.form.check.path });
+  // each alternative endpoint of a call (CallDefinition.instead) must exist too
+  for (const use of [...calls]) {
+    const definition = valueAtPointer(screen, use.pointer);
+    (definition?.instead ?? []).forEach((alternative: any, index: number) =>
+      calls.push({ file, pointer: `${use.pointer}/instead/${index}`, method: alternative.method ?? use.method, path: alternative.path, version: use.version }),
+    );
+  }
   return calls;
 }
 
-/** `organizations/:orgId/x` and the route `/api/v2/organizations/:id/x` are the same call: placeholders' names do not matter. */
-const routeShape = (method: string, path: string) => `${method} ${path.replace(/:[a-zA-Z][a-zA-Z0-9]*/g, ':')}`;
+/** The value at a JSON pointer of the screen ('/actions/save/call'). */
+function valueAtPointer(value: any, pointer: string): any {
+  return pointer
+    .split('/')
+    .slice(1)
+    .reduce((node, key) => node?.[key.replace(/~1/g, '/').replace(/~0/g, '~')], value);
+}
 
+/**
+ * Every call is a server route (`organizations/:orgId/x` and the route `/api/v2/organizations/:id/x` are one: the
+ * placeholders' names do not matter), and so is every route the engine gives the page's language.
+ */
 function checkCalls(checker: Checker, calls: CallUse[], routes: readonly string[]): void {
   const known = new Set(routes.map((route) => routeShape(route.split(' ')[0]!, route.slice(route.indexOf(' ') + 1))));
   for (const use of calls) {
     const url = `/api/${use.version ?? 'v2'}/${use.path}`;
     if (!known.has(routeShape(use.method, url))) checker.report(use.file, use.pointer, `no server route ${use.method} ${url}`);
   }
+  for (const route of TRANSLATING_ROUTES) {
+    const [method, routePath] = route.split(' ') as [string, string];
+    if (!known.has(routeShape(method, `/api/v2/${routePath}`))) checker.problems.push({ file: 'src/common/translatingRoutes.ts', pointer: '', message: `no server route ${route}` });
+  }
 }
 
 /** The fragments a definition names (FragmentBlock), with the pointers of the blocks naming them. */
-function fragmentUses(definition: unknown): Array<{ name: string; parts: Array<string | number> }> {
-  const uses: Array<{ name: string; parts: Array<string | number> }> = [];
+function fragmentUses(definition: unknown): Array<{ name: string; parts: Array<string | number>; values: Record<string, unknown> }> {
+  const uses: Array<{ name: string; parts: Array<string | number>; values: Record<string, unknown> }> = [];
   walk(definition, [], (value, parts) => {
     const node = value as Record<string, unknown> | null;
-    if (node && typeof node === 'object' && !Array.isArray(node) && node.type === 'fragment' && typeof node.name === 'string' && parts.at(-2) !== 'when') uses.push({ name: node.name, parts });
+    if (node && typeof node === 'object' && !Array.isArray(node) && node.type === 'fragment' && typeof node.name === 'string' && parts.at(-2) !== 'when') {
+      uses.push({ name: node.name, parts, values: (node.values as Record<string, unknown> | undefined) ?? {} });
+    }
   });
   return uses;
+}
+
+/** A fragment block gives exactly the values the fragment takes (its `values`); null says there is none. */
+function checkFragmentValues(checker: Checker, file: string, definition: unknown, fragments: Map<string, { file: string; fragment: Record<string, any> }>): void {
+  for (const { name, parts, values } of fragmentUses(definition)) {
+    const fragment = fragments.get(name);
+    if (!fragment) continue;
+    const takes = Object.keys(fragment.fragment.values ?? {});
+    for (const given of Object.keys(values)) {
+      if (!takes.includes(given)) checker.report(file, pointerOf([...parts, 'values', given]), `the fragment "${name}" takes no value "${given}"; it takes: ${takes.join(', ') || 'none'}`);
+    }
+    for (const needed of takes) {
+      if (!(needed in values)) checker.report(file, pointerOf(parts), `the fragment "${name}" needs the value "${needed}" (give null when there is none)`);
+    }
+  }
 }
 
 /** Every fragment a definition shows, through the fragments it shows too (a fragment that shows itself is reported). */
@@ -203,7 +330,7 @@ function fragmentsShownBy(definition: unknown, fragments: Map<string, { file: st
  * screens/fragments/*.json: each valid, its words and conditions checked like a screen's; every fragment a screen or
  * fragment names exists and none shows itself; the actions a fragment names exist in every screen that shows it.
  */
-function checkFragments(checker: Checker, root: string): Map<string, { file: string; fragment: Record<string, any> }> {
+function checkFragments(checker: Checker, root: string, names: NamedConditions, used: Set<string>): Map<string, { file: string; fragment: Record<string, any> }> {
   const dir = path.join(root, 'screens', FRAGMENTS_DIR);
   const fragments = new Map<string, { file: string; fragment: Record<string, any> }>();
   if (!existsSync(dir)) return fragments;
@@ -212,16 +339,19 @@ function checkFragments(checker: Checker, root: string): Map<string, { file: str
     const file = path.join(dir, name);
     const fragment = checker.parse(file) as Record<string, any> | undefined;
     if (!fragment) continue;
+    checkSchemaReference(checker, file, fragment, 'fragment');
     if (!validate(fragment)) {
       for (const error of validate.errors ?? []) checker.report(file, error.instancePath, error.message ?? 'invalid');
       continue;
     }
     fragments.set(path.basename(name, '.json'), { file, fragment });
     checkScreenKeys(checker, file, fragment);
-    checkConditions(checker, file, fragment);
+    for (const name of checkConditions(checker, file, fragment, names)) used.add(name);
+    checkFragmentReads(checker, file, fragment, names);
   }
   for (const [name, { file, fragment }] of fragments) {
     if (fragmentsShownBy(fragment, fragments).has(name)) checker.report(file, '', `the fragment "${name}" shows itself`);
+    checkFragmentValues(checker, file, fragment, fragments);
     for (const use of fragmentUses(fragment)) {
       if (!fragments.has(use.name)) checker.report(file, pointerOf([...use.parts, 'name']), `unknown fragment "${use.name}"`);
     }
@@ -244,6 +374,146 @@ function checkFragmentUses(checker: Checker, file: string, screen: Record<string
   }
 }
 
+const isObject = (value: unknown): value is Record<string, any> => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** A read of the screen context that must have a source: `$data.group…` in a value, or `data.group…` in a condition. */
+interface Read {
+  context: 'data' | 'local' | 'values';
+  key: string;
+  pointer: string;
+}
+const READ_CONTEXTS = ['data', 'local', 'values'] as const;
+
+/** The keys a JSON Schema node asks of an object (`properties`, `required`, through allOf/anyOf/oneOf). */
+function keysOf(node: unknown, into: Set<string>): void {
+  if (!isObject(node)) return;
+  for (const key of Object.keys(node.properties ?? {})) into.add(key);
+  if (Array.isArray(node.required)) for (const key of node.required) if (typeof key === 'string') into.add(key);
+  for (const keyword of ['allOf', 'anyOf', 'oneOf']) if (Array.isArray(node[keyword])) for (const item of node[keyword]) keysOf(item, into);
+}
+
+/** The keys a condition (in full) reads under one key of the context, through its not/if/allOf/… */
+function conditionReads(schema: unknown, context: string, into: Set<string>): void {
+  if (!isObject(schema)) return;
+  keysOf(schema.properties?.[context], into);
+  for (const keyword of ['not', 'if', 'then', 'else']) conditionReads(schema[keyword], context, into);
+  for (const keyword of ['allOf', 'anyOf', 'oneOf']) if (Array.isArray(schema[keyword])) for (const item of schema[keyword]) conditionReads(item, context, into);
+}
+
+/** Every read of data, local and values in a definition: its values (`$data.x…`) and its conditions' paths. */
+function contextReads(definition: Record<string, any>, names: NamedConditions): Read[] {
+  const reads: Read[] = [];
+  walk({ ...definition, conditions: undefined, $comment: undefined }, [], (value, parts) => {
+    const match = typeof value === 'string' ? /^\$(data|local|values)\.([^.]+)/.exec(value) : null;
+    if (match) reads.push({ context: match[1] as Read['context'], key: match[2]!, pointer: pointerOf(parts) });
+  });
+  const all = { ...names, ...(definition.conditions ?? {}) };
+  mapConditions({ ...definition, conditions: undefined }, (source, pointer) => {
+    let schema: ConditionSchema;
+    try {
+      schema = normaliseCondition(source, all);
+    } catch {
+      return source; // reported by checkConditions
+    }
+    for (const context of READ_CONTEXTS) {
+      const keys = new Set<string>();
+      conditionReads(schema, context, keys);
+      for (const key of keys) reads.push({ context, key, pointer });
+    }
+    return source;
+  });
+  return reads;
+}
+
+/** The keys of the screen's own state that its outcomes set (`"set": {"answer": "$body"}`). */
+function localKeysSet(screen: Record<string, any>): Set<string> {
+  const keys = new Set<string>();
+  walk(screen, [], (value, parts) => {
+    if (parts.at(-1) === 'set' && isObject(value)) for (const key of Object.keys(value)) keys.add(key);
+  });
+  return keys;
+}
+
+/**
+ * What a read lacks on a screen: the data it never loads, the state nothing sets; undefined when it has it. Screens
+ * that extend each other share their definitions, so data any of them loads counts (where it is not loaded, a
+ * condition reading it is simply false: the edit wizards' grid locks, laid down in the new wizard).
+ */
+function missingSource(read: Read, loaded: readonly string[], setKeys: Set<string>): string | undefined {
+  if (read.context === 'data' && !loaded.includes(read.key)) return `the screen loads no data "${read.key}"; loaded: ${loaded.join(', ') || 'nothing'}`;
+  if (read.context === 'local' && !setKeys.has(read.key)) return `nothing on the screen sets "local.${read.key}" (an outcome's "set")`;
+  return undefined;
+}
+
+/**
+ * What a screen reads is there: the data entries it loads, the state its outcomes set; and so for the fragments it
+ * shows (reported on the fragment's file, naming the screen).
+ */
+function checkReads(
+  checker: Checker,
+  file: string,
+  screen: Record<string, any>,
+  loaded: readonly string[],
+  names: NamedConditions,
+  fragments: Map<string, { file: string; fragment: Record<string, any> }>,
+): void {
+  const setKeys = localKeysSet(screen);
+  for (const read of contextReads(screen, names)) {
+    const missing = missingSource(read, loaded, setKeys);
+    if (missing) checker.report(file, read.pointer, missing);
+  }
+  for (const name of fragmentsShownBy(screen, fragments)) {
+    const { file: fragmentFile, fragment } = fragments.get(name)!;
+    for (const read of contextReads(fragment, names)) {
+      const missing = missingSource(read, loaded, setKeys);
+      if (missing) checker.report(fragmentFile, read.pointer, `${missing} (the screen ${screen.id}, ${checker.relative(file)}, shows this fragment)`);
+    }
+  }
+}
+
+/** A fragment reads only the values it takes (its `values`). */
+function checkFragmentReads(checker: Checker, file: string, fragment: Record<string, any>, names: NamedConditions): void {
+  const takes = Object.keys(fragment.values ?? {});
+  for (const read of contextReads(fragment, names)) {
+    if (read.context === 'values' && !takes.includes(read.key)) checker.report(file, read.pointer, `the fragment takes no value "${read.key}"; it takes: ${takes.join(', ') || 'none'}`);
+  }
+}
+
+/**
+ * Step names: the steps a screen labels and titles, and the steps its blocks, check and outcomes lead to, are steps of
+ * its form (`form.steps`; a form without them has the one step input).
+ */
+function checkSteps(checker: Checker, file: string, screen: Record<string, any>): void {
+  const steps: string[] = screen.form ? (screen.form.steps ?? ['input']) : [];
+  const known = `its form's steps: ${steps.join(', ') || 'none (no form)'}`;
+  for (const key of ['stepLabels', 'stepTitles']) {
+    for (const step of Object.keys(screen[key] ?? {})) if (!steps.includes(step)) checker.report(file, pointerOf([key, step]), `no step "${step}"; ${known}`);
+  }
+  const needs: Array<[string, string]> = [
+    ['confirmBlocks', 'confirm'],
+    ['check', 'confirm'],
+    ['doneBlocks', 'done'],
+  ];
+  for (const [key, step] of needs) if (screen.form?.[key] !== undefined && !steps.includes(step)) checker.report(file, pointerOf(['form', key]), `needs the step "${step}"; ${known}`);
+  walk(screen, [], (value, parts) => {
+    if (parts.at(-1) === 'navigate' && value === 'done' && !steps.includes('done')) checker.report(file, pointerOf(parts), `no step "done"; ${known}`);
+  });
+}
+
+/** A screen that extends another lays its keys over the other's: each of its keys (and of its form's) is one the other has. */
+function checkOverrides(checker: Checker, file: string, own: Record<string, any>, base: Record<string, any>): void {
+  // a screen's own: its names and, above the form it takes over, blocks of its own (a class's header)
+  const ownKeys = ['$schema', '$comment', 'extends', 'id', 'path', 'conditions', 'blocks'];
+  for (const key of Object.keys(own)) {
+    if (ownKeys.includes(key)) continue;
+    if (!(key in base)) checker.report(file, pointerOf([key]), `the screen "${base.id}" it extends has no "${key}" to override`);
+  }
+  if (!isObject(own.form) || !isObject(base.form)) return;
+  for (const key of Object.keys(own.form)) {
+    if (!(key in base.form)) checker.report(file, pointerOf(['form', key]), `the form of the screen "${base.id}" it extends has no "${key}" to override`);
+  }
+}
+
 /** A data entry waits only for entries of the same screen (`after`), and never, through others, for itself. */
 function checkDataOrder(checker: Checker, file: string, screen: Record<string, any>): void {
   const data: Record<string, { after?: string[] }> = screen.data ?? {};
@@ -263,6 +533,9 @@ function checkDataOrder(checker: Checker, file: string, screen: Record<string, a
   }
 }
 
+/** Objects whose keys are names of the caller's choosing (query parameters, values, params, bodies, state), never references. */
+const VALUE_MAPS = new Set(['query', 'values', 'params', 'body', 'set', 'state']);
+
 /** Screens named by links and outcomes, and actions named by items and cells, exist; events have a handler. */
 function checkReferences(checker: Checker, screens: Array<{ file: string; screen: Record<string, any> }>, fragments: Array<{ file: string; fragment: Record<string, any> }> = []): void {
   const ids = new Set(screens.map(({ screen }) => screen.id));
@@ -272,7 +545,9 @@ function checkReferences(checker: Checker, screens: Array<{ file: string; screen
       const word = parts.at(-1);
       if (word === 'screen' && typeof value === 'string' && parts.length > 1 && !ids.has(value)) checker.report(file, pointerOf(parts), `unknown screen "${value}"`);
       // a fragment's actions are those of each screen showing it (checkFragmentUses)
-      if (!isFragment && word === 'action' && typeof value === 'string' && !(value in (screen.actions ?? {}))) checker.report(file, pointerOf(parts), `unknown action "${value}"`);
+      // a key of a value map (a query parameter named action, say) names data, not an action
+      const inValueMap = VALUE_MAPS.has(String(parts.at(-2)));
+      if (!isFragment && !inValueMap && word === 'action' && typeof value === 'string' && !(value in (screen.actions ?? {}))) checker.report(file, pointerOf(parts), `unknown action "${value}"`);
       const events = Object.values(SCREEN_EVENTS) as string[];
       if (word === 'event' && typeof value === 'string' && !events.includes(value)) {
         checker.report(file, pointerOf(parts), `no feature handles the event "${value}"; known: ${events.join(', ')}`);
@@ -282,45 +557,65 @@ function checkReferences(checker: Checker, screens: Array<{ file: string; screen
 }
 
 /** frame/navigation.json: the menu and footer links, checked like the links of a screen. */
-function checkNavigation(checker: Checker, root: string): { file: string; screen: Record<string, any> } | undefined {
+function checkNavigation(checker: Checker, root: string, names: NamedConditions, used: Set<string>): { file: string; screen: Record<string, any> } | undefined {
   const file = path.join(root, 'frame', 'navigation.json');
   const navigation = checker.parse(file) as Record<string, any> | undefined;
   if (!navigation) return undefined;
+  checkSchemaReference(checker, file, navigation, 'navigation');
   const validate = new Ajv({ allErrors: true, strict: false }).compile(navigationSchema as object);
   if (!validate(navigation)) {
     for (const error of validate.errors ?? []) checker.report(file, error.instancePath, error.message ?? 'invalid');
     return undefined;
   }
   checkScreenKeys(checker, file, navigation);
-  checkConditions(checker, file, navigation);
+  for (const name of checkConditions(checker, file, navigation, names)) used.add(name);
   return { file, screen: navigation };
 }
 
 /** Every screen file parsed, with `extends` resolved (load.ts resolveExtends); a bad base is reported on its file. */
-function parseScreens(checker: Checker, dir: string): Array<{ file: string; screen: Record<string, any> }> {
-  const parsed = jsonFiles(dir).flatMap((name) => {
+function parseScreens(checker: Checker, dir: string): Array<{ file: string; screen: Record<string, any>; familyData: string[] }> {
+  const parsed = screenFiles(dir).flatMap((name) => {
     const file = path.join(dir, name);
     const screen = checker.parse(file) as Record<string, any> | undefined;
+    if (screen) checkSchemaReference(checker, file, screen, 'screen');
     return screen ? [{ file, screen }] : [];
   });
   const all = parsed.map((entry) => entry.screen);
-  return parsed.flatMap(({ file, screen }) => {
+  const resolvedScreens = parsed.flatMap(({ file, screen }) => {
     try {
-      return [{ file, screen: resolveExtends([screen], all)[0]! }];
+      const resolved = resolveExtends([screen], all)[0]!;
+      const base = all.find((other) => screen.extends !== undefined && other.id === screen.extends);
+      if (base) checkOverrides(checker, file, screen, resolveExtends([base], all)[0]!);
+      return [{ file, screen: resolved, family: familyOf(screen, all), familyData: [] as string[] }];
     } catch (error) {
       checker.report(file, '/extends', (error as Error).message);
       return [];
     }
   });
+  // the data each family of screens loads (a screen and those extending it, at any depth)
+  for (const entry of resolvedScreens) {
+    const relatives = resolvedScreens.filter((other) => other.family === entry.family);
+    entry.familyData = [...new Set(relatives.flatMap((other) => Object.keys(other.screen.data ?? {})))];
+  }
+  return resolvedScreens;
+}
+
+/** The id of the screen at the top of the screens a screen extends. */
+function familyOf(screen: Record<string, any>, all: Array<Record<string, any>>): unknown {
+  let top = screen;
+  for (let depth = 0; top.extends !== undefined && depth < all.length; depth += 1) top = all.find((other) => other.id === top.extends) ?? top;
+  return top.id;
 }
 
 function checkScreens(checker: Checker, root: string, forms: Record<string, JsonSchema>, options: CheckOptions): void {
   const dir = path.join(root, 'screens');
-  const fragments = checkFragments(checker, root);
+  const shared = checkNamedConditions(checker, root);
+  const used = new Set<string>();
+  const fragments = checkFragments(checker, root, shared.names, used);
   const validate = new Ajv({ allErrors: true, strict: false }).compile(screenDefinitionSchema as object);
   const seen = { ids: new Map<string, string>(), paths: new Map<string, string>() };
   const valid: Array<{ file: string; screen: Record<string, any> }> = [];
-  for (const { file, screen } of parseScreens(checker, dir)) {
+  for (const { file, screen, familyData } of parseScreens(checker, dir)) {
     if (!validate(screen)) {
       for (const error of validate.errors ?? []) checker.report(file, error.instancePath, error.message ?? 'invalid');
       continue;
@@ -339,8 +634,11 @@ function checkScreens(checker: Checker, root: string, forms: Record<string, Json
     if (screen.component !== undefined && !(COMPONENT_IDS as readonly string[]).includes(screen.component)) {
       checker.report(file, '/component', `unknown component "${screen.component}"; known: ${COMPONENT_IDS.join(', ') || 'none'}`);
     }
-    checkConditions(checker, file, screen);
+    for (const name of checkConditions(checker, file, screen, shared.names)) used.add(name);
     checkFragmentUses(checker, file, screen, fragments);
+    checkFragmentValues(checker, file, screen, fragments);
+    checkReads(checker, file, screen, familyData, shared.names, fragments);
+    checkSteps(checker, file, screen);
     checkDataOrder(checker, file, screen);
     if (screen.form) checkFormUse(checker, file, screen.form, forms);
     for (const [id, action] of Object.entries<any>(screen.actions ?? {})) {
@@ -348,7 +646,8 @@ function checkScreens(checker: Checker, root: string, forms: Record<string, Json
       if ((action.form || action.confirm) && !action.call) checker.report(file, pointerOf(['actions', id]), 'an action with a form or a confirmation needs a call');
     }
   }
-  const navigation = checkNavigation(checker, root);
+  const navigation = checkNavigation(checker, root, shared.names, used);
+  for (const name of Object.keys(shared.names)) if (!used.has(name)) checker.report(shared.file, pointerOf([name]), `the condition "${name}" is never used`);
   checkReferences(checker, navigation ? [...valid, navigation] : valid, [...fragments.values()]);
   if (options.routes) checkCalls(checker, valid.flatMap(({ file, screen }) => callsOf(file, screen)), options.routes);
 }
@@ -511,6 +810,7 @@ function checkCodeKeys(checker: Checker, root: string): void {
 
 export function checkConfiguration(root = PROJECT_ROOT, options: CheckOptions = {}): Problem[] {
   const checker = new Checker(root);
+  checkDefinitionSchemas(checker, root);
   const forms = checkSchemas(checker, root);
   checkScreens(checker, root, forms, options);
   checkCodeKeys(checker, root);

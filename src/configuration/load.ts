@@ -7,6 +7,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { LANGUAGES, type Language } from '../common/languages.js';
 import type { FragmentDefinition, NavigationDefinition, ScreenDefinition } from '../common/screens.js';
+import { CONDITIONS_FILE, resolveConditions, type NamedConditions } from './conditions.js';
 
 export const PROJECT_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -26,9 +27,13 @@ export function jsonFiles(dir: string): string[] {
     .sort();
 }
 
-/** Copies the shared definitions into a form schema, so each form is self-contained for RJSF and ajv. */
+/**
+ * Copies the shared definitions into a form schema, so each form is self-contained for RJSF and ajv. The file's
+ * `$schema` (the draft, for editors) is left out: the validators and the OpenAPI document get the schema as before.
+ */
 export function withSharedDefinitions(schema: JsonSchema, shared: JsonSchema): JsonSchema {
-  return { ...schema, $defs: { ...(shared.$defs ?? {}), ...(schema.$defs ?? {}) } };
+  const { $schema: _draft, ...own } = schema;
+  return { ...own, $defs: { ...(shared.$defs ?? {}), ...(schema.$defs ?? {}) } };
 }
 
 /** Every form schema by name (file name without .json), with the shared definitions merged in. */
@@ -56,34 +61,55 @@ export function loadLocales(root = PROJECT_ROOT): Record<Language, LocaleTree> {
   return result;
 }
 
-/** The header menu and the footer links: frame/navigation.json. */
+/** The header menu and the footer links: frame/navigation.json, its conditions in full. */
 export function loadNavigation(root = PROJECT_ROOT): NavigationDefinition {
-  return readJson<NavigationDefinition>(path.join(root, 'frame', 'navigation.json'));
+  return resolveConditions(readJson<NavigationDefinition>(path.join(root, 'frame', 'navigation.json')), loadNamedConditions(root));
 }
 
+/** The shared named conditions of screens/conditions.json (none without the file), without its `$schema`. */
+export function loadNamedConditions(root = PROJECT_ROOT): NamedConditions {
+  const file = path.join(root, 'screens', CONDITIONS_FILE);
+  if (!existsSync(file)) return {};
+  const { $schema: _schema, $comment: _comment, ...names } = readJson<NamedConditions>(file);
+  return names;
+}
+
+/** The screen files of a screens folder: every .json file but the named conditions. */
+export function screenFiles(dir: string): string[] {
+  return jsonFiles(dir).filter((name) => name !== CONDITIONS_FILE);
+}
+
+/** Every screen, `extends` resolved and its conditions in full (src/configuration/conditions.ts). */
 export function loadScreens(root = PROJECT_ROOT): ScreenDefinition[] {
   const dir = path.join(root, 'screens');
-  return resolveExtends(jsonFiles(dir).map((file) => readJson<Record<string, unknown>>(path.join(dir, file)))) as unknown as ScreenDefinition[];
+  const names = loadNamedConditions(root);
+  const files = screenFiles(dir).map((file) => readJson<Record<string, unknown>>(path.join(dir, file)));
+  return resolveExtends(files).map((screen) => resolveConditions(screen, names)) as unknown as ScreenDefinition[];
 }
 
 type ScreenFile = Record<string, unknown>;
 
 /**
  * A screen file with `"extends": "<screen id>"` is that screen with its own keys laid over it, and its `form`'s keys
- * over the base's form (one level; anything else is replaced whole). Two screens that differ in a few keys — the new
- * and the edit application wizards — so keep their shared form layout, blocks and actions in one file. Throws on an
- * unknown or circular base. `all`: the screens a base is looked up in (default: those given).
+ * over the base's form and its named `conditions` over the base's (one level; anything else is replaced whole). Two
+ * screens that differ in a few keys — the new and the edit application wizards — so keep their shared form layout,
+ * blocks and actions in one file. Throws on an unknown base and on screens that extend each other in a loop. `all`:
+ * the screens a base is looked up in (default: those given).
  */
 export function resolveExtends(screens: ScreenFile[], all: ScreenFile[] = screens): ScreenFile[] {
   const byId = new Map(all.map((screen) => [screen.id, screen]));
   const resolve = (screen: ScreenFile, seen: unknown[]): ScreenFile => {
     if (screen.extends === undefined) return screen;
     const base = byId.get(screen.extends);
-    if (!base || seen.includes(screen.extends)) throw new Error(`screen "${String(screen.id)}" extends an unknown or circular screen "${String(screen.extends)}"`);
-    const resolvedBase = resolve(base, [...seen, screen.id]);
+    if (!base) throw new Error(`screen "${String(screen.id)}" extends an unknown screen "${String(screen.extends)}"`);
+    const chain = [...seen, screen.id];
+    if (chain.includes(screen.extends)) throw new Error(`screens extend each other in a loop: ${[...chain.slice(chain.indexOf(screen.extends)), screen.extends].map(String).join(' → ')}`);
+    const resolvedBase = resolve(base, chain);
     const { extends: _base, ...own } = screen;
     const merged: ScreenFile = { ...resolvedBase, ...own };
-    if (isObject(resolvedBase.form) && isObject(own.form)) merged.form = { ...resolvedBase.form, ...own.form };
+    for (const key of ['form', 'conditions']) {
+      if (isObject(resolvedBase[key]) && isObject(own[key])) merged[key] = { ...resolvedBase[key], ...own[key] };
+    }
     return merged;
   };
   return screens.map((screen) => resolve(screen, []));
@@ -94,9 +120,10 @@ const isObject = (value: unknown): value is Record<string, unknown> => typeof va
 /** The folder of shared blocks (FragmentBlock), inside screens/ but not screens themselves. */
 export const FRAGMENTS_DIR = 'fragments';
 
-/** Every fragment by name (file name without .json) from screens/fragments/. */
+/** Every fragment by name (file name without .json) from screens/fragments/, its conditions in full. */
 export function loadFragments(root = PROJECT_ROOT): Record<string, FragmentDefinition> {
   const dir = path.join(root, 'screens', FRAGMENTS_DIR);
   if (!existsSync(dir)) return {};
-  return Object.fromEntries(jsonFiles(dir).map((file) => [path.basename(file, '.json'), readJson<FragmentDefinition>(path.join(dir, file))]));
+  const names = loadNamedConditions(root);
+  return Object.fromEntries(jsonFiles(dir).map((file) => [path.basename(file, '.json'), resolveConditions(readJson<FragmentDefinition>(path.join(dir, file)), names)]));
 }

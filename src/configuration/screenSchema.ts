@@ -1,13 +1,37 @@
-/** JSON Schema of a screen definition (screens/*.json); mirrors ScreenDefinition in src/common/screens.ts. */
-import { ACCESS_CLASSES, FORM_STEPS, PAGE_WIDTHS, VALUE_FORMATS } from '../common/screens.js';
+/**
+ * JSON Schemas of the definition files: screens (screens/*.json; mirrors ScreenDefinition in src/common/screens.ts),
+ * fragments, the named conditions and the menu. `npm run schemas` writes them to screens/schema/ (each file names its
+ * own with `$schema`, so editors complete and flag while one types); check:config checks against the same objects.
+ */
+import { ACCESS_CLASSES, CALL_TIMEOUTS, FORM_STEPS, PAGE_WIDTHS, VALUE_FORMATS } from '../common/screens.js';
+import { CONDITION_NAME_PATTERN, CONTEXT_KEYS, KEYWORDS } from './conditions.js';
 
 const localeKey = { type: 'string', minLength: 1 };
 const stepLabels = Object.fromEntries(FORM_STEPS.map((step) => [step, localeKey]));
 const valueRef = { type: 'string' };
 const values = { type: 'object', additionalProperties: valueRef };
-/** A form's first values by field: a value, or alternatives of which the first that has a value counts (literals too). */
-/** A condition is a JSON Schema over the screen context; check.ts compiles each one. */
-const condition = { type: 'object' };
+/** A condition (src/configuration/conditions.ts): check.ts also compiles each one. */
+const condition = { $ref: '#/$defs/condition' };
+const conditionList = { type: 'array', minItems: 1, items: condition };
+const conditionName = { type: 'string', pattern: CONDITION_NAME_PATTERN };
+/** A path into the screen context: one of its keys, then dotted steps. */
+const contextPath = `^(${CONTEXT_KEYS.join('|')})(\\.[^.]+)*$`;
+const conditionDefinition = {
+  description:
+    'When this holds: a name (screens/conditions.json or the conditions of this file), a list (all of them), or paths into the screen context ("form.projectClassId") with the value or JSON Schema each must match. See docs/configuration.md.',
+  anyOf: [
+    conditionName,
+    conditionList,
+    {
+      type: 'object',
+      properties: { not: condition, if: condition, then: condition, else: condition, allOf: conditionList, anyOf: conditionList, oneOf: conditionList },
+      propertyNames: { anyOf: [{ enum: [...KEYWORDS] }, { pattern: contextPath }] },
+    },
+  ],
+};
+/** Named conditions of a file: `"withClass": {"form.projectClassId": {"minimum": 1}}`. */
+const namedConditions = { type: 'object', propertyNames: conditionName, additionalProperties: condition };
+const schemaReference = { type: 'string', description: 'The schema editors check this file against.' };
 const screenId = { type: 'string', pattern: '^[a-z][a-zA-Z0-9-]*$' };
 const eventType = { type: 'string', pattern: '^[a-z][a-zA-Z]*/[a-z][a-zA-Z]*$' };
 const method = { enum: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] };
@@ -35,8 +59,11 @@ const outcome = object(
     reset: { type: 'array', items: { type: 'string', minLength: 1 } },
     event: eventType,
     set: { type: 'object', additionalProperties: { type: ['string', 'null'] } },
+    normalize: { type: 'object', additionalProperties: { enum: ['rowErrors'] } },
+    signOut: { type: 'boolean' },
     setFields: values,
     save: object({ fileName: localeKey, values, type: { type: 'string' }, bom: { type: 'boolean' } }, ['fileName']),
+    remember: values,
   },
   ['on'],
 );
@@ -50,6 +77,14 @@ const callProperties = {
   body: values,
   bearer: object({ header: { type: 'string', pattern: '^x-[a-z0-9-]+$' }, token: valueRef }, ['header', 'token']),
   multipart: { type: 'boolean' },
+  idempotencyKey: { type: 'boolean' },
+  timeout: { enum: [...CALL_TIMEOUTS] },
+  instead: {
+    type: 'array',
+    minItems: 1,
+    description: 'Other endpoints for this call: the first whose condition holds replaces method, path and params.',
+    items: object({ when: condition, method, path: { type: 'string', minLength: 1, pattern: '^[^/]' }, params: values }, ['when', 'path']),
+  },
 };
 const linkItem = object(
   {
@@ -156,6 +191,18 @@ const block = {
         columns: { type: 'array', minItems: 1, items: object({ title: localeKey, cells: { type: 'array', items: cell }, when: condition }, ['title', 'cells']) },
         empty: localeKey,
         rowNumberFrom: { type: 'integer' },
+        virtual: object(
+          {
+            width: { type: 'integer', minimum: 1, description: "the table's width, px" },
+            height: { type: 'integer', minimum: 1, description: "the rows' view height before the page is laid out, px" },
+            maxHeight: { type: 'integer', minimum: 1, description: "the scroll container's maximum height, px" },
+            rowHeight: { type: 'integer', minimum: 1 },
+            expandedRowHeight: { type: 'integer', minimum: 1, description: "a row's height while its expand blocks are shown" },
+            overscan: { type: 'integer', minimum: 0, description: 'rows kept in the DOM beyond the view on each side' },
+            scrollTo: valueRef,
+          },
+          ['width', 'height', 'maxHeight', 'rowHeight', 'overscan'],
+        ),
         muted: object({ when: condition }, ['when']),
         expand: object({ when: condition, blocks: { type: 'array', items: { $ref: '#/$defs/block' } } }, ['when', 'blocks']),
         alongside: values,
@@ -222,10 +269,16 @@ const block = {
 export const screenDefinitionSchema = {
   type: 'object',
   additionalProperties: false,
-  required: ['id', 'path', 'access', 'width', 'title', 'breadcrumb'],
-  $defs: { block },
+  required: ['id'],
+  // a screen that extends another has the rest from it
+  if: { not: { required: ['extends'] } },
+  then: { required: ['id', 'path', 'access', 'width', 'title', 'breadcrumb'], properties: { form: { required: ['schema', 'submit'] } } },
+  $defs: { block, condition: conditionDefinition },
   properties: {
+    $schema: schemaReference,
     $comment: { type: 'string' },
+    extends: { ...screenId, description: 'The screen this one is, with its own keys laid over it.' },
+    conditions: namedConditions,
     id: screenId,
     path: { type: 'string', pattern: '^/' },
     access: { enum: ACCESS_CLASSES },
@@ -305,7 +358,7 @@ export const screenDefinitionSchema = {
         back: { type: 'boolean' },
         serverMessages: { type: 'string', minLength: 1 },
       },
-      ['schema', 'submit'],
+      // (required unless the screen extends another: see `then` above)
     ),
   },
 } as const;
@@ -315,7 +368,8 @@ export const navigationSchema = {
   type: 'object',
   additionalProperties: false,
   required: ['menu', 'footer'],
-  properties: { $comment: { type: 'string' }, menu: { type: 'array', items: linkItem }, footer: { type: 'array', items: linkItem } },
+  $defs: { condition: conditionDefinition },
+  properties: { $schema: schemaReference, $comment: { type: 'string' }, menu: { type: 'array', items: linkItem }, footer: { type: 'array', items: linkItem } },
 } as const;
 
 /** JSON Schema of a fragment file (screens/fragments/*.json): its inputs described in words, and its blocks. */
@@ -323,10 +377,42 @@ export const fragmentDefinitionSchema = {
   type: 'object',
   additionalProperties: false,
   required: ['blocks'],
-  $defs: { block },
+  $defs: { block, condition: conditionDefinition },
   properties: {
+    $schema: schemaReference,
     $comment: { type: 'string' },
+    conditions: namedConditions,
     values: { type: 'object', additionalProperties: { type: 'string' } },
     blocks: { type: 'array', minItems: 1, items: { $ref: '#/$defs/block' } },
   },
 } as const;
+
+/** JSON Schema of screens/conditions.json: the conditions every definition may name. */
+export const conditionsFileSchema = {
+  type: 'object',
+  additionalProperties: false,
+  $defs: { condition: conditionDefinition },
+  properties: { $schema: schemaReference, $comment: { type: 'string' } },
+  patternProperties: { [CONDITION_NAME_PATTERN]: condition },
+} as const;
+
+/** The draft of JSON Schema that ajv's default class implements: the forms of schemas/ name it in `$schema`. */
+export const JSON_SCHEMA_DRAFT = 'http://json-schema.org/draft-07/schema#';
+
+/** The schemas written to screens/schema/<kind>.schema.json, by kind. */
+export const DEFINITION_SCHEMAS = {
+  screen: { title: 'Screen definition (screens/*.json)', schema: screenDefinitionSchema },
+  fragment: { title: 'Fragment (screens/fragments/*.json)', schema: fragmentDefinitionSchema },
+  conditions: { title: 'Named conditions (screens/conditions.json)', schema: conditionsFileSchema },
+  navigation: { title: 'Menu and footer (frame/navigation.json)', schema: navigationSchema },
+} as const;
+export type DefinitionKind = keyof typeof DEFINITION_SCHEMAS;
+
+/** Where the schema files are, from the project root. */
+export const DEFINITION_SCHEMA_DIR = 'screens/schema';
+
+/** The text of screens/schema/<kind>.schema.json: what `npm run schemas` writes and check:config expects. */
+export function definitionSchemaText(kind: DefinitionKind): string {
+  const { title, schema } = DEFINITION_SCHEMAS[kind];
+  return `${JSON.stringify({ $schema: JSON_SCHEMA_DRAFT, title, ...schema }, null, 2)}\n`;
+}

@@ -5,12 +5,14 @@
 import helmet from '@fastify/helmet';
 import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
+import type { AuditAction } from '../common/auditActions.js';
 import { API_ERROR } from '../common/errorCodes.js';
 import { redactUrlForLog } from '../common/logRedaction.js';
 import { apiRoutes } from './api/index.js';
 import { errorHandler } from './api/errors.js';
 import { healthRoutes } from './api/health.js';
 import { installJsonBodyParser } from './api/jsonBody.js';
+import { refuseControlCharacters } from './api/controlCharacters.js';
 import { registerApiDocs } from './api/openapi.js';
 import { createValidatorCompiler } from './api/validation.js';
 import { isAppNavigation, registerBrowserBuild, sendIndexHtml } from './browserBuild.js';
@@ -20,11 +22,10 @@ import { demoPasswordAccounts, seedDemoData, seedDemoOrganizationUsers, seedDemo
 import { registerIdentityProvider } from './idp/index.js';
 import { createMailer } from './mail/mailer.js';
 import { createMailQueue } from './mail/queue.js';
-import { devMailsRoutes } from './api/devMails.js';
-import { devPartnerRoutes } from './api/devPartner.js';
-import { devScreensRoutes } from './api/devScreens.js';
+import { devRoutes } from './api/devPages.js';
 import { metricsRoutes } from './api/metrics.js';
 import { runRetention } from './domain/retention.js';
+import { createTokenValidity } from './domain/tokenValidity.js';
 import { createMetrics } from './metrics.js';
 import { OneLinePerRequest } from './requestLog.js';
 import './types.js';
@@ -93,10 +94,17 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   app.decorate('config', config);
   app.decorate('database', database);
   app.decorate('db', database.db);
+  const tokenValidity = createTokenValidity(database);
+  app.decorate('tokenValidity', tokenValidity);
+  // before the database closes (added first, onClose hooks run in order)
+  app.addHook('onClose', async () => tokenValidity.close());
   const registeredRoutes: string[] = [];
   app.decorate('registeredRoutes', registeredRoutes);
+  const routeAudit = new Map<string, readonly AuditAction[] | undefined>();
+  app.decorate('routeAudit', routeAudit);
   app.addHook('onRoute', (route) => {
     for (const method of [route.method].flat()) if (method !== 'HEAD') registeredRoutes.push(`${method} ${route.url}`);
+    for (const method of [route.method].flat()) routeAudit.set(`${method} ${route.url}`, route.config?.audit);
   });
   const metrics = createMetrics(database);
   app.decorate('metrics', metrics);
@@ -184,6 +192,8 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   }
 
   installJsonBodyParser(app);
+  // NUL and other control characters in paths, queries and credentials: 400, before any route (issue 15 finding 5)
+  refuseControlCharacters(app);
   // API answers carry tokens and personal data: never kept by a browser or a proxy (issue 7 finding 14)
   app.addHook('onSend', async (request, reply) => {
     if (API_PATH.test(request.url)) reply.header('cache-control', 'no-store');
@@ -207,12 +217,8 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   await app.register(healthRoutes);
   await app.register(metricsRoutes);
   // the development pages, in demo mode only (the one place that decides): the outbox (DESIGN §4) and the screen
-  // gallery /dev/screens (issue 8 §1)
-  if (config.demo) {
-    await app.register(devMailsRoutes);
-    await app.register(devScreensRoutes);
-    await app.register(devPartnerRoutes);
-  }
+  // gallery /dev/screens (issue 8 §1), answering this machine only (issue 15 finding 3)
+  if (config.demo) await app.register(devRoutes);
   // the identity provider at /oidc (before the API, which verifies its access tokens)
   await registerIdentityProvider(app);
   await app.register(apiRoutes);

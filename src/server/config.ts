@@ -32,7 +32,10 @@ export interface MailRateLimitConfig {
 
 export interface Config {
   port: number;
-  /** Interface to listen on. */
+  /**
+   * Interface to listen on (HOST). Default `0.0.0.0`, but `localhost` (this machine only) when demo mode follows a
+   * loopback PUBLIC_URL: a fresh clone's outbox must not reach the network (issue 15 finding 3).
+   */
   host: string;
   /** Base of links in mails and of the issuer, without a trailing slash. */
   publicUrl: string;
@@ -106,8 +109,12 @@ export interface Config {
    * metrics are open in demo mode and absent (404) outside it.
    */
   metricsToken: string | undefined;
-  /** The largest learner CSV the Users page may upload, bytes (USERS_CSV_MAX_BYTES, default 1 MiB): larger answers 400 exceedMaxSize. */
+  /** How long SIGTERM waits for the answers in progress before the server exits anyway, seconds (SHUTDOWN_TIMEOUT, default 5). */
+  shutdownTimeout: number;
+  /** The largest learner CSV the Users page may upload, bytes (USERS_CSV_MAX_BYTES, default 4 MiB: about 40,000 learners with Japanese names): larger answers 400 exceedMaxSize. */
   usersCsvMaxBytes: number;
+  /** The largest bulk-update body, bytes (USERS_BULK_UPDATE_MAX_BYTES, default 12 MiB: the previewed rows of 40,000 learners as JSON): larger answers 413. */
+  usersBulkUpdateMaxBytes: number;
   /** Corporate subscriptions: the values SPEC §4/§5 leave open (domain/corporateSubscriptions.ts). */
   subscriptions: SubscriptionsConfig;
 }
@@ -134,8 +141,10 @@ export interface ServiceLinkExceptions {
   learningCheckAdminUrl: string;
   /** PROVIDER_SAML_IDP_URL: the provider's SAML identity provider; gls other_sso links under it get no glopla_id. */
   samlIdpUrl: string;
-  /** PROVIDER_SIGNIN_HOST: the provider's sign-in host; links to it get at={gloplaId}:{token}. */
+  /** PROVIDER_SIGNIN_HOST: the provider's sign-in host; https links to it get at={gloplaId}:{token}. */
   signinHost: string;
+  /** Demo mode: plain http links to the sign-in host get `at` too (never outside it: the access token in clear). */
+  signinOverHttp: boolean;
 }
 
 /**
@@ -176,6 +185,8 @@ export interface RetentionConfig {
   failedMailSeconds: number;
   /** Registration requests (also mailed to the staff), kept this long (REGISTRATION_REQUEST_RETENTION, default 365 d). */
   registrationRequestSeconds: number;
+  /** The audit trail's entries, kept this long (AUDIT_RETENTION, default 400 d: a year's audit and some). */
+  auditSeconds: number;
 }
 
 export class ConfigError extends Error {
@@ -266,6 +277,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
     learningCheckAdminUrl: absoluteUrl('LEARNING_CHECK_ADMIN_URL', 'https://admin.hodai.example.com/learning-check'),
     samlIdpUrl: absoluteUrl('PROVIDER_SAML_IDP_URL', 'https://saml.example.com/'),
     signinHost,
+    signinOverHttp: demo,
   });
 
   const seed = value('SEED') ?? 'demo';
@@ -315,8 +327,11 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
     outboxSeconds: duration('OUTBOX_RETENTION', 14 * 86400),
     failedMailSeconds: duration('FAILED_MAIL_RETENTION', 30 * 86400),
     registrationRequestSeconds: duration('REGISTRATION_REQUEST_RETENTION', 365 * 86400),
+    auditSeconds: duration('AUDIT_RETENTION', 400 * 86400),
   };
-  const usersCsvMaxBytes = count('USERS_CSV_MAX_BYTES', 1024 * 1024);
+  const usersCsvMaxBytes = count('USERS_CSV_MAX_BYTES', 4 * 1024 * 1024);
+  const usersBulkUpdateMaxBytes = count('USERS_BULK_UPDATE_MAX_BYTES', 12 * 1024 * 1024);
+  const shutdownTimeout = duration('SHUTDOWN_TIMEOUT', 5);
   const subscriptions: SubscriptionsConfig = { enlargementDays: count('SUBSCRIPTION_ENLARGEMENT_DAYS', 7), overlapMonths: count('SUBSCRIPTION_OVERLAP_MONTHS', 12) };
   const metricsToken = value('METRICS_TOKEN');
   if (metricsToken !== undefined && metricsToken.length < 32) problems.push('METRICS_TOKEN must be at least 32 characters long');
@@ -336,7 +351,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
   const nodeEnv = value('NODE_ENV');
   return Object.freeze({
     port: port!,
-    host: value('HOST') ?? '0.0.0.0',
+    host: value('HOST') ?? (demo && demoSetting === undefined ? 'localhost' : '0.0.0.0'),
     publicUrl: publicUrl.replace(/\/+$/, ''),
     dataDir: path.resolve(cwd, value('DATA_DIR') ?? './data'),
     databaseUrl,
@@ -357,6 +372,8 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
     distDir: path.resolve(cwd, value('DIST_DIR') ?? './dist'),
     trustProxy: trustProxy!,
     usersCsvMaxBytes,
+    usersBulkUpdateMaxBytes,
+    shutdownTimeout,
     subscriptions: Object.freeze(subscriptions),
     accessTokenTtl,
     refreshTokenTtl,

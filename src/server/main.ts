@@ -1,8 +1,11 @@
-/** Starts the server: reads the settings, builds the app, listens, and closes cleanly on SIGTERM/SIGINT. */
+/**
+ * Starts the server: reads the settings, builds the app, listens, and closes on SIGTERM/SIGINT: connections without a
+ * request in progress at once, the others after their answer; whatever is still open after SHUTDOWN_TIMEOUT is cut
+ * off and the process exits with 1.
+ */
 import { buildApp } from './app.js';
 import { ConfigError, loadConfig } from './config.js';
-
-const CLOSE_TIMEOUT_MS = 10_000;
+import { trackConnections } from './shutdown.js';
 
 async function main(): Promise<void> {
   let config;
@@ -17,6 +20,7 @@ async function main(): Promise<void> {
   }
 
   const app = await buildApp(config);
+  const connections = trackConnections(app.server);
   let closing = false;
   const shutdown = (signal: NodeJS.Signals) => {
     if (closing) {
@@ -26,10 +30,11 @@ async function main(): Promise<void> {
     closing = true;
     app.log.info({ signal }, 'closing');
     const timer = setTimeout(() => {
-      app.log.error('close timed out: exiting');
+      app.log.error({ shutdownTimeout: config.shutdownTimeout }, 'close timed out: exiting');
       process.exit(1);
-    }, CLOSE_TIMEOUT_MS);
+    }, config.shutdownTimeout * 1000);
     timer.unref();
+    connections.closeIdle();
     app.close().then(
       () => process.exit(0),
       (error) => {

@@ -1,6 +1,8 @@
 /**
  * The portal's metrics in the Prometheus text format (issue 11), served at GET /metrics (src/server/api/metrics.ts).
- * One registry per app (tests build many apps in one process), so nothing here is global.
+ * One registry per app (tests build many apps in one process), merged at answer time with the process's own metrics
+ * (CPU, memory, event loop, GC), which are collected once per process: prom-client's collectors install process-wide
+ * observers that would keep every app's registry — and through its gauges the app's database — alive for good.
  * Labels never carry a raw URL, an address or an e-mail: routes are the route's pattern (`/api/v2/organizations/:orgId`).
  */
 import client from 'prom-client';
@@ -20,9 +22,25 @@ export interface PortalMetrics {
   retentionRuns: client.Counter<'outcome'>;
 }
 
+let processRegistry: client.Registry | undefined;
+
+/** The process's metrics, registered on first use and shared by every app of the process. */
+function processMetrics(): client.Registry {
+  if (!processRegistry) {
+    processRegistry = new client.Registry();
+    client.collectDefaultMetrics({ register: processRegistry, prefix: 'portal_' });
+  }
+  return processRegistry;
+}
+
+/** The text of GET /metrics: the process's metrics and the app's. */
+export function metricsText(metrics: PortalMetrics): Promise<string> {
+  return client.Registry.merge([processMetrics(), metrics.registry]).metrics();
+}
+
 export function createMetrics(database: DatabaseHandle): PortalMetrics {
+  processMetrics();
   const registry = new client.Registry();
-  client.collectDefaultMetrics({ register: registry, prefix: 'portal_' });
 
   const metrics: PortalMetrics = {
     registry,

@@ -1,7 +1,9 @@
 /** What buildApp decorates the Fastify instance with. */
+import type { AuditAction } from '../common/auditActions.js';
 import type { Config } from './config.js';
 import type { DatabaseHandle, Db } from './db/index.js';
 import type { RetentionResult } from './domain/retention.js';
+import type { TokenValidity } from './domain/tokenValidity.js';
 import type { PortalMetrics } from './metrics.js';
 
 declare module 'fastify' {
@@ -13,10 +15,22 @@ declare module 'fastify' {
     database: DatabaseHandle;
     /** Every route registered, as `GET /api/v2/services` (HEAD routes left out): for checks that must cover them all. */
     registeredRoutes: readonly string[];
+    /** Each registered route's declared audit actions (config.audit; undefined: none declared): the matrix test checks every write route has them. */
+    routeAudit: ReadonlyMap<string, readonly AuditAction[] | undefined>;
+    /** Whether access tokens are still good (logout, password change, role change), kept in memory. */
+    tokenValidity: TokenValidity;
     /** The Prometheus metrics (GET /metrics). */
     metrics: PortalMetrics;
     /** One retention clean-up run now (it also runs every RETENTION_INTERVAL). */
     runRetention(): Promise<RetentionResult>;
+  }
+
+  interface FastifyContextConfig {
+    /**
+     * The audit actions the route records (issue 21, api/audit.ts); `[]` for a write that changes nothing an
+     * organisation's trail shows (say why beside it). Every write route declares it: the authorisation matrix checks.
+     */
+    audit?: readonly AuditAction[];
   }
 }
 

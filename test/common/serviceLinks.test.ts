@@ -10,15 +10,25 @@ const exceptions = {
   learningCheckAdminUrl: 'https://admin.library.test/learning-check',
   samlIdpUrl: 'https://saml.provider.test/idp',
   signinHost: 'signin.provider.test',
+  signinOverHttp: false,
 };
 
-const context = (serviceGroupId: number, serviceId = serviceGroupId): LinkContext => ({ serviceGroupId, serviceId, gloplaId: 'G0000001', token: 'TOKEN', language: 'en', exceptions });
+const context = (serviceGroupId: number, serviceId = serviceGroupId, demo = false): LinkContext => ({
+  serviceGroupId,
+  serviceId,
+  gloplaId: 'G0000001',
+  token: 'TOKEN',
+  language: 'en',
+  exceptions: { ...exceptions, signinOverHttp: demo },
+});
 
 interface Row {
   rule: string;
   category: LinkCategory;
   group: number;
   serviceId?: number;
+  /** Demo mode (signinOverHttp). */
+  demo?: boolean;
   url: string;
   expected: string;
 }
@@ -59,6 +69,12 @@ const TABLE: Row[] = [
   { rule: 'link to the sign-in host: at added', category: 'description', group: school, url: 'https://signin.provider.test/start', expected: 'https://signin.provider.test/start?at=G0000001%3ATOKEN' },
   { rule: 'admin link to the sign-in host: glopla_id and at', category: 'admin', group: newemba, url: 'https://signin.provider.test/admin', expected: 'https://signin.provider.test/admin?glopla_id=G0000001&at=G0000001%3ATOKEN' },
   { rule: 'sign-in host matched without regard to case', category: 'terms', group: gmap, url: 'https://SIGNIN.provider.test/', expected: 'https://signin.provider.test/?at=G0000001%3ATOKEN' },
+  // the access token never travels over plain http (issue 15 finding 9)
+  { rule: 'plain http link to the sign-in host: no at', category: 'description', group: school, url: 'http://signin.provider.test/start', expected: 'http://signin.provider.test/start' },
+  { rule: 'protocol-relative link to the sign-in host: read as https, at added', category: 'description', group: school, url: '//signin.provider.test/start', expected: 'https://signin.provider.test/start?at=G0000001%3ATOKEN' },
+  { rule: 'protocol-relative admin link: glopla_id added, written as https', category: 'admin', group: hodai, url: '//admin.hodai.test/', expected: 'https://admin.hodai.test/?glopla_id=G0000001' },
+  { rule: 'demo mode: plain http link to the sign-in host gets at', category: 'description', group: school, url: 'http://signin.provider.test/start', demo: true, expected: 'http://signin.provider.test/start?at=G0000001%3ATOKEN' },
+  { rule: 'other schemes to the sign-in host: no at, even in demo mode', category: 'description', group: school, url: 'ftp://signin.provider.test/', demo: true, expected: 'ftp://signin.provider.test/' },
   { rule: 'a sub-domain of the sign-in host is another host', category: 'terms', group: gmap, url: 'https://x.signin.provider.test/', expected: 'https://x.signin.provider.test/' },
   // admin links on the project layout (service id 4) get the locale
   { rule: 'project layout: admin link gets locale', category: 'admin', group: gls, serviceId: 4, url: 'https://admin.gls.test/', expected: 'https://admin.gls.test/?locale=en' },
@@ -74,7 +90,7 @@ describe('rewriteServiceLink (SPEC §7 link rewriting)', () => {
   for (const row of TABLE) {
     it(row.rule, () => {
       const link = { url: row.url, category: row.category, label: 'Label' };
-      const rewritten = rewriteServiceLink(link, context(row.group, row.serviceId));
+      const rewritten = rewriteServiceLink(link, context(row.group, row.serviceId, row.demo));
       expect(rewritten).to.deep.equal({ ...link, url: row.expected });
     });
   }

@@ -43,6 +43,12 @@ describe('SPEC §7 subscription payload rules (subscriptionPayload)', () => {
       options: create,
       sent: { ...sentBase, users: [{ id: 5, ...learner }, { ...learner, email: 'new@example.com' }, learner] },
     },
+    {
+      rule: 'a start date entered as MM-dd-yyyy is sent as yyyy-MM-dd (SPEC §5)',
+      data: { ...base, startsOn: '12-01-2026' },
+      options: create,
+      sent: sentBase,
+    },
   ];
   for (const { rule, data, options, sent } of rows) {
     it(rule, () => {

@@ -4,17 +4,33 @@
  */
 import { expect } from 'chai';
 import {
+  addDays,
   businessDaysBefore,
   earliestStartsOn,
   isStartsOnInRange,
   isUpdatable,
+  lastApplicationDay,
   latestStartsOn,
+  startsOnAsSent,
   tokyoToday,
   userLimit,
   type UserLimitGroup,
 } from '../../src/common/subscriptionRules.js';
 
 describe('subscriptionRules', () => {
+  describe('startsOnAsSent: a start date entered as MM-dd-yyyy is sent as yyyy-MM-dd (SPEC §5)', () => {
+    const table: Array<[string, string]> = [
+      ['12-01-2026', '2026-12-01'],
+      ['12/01/2026', '2026-12-01'],
+      [' 01-15-2027 ', '2027-01-15'],
+      ['2026-12-01', '2026-12-01'],
+      ['1-2-2026', '1-2-2026'],
+      ['2026/12/01', '2026/12/01'],
+      ['tomorrow', 'tomorrow'],
+    ];
+    for (const [entered, sent] of table) it(`'${entered}' → '${sent}'`, () => expect(startsOnAsSent(entered)).to.equal(sent));
+  });
+
   describe('earliestStartsOn: Sunday to Thursday +2, Friday +4, Saturday +3 days (SPEC §9)', () => {
     const table: Array<[string, string, string]> = [
       ['Sunday', '2026-11-22', '2026-11-24'],
@@ -28,6 +44,23 @@ describe('subscriptionRules', () => {
     ];
     for (const [weekday, today, expected] of table) {
       it(`${weekday} ${today} → ${expected}`, () => expect(earliestStartsOn(today)).to.equal(expected));
+    }
+  });
+
+  describe('lastApplicationDay: the last day whose earliest start date is not after the start (a gls class registration deadline)', () => {
+    const table: Array<[string, string, string]> = [
+      ['Wednesday', '2026-11-25', '2026-11-23'],
+      ['Thursday', '2026-11-26', '2026-11-24'],
+      ['Saturday', '2026-11-28', '2026-11-26'],
+      ['Monday', '2026-11-30', '2026-11-26'],
+      ['Tuesday', '2026-12-01', '2026-11-29'],
+    ];
+    for (const [weekday, startsOn, expected] of table) {
+      it(`starts ${weekday} ${startsOn} → ${expected}`, () => {
+        expect(lastApplicationDay(startsOn)).to.equal(expected);
+        expect(isStartsOnInRange(startsOn, expected)).to.equal(true);
+        expect(earliestStartsOn(addDays(expected, 1)) > startsOn, 'the day after is too late').to.equal(true);
+      });
     }
   });
 
@@ -116,3 +149,4 @@ describe('subscriptionRules', () => {
     });
   });
 });
+

@@ -62,9 +62,24 @@ describe('configuration check', () => {
     // the edit wizard inherits the new wizard's uiSchema: a wrong widget there is the edit wizard's problem too
     edit(root, 'screens/subscription-new.json', (json) => (json.form.uiSchema.billingNote['ui:widget'] = 'NoSuchWidget'));
     const files = checkConfiguration(root).filter((problem) => problem.pointer === '/form/uiSchema/billingNote/ui:widget').map((problem) => problem.file);
-    expect(files).to.have.members(['screens/subscription-new.json', 'screens/subscription-edit.json']);
+    expect(files).to.have.members(['screens/subscription-new.json', 'screens/subscription-edit.json', 'screens/subscription-class-new.json', 'screens/subscription-class-edit.json']);
     edit(root, 'screens/subscription-edit.json', (json) => (json.extends = 'no-such-screen'));
-    expect(checkConfiguration(root)).to.deep.include({ file: 'screens/subscription-edit.json', pointer: '/extends', message: 'screen "subscription-edit" extends an unknown or circular screen "no-such-screen"' });
+    expect(checkConfiguration(root)).to.deep.include({ file: 'screens/subscription-edit.json', pointer: '/extends', message: 'screen "subscription-edit" extends an unknown screen "no-such-screen"' });
+  });
+
+  it('reports screens extending each other in a loop, and an override of a key the extended screen lacks', () => {
+    edit(root, 'screens/subscription-edit.json', (json) => {
+      json.lead = 'subscriptions.wizard.edit.titles.input';
+      json.form.cancel = { label: 'common.cancel', action: 'back' };
+    });
+    const problems = checkConfiguration(root).filter((problem) => problem.file === 'screens/subscription-edit.json');
+    expect(problems).to.deep.include({ file: 'screens/subscription-edit.json', pointer: '/lead', message: 'the screen "subscription-new" it extends has no "lead" to override' });
+    expect(problems).to.deep.include({ file: 'screens/subscription-edit.json', pointer: '/form/cancel', message: 'the form of the screen "subscription-new" it extends has no "cancel" to override' });
+    edit(root, 'screens/subscription-new.json', (json) => (json.extends = 'subscription-edit'));
+    expect(checkConfiguration(root)).to.deep.include.members([
+      { file: 'screens/subscription-new.json', pointer: '/extends', message: 'screens extend each other in a loop: subscription-new → subscription-edit → subscription-new' },
+      { file: 'screens/subscription-edit.json', pointer: '/extends', message: 'screens extend each other in a loop: subscription-edit → subscription-new → subscription-edit' },
+    ]);
   });
 
   it('reports a screen naming an unknown component', () => {
@@ -115,8 +130,62 @@ describe('configuration check', () => {
       pointer: '/form/uiSchema/corporationUrl/ui:options/heading/keys/multi',
       message: 'locale key "learnerGrid.noSuchHeading" is missing in ja',
     });
-    // a '$' value comes from the screen, not from locales/
-    expect(problems.filter((problem) => problem.pointer.includes('corporationUrl'))).to.have.length(2);
+    // a '$' value comes from the screen, not from locales/: the data it reads must be loaded (registration loads none)
+    const notLocale = problems.filter((problem) => problem.pointer.includes('corporationUrl') && !problem.message.startsWith('locale key'));
+    expect(notLocale).to.have.deep.members([
+      { file: 'screens/registration.json', pointer: '/form/uiSchema/corporationUrl/ui:options/maximum', message: 'the screen loads no data "group"; loaded: nothing' },
+      { file: 'screens/registration.json', pointer: '/form/uiSchema/corporationUrl/ui:options/heading/by', message: 'the screen loads no data "group"; loaded: nothing' },
+    ]);
+  });
+
+  it('reports a value or condition reading data the screen never loads or a local key nothing sets, in a screen and in a fragment it shows', () => {
+    edit(root, 'screens/subscription-new.json', (json) => {
+      json.form.doneBlocks[0].when = ['manager', { 'data.groups.serviceGroup.id': 2 }];
+      json.form.confirmBlocks[0].values.warnings = '$local.answers.warnings';
+    });
+    edit(root, 'screens/users.json', (json) => (json.blocks[0].when = { not: { 'local.prevew': true } }));
+    edit(root, 'screens/fragments/contact-preview.json', (json) => json.blocks.push({ type: 'text', text: 'subscriptionSummary.preview.line', values: { value: '$data.contact.email' } }));
+    const problems = checkConfiguration(root);
+    expect(problems).to.deep.include({ file: 'screens/subscription-new.json', pointer: '/form/doneBlocks/0/when', message: 'the screen loads no data "groups"; loaded: project, subscription, group, services, affiliations, classes, contacts, billingContacts, target' });
+    expect(problems).to.deep.include({ file: 'screens/subscription-new.json', pointer: '/form/confirmBlocks/0/values/warnings', message: `nothing on the screen sets "local.answers" (an outcome's "set")` });
+    expect(problems).to.deep.include({ file: 'screens/users.json', pointer: '/blocks/0/when', message: `nothing on the screen sets "local.prevew" (an outcome's "set")` });
+    expect(problems.filter((problem) => problem.file === 'screens/fragments/contact-preview.json').map((problem) => problem.message)).to.include(
+      'the screen loads no data "contact"; loaded: subscription (the screen subscription-details, screens/subscription-details.json, shows this fragment)',
+    );
+  });
+
+  it("reports a fragment's value not given, a value it does not take, and a fragment reading a value it does not take", () => {
+    edit(root, 'screens/subscription-details.json', (json) => {
+      delete json.blocks[3].values.detail;
+      json.blocks[3].values.colour = 'red';
+    });
+    edit(root, 'screens/fragments/contact-preview.json', (json) => (json.blocks[0].when = { 'values.person': { type: 'object' } }));
+    const problems = checkConfiguration(root);
+    expect(problems).to.deep.include({ file: 'screens/subscription-details.json', pointer: '/blocks/3', message: 'the fragment "subscription-summary" needs the value "detail" (give null when there is none)' });
+    expect(problems).to.deep.include({ file: 'screens/subscription-details.json', pointer: '/blocks/3/values/colour', message: 'the fragment "subscription-summary" takes no value "colour"; it takes: subscription, detail, warnings' });
+    expect(problems).to.deep.include({ file: 'screens/fragments/contact-preview.json', pointer: '/blocks/0/when', message: 'the fragment takes no value "person"; it takes: contact' });
+  });
+
+  it("reports step names that are not the form's steps: labels, titles, confirm and done blocks, a check, a navigation to done", () => {
+    edit(root, 'screens/account-name.json', (json) => {
+      json.stepLabels = { confirm: 'common.steps.confirm' };
+      json.form.doneBlocks = [];
+      json.form.outcomes[0].navigate = 'done';
+    });
+    edit(root, 'screens/subscription-new.json', (json) => (json.form.steps = ['input', 'done']));
+    const problems = checkConfiguration(root);
+    const known = "its form's steps: input";
+    expect(problems).to.deep.include({ file: 'screens/account-name.json', pointer: '/stepLabels/confirm', message: `no step "confirm"; ${known}` });
+    expect(problems).to.deep.include({ file: 'screens/account-name.json', pointer: '/form/doneBlocks', message: `needs the step "done"; ${known}` });
+    expect(problems).to.deep.include({ file: 'screens/account-name.json', pointer: '/form/outcomes/0/navigate', message: `no step "done"; ${known}` });
+    const wizard = problems.filter((problem) => problem.file === 'screens/subscription-new.json').map((problem) => problem.pointer);
+    expect(wizard).to.include.members(['/stepLabels/confirm', '/stepTitles/confirm', '/form/confirmBlocks', '/form/check']);
+  });
+
+  it('reports a route the engine gives the page language to that the server does not have', () => {
+    const problems = checkConfiguration(root, { routes: ['GET /api/v2/services'] });
+    expect(problems).to.deep.include({ file: 'src/common/translatingRoutes.ts', pointer: '', message: 'no server route GET services/:id' });
+    expect(problems.filter((problem) => problem.file === 'src/common/translatingRoutes.ts').map((problem) => problem.message)).not.to.include('no server route GET services');
   });
 
   it('reports a locale key that a screen names but no language has', () => {
@@ -131,6 +200,16 @@ describe('configuration check', () => {
   it('reports a screen whose access class is not one of the four', () => {
     edit(root, 'screens/registration.json', (json) => (json.access = 'everyone'));
     expect(checkConfiguration(root).map((problem) => problem.pointer)).to.include('/access');
+  });
+
+  it('takes a query parameter or a value named action for data, not for a reference to an action', () => {
+    edit(root, 'screens/memberships.json', (json) => {
+      json.blocks[1].items[0].screen.query = { action: 'membership.roleChanged' };
+      json.actions.delete.call.query = { action: '$item.role' };
+    });
+    const problems = checkConfiguration(root).filter((problem) => problem.file === 'screens/memberships.json');
+    expect(problems.map((problem) => problem.message)).not.to.include.members(['unknown action "membership.roleChanged"', 'unknown action "$item.role"']);
+    expect(problems).to.deep.equal([]);
   });
 
   it('reports a link to an unknown screen, an unknown action and an event no feature handles', () => {
@@ -156,6 +235,36 @@ describe('configuration check', () => {
     edit(root, 'screens/memberships.json', (json) => (json.blocks[0].when = { type: 'no-such-type' }));
     const problem = checkConfiguration(root).find((entry) => entry.pointer === '/blocks/0/when');
     expect(problem?.message).to.match(/condition does not compile/);
+  });
+
+  it('reports an unknown condition name, a loop of names, a named condition nothing uses, a misspelt keyword and an unknown keyword in a schema', () => {
+    edit(root, 'screens/memberships.json', (json) => {
+      json.blocks[0].when = 'noSuchCondition';
+      json.blocks[3].when = { 'item.admin.lastName': { minLenght: 1 } };
+      json.conditions.unused = { load: 'loaded' };
+    });
+    edit(root, 'screens/users.json', (json) => (json.blocks[0].when = { requird: ['local'] }));
+    edit(root, 'screens/conditions.json', (json) => (json.activationFlow = { not: 'activationFlow' }));
+    const problems = checkConfiguration(root);
+    const memberships = problems.filter((problem) => problem.file === 'screens/memberships.json');
+    expect(memberships.find((problem) => problem.pointer === '/blocks/0/when')?.message).to.match(/^unknown condition "noSuchCondition"; known: .*afterInvitation/);
+    // not a keyword, and no key of the context
+    expect(problems.filter((problem) => problem.file === 'screens/users.json').map((problem) => problem.pointer)).to.include('/blocks/0/when');
+    expect(memberships.find((problem) => problem.pointer === '/blocks/3/when')?.message).to.match(/condition does not compile: strict mode: unknown keyword: "minLenght"/);
+    expect(memberships).to.deep.include({ file: 'screens/memberships.json', pointer: '/conditions/unused', message: 'the condition "unused" is never used' });
+    expect(problems).to.deep.include({ file: 'screens/conditions.json', pointer: '/activationFlow', message: 'the condition "activationFlow" names itself (activationFlow → activationFlow)' });
+  });
+
+  it('reports a definition or form file that does not name its schema, and a schema of screens/schema/ that differs from its definition', () => {
+    for (const file of ['screens/memberships.json', 'screens/fragments/contact-preview.json', 'screens/conditions.json', 'frame/navigation.json', 'schemas/contact.json']) edit(root, file, (json) => delete json.$schema);
+    edit(root, 'screens/schema/screen.schema.json', (json) => (json.properties.title = { type: 'string' }));
+    const problems = checkConfiguration(root);
+    expect(problems).to.deep.include({ file: 'screens/memberships.json', pointer: '/$schema', message: 'must be "./schema/screen.schema.json" (the schema editors check this file against)' });
+    expect(problems).to.deep.include({ file: 'screens/fragments/contact-preview.json', pointer: '/$schema', message: 'must be "../schema/fragment.schema.json" (the schema editors check this file against)' });
+    expect(problems).to.deep.include({ file: 'screens/conditions.json', pointer: '/$schema', message: 'must be "./schema/conditions.schema.json" (the schema editors check this file against)' });
+    expect(problems).to.deep.include({ file: 'frame/navigation.json', pointer: '/$schema', message: 'must be "../screens/schema/navigation.schema.json" (the schema editors check this file against)' });
+    expect(problems).to.deep.include({ file: 'schemas/contact.json', pointer: '/$schema', message: 'must be "http://json-schema.org/draft-07/schema#" (the draft ajv checks the form with), for editors' });
+    expect(problems).to.deep.include({ file: 'screens/schema/screen.schema.json', pointer: '', message: 'is not the schema src/configuration/screenSchema.ts defines: run npm run schemas' });
   });
 
   it('reports a call that is no route of the server, by method and path', () => {
@@ -200,7 +309,7 @@ describe('configuration check', () => {
       json.blocks.push({ type: 'text', text: 'subscriptionSummary.noSuchWord' });
     });
     const problems = checkConfiguration(root);
-    expect(problems).to.deep.include({ file: 'screens/subscription-details.json', pointer: '/blocks/6/name', message: 'unknown fragment "no-such-fragment"; known: contact-preview, subscription-summary' });
+    expect(problems).to.deep.include({ file: 'screens/subscription-details.json', pointer: '/blocks/6/name', message: 'unknown fragment "no-such-fragment"; known: class-header, contact-preview, subscription-summary' });
     expect(problems).to.deep.include({ file: 'screens/fragments/contact-preview.json', pointer: '', message: 'the fragment "contact-preview" shows itself' });
     expect(problems).to.deep.include({ file: 'screens/fragments/contact-preview.json', pointer: '/blocks/2/items/0/action', message: 'unknown action "noSuchAction" of the screen subscription-details (screens/subscription-details.json) that shows it' });
     expect(problems).to.deep.include({ file: 'screens/fragments/contact-preview.json', pointer: '/blocks/3/text', message: 'locale key "subscriptionSummary.noSuchWord" is missing in en' });

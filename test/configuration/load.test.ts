@@ -12,8 +12,9 @@ describe('configuration/load resolveExtends (a screen extending another)', () =>
   it('follows a chain and refuses an unknown or circular base', () => {
     const [, , c] = resolveExtends([base, { id: 'b', extends: 'a', title: 'b.title' }, { id: 'c', extends: 'b', path: '/c' }]);
     expect(c).to.include({ id: 'c', path: '/c', title: 'b.title', access: 'admin' });
-    expect(() => resolveExtends([{ id: 'b', extends: 'nope' }])).to.throw(/unknown or circular screen "nope"/);
-    expect(() => resolveExtends([{ id: 'b', extends: 'c' }, { id: 'c', extends: 'b' }])).to.throw(/circular/);
+    expect(() => resolveExtends([{ id: 'b', extends: 'nope' }])).to.throw('screen "b" extends an unknown screen "nope"');
+    expect(() => resolveExtends([{ id: 'b', extends: 'c' }, { id: 'c', extends: 'b' }])).to.throw('screens extend each other in a loop: b → c → b');
+    expect(() => resolveExtends([{ id: 'b', extends: 'b' }])).to.throw('screens extend each other in a loop: b → b');
   });
 
   it('the edit application wizard is the new one with its own calls, data and words', () => {

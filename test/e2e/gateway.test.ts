@@ -23,7 +23,7 @@ describe('Single-sign-on gateway through the demo partner (issue 9 §4)', functi
   const e2e = useE2E();
   const errors: string[] = [];
 
-  it('signs in, forwards to the partner with the tokens, refuses their replay, and glo=true signs out and in again', async () => {
+  it('signs in, forwards to the partner with the tokens, refuses their replay, and glo=true signs out and in again (only for a known product)', async () => {
     const { url } = e2e.portal;
     const page = await newPage(e2e.browser, errors);
     await useEnglish(page, url);
@@ -49,6 +49,11 @@ describe('Single-sign-on gateway through the demo partner (issue 9 §4)', functi
       const { pathname } = new URL(request.url());
       if (pathname.startsWith('/oidc/session/end') || pathname === '/oidc/token/revocation') providerRequests.push(pathname);
     });
+    // … but not for an unknown product code: refused before anything ends (issue 15 finding 6)
+    await page.goto(`${url}/auth/gateway?glo=true&gpc=anything`);
+    await page.waitForURL(`${url}/`);
+    await page.getByText('Forbidden').waitFor();
+    expect(providerRequests).to.deep.equal([]);
     await page.goto(`${url}/auth/gateway?glo=true&gpc=demo-partner&gss=again&gul=en`);
     await page.getByLabel('Password', { exact: true }).waitFor();
     expect(providerRequests).to.include.members(['/oidc/token/revocation', '/oidc/session/end/confirm']);

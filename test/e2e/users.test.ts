@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { expect } from 'chai';
+import iconv from 'iconv-lite';
 import type { Page } from 'playwright-core';
 import { newPage, useE2E } from './support/portal.js';
 import { chooseOrganization, DEMO_PASSWORD, enterCredentials, MANAGER, useEnglish, waitForHeader } from './support/signin.js';
@@ -44,6 +45,26 @@ describe('Users: CSV download, upload, preview and bulk update; the inline nameI
     await page.getByText('The users have been updated.').waitFor();
     await table.getByText('E2E0001').waitFor();
     expect(await page.getByRole('separator', { name: 'preview' }).count()).to.equal(0);
+  });
+
+  it('takes the downloaded file back saved by Japanese Excel as CP932 ("CSV (カンマ区切り)"): only the edited nameId changes', async () => {
+    const table = page.getByRole('table', { name: 'Users', exact: true });
+    await table.getByText('E2E0001').waitFor();
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'CSV download' }).click()]);
+    const text = (await readFile((await download.path())!)).toString('utf8').replace(/^\uFEFF/, '');
+    const edited = text.replace(',E2E0001\r\n', ',SJIS0001\r\n');
+    expect(edited).to.not.equal(text);
+    const cp932 = iconv.encode(edited, 'cp932');
+    expect(cp932.toString('utf8')).to.not.equal(edited); // the names really are in another encoding
+
+    await page.locator('input[type="file"]').setInputFiles({ name: 'users.csv', mimeType: 'text/csv', buffer: cp932 });
+    const preview = page.getByRole('table', { name: 'Users in the uploaded CSV' });
+    await preview.getByText('SJIS0001').waitFor();
+    await preview.getByText('青木').first().waitFor(); // the names read as they were stored
+    expect(await page.getByRole('heading', { name: 'Errors in the CSV' }).count()).to.equal(0);
+    await page.getByRole('button', { name: 'Bulk update' }).click();
+    await page.getByText('The users have been updated.').first().waitFor(); // the last test's may still be shown
+    await table.getByText('SJIS0001').waitFor();
   });
 
   it("edits one learner's nameId inline: the other fields are disabled; 'Update now' saves it", async () => {

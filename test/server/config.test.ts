@@ -123,14 +123,22 @@ describe('server/config', () => {
     expect(() => loadConfig({ SUBSCRIPTION_OVERLAP_MONTHS: 'a year' })).to.throw(ConfigError, /SUBSCRIPTION_OVERLAP_MONTHS/);
   });
 
+  it('reads SHUTDOWN_TIMEOUT, a duration (default 5 s)', () => {
+    expect(loadConfig({}).shutdownTimeout).to.equal(5);
+    expect(loadConfig({ SHUTDOWN_TIMEOUT: '30s' }).shutdownTimeout).to.equal(30);
+    expect(() => loadConfig({ SHUTDOWN_TIMEOUT: 'soon' })).to.throw(ConfigError, /SHUTDOWN_TIMEOUT/);
+  });
+
   it('has the link rewriting exceptions (SPEC §7) as settings, with demo defaults', () => {
     expect(loadConfig({}).serviceLinks).to.deep.equal({
       learningCheckAdminUrl: 'https://admin.hodai.example.com/learning-check',
       samlIdpUrl: 'https://saml.example.com/',
       signinHost: 'signin.example.com',
+      signinOverHttp: true,
     });
     const config = loadConfig({ LEARNING_CHECK_ADMIN_URL: 'https://lc.example.org/admin', PROVIDER_SAML_IDP_URL: 'https://idp.example.org/saml', PROVIDER_SIGNIN_HOST: 'Login.Example.org:8443' });
-    expect(config.serviceLinks).to.deep.equal({ learningCheckAdminUrl: 'https://lc.example.org/admin', samlIdpUrl: 'https://idp.example.org/saml', signinHost: 'login.example.org:8443' });
+    expect(config.serviceLinks).to.deep.equal({ learningCheckAdminUrl: 'https://lc.example.org/admin', samlIdpUrl: 'https://idp.example.org/saml', signinHost: 'login.example.org:8443', signinOverHttp: true });
+    expect(loadConfig({ PUBLIC_URL: 'https://portal.example.com' }).serviceLinks.signinOverHttp).to.equal(false);
   });
 
   it('refuses link exceptions that are not absolute URLs or a host name', () => {

@@ -53,6 +53,39 @@ describe('demo mode (issue 7 finding 7)', () => {
     }
   });
 
+  it('listens on this machine only when demo mode follows a loopback PUBLIC_URL; HOST and DEMO=on keep 0.0.0.0 (issue 15 finding 3)', () => {
+    expect(loadConfig({}).host).to.equal('localhost');
+    expect(loadConfig({ PUBLIC_URL: 'http://127.0.0.1:3000' }).host).to.equal('localhost');
+    expect(loadConfig({ HOST: '0.0.0.0' }).host).to.equal('0.0.0.0');
+    expect(loadConfig({ DEMO: 'on' }).host).to.equal('0.0.0.0');
+    expect(loadConfig({ DEMO: 'off' }).host).to.equal('0.0.0.0');
+    expect(loadConfig({ PUBLIC_URL: 'https://portal.example.com' }).host).to.equal('0.0.0.0');
+  });
+
+  it('the /dev pages answer only clients on this machine, whatever X-Forwarded-For says and with TRUST_PROXY=true (issue 15 finding 3)', async () => {
+    const app = await createTestApp({ env: { PUBLIC_URL: 'https://portal.example.com', DEMO: 'on', TRUST_PROXY: 'true' } });
+    try {
+      const get = (url: string, remoteAddress: string, headers: Record<string, string> = {}) => app.app.inject({ url, remoteAddress, headers });
+      for (const url of ['/dev/mails', '/dev/mails.json', '/dev/mails/1.html', '/dev/screens', '/dev/partner']) {
+        const remote = await get(url, '203.0.113.5');
+        expect(remote.statusCode, url).to.equal(403);
+        expect(remote.body, url).to.match(/only the machine/);
+        // request.ip would be 127.0.0.1 here: the socket decides
+        expect((await get(url, '203.0.113.5', { 'x-forwarded-for': '127.0.0.1' })).statusCode, url).to.equal(403);
+        // a proxy on this machine relays other machines' requests
+        expect((await get(url, '127.0.0.1', { 'x-forwarded-for': '203.0.113.5' })).statusCode, url).to.equal(403);
+        expect((await get(url, '::1', { forwarded: 'for=203.0.113.5' })).statusCode, url).to.equal(403);
+      }
+      expect((await get('/dev/mails.json', '127.0.0.1')).statusCode).to.equal(200);
+      expect((await get('/dev/mails.json', '::1')).statusCode).to.equal(200);
+      expect((await get('/dev/mails.json', '::ffff:127.0.0.1')).statusCode).to.equal(200);
+      // the rest of the portal answers everyone
+      expect((await get('/healthz', '203.0.113.5')).statusCode).to.equal(200);
+    } finally {
+      await app.close();
+    }
+  });
+
   it('outside demo mode, says at startup when demo accounts with the published password are still there', async () => {
     const database = await createTestDatabase();
     try {

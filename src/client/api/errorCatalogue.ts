@@ -108,8 +108,8 @@ export function* handleApiError(error: unknown): Generator<unknown, GeneralHandl
 // Server field errors (422) → form errors
 
 export interface FormErrorMessage {
-  /** A locale key, 'errors.field.<code>'. */
-  messageKey: string;
+  /** A locale key, 'errors.field.<code>'; or keys tried in order, the first that exists shown (i18next). */
+  messageKey: string | string[];
   params?: Record<string, unknown>;
 }
 
@@ -132,12 +132,17 @@ export const KNOWN_FIELD_ERROR_CODES: ReadonlySet<string> = new Set([
   'maintenance',
 ]);
 
-/** The message of one field error: known codes → errors.field.<code>, others → errors.field.invalid. */
+/**
+ * The message of one field error (SPEC §8): an item with an errorCode → errors.<errorCode>, falling back to
+ * errors.error_with_code; a known code → errors.field.<code>; any other code → errors.unknown_error.
+ */
 export function fieldErrorMessage(fieldError: FieldError): FormErrorMessage {
-  const code = KNOWN_FIELD_ERROR_CODES.has(fieldError.code) ? fieldError.code : 'invalid';
-  const message: FormErrorMessage = { messageKey: `errors.field.${code}` };
-  if (fieldError.meta && Object.keys(fieldError.meta).length > 0) message.params = { ...fieldError.meta };
-  return message;
+  const params = fieldError.meta && Object.keys(fieldError.meta).length > 0 ? { ...fieldError.meta } : undefined;
+  if (fieldError.errorCode !== undefined) {
+    return { messageKey: [`errors.${fieldError.errorCode}`, 'errors.error_with_code'], params: { ...params, errorCode: fieldError.errorCode } };
+  }
+  const messageKey = KNOWN_FIELD_ERROR_CODES.has(fieldError.code) ? `errors.field.${fieldError.code}` : 'errors.unknown_error';
+  return params ? { messageKey, params } : { messageKey };
 }
 
 /**

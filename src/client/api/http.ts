@@ -156,10 +156,11 @@ function extractFieldErrors(body: unknown): FieldError[] | undefined {
   if (!Array.isArray(errors)) return undefined;
   const fieldErrors = errors.flatMap((item): FieldError[] => {
     if (item === null || typeof item !== 'object') return [];
-    const { field, code, meta } = item as { field?: unknown; code?: unknown; meta?: unknown };
-    if (typeof field !== 'string' || typeof code !== 'string') return [];
-    const fieldError: FieldError = { field: camelCasePath(field), code };
+    const { field, code, meta, errorCode } = item as { field?: unknown; code?: unknown; meta?: unknown; errorCode?: unknown };
+    if (typeof field !== 'string' || (typeof code !== 'string' && typeof errorCode !== 'string')) return [];
+    const fieldError: FieldError = { field: camelCasePath(field), code: typeof code === 'string' ? code : '' };
     if (meta !== null && typeof meta === 'object') fieldError.meta = meta as Record<string, unknown>;
+    if (typeof errorCode === 'string') fieldError.errorCode = errorCode;
     return [fieldError];
   });
   return fieldErrors.length > 0 ? fieldErrors : undefined;
@@ -216,7 +217,8 @@ export function createHttpClient(options: HttpClientOptions = {}): HttpClient {
           body: payload,
           signal: controller.signal,
           retryOn: (attempt: number, error: Error | null) =>
-            error !== null && IDEMPOTENT_METHODS.has(method) && attempt < retries && !controller.signal.aborted,
+            // a write with an Idempotency-Key is safe to resend: the server answers the repeat with the first answer
+            error !== null && (IDEMPOTENT_METHODS.has(method) || 'idempotency-key' in headers) && attempt < retries && !controller.signal.aborted,
           retryDelay,
         });
       } catch (cause) {

@@ -6,7 +6,7 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { Provider } from 'react-redux';
 import { RouterProvider } from 'react-router-dom';
-import screens from '../../../build/generated/screens.json';
+import routes from '../../../build/generated/routes.json';
 import type { ScreenDefinition } from '../../common/screens.js';
 import { chooseLanguage, initI18n, LANGUAGE_STORAGE_KEY } from '../engine/i18n.js';
 import { browserAuthContext, initialAuthState, restoreLogin } from '../features/auth/index.js';
@@ -20,7 +20,7 @@ async function start(): Promise<void> {
     initI18n(chooseLanguage(window.location.search, window.localStorage.getItem(LANGUAGE_STORAGE_KEY))),
     restoreLogin(authContext.loginStore),
   ]);
-  const router = createRouter(screens as ScreenDefinition[]);
+  const router = createRouter(routes as ScreenDefinition[]);
   const store = createAppStore(
     { navigate: (to, options) => void router.navigate(to, options), ...authContext },
     restored ? { session: restored.session, auth: { ...initialAuthState, idToken: restored.idToken } } : undefined,

@@ -10,7 +10,7 @@ import { Frame, type ScreenHandle } from './frame/Frame.js';
 
 /** The block engine, one chunk shared by every screen made of blocks. */
 const ScreenView: ScreenComponent = lazy(() =>
-  import(/* webpackChunkName: "screen-view" */ '../engine/screen/ScreenView.js').then((module) => ({ default: module.ScreenView })),
+  import(/* webpackChunkName: "screen-view", webpackPrefetch: true */ '../engine/screen/ScreenView.js').then((module) => ({ default: module.ScreenView })),
 );
 
 /** A code component where a protocol needs one; otherwise the engine shows the screen's blocks (or its form). */

@@ -1,15 +1,19 @@
-/** i18next set-up: ja is the default and the fallback; each language's words are a chunk of their own. */
+/**
+ * i18next set-up: ja is the default and the fallback; each language's words are a chunk of their own: the frame's
+ * words, those of a screen arrive with it (screen/screenModule.ts).
+ */
 import i18next, { type i18n } from 'i18next';
 import { initReactI18next } from 'react-i18next';
 import { DEFAULT_LANGUAGE, isLanguage, type Language } from '../../common/languages.js';
+import { formatPersonName, type PersonName } from '../../common/personName.js';
 
 export const LANGUAGE_STORAGE_KEY = 'language';
 export const LOCALE_QUERY_PARAM = 'locale';
 
-async function loadResources(language: Language): Promise<Record<string, unknown>> {
-  const module = await import(
-    /* webpackChunkName: "locale-[request]" */ `../../../build/generated/locales/${language}.json`
-  );
+async function loadResources(language: Language, all = false): Promise<Record<string, unknown>> {
+  const module = all
+    ? await import(/* webpackChunkName: "words-all-[request]" */ `../../../build/generated/words-all/${language}.json`)
+    : await import(/* webpackChunkName: "locale-[request]" */ `../../../build/generated/locales/${language}.json`);
   return (module.default ?? module) as Record<string, unknown>;
 }
 
@@ -23,9 +27,21 @@ export function chooseLanguage(search: string, stored: string | null): Language 
 }
 
 /** The words of a language and of the fallback, as i18next resources. */
-async function resourcesFor(language: Language): Promise<Record<string, { translation: Record<string, unknown> }>> {
+async function resourcesFor(language: Language, all = false): Promise<Record<string, { translation: Record<string, unknown> }>> {
   const languages = language === DEFAULT_LANGUAGE ? [language] : [language, DEFAULT_LANGUAGE];
-  return Object.fromEntries(await Promise.all(languages.map(async (lng) => [lng, { translation: await loadResources(lng) }] as const)));
+  return Object.fromEntries(await Promise.all(languages.map(async (lng) => [lng, { translation: await loadResources(lng, all) }] as const)));
+}
+
+/**
+ * The words' own formats: `{{person, personName}}` writes a person's name by the language's rule
+ * (src/common/personName.ts), `personName(kana: true)` adds the kana name in brackets, `personName(kanaOnly: true)` is
+ * the kana name alone and `personName(honorific: true)` adds the honorific (Japanese).
+ */
+export function addWordFormats(instance: i18n): i18n {
+  instance.services.formatter?.add('personName', (value: unknown, lng: string | undefined, options: Record<string, unknown>) =>
+    formatPersonName(value as PersonName | null, isLanguage(lng) ? lng : DEFAULT_LANGUAGE, { kana: options.kana === true, kanaOnly: options.kanaOnly === true, honorific: options.honorific === true }),
+  );
+  return instance;
 }
 
 export async function initI18n(language: Language): Promise<i18n> {
@@ -37,17 +53,18 @@ export async function initI18n(language: Language): Promise<i18n> {
     interpolation: { escapeValue: false },
     returnNull: false,
   });
+  addWordFormats(i18next);
   document.documentElement.lang = language;
   return i18next;
 }
 
 /**
- * A separate i18next instance in another language (with the ja fallback), for a part of the page wrapped in its own
- * I18nextProvider: the screen gallery shows each form in both languages side by side.
+ * A separate i18next instance in another language (with the ja fallback) and every word, for a part of the page
+ * wrapped in its own I18nextProvider: the screen gallery shows each form in both languages side by side.
  */
 export async function createI18n(language: Language): Promise<i18n> {
-  const resources = await resourcesFor(language);
+  const resources = await resourcesFor(language, true);
   const instance = i18next.createInstance();
   await instance.init({ lng: language, fallbackLng: DEFAULT_LANGUAGE, resources, interpolation: { escapeValue: false }, returnNull: false });
-  return instance;
+  return addWordFormats(instance);
 }

@@ -10,8 +10,10 @@ export const FLASH_CLOSE_ANIMATION_MS = 800;
 
 /** Default timeout of every API call (SPEC §7, §9). */
 export const DEFAULT_TIMEOUT_MS = 300_000;
-/** Timeout of subscription create/update calls (SPEC §9); callers pass it as `timeoutMs`. */
+/** Timeout of subscription create/update calls (SPEC §9); screen calls name it `"timeout": "subscriptionWrite"`. */
 export const SUBSCRIPTION_WRITE_TIMEOUT_MS = 600_000;
+/** The named timeouts of screen calls (src/common/screens.ts CALL_TIMEOUTS). */
+export const CALL_TIMEOUT_MS = { subscriptionWrite: SUBSCRIPTION_WRITE_TIMEOUT_MS } as const;
 /** Timeout of the token revoke call (SPEC §9). */
 export const TOKEN_REVOKE_TIMEOUT_MS = 10_000;
 

@@ -68,7 +68,10 @@ export const flash = {
 
 export function flashReducer(state: FlashState = initialFlashState, action: UnknownAction): FlashState {
   if (flashShown.match(action)) {
-    const others = state.messages.filter((message) => message.id !== action.payload.id);
+    // the same words shown again (two calls of one page failing alike) replace the first: one message, one timer
+    const same = (message: FlashMessage) =>
+      message.kind === action.payload.kind && message.messageKey === action.payload.messageKey && JSON.stringify(message.params) === JSON.stringify(action.payload.params);
+    const others = state.messages.filter((message) => message.id !== action.payload.id && !same(message));
     return { messages: [...others, action.payload] };
   }
   if (flashClosed.match(action)) {

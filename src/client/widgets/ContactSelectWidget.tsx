@@ -1,7 +1,7 @@
 /**
  * A contact or billing contact chosen from the organisation's records (SPEC 2.11 steps 6 and 8): a dropdown of the
- * records with an 'add' item, or an add button when there are none; the chosen record previewed (SPEC 2.11 'Contact
- * preview') with a 'change' action; disabled it shows '---'. Adding and changing run the screen's actions (the modal
+ * records with an 'add' item, or an add button when there are none; the chosen record previewed by the screen's
+ * fragment contact-preview (SPEC 2.11 'Contact preview', the order summary's too) with a 'change' action; disabled it shows '---'. Adding and changing run the screen's actions (the modal
  * forms of SPEC 2.12) through the form context, the record as `$item`. Options (bound in `ui:bind`): `records`,
  * `addAction`, `editAction`, `addLabel` (locale key).
  */
@@ -22,36 +22,8 @@ interface ContactSelectOptions {
 const ADD = 'add';
 const text = (value: unknown) => (typeof value === 'string' ? value : '');
 
-/** SPEC 2.11: corporation, department, name and addressee in that order in Japanese; name, department, corporation otherwise. */
-export function ContactPreview({ record, language }: { record: ContactRecord; language: string }): ReactElement {
-  const { t } = useTranslation();
-  const japanese = language === 'ja';
-  const name = t('subscriptions.wizard.preview.name', { lastName: text(record.lastName), firstName: text(record.firstName), kanaLastName: text(record.kanaLastName), kanaFirstName: text(record.kanaFirstName) });
-  const organisation = japanese ? [text(record.corporationName), text(record.departmentName)] : [text(record.departmentName), text(record.corporationName)];
-  const lines: Array<[string, string]> = [];
-  if (japanese) lines.push(['organisation', organisation.join(' ')]);
-  else lines.push(['name', name]);
-  if ('postalCode' in record || 'address' in record) lines.push(['address', t('subscriptions.wizard.preview.address', { postalCode: text(record.postalCode), address: text(record.address) })]);
-  if (japanese) lines.push(['name', name]);
-  else lines.push(['organisation', organisation.join(', ')]);
-  if (text(record.addressee) !== '') lines.push(['addressee', t('subscriptions.wizard.preview.addressee', { addressee: text(record.addressee) })]);
-  lines.push(['phone', text(record.phoneNumber)]);
-  // 'To' beside a CC (billing contacts store '' for none), as the order summary's contact preview does
-  lines.push(['email', text(record.ccEmail) !== '' ? t('subscriptions.wizard.preview.to', { email: text(record.email) }) : text(record.email)]);
-  if (text(record.ccEmail) !== '') lines.push(['cc', t('subscriptions.wizard.preview.cc', { email: text(record.ccEmail) })]);
-  return (
-    <div className="contact-preview">
-      {lines.map(([key, line]) => (
-        <p key={key} className={`contact-preview__${key}`}>
-          {line}
-        </p>
-      ))}
-    </div>
-  );
-}
-
 export function ContactSelectWidget({ id, value, disabled, readonly, options, onChange, onBlur, onFocus, formContext, registry, label, rawErrors }: WidgetProps): ReactElement {
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
   const { records = [], addAction, editAction, addLabel = 'common.add' } = options as ContactSelectOptions;
   const context = formContext ?? registry?.formContext;
   const run = (actionId: string | undefined, item?: unknown) => {
@@ -100,7 +72,7 @@ export function ContactSelectWidget({ id, value, disabled, readonly, options, on
       </select>
       {chosen && (
         <div className="contact-select__preview">
-          <ContactPreview record={chosen} language={i18n.language} />
+          {isWidgetFormContext(context) ? context.renderFragment?.('contact-preview', { contact: chosen }) : null}
           {editAction && (
             <button type="button" className="link" onClick={() => run(editAction, chosen)}>
               {t('subscriptions.wizard.preview.change')}

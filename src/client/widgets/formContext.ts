@@ -3,6 +3,8 @@
  * weaker than the minimum strength, an unsolved captcha…) reports it here by its field id; the form's submit button
  * stays disabled while any field blocks it.
  */
+import type { ReactNode } from 'react';
+
 export interface WidgetFormContext {
   setSubmitBlocked(fieldId: string, blocked: boolean): void;
   /**
@@ -15,6 +17,11 @@ export interface WidgetFormContext {
    * editing a record, SPEC 2.12). Absent in forms outside a screen (the gallery, a modal's own form).
    */
   runAction?(actionId: string, values?: Record<string, unknown>): void;
+  /**
+   * Shows a fragment of screens/fragments/ with these values, as the screen's blocks do (the contact preview of SPEC
+   * 2.11 is one definition, shown by the order summary and by the contact selector). Absent outside a screen.
+   */
+  renderFragment?(name: string, values: Record<string, unknown>): ReactNode;
 }
 
 export function isWidgetFormContext(value: unknown): value is WidgetFormContext {

@@ -34,6 +34,10 @@ export const FIELD_OPTIONS_SCHEMAS: Record<FieldId, Record<string, unknown>> = {
       pasteIndicatorCells: { type: 'integer', minimum: 1 },
       maximum: { anyOf: [{ type: 'integer', minimum: 0 }, { type: 'null' }, contextValue] },
       maximumDivisor: { anyOf: [{ type: 'integer', minimum: 1 }, contextValue] },
+      /** The fewest rows (a class's minimum, SPEC §5: below it only warns): a value for the heading ({{minimum}}). */
+      minimum: { anyOf: [{ type: 'integer', minimum: 0 }, { type: 'null' }, contextValue] },
+      /** The message when there are more rows than the maximum, with {{number}} (default learnerGrid.limitExceeded). */
+      limitMessage: localeKey,
       heading: {
         anyOf: [
           localeKey,
@@ -48,7 +52,20 @@ export const FIELD_OPTIONS_SCHEMAS: Record<FieldId, Record<string, unknown>> = {
       helpLink: localeKey,
       helpLabel: localeKey,
       limitHelpLink: localeKey,
+      /** The page a `<help>…</help>` part of the field's error messages links to (the field template; the server's maximumNumberUsers). */
+      errorHelpLink: localeKey,
       uniqueFields: { type: 'array', items: { type: 'string' } },
+      /** Why the rows that came with an id cannot be changed or removed (bound by condition: a class's reduction deadline). */
+      lockKept: localeKey,
+      /** Why no row can be added (bound by condition: a class's enlargement deadline). */
+      lockAdded: localeKey,
+      /**
+       * What the grid says when an edit of a locked row was undone: a kept row changed or removed (`lockKeptRefused`,
+       * with that row's values), a row added (`lockAddedRefused`, with the refused row's values); both also get
+       * {{lineNo}}, the row's number.
+       */
+      lockKeptRefused: localeKey,
+      lockAddedRefused: localeKey,
       /** The field's anchor on the page (the field template's id), e.g. SPEC 2.11's 'users' of the confirm view's edit links. */
       anchor: { type: 'string', pattern: '^[A-Za-z][A-Za-z0-9_-]*$' },
     },

@@ -6,99 +6,77 @@
  */
 import type { FromSchema, JSONSchema } from 'json-schema-to-ts';
 
+/**
+ * An object of exactly these properties, all required: most records and answers. The `const` type parameter keeps
+ * the literal types `as const` would, so FromSchema computes the same type as from the spelled-out schema.
+ */
+export function objectOf<const P extends Record<string, JSONSchema>>(properties: P) {
+  return { type: 'object', additionalProperties: false, properties, required: Object.keys(properties) as (keyof P & string)[] } as const;
+}
+
+/** The answer `{[key]: schema}` (SPEC §7: one record under its name). */
+export function envelope<const K extends string, const S extends JSONSchema>(key: K, schema: S) {
+  return objectOf({ [key]: schema } as { [P in K]: S });
+}
+
+/** The answer `{[key]: [items]}` (SPEC §7: a list under its name). */
+export function listEnvelope<const K extends string, const S extends JSONSchema>(key: K, items: S) {
+  return envelope(key, { type: 'array', items } as const);
+}
+
 export const ROLES = ['manager', 'member'] as const;
 
-export const organizationSchema = {
-  type: 'object',
-  additionalProperties: false,
-  properties: { id: { type: 'integer' }, gloplaId: { type: 'string' }, corporationOfficialName: { type: 'string' } },
-  required: ['id', 'gloplaId', 'corporationOfficialName'],
-} as const satisfies JSONSchema;
+export const organizationSchema = objectOf({ id: { type: 'integer' }, gloplaId: { type: 'string' }, corporationOfficialName: { type: 'string' } });
 
 /** An admin as an affiliation shows it (SPEC §3 Affiliation). */
-export const affiliationAdminSchema = {
-  type: 'object',
-  additionalProperties: false,
-  properties: {
-    id: { type: 'integer' },
-    firstName: { type: 'string' },
-    lastName: { type: 'string' },
-    kanaFirstName: { type: 'string' },
-    kanaLastName: { type: 'string' },
-    email: { type: 'string' },
-  },
-  required: ['id', 'firstName', 'lastName', 'kanaFirstName', 'kanaLastName', 'email'],
-} as const satisfies JSONSchema;
+export const affiliationAdminSchema = objectOf({
+  id: { type: 'integer' },
+  firstName: { type: 'string' },
+  lastName: { type: 'string' },
+  kanaFirstName: { type: 'string' },
+  kanaLastName: { type: 'string' },
+  email: { type: 'string' },
+});
 
-export const affiliationSchema = {
-  type: 'object',
-  additionalProperties: false,
-  properties: { role: { type: 'string', enum: ROLES }, organization: organizationSchema, admin: affiliationAdminSchema },
-  required: ['role', 'organization', 'admin'],
-} as const satisfies JSONSchema;
+export const affiliationSchema = objectOf({ role: { type: 'string', enum: ROLES }, organization: organizationSchema, admin: affiliationAdminSchema });
 
 export type Organization = FromSchema<typeof organizationSchema>;
 export type AffiliationAdmin = FromSchema<typeof affiliationAdminSchema>;
 export type Affiliation = FromSchema<typeof affiliationSchema>;
 
 /** GET admins/me/affiliations */
-export const affiliationsAnswerSchema = {
-  type: 'object',
-  additionalProperties: false,
-  properties: { affiliations: { type: 'array', items: affiliationSchema } },
-  required: ['affiliations'],
-} as const satisfies JSONSchema;
+export const affiliationsAnswerSchema = listEnvelope('affiliations', affiliationSchema);
 export type AffiliationsAnswer = FromSchema<typeof affiliationsAnswerSchema>;
 
 /**
  * An admin as the organisation's admin list shows it (SPEC 2.13): activatedAt is null until the admin activates
  * (the 'not activated' mark); a not-activated admin's invitation is the newest open activation link, with its expiry.
  */
-export const memberAdminSchema = {
-  type: 'object',
-  additionalProperties: false,
-  properties: {
-    ...affiliationAdminSchema.properties,
-    activatedAt: { type: ['string', 'null'], format: 'date-time', description: 'null: not activated yet' },
-    invitationExpiresAt: {
-      type: ['string', 'null'],
-      format: 'date-time',
-      description: "a not-activated admin's newest open invitation (activation link): when it expires; null when there is none (or the admin is activated)",
-    },
-    invitationExpired: { type: 'boolean', description: 'true: not activated, and no invitation is open any more (expired or never sent)' },
+export const memberAdminSchema = objectOf({
+  ...affiliationAdminSchema.properties,
+  activatedAt: { type: ['string', 'null'], format: 'date-time', description: 'null: not activated yet' },
+  invitationExpiresAt: {
+    type: ['string', 'null'],
+    format: 'date-time',
+    description: "a not-activated admin's newest open invitation (activation link): when it expires; null when there is none (or the admin is activated)",
   },
-  required: [...affiliationAdminSchema.required, 'activatedAt', 'invitationExpiresAt', 'invitationExpired'],
-} as const satisfies JSONSchema;
+  invitationExpired: { type: 'boolean', description: 'true: not activated, and no invitation is open any more (expired or never sent)' },
+});
 export type MemberAdmin = FromSchema<typeof memberAdminSchema>;
 
 /** An affiliation of the organisation's admin list (SPEC 2.13, §3 Affiliation). */
-export const organizationAffiliationSchema = {
-  type: 'object',
-  additionalProperties: false,
-  properties: { role: { type: 'string', enum: ROLES }, organization: organizationSchema, admin: memberAdminSchema },
-  required: ['role', 'organization', 'admin'],
-} as const satisfies JSONSchema;
+export const organizationAffiliationSchema = objectOf({ role: { type: 'string', enum: ROLES }, organization: organizationSchema, admin: memberAdminSchema });
 export type OrganizationAffiliation = FromSchema<typeof organizationAffiliationSchema>;
 
 /** GET organizations/{orgId}/affiliations: managers first, then by kana name and e-mail. */
-export const organizationAffiliationsAnswerSchema = {
-  type: 'object',
-  additionalProperties: false,
-  properties: { affiliations: { type: 'array', items: organizationAffiliationSchema } },
-  required: ['affiliations'],
-} as const satisfies JSONSchema;
+export const organizationAffiliationsAnswerSchema = listEnvelope('affiliations', organizationAffiliationSchema);
 export type OrganizationAffiliationsAnswer = FromSchema<typeof organizationAffiliationsAnswerSchema>;
 
 /**
  * PATCH organizations/{orgId}/affiliations/admins/{adminId} (the own name, or another admin's role) and
  * POST …/admins/{adminId}/invitation: the affiliation as the list shows it, to replace the list entry (SPEC §4).
  */
-export const affiliationAnswerSchema = {
-  type: 'object',
-  additionalProperties: false,
-  properties: { affiliation: organizationAffiliationSchema },
-  required: ['affiliation'],
-} as const satisfies JSONSchema;
+export const affiliationAnswerSchema = envelope('affiliation', organizationAffiliationSchema);
 export type AffiliationAnswer = FromSchema<typeof affiliationAnswerSchema>;
 
 export const INVITE_OUTCOMES = ['joined', 'invited'] as const;
@@ -107,39 +85,26 @@ export const INVITE_OUTCOMES = ['joined', 'invited'] as const;
  * POST organizations/{orgId}/affiliations (SPEC §4 Invite outcomes): 'joined' — an activated admin joined at once;
  * 'invited' — an invitation mail went to a not-activated admin, who joins on activation.
  */
-export const inviteAnswerSchema = {
-  type: 'object',
-  additionalProperties: false,
-  properties: { affiliation: organizationAffiliationSchema, outcome: { type: 'string', enum: INVITE_OUTCOMES } },
-  required: ['affiliation', 'outcome'],
-} as const satisfies JSONSchema;
+export const inviteAnswerSchema = objectOf({
+  affiliation: organizationAffiliationSchema,
+  outcome: { type: 'string', enum: INVITE_OUTCOMES },
+});
 export type InviteAnswer = FromSchema<typeof inviteAnswerSchema>;
 
 /** A product admin role (SPEC §3, 2.14), in the reader's language. */
-export const productAdminRoleSchema = {
-  type: 'object',
-  additionalProperties: false,
-  properties: { productName: { type: 'string' }, role: { type: 'string' }, helpUrl: { type: 'string', description: "the 'about role' link" } },
-  required: ['productName', 'role', 'helpUrl'],
-} as const satisfies JSONSchema;
+export const productAdminRoleSchema = objectOf({
+  productName: { type: 'string' },
+  role: { type: 'string' },
+  helpUrl: { type: 'string', description: "the 'about role' link" },
+});
 export type ProductAdminRole = FromSchema<typeof productAdminRoleSchema>;
 
 /** GET organizations/{orgId}/product_admin_roles */
-export const productAdminRolesAnswerSchema = {
-  type: 'object',
-  additionalProperties: false,
-  properties: { productAdminRoles: { type: 'array', items: productAdminRoleSchema } },
-  required: ['productAdminRoles'],
-} as const satisfies JSONSchema;
+export const productAdminRolesAnswerSchema = listEnvelope('productAdminRoles', productAdminRoleSchema);
 export type ProductAdminRolesAnswer = FromSchema<typeof productAdminRolesAnswerSchema>;
 
 /** GET admin/re_authentication_expiration */
-export const reauthenticationAnswerSchema = {
-  type: 'object',
-  additionalProperties: false,
-  properties: { isReAuthenticationExpired: { type: 'boolean', description: 'true: the password must be entered again' } },
-  required: ['isReAuthenticationExpired'],
-} as const satisfies JSONSchema;
+export const reauthenticationAnswerSchema = objectOf({ isReAuthenticationExpired: { type: 'boolean', description: 'true: the password must be entered again' } });
 export type ReauthenticationAnswer = FromSchema<typeof reauthenticationAnswerSchema>;
 
 /** A new session, as the token endpoint answers it (SPEC §3 Session, §7 Token exchange): PUT admins/{adminId}/password. */
@@ -161,70 +126,43 @@ export const sessionAnswerSchema = {
 export type SessionAnswer = FromSchema<typeof sessionAnswerSchema>;
 
 /** The admin a mailed token belongs to: the activation check answers the names, the reset check only the id. */
-export const tokenAdminAnswerSchema = {
-  type: 'object',
-  additionalProperties: false,
-  properties: {
-    admin: {
-      type: 'object',
-      additionalProperties: false,
-      properties: {
-        id: { type: 'integer' },
-        email: { type: 'string' },
-        firstName: { type: 'string' },
-        lastName: { type: 'string' },
-        kanaFirstName: { type: 'string' },
-        kanaLastName: { type: 'string' },
-      },
-      required: ['id'],
-    },
-  },
-  required: ['admin'],
-} as const satisfies JSONSchema;
-export type TokenAdminAnswer = FromSchema<typeof tokenAdminAnswerSchema>;
-export type TokenAdmin = TokenAdminAnswer['admin'];
-
-/** A service as the Home grid shows it (SPEC §3 Service), in the reader's language. */
-export const serviceCardSchema = {
+export const tokenAdminAnswerSchema = envelope('admin', {
   type: 'object',
   additionalProperties: false,
   properties: {
     id: { type: 'integer' },
-    name: { type: 'string' },
-    subtitle: { type: 'string' },
-    summary: { type: 'string' },
-    thumbnailUrl: { type: ['string', 'null'] },
-    serviceGroup: {
-      type: 'object',
-      additionalProperties: false,
-      properties: { id: { type: 'integer' }, name: { type: 'string' } },
-      required: ['id', 'name'],
-    },
+    email: { type: 'string' },
+    firstName: { type: 'string' },
+    lastName: { type: 'string' },
+    kanaFirstName: { type: 'string' },
+    kanaLastName: { type: 'string' },
   },
-  required: ['id', 'name', 'subtitle', 'summary', 'thumbnailUrl', 'serviceGroup'],
-} as const satisfies JSONSchema;
+  required: ['id'],
+});
+export type TokenAdminAnswer = FromSchema<typeof tokenAdminAnswerSchema>;
+export type TokenAdmin = TokenAdminAnswer['admin'];
+
+/** A service as the Home grid shows it (SPEC §3 Service), in the reader's language. */
+export const serviceCardSchema = objectOf({
+  id: { type: 'integer' },
+  name: { type: 'string' },
+  subtitle: { type: 'string' },
+  summary: { type: 'string' },
+  thumbnailUrl: { type: ['string', 'null'] },
+  serviceGroup: objectOf({ id: { type: 'integer' }, name: { type: 'string' } }),
+});
 export type ServiceCard = FromSchema<typeof serviceCardSchema>;
 
 /** GET services */
-export const servicesAnswerSchema = {
-  type: 'object',
-  additionalProperties: false,
-  properties: { services: { type: 'array', items: serviceCardSchema } },
-  required: ['services'],
-} as const satisfies JSONSchema;
+export const servicesAnswerSchema = listEnvelope('services', serviceCardSchema);
 export type ServicesAnswer = FromSchema<typeof servicesAnswerSchema>;
 
 /** A link of a service or a service group (SPEC §3 Link category), rewritten for the caller (SPEC §7). */
-export const serviceLinkSchema = {
-  type: 'object',
-  additionalProperties: false,
-  properties: {
-    url: { type: 'string' },
-    category: { type: 'string', enum: ['description', 'purchase', 'history', 'admin', 'terms', 'other_sso'] },
-    label: { type: 'string' },
-  },
-  required: ['url', 'category', 'label'],
-} as const satisfies JSONSchema;
+export const serviceLinkSchema = objectOf({
+  url: { type: 'string' },
+  category: { type: 'string', enum: ['description', 'purchase', 'history', 'admin', 'terms', 'other_sso'] },
+  label: { type: 'string' },
+});
 export type ServiceLinkAnswer = FromSchema<typeof serviceLinkSchema>;
 
 const serviceLinksSchema = {
@@ -234,167 +172,92 @@ const serviceLinksSchema = {
 } as const satisfies JSONSchema;
 
 /** A service's group as a service names it (SPEC §3 Service.serviceGroup). */
-export const serviceGroupRefSchema = {
-  type: 'object',
-  additionalProperties: false,
-  properties: { id: { type: 'integer' }, name: { type: 'string' }, urls: serviceLinksSchema },
-  required: ['id', 'name', 'urls'],
-} as const satisfies JSONSchema;
+export const serviceGroupRefSchema = objectOf({ id: { type: 'integer' }, name: { type: 'string' }, urls: serviceLinksSchema });
 
 /** A service of a group (SPEC §3 Service, §9 discontinuation), in the reader's language. */
-export const serviceSchema = {
-  type: 'object',
-  additionalProperties: false,
-  properties: {
-    id: { type: 'integer' },
-    name: { type: 'string' },
-    subtitle: { type: 'string', description: 'the term (single-choice groups) or the subject (multi-select groups)' },
-    summary: { type: 'string', description: 'one paragraph per line' },
-    description: { type: 'string' },
-    thumbnailUrl: { type: ['string', 'null'] },
-    imageUrl: { type: ['string', 'null'] },
-    discontinued: { type: 'boolean' },
-    lastStartsOn: { type: ['string', 'null'], format: 'date', description: 'the last start date an application may have (SPEC §9); null: none' },
-    urls: serviceLinksSchema,
-    serviceGroup: serviceGroupRefSchema,
-  },
-  required: ['id', 'name', 'subtitle', 'summary', 'description', 'thumbnailUrl', 'imageUrl', 'discontinued', 'lastStartsOn', 'urls', 'serviceGroup'],
-} as const satisfies JSONSchema;
+export const serviceSchema = objectOf({
+  id: { type: 'integer' },
+  name: { type: 'string' },
+  subtitle: { type: 'string', description: 'the term (single-choice groups) or the subject (multi-select groups)' },
+  summary: { type: 'string', description: 'one paragraph per line' },
+  description: { type: 'string' },
+  thumbnailUrl: { type: ['string', 'null'] },
+  imageUrl: { type: ['string', 'null'] },
+  discontinued: { type: 'boolean' },
+  lastStartsOn: { type: ['string', 'null'], format: 'date', description: 'the last start date an application may have (SPEC §9); null: none' },
+  urls: serviceLinksSchema,
+  serviceGroup: serviceGroupRefSchema,
+});
 export type Service = FromSchema<typeof serviceSchema>;
 
 /** GET services/{id}: Service Details (SPEC 2.8). */
-export const serviceAnswerSchema = {
-  type: 'object',
-  additionalProperties: false,
-  properties: { service: serviceSchema },
-  required: ['service'],
-} as const satisfies JSONSchema;
+export const serviceAnswerSchema = envelope('service', serviceSchema);
 export type ServiceAnswer = FromSchema<typeof serviceAnswerSchema>;
 
 /** A service group (SPEC §1, §3 Service group, §5 user limits and class size). */
-export const serviceGroupSchema = {
-  type: 'object',
-  additionalProperties: false,
-  properties: {
-    id: { type: 'integer' },
-    identifier: { type: 'string', description: 'hodai, emba, hodaiplus, gls, school, gmap, gu, newhodaiplus or newemba' },
-    name: { type: 'string' },
-    selection: { type: 'string', enum: ['single', 'multi'], description: "single: one of the group's services (a term); multi: several (subjects)" },
-    maximumUsers: { type: ['integer', 'null'], description: 'the most users an application may have (multi: subjects × participants); null: no limit' },
-    classSize: {
-      type: ['object', 'null'],
-      additionalProperties: false,
-      properties: { minimum: { type: 'integer' }, maximum: { type: 'integer' } },
-      required: ['minimum', 'maximum'],
-      description: 'gls: the number of learners of a class; null for the other groups',
-    },
-    urls: serviceLinksSchema,
+export const serviceGroupSchema = objectOf({
+  id: { type: 'integer' },
+  identifier: { type: 'string', description: 'hodai, emba, hodaiplus, gls, school, gmap, gu, newhodaiplus or newemba' },
+  name: { type: 'string' },
+  selection: { type: 'string', enum: ['single', 'multi'], description: "single: one of the group's services (a term); multi: several (subjects)" },
+  maximumUsers: { type: ['integer', 'null'], description: 'the most users an application may have (multi: subjects × participants); null: no limit' },
+  classSize: {
+    type: ['object', 'null'],
+    additionalProperties: false,
+    properties: { minimum: { type: 'integer' }, maximum: { type: 'integer' } },
+    required: ['minimum', 'maximum'],
+    description: 'gls: the number of learners of a class; null for the other groups',
   },
-  required: ['id', 'identifier', 'name', 'selection', 'maximumUsers', 'classSize', 'urls'],
-} as const satisfies JSONSchema;
+  urls: serviceLinksSchema,
+});
 export type ServiceGroup = FromSchema<typeof serviceGroupSchema>;
 
 /** GET service_groups */
-export const serviceGroupsAnswerSchema = {
-  type: 'object',
-  additionalProperties: false,
-  properties: { serviceGroups: { type: 'array', items: serviceGroupSchema } },
-  required: ['serviceGroups'],
-} as const satisfies JSONSchema;
+export const serviceGroupsAnswerSchema = listEnvelope('serviceGroups', serviceGroupSchema);
 export type ServiceGroupsAnswer = FromSchema<typeof serviceGroupsAnswerSchema>;
 
 /** GET service_groups/{id} */
-export const serviceGroupAnswerSchema = {
-  type: 'object',
-  additionalProperties: false,
-  properties: { serviceGroup: serviceGroupSchema },
-  required: ['serviceGroup'],
-} as const satisfies JSONSchema;
+export const serviceGroupAnswerSchema = envelope('serviceGroup', serviceGroupSchema);
 export type ServiceGroupAnswer = FromSchema<typeof serviceGroupAnswerSchema>;
 
 /** GET service_groups/{id}/services */
-export const groupServicesAnswerSchema = {
-  type: 'object',
-  additionalProperties: false,
-  properties: { services: { type: 'array', items: serviceSchema } },
-  required: ['services'],
-} as const satisfies JSONSchema;
+export const groupServicesAnswerSchema = listEnvelope('services', serviceSchema);
 export type GroupServicesAnswer = FromSchema<typeof groupServicesAnswerSchema>;
 
 /** SPEC §3 Project: an organisation's training project. */
-export const projectSchema = {
-  type: 'object',
-  additionalProperties: false,
-  properties: { projectCode: { type: 'string' }, name: { type: 'string' } },
-  required: ['projectCode', 'name'],
-} as const satisfies JSONSchema;
+export const projectSchema = objectOf({ projectCode: { type: 'string' }, name: { type: 'string' } });
 
 /** SPEC §3 Project class: a class of a project (projectCode names it). */
-export const projectClassSchema = {
-  type: 'object',
-  additionalProperties: false,
-  properties: { id: { type: 'integer' }, name: { type: 'string' }, projectCode: { type: 'string' }, code: { type: 'string' } },
-  required: ['id', 'name', 'projectCode', 'code'],
-} as const satisfies JSONSchema;
+export const projectClassSchema = objectOf({ id: { type: 'integer' }, name: { type: 'string' }, projectCode: { type: 'string' }, code: { type: 'string' } });
 export type ProjectClass = FromSchema<typeof projectClassSchema>;
 
 /** GET organizations/{orgId}/project_classes/bundled: the organisation's classes, bundled and gls (SPEC §3 Organization.projectClass). */
-export const projectClassesAnswerSchema = {
-  type: 'object',
-  additionalProperties: false,
-  properties: {
-    projectClasses: {
-      type: 'object',
-      additionalProperties: false,
-      properties: { bundled: { type: 'array', items: projectClassSchema }, gls: { type: 'array', items: projectClassSchema } },
-      required: ['bundled', 'gls'],
-    },
-    projects: { type: 'array', items: projectSchema, description: 'the projects the classes belong to' },
-  },
-  required: ['projectClasses', 'projects'],
-} as const satisfies JSONSchema;
+export const projectClassesAnswerSchema = objectOf({
+  projectClasses: objectOf({ bundled: { type: 'array', items: projectClassSchema }, gls: { type: 'array', items: projectClassSchema } }),
+  projects: { type: 'array', items: projectSchema, description: 'the projects the classes belong to' },
+});
 export type ProjectClassesAnswer = FromSchema<typeof projectClassesAnswerSchema>;
 
 /** GET notices (v1): a notice in both languages (SPEC §3 Notice). */
-export const noticeSchema = {
-  type: 'object',
-  additionalProperties: false,
-  properties: { id: { type: 'integer' }, target: { type: 'string' }, contentJa: { type: 'string' }, contentEn: { type: 'string' } },
-  required: ['id', 'target', 'contentJa', 'contentEn'],
-} as const satisfies JSONSchema;
+export const noticeSchema = objectOf({ id: { type: 'integer' }, target: { type: 'string' }, contentJa: { type: 'string' }, contentEn: { type: 'string' } });
 export type Notice = FromSchema<typeof noticeSchema>;
 
-export const noticesAnswerSchema = {
-  type: 'object',
-  additionalProperties: false,
-  properties: { notices: { type: 'array', items: noticeSchema } },
-  required: ['notices'],
-} as const satisfies JSONSchema;
+export const noticesAnswerSchema = listEnvelope('notices', noticeSchema);
 export type NoticesAnswer = FromSchema<typeof noticesAnswerSchema>;
 
 /** GET announcements/articles: an announcement article in the asked language (SPEC §3 Announcement article, §7 Content). */
-export const announcementArticleSchema = {
-  type: 'object',
-  additionalProperties: false,
-  properties: {
-    id: { type: 'integer' },
-    title: { type: 'string' },
-    /** ISO 8601. */
-    publishedAt: { type: 'string', format: 'date-time' },
-    body: { type: 'string' },
-    /** Where the whole article is, when it lives elsewhere. */
-    url: { type: ['string', 'null'] },
-  },
-  required: ['id', 'title', 'publishedAt', 'body', 'url'],
-} as const satisfies JSONSchema;
+export const announcementArticleSchema = objectOf({
+  id: { type: 'integer' },
+  title: { type: 'string' },
+  /** ISO 8601. */
+  publishedAt: { type: 'string', format: 'date-time' },
+  body: { type: 'string' },
+  /** Where the whole article is, when it lives elsewhere. */
+  url: { type: ['string', 'null'] },
+});
 export type AnnouncementArticle = FromSchema<typeof announcementArticleSchema>;
 
-export const announcementArticlesAnswerSchema = {
-  type: 'object',
-  additionalProperties: false,
-  properties: { articles: { type: 'array', items: announcementArticleSchema } },
-  required: ['articles'],
-} as const satisfies JSONSchema;
+export const announcementArticlesAnswerSchema = listEnvelope('articles', announcementArticleSchema);
 export type AnnouncementArticlesAnswer = FromSchema<typeof announcementArticlesAnswerSchema>;
 
 /**
@@ -407,225 +270,138 @@ export const portalSettingsAnswerSchema = {
   properties: {
     /** The page the announcements icon opens: an absolute URL or a path of the portal; `{lang}` stands for the language. */
     announcementPageUrl: { type: 'string' },
-    supportChat: {
-      type: 'object',
-      additionalProperties: false,
-      properties: {
-        scriptUrl: { type: 'string' },
-        keys: {
-          type: 'object',
-          additionalProperties: false,
-          properties: { ja: { type: 'string' }, en: { type: 'string' } },
-          required: ['ja', 'en'],
-        },
-      },
-      required: ['scriptUrl', 'keys'],
-    },
+    supportChat: objectOf({ scriptUrl: { type: 'string' }, keys: objectOf({ ja: { type: 'string' }, en: { type: 'string' } }) }),
   },
   required: ['announcementPageUrl'],
 } as const satisfies JSONSchema;
 export type PortalSettingsAnswer = FromSchema<typeof portalSettingsAnswerSchema>;
 
 /** GET enabled_feature_flags/{name} */
-export const featureFlagAnswerSchema = {
-  type: 'object',
-  additionalProperties: false,
-  properties: { enabled: { type: 'boolean' } },
-  required: ['enabled'],
-} as const satisfies JSONSchema;
+export const featureFlagAnswerSchema = objectOf({ enabled: { type: 'boolean' } });
 export type FeatureFlagAnswer = FromSchema<typeof featureFlagAnswerSchema>;
 
 /** The answer of a call that has nothing to tell but success. */
 export const emptyAnswerSchema = { type: 'object', additionalProperties: false, properties: {} } as const satisfies JSONSchema;
 
 /** POST registration_requests: the stored application (SPEC 2.16); fields left empty are null. */
-export const registrationRequestAnswerSchema = {
-  type: 'object',
-  additionalProperties: false,
-  properties: {
-    registrationRequest: {
-      type: 'object',
-      additionalProperties: false,
-      properties: {
-        id: { type: 'integer' },
-        corporationName: { type: 'string' },
-        departments: { type: 'string' },
-        position: { type: ['string', 'null'] },
-        personInCharge: { type: 'string' },
-        phoneNumber: { type: 'string' },
-        email: { type: 'string' },
-        zipCode: { type: 'string' },
-        address: { type: 'string' },
-        corporationUrl: { type: ['string', 'null'] },
-        scaleOfEmployees: { type: 'string' },
-        createdAt: { type: 'string', format: 'date-time' },
-      },
-      required: ['id', 'corporationName', 'departments', 'position', 'personInCharge', 'phoneNumber', 'email', 'zipCode', 'address', 'corporationUrl', 'scaleOfEmployees', 'createdAt'],
-    },
-  },
-  required: ['registrationRequest'],
-} as const satisfies JSONSchema;
+export const registrationRequestAnswerSchema = envelope(
+  'registrationRequest',
+  objectOf({
+    id: { type: 'integer' },
+    corporationName: { type: 'string' },
+    departments: { type: 'string' },
+    position: { type: ['string', 'null'] },
+    personInCharge: { type: 'string' },
+    phoneNumber: { type: 'string' },
+    email: { type: 'string' },
+    zipCode: { type: 'string' },
+    address: { type: 'string' },
+    corporationUrl: { type: ['string', 'null'] },
+    scaleOfEmployees: { type: 'string' },
+    createdAt: { type: 'string', format: 'date-time' },
+  }),
+);
 export type RegistrationRequestAnswer = FromSchema<typeof registrationRequestAnswerSchema>;
 
 /** GET admin/single-sign-on (SPEC §3 Single-sign-on tokens): what the browser carries to the partner (README 'Single-sign-on gateway'). */
-export const singleSignOnAnswerSchema = {
-  type: 'object',
-  additionalProperties: false,
-  properties: {
-    authUrl: { type: 'string', description: "The partner's sign-in URL the browser goes to with the fields below and goi" },
-    guq: { type: 'string', description: 'One-time token id (base64url); accepted once by POST single-sign-on/verify' },
-    gss: { type: 'string', description: "The partner's state (gss of the request), unchanged" },
-    gui: { type: 'string', description: "The admin's id" },
-    gsg: { type: 'string', description: "base64url HMAC-SHA256 of the canonical string with the partner's secret" },
-    ghs: { type: 'string', description: 'Expiry, epoch seconds: accepted while now < ghs (at most 60 s after issue)' },
-    gul: { type: 'string', enum: ['ja', 'en'], description: 'Language (gul of the request, default ja)' },
-    productId: { type: 'integer', description: "The partner product's id; 4 also carries projectId and projectCode" },
-  },
-  required: ['authUrl', 'guq', 'gss', 'gui', 'gsg', 'ghs', 'gul', 'productId'],
-} as const satisfies JSONSchema;
+export const singleSignOnAnswerSchema = objectOf({
+  authUrl: { type: 'string', description: "The partner's sign-in URL the browser goes to with the fields below and goi" },
+  guq: { type: 'string', description: 'One-time token id (base64url); accepted once by POST single-sign-on/verify' },
+  gss: { type: 'string', description: "The partner's state (gss of the request), unchanged" },
+  gui: { type: 'string', description: "The admin's id" },
+  gsg: { type: 'string', description: "base64url HMAC-SHA256 of the canonical string with the partner's secret" },
+  ghs: { type: 'string', description: 'Expiry, epoch seconds: accepted while now < ghs (at most 60 s after issue)' },
+  gul: { type: 'string', enum: ['ja', 'en'], description: 'Language (gul of the request, default ja)' },
+  productId: { type: 'integer', description: "The partner product's id; 4 also carries projectId and projectCode" },
+});
 export type SingleSignOnAnswer = FromSchema<typeof singleSignOnAnswerSchema>;
 
 /** POST single-sign-on/verify: who arrived at the partner with these tokens (now used). */
-export const singleSignOnArrivalSchema = {
-  type: 'object',
-  additionalProperties: false,
-  properties: {
-    gui: { type: 'string', description: "The admin's id" },
-    goi: { type: 'string', description: "The organisation's gloplaId" },
-    gul: { type: 'string', description: 'Language' },
-    email: { type: 'string', description: "The admin's e-mail address" },
-  },
-  required: ['gui', 'goi', 'gul', 'email'],
-} as const satisfies JSONSchema;
+export const singleSignOnArrivalSchema = objectOf({
+  gui: { type: 'string', description: "The admin's id" },
+  goi: { type: 'string', description: "The organisation's gloplaId" },
+  gul: { type: 'string', description: 'Language' },
+  email: { type: 'string', description: "The admin's e-mail address" },
+});
 export type SingleSignOnArrival = FromSchema<typeof singleSignOnArrivalSchema>;
 
 /** SPEC §3 Contact: a delivery address of the organisation (record fields). */
-export const contactSchema = {
-  type: 'object',
-  additionalProperties: false,
-  properties: {
-    id: { type: 'integer' },
-    organizationId: { type: 'integer' },
-    corporationName: { type: 'string' },
-    departmentName: { type: 'string' },
-    postalCode: { type: 'string' },
-    address: { type: 'string' },
-    firstName: { type: 'string' },
-    lastName: { type: 'string' },
-    kanaFirstName: { type: 'string' },
-    kanaLastName: { type: 'string' },
-    phoneNumber: { type: 'string' },
-    email: { type: 'string' },
-  },
-  required: ['id', 'organizationId', 'corporationName', 'departmentName', 'postalCode', 'address', 'firstName', 'lastName', 'kanaFirstName', 'kanaLastName', 'phoneNumber', 'email'],
-} as const satisfies JSONSchema;
+export const contactSchema = objectOf({
+  id: { type: 'integer' },
+  organizationId: { type: 'integer' },
+  corporationName: { type: 'string' },
+  departmentName: { type: 'string' },
+  postalCode: { type: 'string' },
+  address: { type: 'string' },
+  firstName: { type: 'string' },
+  lastName: { type: 'string' },
+  kanaFirstName: { type: 'string' },
+  kanaLastName: { type: 'string' },
+  phoneNumber: { type: 'string' },
+  email: { type: 'string' },
+});
 export type Contact = FromSchema<typeof contactSchema>;
 
 /** GET organizations/{orgId}/contacts: the organisation's contacts, oldest first. */
-export const contactsAnswerSchema = {
-  type: 'object',
-  additionalProperties: false,
-  properties: { contacts: { type: 'array', items: contactSchema } },
-  required: ['contacts'],
-} as const satisfies JSONSchema;
+export const contactsAnswerSchema = listEnvelope('contacts', contactSchema);
 export type ContactsAnswer = FromSchema<typeof contactsAnswerSchema>;
 
 /** GET, POST, PATCH organizations/{orgId}/contacts[/{id}]. */
-export const contactAnswerSchema = {
-  type: 'object',
-  additionalProperties: false,
-  properties: { contact: contactSchema },
-  required: ['contact'],
-} as const satisfies JSONSchema;
+export const contactAnswerSchema = envelope('contact', contactSchema);
 export type ContactAnswer = FromSchema<typeof contactAnswerSchema>;
 
 /** SPEC §3 Billing contact (record fields): email is the 'To e-mail'; ccEmail and addressee are '' when blank. */
-export const billingContactSchema = {
-  type: 'object',
-  additionalProperties: false,
-  properties: {
-    id: { type: 'integer' },
-    organizationId: { type: 'integer' },
-    corporationName: { type: 'string' },
-    departmentName: { type: 'string' },
-    firstName: { type: 'string' },
-    lastName: { type: 'string' },
-    kanaFirstName: { type: 'string' },
-    kanaLastName: { type: 'string' },
-    phoneNumber: { type: 'string' },
-    email: { type: 'string' },
-    ccEmail: { type: 'string' },
-    addressee: { type: 'string', description: 'blank: the company name is printed on the invoice' },
-  },
-  required: ['id', 'organizationId', 'corporationName', 'departmentName', 'firstName', 'lastName', 'kanaFirstName', 'kanaLastName', 'phoneNumber', 'email', 'ccEmail', 'addressee'],
-} as const satisfies JSONSchema;
+export const billingContactSchema = objectOf({
+  id: { type: 'integer' },
+  organizationId: { type: 'integer' },
+  corporationName: { type: 'string' },
+  departmentName: { type: 'string' },
+  firstName: { type: 'string' },
+  lastName: { type: 'string' },
+  kanaFirstName: { type: 'string' },
+  kanaLastName: { type: 'string' },
+  phoneNumber: { type: 'string' },
+  email: { type: 'string' },
+  ccEmail: { type: 'string' },
+  addressee: { type: 'string', description: 'blank: the company name is printed on the invoice' },
+});
 export type BillingContact = FromSchema<typeof billingContactSchema>;
 
 /** GET organizations/{orgId}/billing_contacts: the organisation's billing contacts, oldest first. */
-export const billingContactsAnswerSchema = {
-  type: 'object',
-  additionalProperties: false,
-  properties: { billingContacts: { type: 'array', items: billingContactSchema } },
-  required: ['billingContacts'],
-} as const satisfies JSONSchema;
+export const billingContactsAnswerSchema = listEnvelope('billingContacts', billingContactSchema);
 export type BillingContactsAnswer = FromSchema<typeof billingContactsAnswerSchema>;
 
 /** GET, POST, PATCH organizations/{orgId}/billing_contacts[/{id}]. */
-export const billingContactAnswerSchema = {
-  type: 'object',
-  additionalProperties: false,
-  properties: { billingContact: billingContactSchema },
-  required: ['billingContact'],
-} as const satisfies JSONSchema;
+export const billingContactAnswerSchema = envelope('billingContact', billingContactSchema);
 export type BillingContactAnswer = FromSchema<typeof billingContactAnswerSchema>;
 
 /** A learner of the organisation (SPEC §3 Organisation user; 2.15 Users). */
-export const organizationUserSchema = {
-  type: 'object',
-  additionalProperties: false,
-  properties: {
-    id: { type: 'integer' },
-    lastName: { type: 'string' },
-    firstName: { type: 'string' },
-    kanaLastName: { type: 'string' },
-    kanaFirstName: { type: 'string' },
-    email: { type: 'string' },
-    nameId: { type: 'string' },
-    nameIdType: { type: ['string', 'null'], enum: ['email', 'nameId', null], description: 'null: no identity provider specified' },
-  },
-  required: ['id', 'lastName', 'firstName', 'kanaLastName', 'kanaFirstName', 'email', 'nameId', 'nameIdType'],
-} as const satisfies JSONSchema;
+export const organizationUserSchema = objectOf({
+  id: { type: 'integer' },
+  lastName: { type: 'string' },
+  firstName: { type: 'string' },
+  kanaLastName: { type: 'string' },
+  kanaFirstName: { type: 'string' },
+  email: { type: 'string' },
+  nameId: { type: 'string' },
+  nameIdType: { type: ['string', 'null'], enum: ['email', 'nameId', null], description: 'null: no identity provider specified' },
+});
 export type OrganizationUser = FromSchema<typeof organizationUserSchema>;
 
 /** GET organizations/{orgId}/users, POST …/users/preview and …/users/bulk_update. */
-export const organizationUsersAnswerSchema = {
-  type: 'object',
-  additionalProperties: false,
-  properties: { users: { type: 'array', items: organizationUserSchema } },
-  required: ['users'],
-} as const satisfies JSONSchema;
+export const organizationUsersAnswerSchema = listEnvelope('users', organizationUserSchema);
 export type OrganizationUsersAnswer = FromSchema<typeof organizationUsersAnswerSchema>;
 
 /** PATCH organizations/{orgId}/users/{userId}. */
-export const organizationUserAnswerSchema = {
-  type: 'object',
-  additionalProperties: false,
-  properties: { user: organizationUserSchema },
-  required: ['user'],
-} as const satisfies JSONSchema;
+export const organizationUserAnswerSchema = envelope('user', organizationUserSchema);
 export type OrganizationUserAnswer = FromSchema<typeof organizationUserAnswerSchema>;
 
 /** A row error of the learner CSV (SPEC §7 Users): rowNo is the CSV line (the header is line 1). */
-export const userRowErrorSchema = {
-  type: 'object',
-  additionalProperties: false,
-  properties: {
-    field: { type: 'string' },
-    code: { type: 'string' },
-    meta: { type: 'object', additionalProperties: true, properties: { rowNo: { type: 'integer' } } },
-  },
-  required: ['field', 'code', 'meta'],
-} as const satisfies JSONSchema;
+export const userRowErrorSchema = objectOf({
+  field: { type: 'string' },
+  code: { type: 'string' },
+  meta: { type: 'object', additionalProperties: true, properties: { rowNo: { type: 'integer' } } },
+});
 export type UserRowError = FromSchema<typeof userRowErrorSchema>;
 
 /**
@@ -644,22 +420,12 @@ export type UserRowErrorsAnswer = FromSchema<typeof userRowErrorsAnswerSchema>;
 // Corporate subscriptions (SPEC §3 Subscription, §7 'Corporate subscriptions', 2.9, 2.10, 2.11)
 
 /** A service of an application as the list shows it: its group's id and name. */
-export const subscriptionServiceSummarySchema = {
-  type: 'object',
-  additionalProperties: false,
-  properties: {
-    id: { type: 'integer' },
-    name: { type: 'string' },
-    subtitle: { type: 'string' },
-    serviceGroup: {
-      type: 'object',
-      additionalProperties: false,
-      properties: { id: { type: 'integer' }, name: { type: 'string' } },
-      required: ['id', 'name'],
-    },
-  },
-  required: ['id', 'name', 'subtitle', 'serviceGroup'],
-} as const satisfies JSONSchema;
+export const subscriptionServiceSummarySchema = objectOf({
+  id: { type: 'integer' },
+  name: { type: 'string' },
+  subtitle: { type: 'string' },
+  serviceGroup: objectOf({ id: { type: 'integer' }, name: { type: 'string' } }),
+});
 
 /** A service of an application as Application Details and the wizards show it: the group also has its links (terms). */
 export const subscriptionServiceSchema = {
@@ -679,7 +445,7 @@ const subscriptionSummaryProperties = {
   project: { anyOf: [projectSchema, { type: 'null' }], description: "the project class's project (gls: shown instead of the service names)" },
   projectClass: {
     anyOf: [
-      { type: 'object', additionalProperties: false, properties: { id: { type: 'integer' }, name: { type: 'string' } }, required: ['id', 'name'] },
+      objectOf({ id: { type: 'integer' }, name: { type: 'string' } }),
       { type: 'null' },
     ],
   },
@@ -697,29 +463,36 @@ export const subscriptionSummarySchema = {
 export type SubscriptionSummary = FromSchema<typeof subscriptionSummarySchema>;
 
 /** An admin of an application (SPEC §3 Subscription.admins). */
-export const subscriptionAdminSchema = {
-  type: 'object',
-  additionalProperties: false,
-  properties: { id: { type: 'integer' }, firstName: { type: 'string' }, lastName: { type: 'string' }, email: { type: 'string' } },
-  required: ['id', 'firstName', 'lastName', 'email'],
-} as const satisfies JSONSchema;
+export const subscriptionAdminSchema = objectOf({ id: { type: 'integer' }, firstName: { type: 'string' }, lastName: { type: 'string' }, email: { type: 'string' } });
 export type SubscriptionAdmin = FromSchema<typeof subscriptionAdminSchema>;
 
 /** A learner row of an application (SPEC §3 Learner row in a subscription): id 0 for a new row of a dry run. */
-export const subscriptionUserSchema = {
+export const subscriptionUserSchema = objectOf(affiliationAdminSchema.properties);
+export type SubscriptionUser = FromSchema<typeof subscriptionUserSchema>;
+
+const deadlineSchema = {
   type: 'object',
   additionalProperties: false,
   properties: {
-    id: { type: 'integer' },
-    firstName: { type: 'string' },
-    lastName: { type: 'string' },
-    kanaFirstName: { type: 'string' },
-    kanaLastName: { type: 'string' },
-    email: { type: 'string' },
+    date: { type: 'string', format: 'date', description: 'the last day (Asia/Tokyo) the change is allowed' },
+    passed: { type: 'boolean', description: 'today is after that day' },
   },
-  required: ['id', 'firstName', 'lastName', 'kanaFirstName', 'kanaLastName', 'email'],
+  required: ['date', 'passed'],
 } as const satisfies JSONSchema;
-export type SubscriptionUser = FromSchema<typeof subscriptionUserSchema>;
+
+/**
+ * A class application's deadlines (SPEC §4 'Class enrolment deadlines'): past the reduction deadline (its change
+ * deadline: the application is confirmed) no learner may be removed and a kept learner keeps its identity; past the
+ * enlargement deadline (startsOn + SUBSCRIPTION_ENLARGEMENT_DAYS) none may be added. The browser's grid locks its rows
+ * by them before the server refuses (reductionDeadline, enlargementDeadline).
+ */
+export const classDeadlinesSchema = {
+  type: 'object',
+  additionalProperties: false,
+  properties: { reduction: deadlineSchema, enlargement: deadlineSchema },
+  required: ['reduction', 'enlargement'],
+} as const satisfies JSONSchema;
+export type ClassDeadlines = FromSchema<typeof classDeadlinesSchema>;
 
 /** One application (SPEC §3 Subscription; 2.10 Application Details, the edit wizard's initial values). */
 export const subscriptionSchema = {
@@ -737,8 +510,9 @@ export const subscriptionSchema = {
     contact: { anyOf: [contactSchema, { type: 'null' }] },
     contactId: { type: ['integer', 'null'] },
     billingNote: { type: ['string', 'null'] },
+    classDeadlines: { anyOf: [classDeadlinesSchema, { type: 'null' }], description: 'a class application\'s deadlines (SPEC §4); null without a class' },
   },
-  required: [...subscriptionSummaryRequired, 'type', 'term', 'admins', 'users', 'billingContact', 'billingContactId', 'contact', 'contactId', 'billingNote'],
+  required: [...subscriptionSummaryRequired, 'type', 'term', 'admins', 'users', 'billingContact', 'billingContactId', 'contact', 'contactId', 'billingNote', 'classDeadlines'],
 } as const satisfies JSONSchema;
 export type Subscription = FromSchema<typeof subscriptionSchema>;
 
@@ -750,52 +524,125 @@ export type SubscriptionWarningCode = (typeof SUBSCRIPTION_WARNING_CODES)[number
  * users), 'duplicatedName' or {engagedRequestCode} (the same e-mail in another application of the organisation whose
  * term overlaps); and codes for the whole application.
  */
-export const subscriptionWarningsSchema = {
-  type: 'object',
-  additionalProperties: false,
-  properties: {
-    users: {
+export const subscriptionWarningsSchema = objectOf({
+  users: {
+    type: 'array',
+    items: {
       type: 'array',
       items: {
-        type: 'array',
-        items: {
-          anyOf: [
-            { type: 'string', enum: ['duplicatedName'] },
-            { type: 'object', additionalProperties: false, properties: { engagedRequestCode: { type: 'string' } }, required: ['engagedRequestCode'] },
-          ],
-        },
+        anyOf: [
+          { type: 'string', enum: ['duplicatedName'] },
+          objectOf({ engagedRequestCode: { type: 'string' } }),
+        ],
       },
     },
-    codes: { type: 'array', items: { type: 'string', enum: SUBSCRIPTION_WARNING_CODES } },
   },
-  required: ['users', 'codes'],
-} as const satisfies JSONSchema;
+  codes: { type: 'array', items: { type: 'string', enum: SUBSCRIPTION_WARNING_CODES } },
+});
 export type SubscriptionWarnings = FromSchema<typeof subscriptionWarningsSchema>;
 export type SubscriptionUserWarning = SubscriptionWarnings['users'][number][number];
 
 /** GET organizations/{orgId}/corporate_subscriptions */
-export const subscriptionsAnswerSchema = {
-  type: 'object',
-  additionalProperties: false,
-  properties: { corporateSubscriptions: { type: 'array', items: subscriptionSummarySchema } },
-  required: ['corporateSubscriptions'],
-} as const satisfies JSONSchema;
+export const subscriptionsAnswerSchema = listEnvelope('corporateSubscriptions', subscriptionSummarySchema);
 export type SubscriptionsAnswer = FromSchema<typeof subscriptionsAnswerSchema>;
 
 /** GET organizations/{orgId}/corporate_subscriptions/{requestCode} */
-export const subscriptionAnswerSchema = {
-  type: 'object',
-  additionalProperties: false,
-  properties: { corporateSubscription: subscriptionSchema },
-  required: ['corporateSubscription'],
-} as const satisfies JSONSchema;
+export const subscriptionAnswerSchema = envelope('corporateSubscription', subscriptionSchema);
 export type SubscriptionAnswer = FromSchema<typeof subscriptionAnswerSchema>;
 
 /** POST and PATCH …/corporate_subscriptions[/{requestCode}] and PATCH …/confirmed_corporate_subscriptions/{requestCode}. */
-export const subscriptionWriteAnswerSchema = {
+export const subscriptionWriteAnswerSchema = objectOf({ corporateSubscription: subscriptionSchema, warnings: subscriptionWarningsSchema });
+export type SubscriptionWriteAnswer = FromSchema<typeof subscriptionWriteAnswerSchema>;
+
+// ---------------------------------------------------------------------------------------------------
+// Projects and their classes (SPEC 2.1 class routes, 2.8 project layout; issue 17)
+
+/** An application of a class as the project layout lists it: 'changeable' before its change deadline, else 'confirmed'. */
+export const classSubscriptionSchema = {
   type: 'object',
   additionalProperties: false,
-  properties: { corporateSubscription: subscriptionSchema, warnings: subscriptionWarningsSchema },
-  required: ['corporateSubscription', 'warnings'],
+  properties: {
+    requestCode: { type: 'string' },
+    state: { type: 'string', enum: ['changeable', 'confirmed'] },
+    startsOn: { type: 'string', format: 'date' },
+    userCount: { type: 'integer' },
+    classDeadlines: classDeadlinesSchema,
+  },
+  required: ['requestCode', 'state', 'startsOn', 'userCount', 'classDeadlines'],
 } as const satisfies JSONSchema;
-export type SubscriptionWriteAnswer = FromSchema<typeof subscriptionWriteAnswerSchema>;
+
+/** A gls class with its period (migration 0086; null: not set). */
+export const projectClassPeriodSchema = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    id: { type: 'integer' },
+    code: { type: 'string' },
+    name: { type: 'string' },
+    startsOn: { type: ['string', 'null'], format: 'date' },
+    endsOn: { type: ['string', 'null'], format: 'date' },
+    open: { type: 'boolean', description: 'learners may be registered: today is on or before registrationDeadline' },
+    registrationDeadline: {
+      type: ['string', 'null'],
+      format: 'date',
+      description: 'the last day a registration may be made (the class starts on or after the earliest start date of an application made that day); null without a period',
+    },
+  },
+  required: ['id', 'code', 'name', 'startsOn', 'endsOn', 'open', 'registrationDeadline'],
+} as const satisfies JSONSchema;
+
+const projectRefSchema = {
+  type: 'object',
+  additionalProperties: false,
+  properties: { id: { type: 'integer', description: 'the projectId single sign-on to product 4 carries (SPEC §7)' }, projectCode: { type: 'string' }, name: { type: 'string' } },
+  required: ['id', 'projectCode', 'name'],
+} as const satisfies JSONSchema;
+
+/**
+ * GET organizations/{orgId}/projects: the organisation's projects with gls classes, and their classes (in project
+ * order), each naming its project and listing its applications.
+ */
+export const projectsAnswerSchema = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    projects: { type: 'array', items: projectRefSchema },
+    projectClasses: {
+      type: 'array',
+      items: {
+        type: 'object',
+        additionalProperties: false,
+        properties: {
+          ...projectClassPeriodSchema.properties,
+          project: projectRefSchema,
+          subscriptions: { type: 'array', items: classSubscriptionSchema },
+        },
+        required: [...projectClassPeriodSchema.required, 'project', 'subscriptions'],
+      },
+    },
+  },
+  required: ['projects', 'projectClasses'],
+} as const satisfies JSONSchema;
+export type ProjectsAnswer = FromSchema<typeof projectsAnswerSchema>;
+
+/**
+ * GET organizations/{orgId}/projects/{projectCode}/classes/{projectClassId}: one gls class of one project; also
+ * GET organizations/{orgId}/projects/{projectCode}/corporate_subscriptions/{requestCode}: the project and the class of
+ * one of its class applications.
+ */
+export const projectClassAnswerSchema = {
+  type: 'object',
+  additionalProperties: false,
+  properties: { project: projectRefSchema, projectClass: projectClassPeriodSchema },
+  required: ['project', 'projectClass'],
+} as const satisfies JSONSchema;
+export type ProjectClassAnswer = FromSchema<typeof projectClassAnswerSchema>;
+
+/** GET organizations/{orgId}/projects/{projectCode}: one project with a gls class (the class routes name it). */
+export const projectAnswerSchema = {
+  type: 'object',
+  additionalProperties: false,
+  properties: { project: projectRefSchema },
+  required: ['project'],
+} as const satisfies JSONSchema;
+export type ProjectAnswer = FromSchema<typeof projectAnswerSchema>;

@@ -28,6 +28,7 @@ import {
   validateActivationToken,
   validatePasswordResetToken,
 } from '../domain/accountTokens.js';
+import { actingAs } from './audit.js';
 import { ApiError } from './errors.js';
 import { mailRequestGuard } from './mailGuard.js';
 import { SECURITY, TAG } from './openapi.js';
@@ -92,6 +93,8 @@ export const adminAccountsRoutes: FastifyPluginAsync = async (app) => {
   app.post<{ Body: Forms['activation-request']; Querystring: LangQuery }>(
     '/admin/account_activation_email',
     {
+      // a mail only: nothing an organisation's trail shows (issue 21)
+      config: { audit: [] },
       schema: {
         tags: [TAG.activationAndReset],
         summary: 'Send the activation mail (the same answer for an unknown address, without a mail); a cc address is told it was sent',
@@ -130,6 +133,8 @@ export const adminAccountsRoutes: FastifyPluginAsync = async (app) => {
   app.put<{ Params: AdminIdParams; Body: Forms['admin-activation']; Reply: TokenAdminAnswer }>(
     '/admins/:adminId',
     {
+      // the invitee activates the account the invitation made (recorded then: membership.invited); the trail holds no password
+      config: { audit: [] },
       schema: {
         tags: [TAG.activationAndReset],
         summary: 'Activate an admin: names and password',
@@ -157,6 +162,8 @@ export const adminAccountsRoutes: FastifyPluginAsync = async (app) => {
   app.post<{ Body: Forms['password-reset-request']; Querystring: LangQuery }>(
     '/admin/reset_password_token_call',
     {
+      // a mail only: nothing an organisation's trail shows (issue 21)
+      config: { audit: [] },
       schema: {
         tags: [TAG.activationAndReset],
         summary: 'Send the password-reset mail (the same answer for an unknown address, without a mail)',
@@ -194,6 +201,7 @@ export const adminAccountsRoutes: FastifyPluginAsync = async (app) => {
   app.post<{ Params: AdminIdParams; Body: Forms['password-reset'] }>(
     '/admins/:adminId/password',
     {
+      config: { audit: ['account.passwordChanged'] },
       schema: {
         tags: [TAG.activationAndReset],
         summary: "Set a new password through a reset link; ends the admin's sessions",
@@ -207,7 +215,8 @@ export const adminAccountsRoutes: FastifyPluginAsync = async (app) => {
       requireStrongPassword('new', request.body.new);
       const result = await resetPassword(
         db,
-        { adminId: request.params.adminId, token: bearer(request, RESET_PASSWORD_TOKEN_HEADER), password: request.body.new },
+        // the link's admin acts (resetPassword refuses a link of another admin)
+        { adminId: request.params.adminId, token: bearer(request, RESET_PASSWORD_TOKEN_HEADER), password: request.body.new, trail: actingAs(request, request.params.adminId) },
         // the identity provider's grants (refresh and access tokens) and sessions of the admin
         (adminId) => app.identityProvider.revokeAdmin(adminId),
       );

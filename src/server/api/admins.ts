@@ -11,6 +11,7 @@ import type { Forms } from '../../common/api/forms.js';
 import { API_ERROR } from '../../common/errorCodes.js';
 import { affiliationsOfAdmin, changePassword } from '../domain/admins.js';
 import { beginAttempt, recordSuccess } from '../domain/signinThrottle.js';
+import { auditOf } from './audit.js';
 import { isReauthenticationExpired, signedIn, useAuthentication } from './auth.js';
 import { ApiError } from './errors.js';
 import { TAG } from './openapi.js';
@@ -48,6 +49,7 @@ export const adminsRoutes: FastifyPluginAsync = async (app) => {
   app.put<{ Params: AdminIdParams; Body: Forms['password-change']; Reply: SessionAnswer }>(
     '/admins/:adminId/password',
     {
+      config: { audit: ['account.passwordChanged'] },
       schema: {
         tags: [TAG.account],
         summary: "Change the signed-in admin's password; answers with a new session, the admin's other sessions are revoked",
@@ -76,7 +78,7 @@ export const adminsRoutes: FastifyPluginAsync = async (app) => {
         throw new ApiError(429, API_ERROR.tooManyRequests);
       }
       const authTime = Math.floor(Date.now() / 1000);
-      const result = await changePassword(app.db, admin.id, request.body.current, request.body.new);
+      const result = await changePassword(app.db, admin.id, request.body.current, request.body.new, auditOf(request));
       if (result === 'current_password_mismatch') {
         if (attempt.failureDelayMs > 0) await sleep(attempt.failureDelayMs);
         throw new ApiError(400, API_ERROR.currentPasswordMismatch);

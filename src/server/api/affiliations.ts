@@ -24,10 +24,11 @@ import {
 import type { Forms } from '../../common/api/forms.js';
 import { API_ERROR } from '../../common/errorCodes.js';
 import type { Db } from '../db/index.js';
-import { endAdminTokens, updateAdminName } from '../domain/admins.js';
+import { endOrganizationTokens, updateAdminName } from '../domain/admins.js';
 import { changeRole, findOrganizationAffiliation, inviteAdmin, organizationAffiliations, removeAffiliation, resendInvitation } from '../domain/memberships.js';
 import { hitRateLimit } from '../domain/rateLimits.js';
-import { requireAffiliation, requireCurrentToken, requireManager, requireRecentAuthentication, signedIn, useAuthentication, type SignedInAdmin } from './auth.js';
+import { auditOf } from './audit.js';
+import { requireAffiliation, requireManager, requireRecentAuthentication, signedIn, useAuthentication, type SignedInAdmin } from './auth.js';
 import { ApiError } from './errors.js';
 import { TAG } from './openapi.js';
 import { errorAnswers, languageQuery, organizationAdminParams, organizationParams, wire, type OrganizationAdminParams, type OrganizationParams } from './schemas.js';
@@ -59,16 +60,12 @@ export const affiliationsRoutes: FastifyPluginAsync = async (app) => {
         params: organizationParams,
         response: { 200: wire(organizationAffiliationsAnswerSchema), ...errorAnswers({ 403: [API_ERROR.forbidden] }) },
       },
-      config: { checksTokenValidity: true },
     },
     async (request) => {
       const admin = signedIn(request);
-      // one query, the access check and the token's validity included (the route is benchmarked): nothing comes back
-      // for a caller who may not see it; only then the reason is looked up
-      const viewer = { adminId: admin.id, gloplaId: admin.gloplaId, issuedAt: new Date((admin.issuedAt ?? 0) * 1000) };
-      const affiliations = await organizationAffiliations(db, request.params.orgId, viewer);
+      // one query, the access check included (the route is benchmarked): nothing comes back for a caller who may not see it
+      const affiliations = await organizationAffiliations(db, request.params.orgId, { adminId: admin.id, gloplaId: admin.gloplaId });
       if (affiliations) return { affiliations };
-      await requireCurrentToken(db, admin);
       throw new ApiError(403, API_ERROR.forbidden);
     },
   );
@@ -76,6 +73,7 @@ export const affiliationsRoutes: FastifyPluginAsync = async (app) => {
   app.post<{ Params: OrganizationParams; Querystring: LangQuery; Body: Forms['affiliation-invite']; Reply: { 201: InviteAnswer; 304: null } }>(
     '/organizations/:orgId/affiliations',
     {
+      config: { audit: ['membership.invited'] },
       schema: {
         tags: [TAG.organisationAdmins],
         summary: 'Invite an admin: an activated admin joins at once (joined); anyone else gets an invitation mail (invited)',
@@ -97,6 +95,7 @@ export const affiliationsRoutes: FastifyPluginAsync = async (app) => {
         email: request.body.email,
         role: request.body.role,
         inviter: { adminId: admin.id, requestedLanguage: request.query.lang },
+        trail: auditOf(request, request.params.orgId),
       });
       request.log.info({ outcome: result.outcome, organizationId: request.params.orgId }, 'admin invited');
       if (result.outcome === 'already_member') return reply.code(304).send(null);
@@ -110,6 +109,7 @@ export const affiliationsRoutes: FastifyPluginAsync = async (app) => {
   app.patch<{ Params: OrganizationAdminParams; Body: Forms['admin-name'] | Forms['affiliation-role']; Reply: AffiliationAnswer }>(
     '/organizations/:orgId/affiliations/admins/:adminId',
     {
+      config: { audit: ['membership.roleChanged', 'account.nameChanged'] },
       schema: {
         tags: [TAG.organisationAdmins, TAG.account],
         summary: "Change another admin's role (a manager; body {role}), or the signed-in admin's own name (body first, last, kana first, kana last)",
@@ -128,11 +128,12 @@ export const affiliationsRoutes: FastifyPluginAsync = async (app) => {
       const body = request.body;
       if ('role' in body) {
         await requireManagerOfAnother(db, admin, request.params);
-        const result = await changeRole(db, orgId, adminId, body.role);
+        const result = await changeRole(db, orgId, adminId, body.role, auditOf(request, orgId));
         if (!result.ok) throw new ApiError(409, API_ERROR.adminAlreadyDeleted);
         if (result.changed) {
-          // the admin's sessions end: their browser learns the new role at the next sign-in
-          await endAdminTokens(db, adminId);
+          // the admin's sessions for this organisation end: their browser learns the new role at the next sign-in;
+          // their sessions for other organisations stay
+          await endOrganizationTokens(db, adminId, orgId);
           request.log.info({ organizationId: orgId, adminId, role: body.role }, 'role changed');
         }
         return { affiliation: result.affiliation };
@@ -140,7 +141,7 @@ export const affiliationsRoutes: FastifyPluginAsync = async (app) => {
       await requireAffiliation(db, admin, orgId);
       if (adminId !== admin.id) throw new ApiError(403, API_ERROR.forbidden);
       requireRecentAuthentication(admin, config.reauthWindow);
-      await updateAdminName(db, admin.id, body);
+      await updateAdminName(db, admin.id, body, auditOf(request));
       const affiliation = await findOrganizationAffiliation(db, orgId, admin.id);
       if (!affiliation) throw new ApiError(403, API_ERROR.forbidden);
       return { affiliation };
@@ -150,6 +151,7 @@ export const affiliationsRoutes: FastifyPluginAsync = async (app) => {
   app.delete<{ Params: OrganizationAdminParams }>(
     '/organizations/:orgId/affiliations/admins/:adminId',
     {
+      config: { audit: ['membership.deleted'] },
       schema: {
         tags: [TAG.organisationAdmins],
         summary: 'Remove another admin from the organisation (a manager)',
@@ -163,10 +165,10 @@ export const affiliationsRoutes: FastifyPluginAsync = async (app) => {
     async (request, reply) => {
       const admin = signedIn(request);
       await requireManagerOfAnother(db, admin, request.params);
-      if (!(await removeAffiliation(db, request.params.orgId, request.params.adminId))) throw new ApiError(409, API_ERROR.adminAlreadyDeleted);
+      if (!(await removeAffiliation(db, request.params.orgId, request.params.adminId, auditOf(request, request.params.orgId)))) throw new ApiError(409, API_ERROR.adminAlreadyDeleted);
       // the API already refuses the organisation (every call joins through the affiliation); ending the admin's tokens
-      // also ends the sessions signed in for it
-      await endAdminTokens(db, request.params.adminId);
+      // for it also ends the sessions signed in for it (their account calls too); other organisations' sessions stay
+      await endOrganizationTokens(db, request.params.adminId, request.params.orgId);
       request.log.info({ organizationId: request.params.orgId, adminId: request.params.adminId }, 'affiliation removed');
       return reply.code(204).send();
     },
@@ -175,6 +177,7 @@ export const affiliationsRoutes: FastifyPluginAsync = async (app) => {
   app.post<{ Params: OrganizationAdminParams; Querystring: LangQuery; Reply: AffiliationAnswer }>(
     '/organizations/:orgId/affiliations/admins/:adminId/invitation',
     {
+      config: { audit: ['invitation.resent'] },
       schema: {
         tags: [TAG.organisationAdmins],
         summary: "Resend a not-activated admin's invitation (a manager): a new link, the earlier ones stop working",
@@ -199,7 +202,7 @@ export const affiliationsRoutes: FastifyPluginAsync = async (app) => {
         reply.header('retry-after', String(limit.retryAfterSeconds));
         throw new ApiError(429, API_ERROR.tooManyRequests);
       }
-      const result = await resendInvitation(invitationDeps, { organizationId: orgId, adminId, inviter: { adminId: admin.id, requestedLanguage: request.query.lang } });
+      const result = await resendInvitation(invitationDeps, { organizationId: orgId, adminId, inviter: { adminId: admin.id, requestedLanguage: request.query.lang }, trail: auditOf(request, orgId) });
       if (!result.ok) throw new ApiError(409, result.code === 'already_activated' ? API_ERROR.alreadyActivated : API_ERROR.adminAlreadyDeleted);
       request.log.info({ organizationId: orgId, adminId }, 'invitation resent');
       return { affiliation: result.affiliation };

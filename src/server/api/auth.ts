@@ -6,13 +6,14 @@
  * A route module that needs a signed-in admin calls `useAuthentication(app)` first; its handlers then read
  * `request.admin`. Answers: 401 access_token_expired (the client refreshes once and retries), 401
  * invalid_access_token (anything else wrong or missing, or ended by logout, password change or reset: the admin's
- * tokens_valid_after), 403 forbidden, 403 reauthentication_expired.
+ * tokens_valid_after; or, for a session of one organisation, by a role change or removal there: the admin's
+ * admin_organization_tokens — both kept in memory, domain/tokenValidity.ts), 403 forbidden, 403 reauthentication_expired.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { API_ERROR } from '../../common/errorCodes.js';
 import type { Db } from '../db/index.js';
 import type { AffiliationRole } from '../db/types.js';
-import { isAccessTokenCurrent, roleInOrganization } from '../domain/admins.js';
+import { roleInOrganization } from '../domain/admins.js';
 import { AccessTokenError } from '../idp/accessTokens.js';
 import { ApiError } from './errors.js';
 import { documentAnswers, SECURITY } from './openapi.js';
@@ -33,13 +34,6 @@ export interface SignedInAdmin {
 }
 
 declare module 'fastify' {
-  interface FastifyContextConfig {
-    /**
-     * The route's own query checks the admin's tokens_valid_after (a hot read: no second round trip) and calls
-     * `requireCurrentToken` on the path where it found nothing; the authentication hook then leaves it out.
-     */
-    checksTokenValidity?: boolean;
-  }
   interface FastifyRequest {
     /** Set by useAuthentication's hook; null outside authenticated scopes. */
     admin: SignedInAdmin | null;
@@ -52,12 +46,7 @@ export function signedIn(request: FastifyRequest): SignedInAdmin {
   return request.admin;
 }
 
-const TOKEN_ENDED = 'token ended (logout, password change or reset)';
-
-/** For a route whose query checks tokens_valid_after (checksTokenValidity): 401 when that is why it found nothing. */
-export async function requireCurrentToken(db: Db, admin: SignedInAdmin): Promise<void> {
-  if (!(await isAccessTokenCurrent(db, admin.id, admin.issuedAt ?? 0))) throw new ApiError(401, API_ERROR.invalidAccessToken, TOKEN_ENDED);
-}
+const TOKEN_ENDED = "token ended (logout, password change or reset, or a role change in the session's organisation)";
 
 /** Adds the token check to every route of the calling plugin (scope), and says so in the API document. */
 export function useAuthentication(app: FastifyInstance): void {
@@ -73,8 +62,7 @@ export function useAuthentication(app: FastifyInstance): void {
     try {
       const claims = await app.identityProvider.verifyAccessToken(match[1]!);
       // a JWT outlives logout and password changes: the admin's tokens_valid_after ends it at once
-      const checkedByRoute = request.routeOptions.config.checksTokenValidity === true;
-      if (!checkedByRoute && !(await isAccessTokenCurrent(app.db, claims.adminId, claims.issuedAt))) throw new AccessTokenError(API_ERROR.invalidAccessToken, TOKEN_ENDED);
+      if (!(await app.tokenValidity.isCurrent(claims.adminId, claims.issuedAt, claims.gloplaId))) throw new AccessTokenError(API_ERROR.invalidAccessToken, TOKEN_ENDED);
       request.admin = { id: claims.adminId, issuedAt: claims.issuedAt, authTime: claims.authTime, gloplaId: claims.gloplaId, accessToken: match[1]! };
     } catch (error) {
       if (!(error instanceof AccessTokenError)) throw error;

@@ -27,26 +27,25 @@ import type { FormName } from '../../common/api/forms.js';
 import { API_ERROR } from '../../common/errorCodes.js';
 import type { Db } from '../db/index.js';
 import {
-  createBillingContact,
+  BILLING_CONTACTS,
+  CONTACTS,
   createContact,
-  deleteBillingContact,
   deleteContact,
-  findBillingContact,
   findContact,
-  listBillingContacts,
   listContacts,
-  updateBillingContact,
   updateContact,
   type BillingContactFields,
   type ContactFields,
+  type ContactTable,
 } from '../domain/contacts.js';
+import { auditOf } from './audit.js';
 import { requireManager, signedIn, useAuthentication } from './auth.js';
 import { ApiError } from './errors.js';
 import { TAG } from './openapi.js';
 import { errorAnswers, organizationParams, organizationRecordParams, wire, type OrganizationParams, type OrganizationRecordParams } from './schemas.js';
 import { formBody } from './validation.js';
 
-/** One kind of contact: its path, form, answer keys and store. */
+/** One kind of contact: its path, form, answer keys and table. */
 interface ContactKind<Fields, Record> {
   path: string;
   form: FormName;
@@ -56,14 +55,10 @@ interface ContactKind<Fields, Record> {
   oneKey: string;
   listAnswer: object;
   oneAnswer: object;
-  list(db: Db, organizationId: number): Promise<Record[]>;
-  find(db: Db, organizationId: number, id: number): Promise<Record | undefined>;
-  create(db: Db, organizationId: number, fields: Fields): Promise<Record>;
-  update(db: Db, organizationId: number, id: number, fields: Fields): Promise<Record | undefined>;
-  remove(db: Db, organizationId: number, id: number): Promise<boolean>;
+  table: ContactTable<Fields, Record>;
 }
 
-const CONTACTS: ContactKind<ContactFields, Contact> = {
+const CONTACT_KIND: ContactKind<ContactFields, Contact> = {
   path: 'contacts',
   form: 'contact',
   noun: 'contact (delivery address)',
@@ -71,14 +66,10 @@ const CONTACTS: ContactKind<ContactFields, Contact> = {
   oneKey: 'contact',
   listAnswer: contactsAnswerSchema,
   oneAnswer: contactAnswerSchema,
-  list: listContacts,
-  find: findContact,
-  create: createContact,
-  update: updateContact,
-  remove: deleteContact,
+  table: CONTACTS,
 };
 
-const BILLING_CONTACTS: ContactKind<BillingContactFields, BillingContact> = {
+const BILLING_CONTACT_KIND: ContactKind<BillingContactFields, BillingContact> = {
   path: 'billing_contacts',
   form: 'billing-contact',
   noun: 'billing contact',
@@ -86,11 +77,7 @@ const BILLING_CONTACTS: ContactKind<BillingContactFields, BillingContact> = {
   oneKey: 'billingContact',
   listAnswer: billingContactsAnswerSchema,
   oneAnswer: billingContactAnswerSchema,
-  list: listBillingContacts,
-  find: findBillingContact,
-  create: createBillingContact,
-  update: updateBillingContact,
-  remove: deleteBillingContact,
+  table: BILLING_CONTACTS,
 };
 
 const ACCESS_ERRORS = { 403: [API_ERROR.forbidden] } as const;
@@ -114,7 +101,7 @@ function registerKind<Fields, Record>(app: FastifyInstance, db: Db, kind: Contac
     },
     async (request) => {
       await requireManager(db, signedIn(request), request.params.orgId);
-      return { [kind.listKey]: await kind.list(db, request.params.orgId) };
+      return { [kind.listKey]: await listContacts(db, kind.table, request.params.orgId) };
     },
   );
 
@@ -130,7 +117,7 @@ function registerKind<Fields, Record>(app: FastifyInstance, db: Db, kind: Contac
     },
     async (request) => {
       await requireManager(db, signedIn(request), request.params.orgId);
-      const record = await kind.find(db, request.params.orgId, request.params.id);
+      const record = await findContact(db, kind.table, request.params.orgId, request.params.id);
       if (!record) throw notFound();
       return { [kind.oneKey]: record };
     },
@@ -139,6 +126,7 @@ function registerKind<Fields, Record>(app: FastifyInstance, db: Db, kind: Contac
   app.post<{ Params: OrganizationParams; Body: Fields }>(
     collection,
     {
+      config: { audit: [`${kind.table.auditType}.created`] },
       schema: {
         tags,
         summary: `Add a ${kind.noun} (a manager); the answer carries its id`,
@@ -149,7 +137,7 @@ function registerKind<Fields, Record>(app: FastifyInstance, db: Db, kind: Contac
     },
     async (request, reply) => {
       await requireManager(db, signedIn(request), request.params.orgId);
-      const record = await kind.create(db, request.params.orgId, request.body as Fields);
+      const record = await createContact(db, kind.table, request.params.orgId, request.body as Fields, auditOf(request, request.params.orgId));
       request.log.info({ organizationId: request.params.orgId, kind: kind.path }, 'contact added');
       return reply.code(201).send({ [kind.oneKey]: record });
     },
@@ -158,6 +146,7 @@ function registerKind<Fields, Record>(app: FastifyInstance, db: Db, kind: Contac
   app.patch<{ Params: OrganizationRecordParams; Body: Fields }>(
     member,
     {
+      config: { audit: [`${kind.table.auditType}.updated`] },
       schema: {
         tags,
         summary: `Change a ${kind.noun} (a manager): every field, as on creation`,
@@ -168,7 +157,7 @@ function registerKind<Fields, Record>(app: FastifyInstance, db: Db, kind: Contac
     },
     async (request) => {
       await requireManager(db, signedIn(request), request.params.orgId);
-      const record = await kind.update(db, request.params.orgId, request.params.id, request.body as Fields);
+      const record = await updateContact(db, kind.table, request.params.orgId, request.params.id, request.body as Fields, auditOf(request, request.params.orgId));
       if (!record) throw notFound();
       return { [kind.oneKey]: record };
     },
@@ -177,6 +166,7 @@ function registerKind<Fields, Record>(app: FastifyInstance, db: Db, kind: Contac
   app.delete<{ Params: OrganizationRecordParams }>(
     member,
     {
+      config: { audit: [`${kind.table.auditType}.deleted`] },
       schema: {
         tags,
         summary: `Delete a ${kind.noun} (a manager)`,
@@ -186,7 +176,7 @@ function registerKind<Fields, Record>(app: FastifyInstance, db: Db, kind: Contac
     },
     async (request, reply) => {
       await requireManager(db, signedIn(request), request.params.orgId);
-      if (!(await kind.remove(db, request.params.orgId, request.params.id))) throw notFound();
+      if (!(await deleteContact(db, kind.table, request.params.orgId, request.params.id, auditOf(request, request.params.orgId)))) throw notFound();
       request.log.info({ organizationId: request.params.orgId, kind: kind.path, id: request.params.id }, 'contact deleted');
       return reply.code(204).send();
     },
@@ -195,6 +185,6 @@ function registerKind<Fields, Record>(app: FastifyInstance, db: Db, kind: Contac
 
 export const contactsRoutes: FastifyPluginAsync = async (app) => {
   useAuthentication(app);
-  registerKind(app, app.db, CONTACTS);
-  registerKind(app, app.db, BILLING_CONTACTS);
+  registerKind(app, app.db, CONTACT_KIND);
+  registerKind(app, app.db, BILLING_CONTACT_KIND);
 };

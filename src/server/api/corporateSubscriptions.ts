@@ -14,13 +14,15 @@
  * unknown requestCode, another organisation's included, answers 404 not_found. The body is schemas/subscription.json;
  * before it is validated, learner rows with all five fields blank are dropped (SPEC §5), a contact id of 0 or null
  * means none, and a change that leaves out the billing contact or the contact keeps the stored one (SPEC §7 payload
- * rules). Rules that need data answer 422 field errors (domain/corporateSubscriptionChecks.ts).
+ * rules). Rules that need data answer 422 field errors (domain/corporateSubscriptionChecks.ts). The writes take an
+ * Idempotency-Key header (api/idempotency.ts): a repeat answers the first answer, without a second mail.
  */
 import type { FastifyInstance, FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { subscriptionAnswerSchema, subscriptionsAnswerSchema, subscriptionWriteAnswerSchema, type Subscription } from '../../common/api/answers.js';
 import { API_ERROR } from '../../common/errorCodes.js';
+import type { AuditAction } from '../../common/auditActions.js';
 import { DEFAULT_LANGUAGE, LANGUAGES, type Language } from '../../common/languages.js';
-import { tokyoToday } from '../../common/subscriptionRules.js';
+import { startsOnAsSent, tokyoToday } from '../../common/subscriptionRules.js';
 import {
   ApplicationRefused,
   createSubscription,
@@ -32,13 +34,15 @@ import {
   updateSubscription,
   type SubscriptionForm,
   type SubscriptionOrder,
-  type SubscriptionReader,
+  type SubscriptionWriter,
 } from '../domain/corporateSubscriptions.js';
 import { mailSubscription, type SubscriptionMailKind } from '../domain/subscriptionMails.js';
+import { auditOf } from './audit.js';
 import { requireManager, signedIn, useAuthentication } from './auth.js';
 import { ApiError } from './errors.js';
+import { idempotencyHeaders, idempotentRequest, keyReusedAsFieldError, rememberRequest } from './idempotency.js';
 import { TAG } from './openapi.js';
-import { errorAnswers, organizationParams, wire } from './schemas.js';
+import { errorAnswers, isId, organizationParams, wire } from './schemas.js';
 import { FormValidationError, formBody } from './validation.js';
 
 const orgId = organizationParams.properties.orgId;
@@ -74,7 +78,7 @@ const RECORD_ERRORS = { 403: [API_ERROR.forbidden], 404: [API_ERROR.notFound] } 
 const notFound = () => new ApiError(404, API_ERROR.notFound);
 
 /** The session's admin as a manager of the organisation, reading in the query's language, today in Tokyo. */
-async function subscriptionReader(app: FastifyInstance, request: FastifyRequest<{ Params: OrgParams; Querystring: { lang?: Language } }>): Promise<SubscriptionReader> {
+async function subscriptionReader(app: FastifyInstance, request: FastifyRequest<{ Params: OrgParams; Querystring: { lang?: Language } }>): Promise<SubscriptionWriter> {
   const admin = signedIn(request);
   // Number(): the PATCH's preValidation reads the params before they are validated (still text)
   const organizationId = Number(request.params.orgId);
@@ -88,6 +92,7 @@ async function subscriptionReader(app: FastifyInstance, request: FastifyRequest<
     exceptions: app.config.serviceLinks,
     today: tokyoToday(),
     settings: app.config.subscriptions,
+    trail: auditOf(request, organizationId),
   };
 }
 
@@ -101,10 +106,11 @@ function isBlankRow(row: unknown): boolean {
   });
 }
 
-/** SPEC §5, §7: blank learner rows dropped; contact ids of 0 or null and a null class mean none. */
+/** SPEC §5, §7: blank learner rows dropped; contact ids of 0 or null and a null class mean none; MM-dd-yyyy start dates as yyyy-MM-dd. */
 function normalizeBody(body: unknown): void {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) return;
   const form = body as Record<string, unknown>;
+  if (typeof form.startsOn === 'string') form.startsOn = startsOnAsSent(form.startsOn);
   if (Array.isArray(form.users)) form.users = form.users.filter((row) => !isBlankRow(row));
   for (const key of ['billingContactId', 'contactId']) if (form[key] === 0 || form[key] === null) delete form[key];
   if (form.projectClassId === null) form.projectClassId = 0;
@@ -114,6 +120,8 @@ function normalizeBody(body: unknown): void {
 async function keepStoredContacts(app: FastifyInstance, request: FastifyRequest<{ Params: CodeParams; Querystring: WriteQuery }>): Promise<void> {
   const form = request.body as Record<string, unknown> | undefined;
   if (typeof form !== 'object' || form === null || Array.isArray(form) || (typeof form.projectClassId === 'number' && form.projectClassId > 0)) return;
+  // before validation: an orgId past the integer column is left to the params schema (422), not sent to the database
+  if (!isId(request.params.orgId)) return;
   const reader = await subscriptionReader(app, request);
   const stored = await storedContactIds(app.db, reader.organizationId, request.params.requestCode);
   if (!stored) throw notFound();
@@ -135,7 +143,7 @@ async function refusedAsFieldErrors<T>(work: Promise<T>): Promise<T> {
     return await work;
   } catch (error) {
     if (error instanceof ApplicationRefused) throw new FormValidationError(error.fieldErrors);
-    throw error;
+    throw keyReusedAsFieldError(error);
   }
 }
 
@@ -181,12 +189,17 @@ function registerCreate(app: FastifyInstance, tags: string[]): void {
   app.post<{ Params: OrgParams; Querystring: WriteQuery; Body: SubscriptionForm }>(
     '/organizations/:orgId/corporate_subscriptions',
     {
-      preValidation: async (request) => normalizeBody(request.body),
+      preValidation: async (request) => {
+        rememberRequest(request);
+        normalizeBody(request.body);
+      },
+      config: { audit: ['subscription.created'] },
       schema: {
         tags,
-        summary: 'Apply (a manager): dry run 200, nothing stored; real run 201 with a new requestCode; with warnings',
+        summary: 'Apply (a manager): dry run 200, nothing stored; real run 201 with a new requestCode; with warnings; once per Idempotency-Key',
         params: organizationParams,
         querystring: writeQuery,
+        headers: idempotencyHeaders,
         body: formBody('subscription'),
         response: { 200: wire(subscriptionWriteAnswerSchema), 201: wire(subscriptionWriteAnswerSchema), ...errorAnswers(ACCESS_ERRORS) },
       },
@@ -194,8 +207,9 @@ function registerCreate(app: FastifyInstance, tags: string[]): void {
     async (request, reply) => {
       const reader = await subscriptionReader(app, request);
       const dryRun = request.query.dryrun === true;
-      const answer = await refusedAsFieldErrors(createSubscription(app.db, reader, request.body, dryRun));
-      if (!dryRun) {
+      const idempotency = idempotentRequest(request, reader.organizationId, signedIn(request).id);
+      const { replayed, ...answer } = await refusedAsFieldErrors(createSubscription(app.db, reader, request.body, dryRun, idempotency));
+      if (!dryRun && !replayed) {
         request.log.info({ organizationId: reader.organizationId, requestCode: answer.corporateSubscription.requestCode }, 'corporate subscription applied');
         await mailConfirmation(app, request, 'subscriptionApplied', answer.corporateSubscription);
       }
@@ -205,19 +219,22 @@ function registerCreate(app: FastifyInstance, tags: string[]): void {
 }
 
 function registerUpdates(app: FastifyInstance, tags: string[]): void {
-  const update = (path: string, summary: string, write: typeof updateSubscription) =>
+  const update = (path: string, summary: string, action: AuditAction, write: typeof updateSubscription) =>
     app.patch<{ Params: CodeParams; Querystring: WriteQuery; Body: SubscriptionForm }>(
       path,
       {
         preValidation: async (request) => {
+          rememberRequest(request);
           normalizeBody(request.body);
           await keepStoredContacts(app, request);
         },
+        config: { audit: [action] },
         schema: {
           tags,
-          summary,
+          summary: `${summary}; once per Idempotency-Key`,
           params: requestCodeParams,
           querystring: writeQuery,
+          headers: idempotencyHeaders,
           body: formBody('subscription'),
           response: { 200: wire(subscriptionWriteAnswerSchema), ...errorAnswers(RECORD_ERRORS) },
         },
@@ -225,20 +242,23 @@ function registerUpdates(app: FastifyInstance, tags: string[]): void {
       async (request) => {
         const reader = await subscriptionReader(app, request);
         const dryRun = request.query.dryrun === true;
-        const answer = await refusedAsFieldErrors(write(app.db, reader, request.params.requestCode, request.body, dryRun));
-        if (!answer) throw notFound();
-        if (!dryRun) {
+        const idempotency = idempotentRequest(request, reader.organizationId, signedIn(request).id);
+        const result = await refusedAsFieldErrors(write(app.db, reader, request.params.requestCode, request.body, dryRun, idempotency));
+        if (!result) throw notFound();
+        const { replayed, ...answer } = result;
+        if (!dryRun && !replayed) {
           request.log.info({ organizationId: reader.organizationId, requestCode: request.params.requestCode, path }, 'corporate subscription changed');
           await mailConfirmation(app, request, 'subscriptionChanged', answer.corporateSubscription);
         }
         return answer;
       },
     );
-  update('/organizations/:orgId/corporate_subscriptions/:requestCode', 'Change an application while it is updatable (a manager); 422 requestCode notUpdatable after its deadline', updateSubscription);
+  update('/organizations/:orgId/corporate_subscriptions/:requestCode', 'Change an application while it is updatable (a manager); 422 requestCode notUpdatable after its deadline', 'subscription.updated', updateSubscription);
   update(
     '/organizations/:orgId/confirmed_corporate_subscriptions/:requestCode',
-    "Change the learners of a class application (a manager): added until the enlargement deadline, none removed; the body's other fields are not used",
-    (db, reader, requestCode, form, dryRun) => updateConfirmedSubscription(db, reader, requestCode, form.users, dryRun),
+    "Change the learners of a class application (a manager): added until the enlargement deadline, none removed; other admins than the stored ones are refused (admin_ids notUpdatable); the body's other fields are not used",
+    'subscription.confirmedUpdated',
+    (db, reader, requestCode, form, dryRun, idempotency) => updateConfirmedSubscription(db, reader, requestCode, form, dryRun, idempotency),
   );
 }
 
@@ -246,6 +266,7 @@ function registerDelete(app: FastifyInstance, tags: string[]): void {
   app.delete<{ Params: CodeParams; Querystring: { lang?: Language } }>(
     '/organizations/:orgId/corporate_subscriptions/:requestCode',
     {
+      config: { audit: ['subscription.cancelled'] },
       schema: {
         tags,
         summary: 'Cancel (delete) an application while it is updatable (a manager); 422 requestCode notUpdatable after its deadline',

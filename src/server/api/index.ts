@@ -9,6 +9,7 @@
 import type { FastifyInstance, FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { adminAccountsRoutes } from './adminAccounts.js';
 import { adminsRoutes } from './admins.js';
+import { auditEventsRoutes } from './auditEvents.js';
 import { affiliationsRoutes } from './affiliations.js';
 import { contactsRoutes } from './contacts.js';
 import { corporateSubscriptionsRoutes } from './corporateSubscriptions.js';
@@ -19,6 +20,7 @@ import { featureFlagsRoutes } from './featureFlags.js';
 import { noticesRoutes } from './notices.js';
 import { organizationUsersRoutes } from './organizationUsers.js';
 import { productAdminRolesRoutes } from './productAdminRoles.js';
+import { projectsRoutes } from './projects.js';
 import { registrationRequestsRoutes } from './registrationRequests.js';
 import { servicesRoutes } from './services.js';
 import { singleSignOnRoutes, singleSignOnVerifyRoutes } from './singleSignOn.js';
@@ -52,12 +54,14 @@ const apiV2: FastifyPluginAsync = async (app) => {
   await app.register(affiliationsRoutes);
   await app.register(contactsRoutes);
   await app.register(corporateSubscriptionsRoutes);
+  await app.register(projectsRoutes);
   await app.register(productAdminRolesRoutes);
   await app.register(organizationUsersRoutes);
   await app.register(featureFlagsRoutes);
   await app.register(contentRoutes);
   await app.register(singleSignOnRoutes);
   await app.register(singleSignOnVerifyRoutes);
+  await app.register(auditEventsRoutes);
 };
 
 const apiV1: FastifyPluginAsync = async (app) => {

@@ -7,6 +7,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyPluginAsync } from 'fastify';
 import { API_ERROR } from '../../common/errorCodes.js';
+import { metricsText } from '../metrics.js';
 
 const digest = (value: string) => createHash('sha256').update(value).digest();
 
@@ -24,6 +25,6 @@ export const metricsRoutes: FastifyPluginAsync = async (app) => {
       return reply.code(401).header('www-authenticate', 'Bearer realm="metrics"').send({ error: API_ERROR.invalidAccessToken });
     }
     reply.header('cache-control', 'no-store').type(metrics.registry.contentType);
-    return metrics.registry.metrics();
+    return metricsText(metrics);
   });
 };

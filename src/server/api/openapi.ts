@@ -34,6 +34,7 @@ export const TAG = {
   content: 'Content',
   registration: 'Registration',
   singleSignOn: 'Single sign-on',
+  auditTrail: 'Audit trail',
   monitoring: 'Monitoring',
   health: 'Health',
 } as const;
@@ -48,6 +49,7 @@ const TAG_DESCRIPTIONS: Record<(typeof TAG)[keyof typeof TAG], string> = {
   'Services and classes': 'The service catalogue and feature flags',
   Content: "Notices, announcement articles and the portal's runtime settings for the browser",
   Registration: 'Applications for a corporate account',
+  'Audit trail': "Who did what, when, in the organisation: every write's record with its changes, listed and exported (managers)",
   'Single sign-on': "Tokens that forward the signed-in admin to a partner product, and the partner's one-time check of them",
   Monitoring: 'Error reports from the browser',
   Health: 'Liveness and readiness for load balancers',

@@ -29,6 +29,8 @@ export const registrationRequestsRoutes: FastifyPluginAsync = async (app) => {
   app.post<{ Body: Forms['registration-request']; Reply: RegistrationRequestAnswer }>(
     '/registration_requests',
     {
+      // a stranger's request: no organisation yet (issue 21)
+      config: { audit: [] },
       schema: {
         tags: [TAG.registration],
         summary: 'Apply for a corporate account',

@@ -15,7 +15,16 @@ export function wire(schema: JSONSchema): JsonSchema {
   return wireSchema(schema as JsonSchema, toSnakeKey);
 }
 
-const id = { type: 'integer', minimum: 1 } as const;
+/** The largest id: the columns are PostgreSQL `integer`; a larger one would make the query fail (500), issue 15 finding 4. */
+export const MAX_ID = 2147483647;
+
+/** Whether a path value is an id the schema `id` accepts: for hooks that run before validation (preValidation). */
+export function isId(value: unknown): boolean {
+  return /^\s*[1-9][0-9]{0,9}\s*$/.test(String(value)) && Number(value) <= MAX_ID;
+}
+
+/** An id in a path or a query: 1 to MAX_ID, else 422. */
+export const id = { type: 'integer', minimum: 1, maximum: MAX_ID } as const;
 
 /** Params of the routes under admins/{adminId}. */
 export const adminIdParams = { type: 'object', additionalProperties: false, properties: { adminId: id }, required: ['adminId'] } as const;

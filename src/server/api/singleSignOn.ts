@@ -4,6 +4,9 @@
  *   secret, for the session's admin and organisation. An unknown product code (or one not usable here: a relative
  *   authUrl outside demo mode) answers 403 forbidden like a session without an organisation of the admin's: the
  *   browser shows 'Forbidden' and goes to top (SPEC §8 Gateway), and the answer does not tell which codes exist.
+ * - GET admin/single-sign-on/check?gpc=&gss=&gul= (signed in): 204 when the same query would get tokens, 403 or 422
+ *   as that call would refuse it; nothing issued. The gateway asks it before glo=true signs the admin out, so a link
+ *   with an unknown product code or a malformed query ends no session (issue 15 finding 6).
  * - POST single-sign-on/verify (the partner, HTTP Basic `gpc:secret`): checks the fields' signature and expiry and
  *   accepts the tokens once, answering who arrived. Refusals: 401 invalid_client (credentials), 401
  *   invalid_signature, token_expired, token_used, invalid_token (unknown guq).
@@ -16,7 +19,7 @@ import { DEFAULT_LANGUAGE, LANGUAGES, type Language } from '../../common/languag
 import { STATE_MAX_LENGTH, STATE_PATTERN } from '../../common/singleSignOn.js';
 import { sessionOrganization } from '../domain/admins.js';
 import { authenticatePartner, findPartnerProduct, issueTokens, redeemTokens, resolveAuthUrl, type RedeemRefusal } from '../domain/singleSignOn.js';
-import { signedIn, useAuthentication } from './auth.js';
+import { signedIn, useAuthentication, type SignedInAdmin } from './auth.js';
 import { ApiError } from './errors.js';
 import { SECURITY, TAG } from './openapi.js';
 import { errorAnswers, wire } from './schemas.js';
@@ -55,11 +58,7 @@ export const singleSignOnRoutes: FastifyPluginAsync = async (app) => {
     },
     async (request) => {
       const admin = signedIn(request);
-      const product = await findPartnerProduct(app.db, request.query.gpc);
-      const authUrl = product ? resolveAuthUrl(product.authUrl, app.config.publicUrl, app.config.demo) : undefined;
-      if (!product || !authUrl) throw new ApiError(403, API_ERROR.forbidden, 'unknown partner product');
-      const organization = await sessionOrganization(app.db, admin.id, admin.gloplaId);
-      if (!organization) throw new ApiError(403, API_ERROR.forbidden, 'no organisation');
+      const { product, authUrl, organization } = await usableProduct(request.query.gpc, admin);
       const tokens = await issueTokens(app.db, {
         product,
         adminId: admin.id,
@@ -72,6 +71,32 @@ export const singleSignOnRoutes: FastifyPluginAsync = async (app) => {
       return { authUrl, ...tokens, productId: product.productId };
     },
   );
+
+  app.get<{ Querystring: TokensQuery }>(
+    '/admin/single-sign-on/check',
+    {
+      schema: {
+        tags: [TAG.singleSignOn],
+        summary: 'Whether GET admin/single-sign-on would answer this query (the gateway asks before glo=true signs out); issues nothing',
+        querystring: tokensQuery,
+        response: { 204: { type: 'null', description: 'Known product, well-formed query' }, ...errorAnswers({ 403: [API_ERROR.forbidden] }) },
+      },
+    },
+    async (request, reply) => {
+      await usableProduct(request.query.gpc, signedIn(request));
+      return reply.code(204).send();
+    },
+  );
+
+  /** The product of `gpc` with its absolute authUrl, and the session's organisation; 403 when either is missing. */
+  async function usableProduct(gpc: string, admin: SignedInAdmin) {
+    const product = await findPartnerProduct(app.db, gpc);
+    const authUrl = product ? resolveAuthUrl(product.authUrl, app.config.publicUrl, app.config.demo) : undefined;
+    if (!product || !authUrl) throw new ApiError(403, API_ERROR.forbidden, 'unknown partner product');
+    const organization = await sessionOrganization(app.db, admin.id, admin.gloplaId);
+    if (!organization) throw new ApiError(403, API_ERROR.forbidden, 'no organisation');
+    return { product, authUrl, organization };
+  }
 };
 
 const field = (description: string, maxLength = 100) => ({ type: 'string', maxLength, description }) as const;
@@ -121,6 +146,8 @@ export const singleSignOnVerifyRoutes: FastifyPluginAsync = async (app) => {
   app.post<{ Body: VerifyBody; Reply: SingleSignOnArrival }>(
     '/single-sign-on/verify',
     {
+      // the partner's check of a token: no organisation's data changes (issue 21)
+      config: { audit: [] },
       schema: {
         tags: [TAG.singleSignOn],
         summary: "The partner's check of single-sign-on tokens (HTTP Basic: the product's code and secret): accepts them once",

@@ -51,8 +51,9 @@ export function isDatabaseUnavailable(error: unknown, depth = 0): boolean {
   const { code, message, cause, errors } = error as { code?: unknown; message?: unknown; cause?: unknown; errors?: unknown };
   if (typeof code === 'string') {
     if (NETWORK_CODES.has(code) || UNAVAILABLE_SQLSTATES.has(code)) return true;
-    // Class 08: connection exception.
-    if (/^08[0-9A-Z]{3}$/.test(code)) return true;
+    // Class 08: connection exception, but protocol_violation (08P01): a statement the server refuses (one with too
+    // many parameters, issue 15 finding 1) over a connection that is fine; 503 would call a bad request an outage.
+    if (/^08[0-9A-Z]{3}$/.test(code) && code !== '08P01') return true;
   }
   if (typeof message === 'string' && UNAVAILABLE_MESSAGES.some((pattern) => pattern.test(message))) return true;
   if (Array.isArray(errors) && errors.some((inner) => isDatabaseUnavailable(inner, depth + 1))) return true;

@@ -5,7 +5,7 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
-import { CamelCasePlugin, Kysely, Migrator, PostgresDialect, sql, type Dialect } from 'kysely';
+import { CamelCasePlugin, Kysely, Migrator, PostgresDialect, PostgresQueryCompiler, sql, type CompiledQuery, type Dialect, type QueryId, type RootOperationNode } from 'kysely';
 import { PGliteDialect } from 'kysely-pglite-dialect';
 import pg from 'pg';
 import type { Logger } from 'pino';
@@ -28,6 +28,91 @@ export interface DatabaseHandle {
   poolStats?(): { total: number; idle: number; waiting: number };
   /** Called with each query that fails (the metrics count them); set by the app. */
   onQueryError?: (error: unknown) => void;
+  /**
+   * Listens to a notification channel (PostgreSQL LISTEN on a connection of its own, reconnected when lost; PGlite
+   * in process). `onInterrupted` is called whenever notifications may have been missed: while `listening` is false
+   * nothing kept on their strength can be trusted.
+   */
+  listen(channel: string, handlers: NotificationHandlers): NotificationListener;
+}
+
+export interface NotificationHandlers {
+  onNotification(payload: string): void;
+  onInterrupted(): void;
+}
+
+export interface NotificationListener {
+  readonly listening: boolean;
+  close(): Promise<void>;
+}
+
+/** A channel name is written into LISTEN as an identifier: only plain names. */
+const CHANNEL_NAME = /^[a-z_][a-z0-9_]*$/;
+const RELISTEN_DELAY_MS = 1000;
+
+function listenOnPglite(pglite: PGlite, channel: string, handlers: NotificationHandlers): NotificationListener {
+  let listening = false;
+  const subscription = pglite.listen(channel, handlers.onNotification).then((unsubscribe) => {
+    listening = true;
+    return unsubscribe;
+  });
+  return {
+    get listening() {
+      return listening;
+    },
+    async close() {
+      listening = false;
+      await (await subscription.catch(() => undefined))?.().catch(() => undefined);
+    },
+  };
+}
+
+/** LISTEN on a connection of its own (a pooled one would be handed to other queries); reconnects after a loss. */
+function listenOnPostgres(databaseUrl: string, channel: string, handlers: NotificationHandlers, logger?: Pick<Logger, 'warn' | 'debug'>): NotificationListener {
+  let client: pg.Client | undefined;
+  let listening = false;
+  let closed = false;
+  let retry: NodeJS.Timeout | undefined;
+  const connect = async () => {
+    const next = new pg.Client({ connectionString: databaseUrl, application_name: 'corporate-admin-portal (listen)' });
+    let lost = false;
+    const onLost = (error?: unknown) => {
+      if (lost) return;
+      lost = true;
+      if (error) logger?.warn({ err: error }, `database notifications interrupted (${channel})`);
+      listening = false;
+      handlers.onInterrupted();
+      if (client === next) client = undefined;
+      next.end().catch(() => undefined);
+      if (!closed) retry = setTimeout(() => void connect(), RELISTEN_DELAY_MS).unref();
+    };
+    next.on('notification', (message) => message.channel === channel && handlers.onNotification(message.payload ?? ''));
+    next.on('error', onLost);
+    next.on('end', () => onLost());
+    try {
+      await next.connect();
+      await next.query(`listen ${channel}`);
+      if (closed) return void next.end().catch(() => undefined);
+      client = next;
+      // notifications sent before the LISTEN were missed
+      handlers.onInterrupted();
+      listening = true;
+    } catch (error) {
+      onLost(error);
+    }
+  };
+  void connect();
+  return {
+    get listening() {
+      return listening;
+    },
+    async close() {
+      closed = true;
+      listening = false;
+      clearTimeout(retry);
+      await client?.end().catch(() => undefined);
+    },
+  };
 }
 
 export interface DatabaseOptions {
@@ -41,14 +126,50 @@ export interface DatabaseOptions {
   pglite?: PGlite;
 }
 
+/**
+ * The most parameters a statement may carry. The protocol's Bind message counts them in 16 bits: with 32768 or more,
+ * PGlite's backend misreads the message and every later statement reads another one's answer (empty rows, then
+ * "RangeError: Invalid array length") until a restart; PostgreSQL answers 08P01. Lists travel as one array
+ * parameter (db/lists.ts), so only a mistake reaches this; it is refused before anything is sent.
+ */
+export const MAX_QUERY_PARAMETERS = 32767;
+
+export class QueryTooLargeError extends Error {
+  constructor(count: number) {
+    super(`A statement with ${count} parameters (at most ${MAX_QUERY_PARAMETERS}): send lists as one array parameter`);
+    this.name = 'QueryTooLargeError';
+  }
+}
+
+class BoundedQueryCompiler extends PostgresQueryCompiler {
+  override compileQuery(node: RootOperationNode, queryId: QueryId): CompiledQuery {
+    const compiled = super.compileQuery(node, queryId);
+    if (compiled.parameters.length > MAX_QUERY_PARAMETERS) throw new QueryTooLargeError(compiled.parameters.length);
+    return compiled;
+  }
+}
+
+/** The dialect with the parameter bound of MAX_QUERY_PARAMETERS. */
+function bounded(dialect: Dialect): Dialect {
+  return {
+    createAdapter: () => dialect.createAdapter(),
+    createDriver: () => dialect.createDriver(),
+    createIntrospector: (db) => dialect.createIntrospector(db),
+    createQueryCompiler: () => new BoundedQueryCompiler(),
+  };
+}
+
 export function createDatabase(options: DatabaseOptions): DatabaseHandle {
   const { databaseUrl } = options;
   let dialect: Dialect;
   let kind: DatabaseKind;
   let poolStats: DatabaseHandle['poolStats'];
+  let listen: DatabaseHandle['listen'];
   if (options.pglite) {
     kind = 'pglite';
     dialect = new PGliteDialect(options.pglite);
+    const pglite = options.pglite;
+    listen = (channel, handlers) => listenOnPglite(pglite, channel, handlers);
   } else if (databaseUrl !== undefined && databaseUrl !== MEMORY_DATABASE_URL) {
     kind = 'postgres';
     const pool = new pg.Pool({
@@ -70,6 +191,7 @@ export function createDatabase(options: DatabaseOptions): DatabaseHandle {
     });
     dialect = new PostgresDialect({ pool });
     poolStats = () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount });
+    listen = (channel, handlers) => listenOnPostgres(databaseUrl, channel, handlers, options.logger);
   } else {
     kind = 'pglite';
     let dataDir: string | undefined;
@@ -78,12 +200,14 @@ export function createDatabase(options: DatabaseOptions): DatabaseHandle {
       dataDir = path.join(options.dataDir, 'pgdata');
       mkdirSync(dataDir, { recursive: true });
     }
-    dialect = new PGliteDialect(new PGlite(dataDir));
+    const pglite = new PGlite(dataDir);
+    dialect = new PGliteDialect(pglite);
+    listen = (channel, handlers) => listenOnPglite(pglite, channel, handlers);
   }
 
   let handle: DatabaseHandle | undefined = undefined;
   const db = new Kysely<Database>({
-    dialect,
+    dialect: bounded(dialect),
     plugins: [new CamelCasePlugin({ maintainNestedObjectKeys: true })],
     log: (event) => {
       if (event.level === 'error') handle?.onQueryError?.(event.error);
@@ -91,10 +215,17 @@ export function createDatabase(options: DatabaseOptions): DatabaseHandle {
   });
 
   let closing: Promise<void> | undefined;
+  const listeners = new Set<NotificationListener>();
   handle = {
     db,
     kind,
     poolStats,
+    listen(channel, handlers) {
+      if (!CHANNEL_NAME.test(channel)) throw new Error(`listen: not a plain channel name: ${channel}`);
+      const listener = listen(channel, handlers);
+      listeners.add(listener);
+      return listener;
+    },
     async ping(timeoutMs = 2000) {
       let timer: NodeJS.Timeout | undefined;
       const timeout = new Promise<never>((_, reject) => {
@@ -107,7 +238,7 @@ export function createDatabase(options: DatabaseOptions): DatabaseHandle {
       }
     },
     close() {
-      closing ??= db.destroy();
+      closing ??= Promise.all([...listeners].map((listener) => listener.close())).then(() => db.destroy());
       return closing;
     },
   };

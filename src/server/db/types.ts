@@ -113,6 +113,9 @@ export interface ProjectClassesTable {
   name: string;
   kind: ProjectClassKind;
   position: ColumnType<number, number | undefined, number>;
+  /** The class's first and last day (migration 0086); a class application starts on its first day. */
+  startsOn: ColumnType<string | null, string | null | undefined, string | null>;
+  endsOn: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export interface ServicesTable {
@@ -226,7 +229,16 @@ export interface AdminTokensTable {
   tokenHash: string;
   expiresAt: Timestamp;
   usedAt: Timestamp | null;
+  /** The organisation whose invitation mailed this activation link (migration 0080); null: none known. */
+  organizationId: ColumnType<number | null, number | null | undefined, number | null>;
   createdAt: CreatedAt;
+}
+
+/** Per admin and organisation: the admin's access tokens for the organisation issued before this are refused (migration 0080). */
+export interface AdminOrganizationTokensTable {
+  adminId: number;
+  organizationId: number;
+  tokensValidAfter: Timestamp;
 }
 
 /**
@@ -378,7 +390,7 @@ export interface OrganizationUsersTable {
 export interface CorporateSubscriptionsTable {
   id: Generated<number>;
   organizationId: number;
-  /** 'A' + 9 digits (sequence corporate_subscription_request_codes). */
+  /** 'A' + 9 digits: random (domain/requestCodes.ts); the demo data's from the sequence corporate_subscription_request_codes. */
   requestCode: string;
   serviceGroupId: number;
   /** 'yyyy-MM-dd' (read with to_char). */
@@ -415,6 +427,35 @@ export interface SubscriptionLearnersTable {
   position: number;
 }
 
+/** The first answer of an application write per organisation, admin and Idempotency-Key (migration 0081, domain/idempotency.ts). */
+export interface IdempotencyRecordsTable {
+  organizationId: number;
+  adminId: number;
+  key: string;
+  /** SHA-256 (hex) of the request the key was first used with. */
+  requestHash: string;
+  answer: ColumnType<unknown, string, string>;
+  /** Renewed when an expired key is used again. */
+  createdAt: ColumnType<Date, Date | string | undefined, Date | string>;
+}
+
+/** One recorded action of the audit trail (migration 0087, domain/audit.ts): append-only. */
+export interface AuditEventsTable {
+  id: Generated<string>;
+  organizationId: number;
+  actorAdminId: number | null;
+  /** The actor's e-mail at the time. */
+  actorEmail: Generated<string>;
+  occurredAt: ColumnType<Date, Date | string | undefined, never>;
+  action: string;
+  targetType: string;
+  targetId: string;
+  /** The target's label at the time (a name, an e-mail, a requestCode). */
+  targetLabel: Generated<string>;
+  /** The fields that changed: {field: {before, after}}. */
+  changes: ColumnType<unknown, string | undefined, never>;
+}
+
 export interface Database {
   organizations: OrganizationsTable;
   admins: AdminsTable;
@@ -427,6 +468,7 @@ export interface Database {
   announcementArticles: AnnouncementArticlesTable;
   registrationRequests: RegistrationRequestsTable;
   adminTokens: AdminTokensTable;
+  adminOrganizationTokens: AdminOrganizationTokensTable;
   mails: MailsTable;
   mailQueue: MailQueueTable;
   rateLimitCounters: RateLimitCountersTable;
@@ -448,6 +490,8 @@ export interface Database {
   subscriptionServices: SubscriptionServicesTable;
   subscriptionAdmins: SubscriptionAdminsTable;
   subscriptionLearners: SubscriptionLearnersTable;
+  idempotencyRecords: IdempotencyRecordsTable;
+  auditEvents: AuditEventsTable;
 }
 
 export type Organization = Selectable<OrganizationsTable>;

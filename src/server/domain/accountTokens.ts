@@ -11,6 +11,7 @@ import type { Admin } from '../db/types.js';
 import type { Mailer } from '../mail/mailer.js';
 import { mailLanguage, renderMail, validityText } from '../mail/templates.js';
 import { checkToken, consumeToken, issueToken, type TokenFailure } from './adminTokens.js';
+import type { AuditTrail } from './audit.js';
 import type { AdminName } from './admins.js';
 import { hashPassword } from './passwords.js';
 
@@ -145,7 +146,7 @@ class AlreadyActivatedRace extends Error {}
  */
 export async function resetPassword(
   db: Db,
-  input: { adminId: number; token: string | undefined; password: string },
+  input: { adminId: number; token: string | undefined; password: string; trail: AuditTrail },
   revokeSessions: (adminId: number) => Promise<void>,
 ): Promise<TokenOutcome<{ id: number }>> {
   const check = await checkToken(db, 'password_reset', input.token);
@@ -156,6 +157,7 @@ export async function resetPassword(
   const changed = await db.transaction().execute(async (trx) => {
     if (!(await consumeToken(trx, check.tokenId, check.admin.id, 'password_reset', now))) return false;
     await trx.updateTable('admins').set({ passwordHash, updatedAt: now }).where('id', '=', check.admin.id).execute();
+    await input.trail.record(trx, { action: 'account.passwordChanged', target: { type: 'admin', id: check.admin.id, label: check.admin.email } });
     return true;
   });
   if (!changed) return { ok: false, code: 'token_used' };

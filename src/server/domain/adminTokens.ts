@@ -16,22 +16,26 @@ export function hashToken(token: string): string {
   return createHash('sha256').update(token, 'utf8').digest('hex');
 }
 
-/** A new token for the admin; returns the token itself, which only the mail carries. */
-export async function issueToken(db: Db, adminId: number, purpose: AdminTokenPurpose, ttlSeconds: number, now = new Date()): Promise<string> {
+/** A new token for the admin (an invitation's: of the inviting organisation); returns the token itself, which only the mail carries. */
+export async function issueToken(db: Db, adminId: number, purpose: AdminTokenPurpose, ttlSeconds: number, now = new Date(), organizationId: number | null = null): Promise<string> {
   const token = randomBytes(32).toString('base64url');
   await db
     .insertInto('adminTokens')
-    .values({ adminId, purpose, tokenHash: hashToken(token), expiresAt: new Date(now.getTime() + ttlSeconds * 1000) })
+    .values({ adminId, purpose, tokenHash: hashToken(token), expiresAt: new Date(now.getTime() + ttlSeconds * 1000), organizationId })
     .execute();
   return token;
 }
 
 /**
  * Closes the admin's open tokens of the purpose (marks them used), so that only the next one issued works: a resent
- * invitation ends the link of the earlier mail. Run it in the transaction that issues the new token.
+ * invitation ends the link of the earlier mail. With an organisation, only the links of its invitations (and those
+ * of no known organisation): another organisation's invitation stays open. Run it in the transaction that issues
+ * the new token.
  */
-export async function closeOpenTokens(db: Db, adminId: number, purpose: AdminTokenPurpose, now = new Date()): Promise<void> {
-  await db.updateTable('adminTokens').set({ usedAt: now }).where('adminId', '=', adminId).where('purpose', '=', purpose).where('usedAt', 'is', null).execute();
+export async function closeOpenTokens(db: Db, adminId: number, purpose: AdminTokenPurpose, now = new Date(), organizationId?: number): Promise<void> {
+  let query = db.updateTable('adminTokens').set({ usedAt: now }).where('adminId', '=', adminId).where('purpose', '=', purpose).where('usedAt', 'is', null);
+  if (organizationId !== undefined) query = query.where((eb) => eb.or([eb('organizationId', '=', organizationId), eb('organizationId', 'is', null)]));
+  await query.execute();
 }
 
 /**

@@ -6,7 +6,9 @@ import type { Affiliation } from '../../common/api/answers.js';
 import type { Forms } from '../../common/api/forms.js';
 import type { Db } from '../db/index.js';
 import type { Admin, AffiliationRole } from '../db/types.js';
+import { changesBetween, type AuditTrail } from './audit.js';
 import { hashPassword, verifyPassword } from './passwords.js';
+import { tokenValidityChanged } from './tokenValidity.js';
 
 /** An admin's names as the name form (schemas/admin-name.json) gives them. */
 export type AdminName = Forms['admin-name'];
@@ -18,28 +20,32 @@ export function normalizeEmail(email: string): string {
   return email.trim().toLowerCase();
 }
 
+/** Whole seconds, the resolution of a token's iat (see endAdminTokens). */
+const wholeSecond = (now: number) => new Date(Math.floor(now / 1000) * 1000);
+
 /**
- * Ends every access token the admin holds now (logout, password change and reset, role change, deletion): tokens
- * issued before this second are refused by the API although their signature and expiry are still good. Whole
- * seconds, the resolution of a token's iat, so a token minted right after (the new session of a password change)
- * still passes; a token made earlier in the same second also does (at most a second's leeway).
+ * Ends every access token the admin holds now (logout, password change and reset, deletion): tokens issued before
+ * this second are refused by the API although their signature and expiry are still good. Whole seconds, the
+ * resolution of a token's iat, so a token minted right after (the new session of a password change) still passes; a
+ * token made earlier in the same second also does (at most a second's leeway).
  */
 export async function endAdminTokens(db: Db, adminId: number, now = Date.now()): Promise<void> {
-  await db
-    .updateTable('admins')
-    .set({ tokensValidAfter: new Date(Math.floor(now / 1000) * 1000) })
-    .where('id', '=', adminId)
-    .execute();
+  await db.updateTable('admins').set({ tokensValidAfter: wholeSecond(now) }).where('id', '=', adminId).execute();
+  tokenValidityChanged(db, adminId);
 }
 
 /**
- * Whether an access token issued at `issuedAt` (epoch seconds) is still good for the admin: the admin exists and
- * the token is not older than the admin's tokens_valid_after. One primary-key look-up.
+ * Ends the admin's access tokens signed in for one organisation (a role change or removal there), the same way as
+ * endAdminTokens: sessions of the admin's other organisations stay valid.
  */
-export async function isAccessTokenCurrent(db: Db, adminId: number, issuedAt: number): Promise<boolean> {
-  const row = await db.selectFrom('admins').select('tokensValidAfter').where('id', '=', adminId).executeTakeFirst();
-  if (!row) return false;
-  return !row.tokensValidAfter || issuedAt >= Math.floor(new Date(row.tokensValidAfter).getTime() / 1000);
+export async function endOrganizationTokens(db: Db, adminId: number, organizationId: number, now = Date.now()): Promise<void> {
+  const tokensValidAfter = wholeSecond(now);
+  await db
+    .insertInto('adminOrganizationTokens')
+    .values({ adminId, organizationId, tokensValidAfter })
+    .onConflict((conflict) => conflict.columns(['adminId', 'organizationId']).doUpdateSet({ tokensValidAfter }))
+    .execute();
+  tokenValidityChanged(db, adminId);
 }
 
 export async function findAdminById(db: Db, id: number): Promise<Admin | undefined> {
@@ -136,21 +142,29 @@ export async function sessionOrganization(db: Db, adminId: number, gloplaId: str
 }
 
 /** Changes the admin's name (the caller reads the affiliation to answer with, memberships.ts). */
-export async function updateAdminName(db: Db, adminId: number, name: AdminName): Promise<void> {
-  await db
-    .updateTable('admins')
-    .set({ firstName: name.firstName, lastName: name.lastName, kanaFirstName: name.kanaFirstName, kanaLastName: name.kanaLastName, updatedAt: new Date() })
-    .where('id', '=', adminId)
-    .execute();
+export async function updateAdminName(db: Db, adminId: number, name: AdminName, trail: AuditTrail): Promise<void> {
+  const fields = ['firstName', 'lastName', 'kanaFirstName', 'kanaLastName'] as const;
+  await db.transaction().execute(async (trx) => {
+    const before = await trx.selectFrom('admins').select(['email', ...fields]).where('id', '=', adminId).forUpdate().executeTakeFirst();
+    if (!before) return;
+    const after = { firstName: name.firstName, lastName: name.lastName, kanaFirstName: name.kanaFirstName, kanaLastName: name.kanaLastName };
+    await trx.updateTable('admins').set({ ...after, updatedAt: new Date() }).where('id', '=', adminId).execute();
+    const changes = changesBetween(before, after, fields);
+    if (Object.keys(changes).length > 0) await trail.record(trx, { action: 'account.nameChanged', target: { type: 'admin', id: adminId, label: before.email }, changes });
+  });
 }
 
 export type PasswordChangeResult = 'changed' | 'current_password_mismatch';
 
 /** Checks the current password, then stores the argon2id hash of the new one. */
-export async function changePassword(db: Db, adminId: number, current: string, next: string): Promise<PasswordChangeResult> {
+export async function changePassword(db: Db, adminId: number, current: string, next: string, trail: AuditTrail): Promise<PasswordChangeResult> {
   const admin = await findAdminById(db, adminId);
   if (!admin || !(await verifyPassword(admin.passwordHash, current))) return 'current_password_mismatch';
   const passwordHash = await hashPassword(next);
-  await db.updateTable('admins').set({ passwordHash, updatedAt: new Date() }).where('id', '=', adminId).execute();
+  await db.transaction().execute(async (trx) => {
+    await trx.updateTable('admins').set({ passwordHash, updatedAt: new Date() }).where('id', '=', adminId).execute();
+    // that it changed, never what to
+    await trail.record(trx, { action: 'account.passwordChanged', target: { type: 'admin', id: adminId, label: admin.email } });
+  });
   return 'changed';
 }

@@ -2,119 +2,142 @@
  * Contacts and billing contacts of an organisation (SPEC §3 Contact, Billing contact; §7 'Contacts'). Every read and
  * write names the organisation: another organisation's id reads as unknown (undefined / false), so the API answers 404
  * and nothing tells whether the id exists elsewhere. The caller has checked the session's access to the organisation.
+ * The two tables differ only in their columns, so one set of functions serves both, given the table's descriptor.
  */
+import type { ColumnType, Generated, Kysely } from 'kysely';
 import type { BillingContact, Contact } from '../../common/api/answers.js';
 import type { Forms } from '../../common/api/forms.js';
 import type { Db } from '../db/index.js';
+import { changesBetween, type AuditTrail } from './audit.js';
+import type { BillingContactsTable, ContactsTable } from '../db/types.js';
 
 export type ContactFields = Forms['contact'];
 export type BillingContactFields = Forms['billing-contact'];
 
-const CONTACT_COLUMNS = [
-  'id',
-  'organizationId',
-  'corporationName',
-  'departmentName',
-  'postalCode',
-  'address',
-  'firstName',
-  'lastName',
-  'kanaFirstName',
-  'kanaLastName',
-  'phoneNumber',
-  'email',
-] as const;
-
-const BILLING_CONTACT_COLUMNS = [
-  'id',
-  'organizationId',
-  'corporationName',
-  'departmentName',
-  'firstName',
-  'lastName',
-  'kanaFirstName',
-  'kanaLastName',
-  'phoneNumber',
-  'email',
-  'ccEmail',
-  'addressee',
-] as const;
-
-/** The record fields of a form body: only those (the body has been validated; unknown keys are gone). */
-function contactValues(fields: ContactFields) {
-  const { corporationName, departmentName, postalCode, address, firstName, lastName, kanaFirstName, kanaLastName, phoneNumber, email } = fields;
-  return { corporationName, departmentName, postalCode, address, firstName, lastName, kanaFirstName, kanaLastName, phoneNumber, email };
+/**
+ * Either table as the queries below see it: the columns they filter on or set, and the descriptor's columns, which
+ * type the record (Kysely cannot check a query whose table is a type parameter).
+ */
+interface ContactRow {
+  id: Generated<number>;
+  organizationId: number;
+  updatedAt: ColumnType<Date, Date | undefined, Date>;
+  [column: string]: unknown;
 }
 
-function billingContactValues(fields: BillingContactFields) {
-  const { corporationName, departmentName, firstName, lastName, kanaFirstName, kanaLastName, phoneNumber, email } = fields;
-  return { corporationName, departmentName, firstName, lastName, kanaFirstName, kanaLastName, phoneNumber, email, ccEmail: fields.ccEmail ?? '', addressee: fields.addressee ?? '' };
+type TableName = 'contacts' | 'billingContacts';
+
+function contactDb(db: Db): Kysely<{ [name in TableName]: ContactRow }> {
+  return db as unknown as Kysely<{ [name in TableName]: ContactRow }>;
 }
 
-/** The organisation's contacts, oldest first (SPEC §4: the wizards' default is the last one). */
-export function listContacts(db: Db, organizationId: number): Promise<Contact[]> {
-  return db.selectFrom('contacts').select(CONTACT_COLUMNS).where('organizationId', '=', organizationId).orderBy('id').execute();
+/**
+ * A contact table: its name, the answer's columns (a record is exactly these; `satisfies` checks them against the
+ * table), and a form body's record fields.
+ */
+export interface ContactTable<Fields, Record> {
+  name: TableName;
+  /** The audit trail's target type, and the prefix of its actions (contact.created, …). */
+  auditType: 'contact' | 'billingContact';
+  columns: readonly (keyof Record & string)[];
+  /** The record fields of a form body: only those (the body has been validated; unknown keys are gone). */
+  values(fields: Fields): Omit<Record, 'id' | 'organizationId'>;
 }
 
-export function findContact(db: Db, organizationId: number, id: number): Promise<Contact | undefined> {
-  return db.selectFrom('contacts').select(CONTACT_COLUMNS).where('organizationId', '=', organizationId).where('id', '=', id).executeTakeFirst();
+export const CONTACTS: ContactTable<ContactFields, Contact> = {
+  name: 'contacts',
+  auditType: 'contact',
+  columns: [
+    'id', 'organizationId', 'corporationName', 'departmentName', 'postalCode', 'address',
+    'firstName', 'lastName', 'kanaFirstName', 'kanaLastName', 'phoneNumber', 'email',
+  ] satisfies (keyof ContactsTable)[],
+  values: (fields) => {
+    const { corporationName, departmentName, postalCode, address, firstName, lastName, kanaFirstName, kanaLastName, phoneNumber, email } = fields;
+    return { corporationName, departmentName, postalCode, address, firstName, lastName, kanaFirstName, kanaLastName, phoneNumber, email };
+  },
+};
+
+export const BILLING_CONTACTS: ContactTable<BillingContactFields, BillingContact> = {
+  name: 'billingContacts',
+  auditType: 'billingContact',
+  columns: [
+    'id', 'organizationId', 'corporationName', 'departmentName', 'firstName', 'lastName',
+    'kanaFirstName', 'kanaLastName', 'phoneNumber', 'email', 'ccEmail', 'addressee',
+  ] satisfies (keyof BillingContactsTable)[],
+  values: (fields) => {
+    const { corporationName, departmentName, firstName, lastName, kanaFirstName, kanaLastName, phoneNumber, email } = fields;
+    return { corporationName, departmentName, firstName, lastName, kanaFirstName, kanaLastName, phoneNumber, email, ccEmail: fields.ccEmail ?? '', addressee: fields.addressee ?? '' };
+  },
+};
+
+/** The organisation's records, oldest first (SPEC §4: the wizards' default is the last contact). */
+export async function listContacts<Fields, Record>(db: Db, table: ContactTable<Fields, Record>, organizationId: number): Promise<Record[]> {
+  const rows = await contactDb(db).selectFrom(table.name).select(table.columns).where('organizationId', '=', organizationId).orderBy('id').execute();
+  return rows as Record[];
 }
 
-export function createContact(db: Db, organizationId: number, fields: ContactFields): Promise<Contact> {
-  return db
-    .insertInto('contacts')
-    .values({ ...contactValues(fields), organizationId })
-    .returning(CONTACT_COLUMNS)
-    .executeTakeFirstOrThrow();
+export async function findContact<Fields, Record>(db: Db, table: ContactTable<Fields, Record>, organizationId: number, id: number): Promise<Record | undefined> {
+  const row = await contactDb(db).selectFrom(table.name).select(table.columns).where('organizationId', '=', organizationId).where('id', '=', id).executeTakeFirst();
+  return row as Record | undefined;
 }
 
-/** The changed contact; undefined when the organisation has no contact with this id. */
-export function updateContact(db: Db, organizationId: number, id: number, fields: ContactFields): Promise<Contact | undefined> {
-  return db
-    .updateTable('contacts')
-    .set({ ...contactValues(fields), updatedAt: new Date() })
-    .where('organizationId', '=', organizationId)
-    .where('id', '=', id)
-    .returning(CONTACT_COLUMNS)
-    .executeTakeFirst();
+/** A contact as the audit trail names it: the person and the corporation. */
+function contactTarget(table: ContactTable<unknown, unknown>, row: { id?: unknown; [column: string]: unknown }) {
+  const label = [`${String(row.lastName ?? '')} ${String(row.firstName ?? '')}`.trim(), row.corporationName].filter(Boolean).join(', ');
+  return { type: table.auditType, id: Number(row.id), label };
 }
 
-/** True when the organisation's contact was there and is gone. */
-export async function deleteContact(db: Db, organizationId: number, id: number): Promise<boolean> {
-  const result = await db.deleteFrom('contacts').where('organizationId', '=', organizationId).where('id', '=', id).executeTakeFirst();
-  return result.numDeletedRows > 0n;
+/** The fields a trail entry compares (the id and the organisation are the target, not changes). */
+function auditedFields(table: ContactTable<unknown, unknown>): string[] {
+  return table.columns.filter((column) => column !== 'id' && column !== 'organizationId');
 }
 
-/** The organisation's billing contacts, oldest first. */
-export function listBillingContacts(db: Db, organizationId: number): Promise<BillingContact[]> {
-  return db.selectFrom('billingContacts').select(BILLING_CONTACT_COLUMNS).where('organizationId', '=', organizationId).orderBy('id').execute();
+export async function createContact<Fields, Record>(db: Db, table: ContactTable<Fields, Record>, organizationId: number, fields: Fields, trail: AuditTrail): Promise<Record> {
+  return db.transaction().execute(async (trx) => {
+    const row = await contactDb(trx)
+      .insertInto(table.name)
+      .values({ ...table.values(fields), organizationId })
+      .returning(table.columns)
+      .executeTakeFirstOrThrow();
+    const kind = table as ContactTable<unknown, unknown>;
+    await trail.record(trx, { action: `${table.auditType}.created`, target: contactTarget(kind, row), changes: changesBetween(undefined, row, auditedFields(kind)) });
+    return row as Record;
+  });
 }
 
-export function findBillingContact(db: Db, organizationId: number, id: number): Promise<BillingContact | undefined> {
-  return db.selectFrom('billingContacts').select(BILLING_CONTACT_COLUMNS).where('organizationId', '=', organizationId).where('id', '=', id).executeTakeFirst();
+/** The changed record; undefined when the organisation has none with this id. */
+export async function updateContact<Fields, Record>(
+  db: Db,
+  table: ContactTable<Fields, Record>,
+  organizationId: number,
+  id: number,
+  fields: Fields,
+  trail: AuditTrail,
+): Promise<Record | undefined> {
+  return db.transaction().execute(async (trx) => {
+    const before = await contactDb(trx).selectFrom(table.name).select(table.columns).where('organizationId', '=', organizationId).where('id', '=', id).forUpdate().executeTakeFirst();
+    if (!before) return undefined;
+    const row = await contactDb(trx)
+      .updateTable(table.name)
+      .set({ ...table.values(fields), updatedAt: new Date() })
+      .where('organizationId', '=', organizationId)
+      .where('id', '=', id)
+      .returning(table.columns)
+      .executeTakeFirstOrThrow();
+    const kind = table as ContactTable<unknown, unknown>;
+    const changes = changesBetween(before, row, auditedFields(kind));
+    if (Object.keys(changes).length > 0) await trail.record(trx, { action: `${table.auditType}.updated`, target: contactTarget(kind, row), changes });
+    return row as Record;
+  });
 }
 
-export function createBillingContact(db: Db, organizationId: number, fields: BillingContactFields): Promise<BillingContact> {
-  return db
-    .insertInto('billingContacts')
-    .values({ ...billingContactValues(fields), organizationId })
-    .returning(BILLING_CONTACT_COLUMNS)
-    .executeTakeFirstOrThrow();
-}
-
-/** The changed billing contact; undefined when the organisation has none with this id. */
-export function updateBillingContact(db: Db, organizationId: number, id: number, fields: BillingContactFields): Promise<BillingContact | undefined> {
-  return db
-    .updateTable('billingContacts')
-    .set({ ...billingContactValues(fields), updatedAt: new Date() })
-    .where('organizationId', '=', organizationId)
-    .where('id', '=', id)
-    .returning(BILLING_CONTACT_COLUMNS)
-    .executeTakeFirst();
-}
-
-/** True when the organisation's billing contact was there and is gone. */
-export async function deleteBillingContact(db: Db, organizationId: number, id: number): Promise<boolean> {
-  const result = await db.deleteFrom('billingContacts').where('organizationId', '=', organizationId).where('id', '=', id).executeTakeFirst();
-  return result.numDeletedRows > 0n;
+/** True when the organisation's record was there and is gone. */
+export async function deleteContact<Fields, Record>(db: Db, table: ContactTable<Fields, Record>, organizationId: number, id: number, trail: AuditTrail): Promise<boolean> {
+  return db.transaction().execute(async (trx) => {
+    const row = await contactDb(trx).deleteFrom(table.name).where('organizationId', '=', organizationId).where('id', '=', id).returning(table.columns).executeTakeFirst();
+    if (!row) return false;
+    const kind = table as ContactTable<unknown, unknown>;
+    await trail.record(trx, { action: `${table.auditType}.deleted`, target: contactTarget(kind, row), changes: changesBetween(row, undefined, auditedFields(kind)) });
+    return true;
+  });
 }

@@ -9,9 +9,10 @@ import type { SubscriptionUserWarning, SubscriptionWarningCode, SubscriptionWarn
 import type { Forms } from '../../common/api/forms.js';
 import { FIELD_ERROR, type FieldError } from '../../common/errorCodes.js';
 import type { Language } from '../../common/languages.js';
-import { isDate, isStartsOnInRange, userLimit } from '../../common/subscriptionRules.js';
+import { isDate, isStartsOnInRange, lastApplicationDay, userLimit } from '../../common/subscriptionRules.js';
 import type { SubscriptionsConfig } from '../config.js';
 import type { Db } from '../db/index.js';
+import { anyInt, anyText } from '../db/lists.js';
 import type { ServiceSelection } from '../db/types.js';
 
 export type SubscriptionForm = Forms['subscription'];
@@ -76,7 +77,7 @@ async function chosenServices(db: Db, context: ApplicationContext, serviceIds: n
       sql<boolean>`organization_services.service_id is not null`.as('usable'),
       sql<string | null>`to_char(services.last_starts_on, 'YYYY-MM-DD')`.as('lastStartsOn'),
     ])
-    .where('services.id', 'in', serviceIds)
+    .where('services.id', '=', anyInt(serviceIds))
     .execute();
   return rows.map((row) => ({ ...row, name: row.name[context.language] }));
 }
@@ -126,7 +127,7 @@ async function adminErrors(db: Db, organizationId: number, adminIds: number[]): 
     .select('admins.id')
     .where('affiliations.organizationId', '=', organizationId)
     .where('admins.activatedAt', 'is not', null)
-    .where('admins.id', 'in', adminIds)
+    .where('admins.id', '=', anyInt(adminIds))
     .execute();
   return rows.length === new Set(adminIds).size ? [] : [error('admin_ids', FIELD_ERROR.blank)];
 }
@@ -137,17 +138,28 @@ async function isOwnRecord(db: Db, table: 'contacts' | 'billingContacts', organi
   return row !== undefined;
 }
 
+/**
+ * A gls class takes new registrations until its registration deadline (issue 17; the last day an application may be
+ * made for its first day, SPEC §5): an application that comes to the class past it is refused (classClosed, with
+ * the deadline); one that already has the class keeps it. A class without a period takes none.
+ */
+function closedClassErrors(row: { kind: string; startsOn: string | null }, form: SubscriptionForm, stored: StoredApplication | undefined, today: string): FieldError[] {
+  if (row.kind !== 'gls' || stored?.projectClassId === form.projectClassId) return [];
+  const deadline = row.startsOn === null ? null : lastApplicationDay(row.startsOn);
+  return deadline !== null && today <= deadline ? [] : [error('project_class_id', FIELD_ERROR.classClosed, { deadline })];
+}
+
 /** The class, or (none chosen) the billing contact and the contact: the organisation's own, else an error. */
-async function classOrContactErrors(db: Db, context: ApplicationContext, form: SubscriptionForm): Promise<{ errors: FieldError[]; classKind?: string }> {
+async function classOrContactErrors(db: Db, context: ApplicationContext, form: SubscriptionForm, stored: StoredApplication | undefined): Promise<{ errors: FieldError[]; classKind?: string }> {
   if (form.projectClassId) {
     const row = await db
       .selectFrom('projectClasses')
       .innerJoin('projects', 'projects.id', 'projectClasses.projectId')
-      .select('projectClasses.kind')
+      .select(['projectClasses.kind', sql<string | null>`to_char(project_classes.starts_on, 'YYYY-MM-DD')`.as('startsOn')])
       .where('projects.organizationId', '=', context.organizationId)
       .where('projectClasses.id', '=', form.projectClassId)
       .executeTakeFirst();
-    return row ? { errors: [], classKind: row.kind } : { errors: [error('project_class_id', FIELD_ERROR.notFound)] };
+    return row ? { errors: closedClassErrors(row, form, stored, context.today), classKind: row.kind } : { errors: [error('project_class_id', FIELD_ERROR.notFound)] };
   }
   const errors: FieldError[] = [];
   if (!(await isOwnRecord(db, 'billingContacts', context.organizationId, form.billingContactId))) errors.push(error('billing_contact_id', FIELD_ERROR.blank));
@@ -181,10 +193,12 @@ export async function checkApplication(db: Db, context: ApplicationContext, form
   const services = await chosenServices(db, context, form.serviceIds);
   const group = await groupRules(db, services);
   const serviceProblems = serviceErrors(form, services, stored, group);
-  const { errors: classProblems, classKind } = await classOrContactErrors(db, context, form);
+  const { errors: classProblems, classKind } = await classOrContactErrors(db, context, form, stored);
+  // a closed class says why on its own: its first day is also past the start window
+  const classClosed = classProblems.some((problem) => problem.code === FIELD_ERROR.classClosed);
   const errors = [
     ...serviceProblems,
-    ...startsOnErrors(form, services, stored, context.today),
+    ...(classClosed ? [] : startsOnErrors(form, services, stored, context.today)),
     ...(await adminErrors(db, context.organizationId, form.adminIds)),
     ...classProblems,
     ...learnerIdErrors(form.users, stored),
@@ -207,7 +221,7 @@ async function isAlreadyBooked(db: Db, context: ApplicationContext, form: Subscr
     .select('corporateSubscriptions.id')
     .where('corporateSubscriptions.organizationId', '=', context.organizationId)
     .where('corporateSubscriptions.id', '!=', storedId)
-    .where('subscriptionServices.serviceId', 'in', form.serviceIds)
+    .where('subscriptionServices.serviceId', '=', anyInt(form.serviceIds))
     .where(sql<boolean>`date_trunc('month', corporate_subscriptions.starts_on) = date_trunc('month', ${form.startsOn}::date)`)
     .executeTakeFirst();
   return row !== undefined;
@@ -231,7 +245,7 @@ async function engagedRequestCodes(db: Db, context: ApplicationContext, form: Su
     .where('corporateSubscriptions.organizationId', '=', context.organizationId)
     .where('corporateSubscriptions.serviceGroupId', '=', groupId)
     .where('corporateSubscriptions.id', '!=', storedId)
-    .where(sql<boolean>`lower(subscription_learners.email) in (${sql.join(emails)})`)
+    .where(sql<boolean>`lower(subscription_learners.email) = ${anyText(emails)}`)
     .where(sql<boolean>`corporate_subscriptions.starts_on > ${form.startsOn}::date - make_interval(months => ${months})`)
     .where(sql<boolean>`corporate_subscriptions.starts_on < ${form.startsOn}::date + make_interval(months => ${months})`)
     .orderBy('corporateSubscriptions.startsOn')

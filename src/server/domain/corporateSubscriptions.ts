@@ -9,13 +9,19 @@
  * would store (requestCode '' and id 0 for a new application, id 0 for new learner rows).
  */
 import { sql } from 'kysely';
-import type { Subscription, SubscriptionSummary, SubscriptionUser, SubscriptionWriteAnswer } from '../../common/api/answers.js';
+import type { Subscription, SubscriptionSummary, SubscriptionWriteAnswer } from '../../common/api/answers.js';
+import type { AuditAction } from '../../common/auditActions.js';
 import { FIELD_ERROR, type FieldError } from '../../common/errorCodes.js';
-import { addDays, isUpdatable } from '../../common/subscriptionRules.js';
+import { classDeadlines, isUpdatable } from '../../common/subscriptionRules.js';
 import type { SubscriptionsConfig } from '../config.js';
 import type { Db } from '../db/index.js';
+import { allInt, anyInt } from '../db/lists.js';
+import { changesBetween, type AuditTrail } from './audit.js';
+import { deadlineErrors, storedLearners } from './classDeadlines.js';
 import { checkApplication, type LearnerRow, type StoredApplication, type SubscriptionForm } from './corporateSubscriptionChecks.js';
-import { findBillingContact, findContact } from './contacts.js';
+import { BILLING_CONTACTS, CONTACTS, findContact } from './contacts.js';
+import { claimKey, recordAnswer, type IdempotentRequest } from './idempotency.js';
+import { randomRequestCode } from './requestCodes.js';
 import { serviceGroupLinks, type CatalogueReader } from './services.js';
 
 export type { SubscriptionForm } from './corporateSubscriptionChecks.js';
@@ -24,6 +30,11 @@ export type { SubscriptionForm } from './corporateSubscriptionChecks.js';
 export interface SubscriptionReader extends CatalogueReader {
   today: string;
   settings: SubscriptionsConfig;
+}
+
+/** Who writes: a reader whose real writes are recorded in the organisation's audit trail. */
+export interface SubscriptionWriter extends SubscriptionReader {
+  trail: AuditTrail;
 }
 
 /** The application was refused: the field errors of SPEC §8 'Application errors' (the API answers 422). */
@@ -77,7 +88,7 @@ async function servicesOf(db: Db, reader: CatalogueReader, subscriptionIds: numb
     .innerJoin('services', 'services.id', 'subscriptionServices.serviceId')
     .innerJoin('serviceGroups', 'serviceGroups.id', 'services.serviceGroupId')
     .select(['subscriptionServices.subscriptionId', 'services.id', 'services.name', 'services.subtitle', 'serviceGroups.id as groupId', 'serviceGroups.name as groupName'])
-    .where('subscriptionServices.subscriptionId', 'in', subscriptionIds)
+    .where('subscriptionServices.subscriptionId', '=', anyInt(subscriptionIds))
     .orderBy('services.position')
     .orderBy('services.id')
     .execute();
@@ -126,34 +137,25 @@ async function adminsOf(db: Db, subscriptionId: number): Promise<Subscription['a
     .execute();
 }
 
-async function learnersOf(db: Db, subscriptionId: number): Promise<SubscriptionUser[]> {
-  return db
-    .selectFrom('subscriptionLearners')
-    .select(['id', 'firstName', 'lastName', 'kanaFirstName', 'kanaLastName', 'email'])
-    .where('subscriptionId', '=', subscriptionId)
-    .orderBy('position')
-    .orderBy('id')
-    .execute();
-}
-
 async function detailOf(db: Db, reader: SubscriptionReader, row: SubscriptionRow): Promise<Subscription> {
   const services = (await servicesOf(db, reader, [row.id])).get(row.id)!;
   const links = await serviceGroupLinks(db, reader, [row.serviceGroupId]);
   const group = await db.selectFrom('serviceGroups').select('selection').where('id', '=', row.serviceGroupId).executeTakeFirstOrThrow();
-  const billingContact = row.billingContactId === null ? undefined : await findBillingContact(db, reader.organizationId, row.billingContactId);
-  const contact = row.contactId === null ? undefined : await findContact(db, reader.organizationId, row.contactId);
+  const billingContact = row.billingContactId === null ? undefined : await findContact(db, BILLING_CONTACTS, reader.organizationId, row.billingContactId);
+  const contact = row.contactId === null ? undefined : await findContact(db, CONTACTS, reader.organizationId, row.contactId);
   return {
     ...summaryOf(row, [], reader.today),
     services: services.map((service) => ({ ...service, serviceGroup: { ...service.serviceGroup, urls: links.get(service.serviceGroup.id) ?? [] } })),
     type: row.projectClassId === null ? 'standard' : 'class',
     term: group.selection === 'single' ? (services[0]?.subtitle ?? null) : null,
     admins: await adminsOf(db, row.id),
-    users: await learnersOf(db, row.id),
+    users: await storedLearners(db, row.id),
     billingContact: billingContact ?? null,
     billingContactId: row.billingContactId,
     contact: contact ?? null,
     contactId: row.contactId,
     billingNote: row.billingNote,
+    classDeadlines: row.projectClassId === null ? null : classDeadlines(row.startsOn, reader.today, reader.settings.enlargementDays),
   };
 }
 
@@ -226,37 +228,60 @@ function subscriptionValues(form: SubscriptionForm) {
   };
 }
 
+/** Tries of a random requestCode before giving up: a taken one is rare (the codes are sparse), several in a row a fault. */
+const REQUEST_CODE_TRIES = 5;
+
+/** Stores the application with a random unused requestCode (requestCodes.ts: nothing to count other organisations by). */
 async function insertSubscription(trx: Db, organizationId: number, serviceGroupId: number, form: SubscriptionForm): Promise<number> {
-  const requestCode = sql<string>`'A' || lpad(nextval('corporate_subscription_request_codes')::text, 9, '0')`;
-  const row = await trx
-    .insertInto('corporateSubscriptions')
-    .values({ ...subscriptionValues(form), organizationId, serviceGroupId, requestCode })
-    .returning('id')
-    .executeTakeFirstOrThrow();
-  return row.id;
+  for (let attempt = 1; ; attempt += 1) {
+    const row = await trx
+      .insertInto('corporateSubscriptions')
+      .values({ ...subscriptionValues(form), organizationId, serviceGroupId, requestCode: randomRequestCode() })
+      .onConflict((conflict) => conflict.column('requestCode').doNothing())
+      .returning('id')
+      .executeTakeFirst();
+    if (row) return row.id;
+    if (attempt === REQUEST_CODE_TRIES) throw new Error(`no unused requestCode in ${REQUEST_CODE_TRIES} tries`);
+  }
 }
 
 async function replaceServicesAndAdmins(trx: Db, subscriptionId: number, form: SubscriptionForm): Promise<void> {
   await trx.deleteFrom('subscriptionServices').where('subscriptionId', '=', subscriptionId).execute();
   await trx.deleteFrom('subscriptionAdmins').where('subscriptionId', '=', subscriptionId).execute();
-  await trx.insertInto('subscriptionServices').values(form.serviceIds.map((serviceId) => ({ subscriptionId, serviceId }))).execute();
-  await trx.insertInto('subscriptionAdmins').values([...new Set(form.adminIds)].map((adminId) => ({ subscriptionId, adminId }))).execute();
+  // one array parameter per list, whatever its length (db/lists.ts)
+  await trx.insertInto('subscriptionServices').columns(['subscriptionId', 'serviceId']).expression(sql`select ${subscriptionId}::int, unnest(${form.serviceIds}::int[])`).execute();
+  await trx.insertInto('subscriptionAdmins').columns(['subscriptionId', 'adminId']).expression(sql`select ${subscriptionId}::int, unnest(${[...new Set(form.adminIds)]}::int[])`).execute();
 }
 
-const learnerFields = ({ firstName, lastName, kanaFirstName, kanaLastName, email }: LearnerRow) => ({ firstName, lastName, kanaFirstName, kanaLastName, email });
+/** Learner rows with their positions as one array per column: `unnest` turns them back into rows (db/lists.ts). */
+function learnerColumns(rows: Array<[number, LearnerRow]>) {
+  return sql`unnest(
+    ${rows.map(([, user]) => user.id ?? 0)}::int[], ${rows.map(([position]) => position)}::int[], ${rows.map(([, user]) => user.firstName)}::text[],
+    ${rows.map(([, user]) => user.lastName)}::text[], ${rows.map(([, user]) => user.kanaFirstName)}::text[], ${rows.map(([, user]) => user.kanaLastName)}::text[],
+    ${rows.map(([, user]) => user.email)}::text[]
+  ) as given(id, position, first_name, last_name, kana_first_name, kana_last_name, email)`;
+}
 
 /** The learner rows in the form's order: rows with an id keep (and update) that learner, the others are new, the rest go. */
 async function writeLearners(trx: Db, subscriptionId: number, users: LearnerRow[]): Promise<void> {
   const keptIds = users.flatMap((user) => (user.id === undefined ? [] : [user.id]));
-  let removal = trx.deleteFrom('subscriptionLearners').where('subscriptionId', '=', subscriptionId);
-  if (keptIds.length > 0) removal = removal.where('id', 'not in', keptIds);
-  await removal.execute();
-  for (const [position, user] of users.entries()) {
-    if (user.id === undefined) continue;
-    await trx.updateTable('subscriptionLearners').set({ ...learnerFields(user), position }).where('subscriptionId', '=', subscriptionId).where('id', '=', user.id).execute();
+  await trx.deleteFrom('subscriptionLearners').where('subscriptionId', '=', subscriptionId).where('id', '<>', allInt(keptIds)).execute();
+  const kept = [...users.entries()].filter(([, user]) => user.id !== undefined);
+  if (kept.length > 0) {
+    await sql`update subscription_learners as learner
+      set position = given.position, first_name = given.first_name, last_name = given.last_name, kana_first_name = given.kana_first_name,
+        kana_last_name = given.kana_last_name, email = given.email
+      from ${learnerColumns(kept)}
+      where learner.subscription_id = ${subscriptionId} and learner.id = given.id`.execute(trx);
   }
-  const added = [...users.entries()].filter(([, user]) => user.id === undefined).map(([position, user]) => ({ ...learnerFields(user), position, subscriptionId }));
-  if (added.length > 0) await trx.insertInto('subscriptionLearners').values(added).execute();
+  const added = [...users.entries()].filter(([, user]) => user.id === undefined);
+  if (added.length > 0) {
+    await trx
+      .insertInto('subscriptionLearners')
+      .columns(['subscriptionId', 'position', 'firstName', 'lastName', 'kanaFirstName', 'kanaLastName', 'email'])
+      .expression(sql`select ${subscriptionId}::int, position, first_name, last_name, kana_first_name, kana_last_name, email from ${learnerColumns(added)}`)
+      .execute();
+  }
 }
 
 /** The answer of a write; a dry run shows a new application as id 0 and requestCode '', new learner rows as id 0. */
@@ -274,75 +299,122 @@ function refuseWhen(errors: FieldError[]): void {
 
 const notUpdatable = (): FieldError => ({ field: 'request_code', code: FIELD_ERROR.notUpdatable, meta: {} });
 
+/** A write's answer; `replayed`: the first answer of an earlier request with the same Idempotency-Key (nothing written now). */
+export type WriteResult = SubscriptionWriteAnswer & { replayed?: true };
+
+/** The write, in the caller's transaction; with an Idempotency-Key (a real run), once: a repeat answers the first answer. */
+async function once(trx: Db, idempotency: IdempotentRequest | undefined, write: () => Promise<SubscriptionWriteAnswer>): Promise<WriteResult> {
+  if (!idempotency) return write();
+  const first = await claimKey<SubscriptionWriteAnswer>(trx, idempotency);
+  if (first) return { ...first.answer, replayed: true };
+  const answer = await write();
+  await recordAnswer(trx, idempotency, answer);
+  return answer;
+}
+
+/** What the audit trail compares of an application: the form's choices and how many learners (their rows can be thousands). */
+function auditView(application: { startsOn: string; serviceIds: number[]; adminIds: number[]; projectClassId?: number | null; learners: number }) {
+  const { startsOn, serviceIds, adminIds, projectClassId, learners } = application;
+  return { startsOn, serviceIds: [...serviceIds].sort((a, b) => a - b), adminIds: [...new Set(adminIds)].sort((a, b) => a - b), projectClassId: projectClassId || null, learners };
+}
+
+const storedView = (stored: StoredRow) => auditView({ ...stored, learners: stored.learners.length });
+const formView = (form: SubscriptionForm) => auditView({ ...form, learners: form.users.length });
+
+/** Records a real write (a dry run is rolled back anyway, and records nothing). */
+async function recordWrite(trx: Db, writer: SubscriptionWriter, dryRun: boolean, entry: { action: AuditAction; requestCode: string; before?: object; after?: object }): Promise<void> {
+  if (dryRun) return;
+  const target = { type: 'subscription', id: entry.requestCode, label: entry.requestCode } as const;
+  await writer.trail.record(trx, { action: entry.action, target, changes: changesBetween(entry.before, entry.after) });
+}
+
 /** A new application (POST): checked, stored with a new requestCode, answered with its warnings. */
-export async function createSubscription(db: Db, reader: SubscriptionReader, form: SubscriptionForm, dryRun: boolean): Promise<SubscriptionWriteAnswer> {
-  return inTransaction(db, dryRun, async (trx) => {
-    const checked = await checkApplication(trx, reader, form);
-    refuseWhen(checked.errors);
-    const id = await insertSubscription(trx, reader.organizationId, checked.group!.id, form);
-    await replaceServicesAndAdmins(trx, id, form);
-    await writeLearners(trx, id, form.users);
-    return { corporateSubscription: await writeAnswer(trx, reader, id, form.users, dryRun ? { isNew: true } : undefined), warnings: checked.warnings };
-  });
+export async function createSubscription(db: Db, reader: SubscriptionWriter, form: SubscriptionForm, dryRun: boolean, idempotency?: IdempotentRequest): Promise<WriteResult> {
+  return inTransaction(db, dryRun, (trx) =>
+    once(trx, dryRun ? undefined : idempotency, async () => {
+      const checked = await checkApplication(trx, reader, form);
+      refuseWhen(checked.errors);
+      const id = await insertSubscription(trx, reader.organizationId, checked.group!.id, form);
+      await replaceServicesAndAdmins(trx, id, form);
+      await writeLearners(trx, id, form.users);
+      const corporateSubscription = await writeAnswer(trx, reader, id, form.users, dryRun ? { isNew: true } : undefined);
+      await recordWrite(trx, reader, dryRun, { action: 'subscription.created', requestCode: corporateSubscription.requestCode, after: formView(form) });
+      return { corporateSubscription, warnings: checked.warnings };
+    }),
+  );
 }
 
 /** A change of an application (PATCH) while it is updatable; undefined when the organisation has no such application. */
-export async function updateSubscription(db: Db, reader: SubscriptionReader, requestCode: string, form: SubscriptionForm, dryRun: boolean): Promise<SubscriptionWriteAnswer | undefined> {
+export async function updateSubscription(
+  db: Db,
+  reader: SubscriptionWriter,
+  requestCode: string,
+  form: SubscriptionForm,
+  dryRun: boolean,
+  idempotency?: IdempotentRequest,
+): Promise<WriteResult | undefined> {
   return inTransaction(db, dryRun, async (trx) => {
     const stored = await lockStored(trx, reader.organizationId, requestCode);
     if (!stored) return undefined;
-    refuseWhen(isUpdatable(stored.startsOn, reader.today) ? [] : [notUpdatable()]);
-    const checked = await checkApplication(trx, reader, form, stored);
-    refuseWhen(checked.errors);
-    await trx.updateTable('corporateSubscriptions').set({ ...subscriptionValues(form), updatedAt: new Date() }).where('id', '=', stored.id).execute();
-    await replaceServicesAndAdmins(trx, stored.id, form);
-    await writeLearners(trx, stored.id, form.users);
-    return { corporateSubscription: await writeAnswer(trx, reader, stored.id, form.users, dryRun ? { isNew: false } : undefined), warnings: checked.warnings };
+    return once(trx, dryRun ? undefined : idempotency, async () => {
+      refuseWhen(isUpdatable(stored.startsOn, reader.today) ? [] : [notUpdatable()]);
+      const checked = await checkApplication(trx, reader, form, stored);
+      refuseWhen(checked.errors);
+      await trx.updateTable('corporateSubscriptions').set({ ...subscriptionValues(form), updatedAt: new Date() }).where('id', '=', stored.id).execute();
+      await replaceServicesAndAdmins(trx, stored.id, form);
+      await writeLearners(trx, stored.id, form.users);
+      await recordWrite(trx, reader, dryRun, { action: 'subscription.updated', requestCode: stored.requestCode, before: storedView(stored), after: formView(form) });
+      return { corporateSubscription: await writeAnswer(trx, reader, stored.id, form.users, dryRun ? { isNew: false } : undefined), warnings: checked.warnings };
+    });
   });
 }
 
-/**
- * The class deadlines of a confirmed application (SPEC §4 'Class enrolment deadlines'): no learner may be removed
- * (reductionDeadline, on the removed learner's row of the stored list), and none added after startsOn + the
- * enlargement days (enlargementDeadline, lineNo = the row's number, 1-based).
- */
-function deadlineErrors(stored: StoredRow, users: LearnerRow[], reader: SubscriptionReader): FieldError[] {
-  const keptIds = new Set(users.flatMap((user) => (user.id === undefined ? [] : [user.id])));
-  const removed = stored.learners.flatMap((learner, index) =>
-    keptIds.has(learner.id) ? [] : [{ field: `users.${index}.email`, code: FIELD_ERROR.reductionDeadline, meta: { email: learner.email } }],
-  );
-  const closed = reader.today > addDays(stored.startsOn, reader.settings.enlargementDays);
-  const added = closed
-    ? users.flatMap((user, index) => (user.id === undefined ? [{ field: `users.${index}.email`, code: FIELD_ERROR.enlargementDeadline, meta: { lineNo: index + 1, email: user.email } }] : []))
-    : [];
-  return [...removed, ...added];
+/** A confirmed application's admins stay (issue 17): a body naming others is refused, not silently kept. */
+function confirmedAdminErrors(stored: StoredRow, adminIds: number[]): FieldError[] {
+  const given = new Set(adminIds);
+  const same = given.size === new Set(stored.adminIds).size && stored.adminIds.every((id) => given.has(id));
+  return same ? [] : [{ field: 'admin_ids', code: FIELD_ERROR.notUpdatable, meta: {} }];
 }
 
 /**
  * A confirmed application (PATCH confirmed_corporate_subscriptions): one with a project class, whose learners change
- * past its change deadline. Only the learner rows are taken from the body; the rest stays as stored.
+ * past its change deadline. Only the learner rows are taken from the body; the rest stays as stored, and admins other
+ * than the stored ones are refused (admin_ids notUpdatable).
  */
-export async function updateConfirmedSubscription(db: Db, reader: SubscriptionReader, requestCode: string, users: LearnerRow[], dryRun: boolean): Promise<SubscriptionWriteAnswer | undefined> {
+export async function updateConfirmedSubscription(
+  db: Db,
+  reader: SubscriptionWriter,
+  requestCode: string,
+  given: Pick<SubscriptionForm, 'users' | 'adminIds'>,
+  dryRun: boolean,
+  idempotency?: IdempotentRequest,
+): Promise<WriteResult | undefined> {
+  const { users } = given;
   return inTransaction(db, dryRun, async (trx) => {
     const stored = await lockStored(trx, reader.organizationId, requestCode);
     if (!stored) return undefined;
-    refuseWhen(stored.projectClassId === null ? [notUpdatable()] : []);
-    const form: SubscriptionForm = { serviceIds: stored.serviceIds, adminIds: stored.adminIds, startsOn: stored.startsOn, projectClassId: stored.projectClassId!, users };
-    const checked = await checkApplication(trx, reader, form, stored);
-    refuseWhen([...deadlineErrors(stored, users, reader), ...checked.errors]);
-    await writeLearners(trx, stored.id, users);
-    await trx.updateTable('corporateSubscriptions').set({ updatedAt: new Date() }).where('id', '=', stored.id).execute();
-    return { corporateSubscription: await writeAnswer(trx, reader, stored.id, users, dryRun ? { isNew: false } : undefined), warnings: checked.warnings };
+    return once(trx, dryRun ? undefined : idempotency, async () => {
+      refuseWhen(stored.projectClassId === null ? [notUpdatable()] : confirmedAdminErrors(stored, given.adminIds));
+      const form: SubscriptionForm = { serviceIds: stored.serviceIds, adminIds: stored.adminIds, startsOn: stored.startsOn, projectClassId: stored.projectClassId!, users };
+      const checked = await checkApplication(trx, reader, form, stored);
+      const learners = await storedLearners(trx, stored.id);
+      refuseWhen([...deadlineErrors({ startsOn: stored.startsOn, learners }, users, reader), ...checked.errors]);
+      await writeLearners(trx, stored.id, users);
+      await trx.updateTable('corporateSubscriptions').set({ updatedAt: new Date() }).where('id', '=', stored.id).execute();
+      await recordWrite(trx, reader, dryRun, { action: 'subscription.confirmedUpdated', requestCode: stored.requestCode, before: storedView(stored), after: formView(form) });
+      return { corporateSubscription: await writeAnswer(trx, reader, stored.id, users, dryRun ? { isNew: false } : undefined), warnings: checked.warnings };
+    });
   });
 }
 
 /** Cancels (deletes) an application while it is updatable (SPEC 2.10 'cancel order'). */
-export async function deleteSubscription(db: Db, reader: SubscriptionReader, requestCode: string): Promise<'deleted' | 'notFound'> {
+export async function deleteSubscription(db: Db, reader: SubscriptionWriter, requestCode: string): Promise<'deleted' | 'notFound'> {
   return db.transaction().execute(async (trx) => {
     const stored = await lockStored(trx, reader.organizationId, requestCode);
     if (!stored) return 'notFound';
     refuseWhen(isUpdatable(stored.startsOn, reader.today) ? [] : [notUpdatable()]);
     await trx.deleteFrom('corporateSubscriptions').where('id', '=', stored.id).execute();
+    await recordWrite(trx, reader, false, { action: 'subscription.cancelled', requestCode: stored.requestCode, before: storedView(stored) });
     return 'deleted';
   });
 }

@@ -5,16 +5,19 @@
  *
  * An invitation is an activation link (admin_tokens, purpose 'activation') mailed to a not-activated admin: the
  * invitee becomes an admin on activation (api/adminAccounts.ts, PUT admins/{adminId}), and keeps every affiliation
- * they were invited to. Issuing one closes the admin's earlier open links, so only the newest mail works.
+ * they were invited to. Issuing one closes the admin's earlier open links of the same organisation, so only its
+ * newest mail works; another organisation's invitation is left open.
  */
 import { CompiledQuery, sql } from 'kysely';
 import type { OrganizationAffiliation, ProductAdminRole } from '../../common/api/answers.js';
+import { formatPersonName } from '../../common/personName.js';
 import type { Language } from '../../common/languages.js';
 import type { Db } from '../db/index.js';
 import type { Admin, AffiliationRole } from '../db/types.js';
 import type { Mailer } from '../mail/mailer.js';
 import { mailLanguage, renderMail, validityText } from '../mail/templates.js';
 import { activationLink } from './accountTokens.js';
+import type { AuditTrail } from './audit.js';
 import { closeOpenTokens, issueToken } from './adminTokens.js';
 import { affiliationQuery, affiliationView, normalizeEmail } from './admins.js';
 
@@ -46,7 +49,9 @@ function memberQuery(db: Db) {
     .select((eb) => eb.fn.max('adminTokens.expiresAt').as('expiresAt'))
     .where('adminTokens.adminId', '=', sql<number>`${sql.ref('admins.id')}`) // correlated with the outer query's admin
     .where('adminTokens.purpose', '=', 'activation')
-    .where('adminTokens.usedAt', 'is', null);
+    .where('adminTokens.usedAt', 'is', null)
+    // this organisation's invitation (or one of no known organisation): another's is not this list's to show
+    .where((eb) => eb.or([eb('adminTokens.organizationId', '=', sql<number>`${sql.ref('affiliations.organizationId')}`), eb('adminTokens.organizationId', 'is', null)]));
   return affiliationQuery(db).select([
     'admins.activatedAt',
     sql<Date | string | null>`case when ${sql.ref('admins.activatedAt')} is null then (${openInvitation}) end`.as('invitationExpiresAt'),
@@ -84,12 +89,9 @@ function organizationAffiliationsQuery(db: Db, organizationId: number, viewer: V
       eb.exists(
         eb
           .selectFrom('affiliations as viewer')
-          .innerJoin('admins as viewerAdmin', 'viewerAdmin.id', 'viewer.adminId')
           .select(sql`1`.as('one'))
           .whereRef('viewer.organizationId', '=', 'affiliations.organizationId')
-          .where('viewer.adminId', '=', viewer.adminId)
-          // the viewer's token is still current (not ended by logout, a password change, a role change…)
-          .where((inner) => inner.or([inner('viewerAdmin.tokensValidAfter', 'is', null), inner('viewerAdmin.tokensValidAfter', '<=', viewer.issuedAt)])),
+          .where('viewer.adminId', '=', viewer.adminId),
       ),
     )
     .orderBy(sql`${sql.ref('affiliations.role')} <> 'manager'`)
@@ -99,15 +101,14 @@ function organizationAffiliationsQuery(db: Db, organizationId: number, viewer: V
     .orderBy('admins.email');
 }
 
-/** Who reads the list: the admin, the session's organisation and when the session's access token was issued. */
+/** Who reads the list: the admin and the session's organisation. */
 export interface Viewer {
   adminId: number;
   gloplaId: string;
-  issuedAt: Date;
 }
 
 /** Stand-ins for the list query's values: the compiled query's parameters equal to one are replaced by the caller's value. */
-const SLOT = { organizationId: -1, adminId: -2, gloplaId: '\u0000gloplaId', issuedAt: new Date(-3) } as const;
+const SLOT = { organizationId: -1, adminId: -2, gloplaId: '\u0000gloplaId' } as const;
 const compiledLists = new WeakMap<Db, CompiledQuery<MemberRow>>();
 
 /**
@@ -118,14 +119,13 @@ const compiledLists = new WeakMap<Db, CompiledQuery<MemberRow>>();
 export function organizationAffiliationsSql(db: Db, organizationId: number, viewer: Viewer): CompiledQuery<MemberRow> {
   let compiled = compiledLists.get(db);
   if (!compiled) {
-    compiled = organizationAffiliationsQuery(db, SLOT.organizationId, { adminId: SLOT.adminId, gloplaId: SLOT.gloplaId, issuedAt: SLOT.issuedAt }).compile();
+    compiled = organizationAffiliationsQuery(db, SLOT.organizationId, { adminId: SLOT.adminId, gloplaId: SLOT.gloplaId }).compile();
     compiledLists.set(db, compiled);
   }
   const values = new Map<unknown, unknown>([
     [SLOT.organizationId, organizationId],
     [SLOT.adminId, viewer.adminId],
     [SLOT.gloplaId, viewer.gloplaId],
-    [SLOT.issuedAt, viewer.issuedAt],
   ]);
   return CompiledQuery.raw(
     compiled.sql,
@@ -134,14 +134,13 @@ export function organizationAffiliationsSql(db: Db, organizationId: number, view
 }
 
 /**
- * The organisation's affiliations as the viewer may see them; undefined when the viewer may not (not affiliated, a
- * session of another organisation, or an access token that has ended): the list always holds the viewer's own row
- * otherwise.
+ * The organisation's affiliations as the viewer may see them; undefined when the viewer may not (not affiliated, or a
+ * session of another organisation): the list always holds the viewer's own row otherwise.
  */
 export async function organizationAffiliations(
   db: Db,
   organizationId: number,
-  viewer: { adminId: number; gloplaId: string | undefined; issuedAt: Date },
+  viewer: { adminId: number; gloplaId: string | undefined },
   now = new Date(),
 ): Promise<OrganizationAffiliation[] | undefined> {
   if (viewer.gloplaId === undefined) return undefined;
@@ -177,7 +176,7 @@ type Invitation = { outcome: 'already_member' } | { outcome: 'joined'; adminId: 
  */
 export async function inviteAdmin(
   deps: InvitationDeps,
-  input: { organizationId: number; email: string; role: AffiliationRole; inviter: Inviter },
+  input: { organizationId: number; email: string; role: AffiliationRole; inviter: Inviter; trail: AuditTrail },
   now = new Date(),
 ): Promise<InviteResult> {
   const email = normalizeEmail(input.email);
@@ -192,8 +191,9 @@ export async function inviteAdmin(
       .returning('id')
       .executeTakeFirst();
     if (!affiliation) return { outcome: 'already_member' };
+    await input.trail.record(trx, { action: 'membership.invited', target: adminTarget(admin), changes: { role: { before: null, after: input.role } } });
     if (admin.activatedAt) return { outcome: 'joined', adminId: admin.id };
-    return { outcome: 'invited', admin, token: await reissueInvitationToken(trx, admin.id, deps.ttlSeconds, now) };
+    return { outcome: 'invited', admin, token: await reissueInvitationToken(trx, admin.id, input.organizationId, deps.ttlSeconds, now) };
   });
   if (invitation.outcome === 'already_member') return { outcome: 'already_member' };
   if (invitation.outcome === 'joined') {
@@ -215,7 +215,7 @@ export type ResendOutcome = { ok: true; affiliation: OrganizationAffiliation } |
  */
 export async function resendInvitation(
   deps: InvitationDeps,
-  input: { organizationId: number; adminId: number; inviter: Inviter },
+  input: { organizationId: number; adminId: number; inviter: Inviter; trail: AuditTrail },
   now = new Date(),
 ): Promise<ResendOutcome> {
   const result = await deps.db.transaction().execute(async (trx) => {
@@ -229,7 +229,8 @@ export async function resendInvitation(
       .executeTakeFirst();
     if (!admin) return { ok: false, code: 'not_affiliated' } as const;
     if (admin.activatedAt) return { ok: false, code: 'already_activated' } as const;
-    return { ok: true, admin, token: await reissueInvitationToken(trx, admin.id, deps.ttlSeconds, now) } as const;
+    await input.trail.record(trx, { action: 'invitation.resent', target: adminTarget(admin) });
+    return { ok: true, admin, token: await reissueInvitationToken(trx, admin.id, input.organizationId, deps.ttlSeconds, now) } as const;
   });
   if (!result.ok) return result;
   await sendInvitation(deps, { admin: result.admin, token: result.token, organizationId: input.organizationId, inviter: input.inviter });
@@ -237,21 +238,24 @@ export async function resendInvitation(
   return affiliation ? { ok: true, affiliation } : { ok: false, code: 'not_affiliated' };
 }
 
-/** Closes the admin's open activation links and issues a new one: only the newest invitation works. */
-async function reissueInvitationToken(db: Db, adminId: number, ttlSeconds: number, now: Date): Promise<string> {
-  await closeOpenTokens(db, adminId, 'activation', now);
-  return issueToken(db, adminId, 'activation', ttlSeconds, now);
+/**
+ * Closes the admin's open activation links of this organisation's invitations and issues a new one: only its newest
+ * invitation works; another organisation's invitation of the same admin stays open (either link activates).
+ */
+async function reissueInvitationToken(db: Db, adminId: number, organizationId: number, ttlSeconds: number, now: Date): Promise<string> {
+  await closeOpenTokens(db, adminId, 'activation', now, organizationId);
+  return issueToken(db, adminId, 'activation', ttlSeconds, now, organizationId);
 }
 
 /**
- * How a mail names an admin: in English the Latin name (Taro Yamada) when the admin has one; otherwise the name as
- * written (山田 太郎, family name first, also in English text); the e-mail while the admin has no name yet.
+ * How a mail names an admin: in English the Latin name (Taro Yamada) when the admin has one; otherwise the name by the
+ * language's rule (src/common/personName.ts: 山田 太郎 in Japanese, 太郎 山田 in English); the e-mail while the admin
+ * has no name yet.
  */
 export function displayName(admin: Pick<Admin, 'firstName' | 'lastName' | 'latinFirstName' | 'latinLastName' | 'email'>, language: Language): string {
-  const join = (...parts: string[]) => parts.filter((part) => part !== '').join(' ');
-  const latin = join(admin.latinFirstName, admin.latinLastName);
+  const latin = formatPersonName({ firstName: admin.latinFirstName, lastName: admin.latinLastName }, 'en');
   if (language === 'en' && latin !== '') return latin;
-  return join(admin.lastName, admin.firstName) || admin.email;
+  return formatPersonName(admin, language) || admin.email;
 }
 
 /** The invitation mail: the activation link, naming the organisation and the inviting admin. */
@@ -281,16 +285,23 @@ async function sendInvitation(deps: InvitationDeps, input: { admin: Admin; token
 
 export type RoleChange = { ok: true; changed: boolean; affiliation: OrganizationAffiliation } | { ok: false; code: 'not_affiliated' };
 
-/** Sets the admin's role in the organisation; `changed` is false when it already was that role. */
-export async function changeRole(db: Db, organizationId: number, adminId: number, role: AffiliationRole, now = new Date()): Promise<RoleChange> {
-  const updated = await db
-    .updateTable('affiliations')
-    .set({ role, updatedAt: now })
-    .where('organizationId', '=', organizationId)
-    .where('adminId', '=', adminId)
-    .where('role', '<>', role)
-    .returning('id')
-    .executeTakeFirst();
+/** Sets the admin's role in the organisation; `changed` is false when it already was that role (nothing recorded then). */
+export async function changeRole(db: Db, organizationId: number, adminId: number, role: AffiliationRole, trail: AuditTrail, now = new Date()): Promise<RoleChange> {
+  const updated = await db.transaction().execute(async (trx) => {
+    const row = await trx
+      .updateTable('affiliations')
+      .set({ role, updatedAt: now })
+      .from('admins')
+      .whereRef('admins.id', '=', 'affiliations.adminId')
+      .where('affiliations.organizationId', '=', organizationId)
+      .where('affiliations.adminId', '=', adminId)
+      .where('affiliations.role', '<>', role)
+      .returning(['admins.id', 'admins.email'])
+      .executeTakeFirst();
+    // two roles only: a changed role was the other one
+    if (row) await trail.record(trx, { action: 'membership.roleChanged', target: adminTarget(row), changes: { role: { before: role === 'manager' ? 'member' : 'manager', after: role } } });
+    return row;
+  });
   const affiliation = await findOrganizationAffiliation(db, organizationId, adminId, now);
   return affiliation ? { ok: true, changed: updated !== undefined, affiliation } : { ok: false, code: 'not_affiliated' };
 }
@@ -299,15 +310,21 @@ export async function changeRole(db: Db, organizationId: number, adminId: number
  * Removes the admin from the organisation; false when the affiliation was already gone. A not-activated admin left
  * without any organisation also loses their open invitations: nothing would be left to join.
  */
-export async function removeAffiliation(db: Db, organizationId: number, adminId: number, now = new Date()): Promise<boolean> {
+export async function removeAffiliation(db: Db, organizationId: number, adminId: number, trail: AuditTrail, now = new Date()): Promise<boolean> {
   return db.transaction().execute(async (trx) => {
-    const removed = await trx.deleteFrom('affiliations').where('organizationId', '=', organizationId).where('adminId', '=', adminId).returning('id').executeTakeFirst();
+    const removed = await trx.deleteFrom('affiliations').where('organizationId', '=', organizationId).where('adminId', '=', adminId).returning('role').executeTakeFirst();
     if (!removed) return false;
     const remaining = await trx.selectFrom('affiliations').select('id').where('adminId', '=', adminId).limit(1).executeTakeFirst();
-    const admin = await trx.selectFrom('admins').select('activatedAt').where('id', '=', adminId).executeTakeFirst();
+    const admin = await trx.selectFrom('admins').select(['id', 'email', 'activatedAt']).where('id', '=', adminId).executeTakeFirst();
+    if (admin) await trail.record(trx, { action: 'membership.deleted', target: adminTarget(admin), changes: { role: { before: removed.role, after: null } } });
     if (!remaining && admin && !admin.activatedAt) await closeOpenTokens(trx, adminId, 'activation', now);
     return true;
   });
+}
+
+/** An admin as the audit trail names them: by the e-mail (a not-activated admin has no name yet). */
+function adminTarget(admin: { id: number; email: string }) {
+  return { type: 'admin', id: admin.id, label: admin.email } as const;
 }
 
 // ---------------------------------------------------------------------------------------------------

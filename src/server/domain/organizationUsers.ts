@@ -10,9 +10,12 @@
  */
 import { parse } from 'csv-parse/sync';
 import { stringify } from 'csv-stringify/sync';
+import iconv from 'iconv-lite';
+import { sql } from 'kysely';
 import type { OrganizationUser, UserRowError } from '../../common/api/answers.js';
 import { API_ERROR, USER_ROW_ERROR, type CsvFormatError, type UserRowErrorCode } from '../../common/errorCodes.js';
 import type { Db } from '../db/index.js';
+import type { AuditEntry, AuditTrail } from './audit.js';
 
 /** The CSV's header, in order (the fields of SPEC §3 Organisation user the page shows, and the id that matches rows). */
 export const USERS_CSV_HEADER = ['id', 'lastName', 'firstName', 'kanaLastName', 'kanaFirstName', 'email', 'nameId'] as const;
@@ -57,26 +60,71 @@ export function listUsers(db: Db, organizationId: number): Promise<OrganizationU
   return usersQuery(db, organizationId).execute();
 }
 
-/** The list as CSV text (no byte-order mark: the page adds it when it saves the file, SPEC §9). */
+/**
+ * A cell a spreadsheet would read as a formula (OWASP CSV injection: =, +, -, @, tab, carriage return), also behind
+ * leading single quotes: such a value gets one more quote on export, and the upload takes exactly that one off, so a
+ * downloaded file uploads unchanged whatever the stored value (issue 15 finding 10).
+ */
+const FORMULA_CELL = /^'*[=+\-@\t\r]/;
+
+export function guardCsvCell(value: string): string {
+  return FORMULA_CELL.test(value) ? `'${value}` : value;
+}
+
+export function unguardCsvCell(cell: string): string {
+  return cell.startsWith("'") && FORMULA_CELL.test(cell.slice(1)) ? cell.slice(1) : cell;
+}
+
+/** The list as CSV text (no byte-order mark: the page adds it when it saves the file, SPEC §9), formula cells guarded. */
 export function usersCsv(users: readonly OrganizationUser[]): string {
   return stringify(
-    users.map((user) => USERS_CSV_HEADER.map((column) => String(user[column]))),
+    users.map((user) => USERS_CSV_HEADER.map((column) => guardCsvCell(String(user[column])))),
     { header: true, columns: [...USERS_CSV_HEADER], record_delimiter: 'windows' },
   );
 }
 
-/** The rows of an uploaded CSV, or a format problem: the header must be USERS_CSV_HEADER and every row as wide. */
-export function parseUsersCsv(file: Buffer): Record<(typeof USERS_CSV_HEADER)[number], string>[] {
-  let text: string;
-  try {
-    text = new TextDecoder('utf-8', { fatal: true }).decode(file);
-  } catch {
-    throw new CsvFormatProblem(API_ERROR.invalidCsvFormat); // not UTF-8 (e.g. saved as Shift_JIS)
+/** The encodings an uploaded CSV may come in: what Japanese Excel saves ("CSV UTF-8", "CSV (カンマ区切り)" = CP932). */
+export type CsvEncoding = 'utf-8' | 'cp932';
+
+const UTF8_BOM = Buffer.from([0xef, 0xbb, 0xbf]);
+/** What a decoder puts for bytes it cannot read, or a converting tool for a character it could not keep. */
+const REPLACEMENT = '\uFFFD';
+
+/**
+ * The text of an uploaded CSV and its encoding: a UTF-8 byte-order mark, else strict UTF-8, else CP932 (issue 19).
+ * Bytes that are neither (CP932 cannot read them either) are a format problem, not characters silently replaced.
+ */
+export function decodeCsv(file: Buffer): { text: string; encoding: CsvEncoding } {
+  if (file.subarray(0, 3).equals(UTF8_BOM)) {
+    try {
+      return { text: new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(file.subarray(3)), encoding: 'utf-8' };
+    } catch {
+      throw new CsvFormatProblem(API_ERROR.invalidCsvFormat); // a BOM, then bytes that are not UTF-8
+    }
   }
-  if (text.replace(/^\uFEFF/, '').trim() === '') throw new CsvFormatProblem(API_ERROR.fileNotFound);
+  try {
+    return { text: new TextDecoder('utf-8', { fatal: true }).decode(file), encoding: 'utf-8' };
+  } catch {
+    const text = iconv.decode(file, 'cp932');
+    if (text.includes(REPLACEMENT)) throw new CsvFormatProblem(API_ERROR.invalidCsvFormat);
+    return { text, encoding: 'cp932' };
+  }
+}
+
+/** A stored value as it comes back after a trip through the encoding: CP932 writes '?' for what it cannot hold. */
+function throughEncoding(value: string, encoding: CsvEncoding): string {
+  return encoding === 'cp932' ? iconv.decode(iconv.encode(value, 'cp932'), 'cp932') : value;
+}
+
+export type UsersCsvRow = Record<(typeof USERS_CSV_HEADER)[number], string>;
+
+/** The rows of an uploaded CSV (the export's formula guard removed) and its encoding, or a format problem: the header must be USERS_CSV_HEADER and every row as wide. */
+export function parseUsersCsv(file: Buffer): { rows: UsersCsvRow[]; encoding: CsvEncoding } {
+  const { text, encoding } = decodeCsv(file);
+  if (text.trim() === '') throw new CsvFormatProblem(API_ERROR.fileNotFound);
   let records: string[][];
   try {
-    records = parse(text, { bom: true, skip_empty_lines: true, relax_column_count: false });
+    records = parse(text, { skip_empty_lines: true, relax_column_count: false });
   } catch {
     throw new CsvFormatProblem(API_ERROR.malformedCsv); // unbalanced quotes, rows of another width
   }
@@ -84,7 +132,7 @@ export function parseUsersCsv(file: Buffer): Record<(typeof USERS_CSV_HEADER)[nu
   if (!header || header.length !== USERS_CSV_HEADER.length || header.some((name, index) => name.trim() !== USERS_CSV_HEADER[index])) {
     throw new CsvFormatProblem(API_ERROR.invalidHeader);
   }
-  return rows.map((row) => Object.fromEntries(USERS_CSV_HEADER.map((column, index) => [column, row[index]!])) as Record<(typeof USERS_CSV_HEADER)[number], string>);
+  return { rows: rows.map((row) => Object.fromEntries(USERS_CSV_HEADER.map((column, index) => [column, unguardCsvCell(row[index]!)])) as UsersCsvRow), encoding };
 }
 
 /** The nameId rules (SPEC §5 CSV upload) for a learner of this nameIdType: the code of the first broken one. */
@@ -108,7 +156,7 @@ export interface CheckedRows {
  * number of learners (rows cannot be added or deleted: otherwise a format problem); each row must name a learner of
  * the organisation once, keep its names and e-mail, and carry a valid nameId. Row numbers count the header as line 1.
  */
-export function checkRows(rows: readonly Record<string, string | number | undefined>[], stored: readonly OrganizationUser[]): CheckedRows {
+export function checkRows(rows: readonly Record<string, string | number | undefined>[], stored: readonly OrganizationUser[], encoding: CsvEncoding = 'utf-8'): CheckedRows {
   if (rows.length !== stored.length) throw new CsvFormatProblem(API_ERROR.invalidCsvFormat);
   const byId = new Map(stored.map((user) => [user.id, user]));
   const seen = new Set<number>();
@@ -127,18 +175,32 @@ export function checkRows(rows: readonly Record<string, string | number | undefi
     }
     if (seen.has(id)) fail('id', USER_ROW_ERROR.duplicated);
     seen.add(id);
-    for (const field of FIXED_FIELDS) if (given[field] !== user[field]) fail(field, USER_ROW_ERROR.cannotBeChanged);
-    const problem = nameIdProblem(nameId, user.nameIdType);
+    for (const field of FIXED_FIELDS) if (given[field] !== user[field]) fail(field, lost(given[field], user[field], encoding) ? USER_ROW_ERROR.lostCharacter : USER_ROW_ERROR.cannotBeChanged);
+    const problem = text('nameId').includes(REPLACEMENT) ? USER_ROW_ERROR.lostCharacter : nameIdProblem(nameId, user.nameIdType);
     if (problem) fail('nameId', problem);
     return { ...given, nameIdType: user.nameIdType };
   });
   return { users, errors };
 }
 
+/** A changed value that is the stored one with characters lost on the way (U+FFFD, or CP932's '?'): named as such, not as an edit. */
+function lost(given: string, stored: string, encoding: CsvEncoding): boolean {
+  return given.includes(REPLACEMENT) || (encoding === 'cp932' && given === throughEncoding(stored, encoding));
+}
+
 /** Reads an uploaded CSV and checks it against the organisation's learners (the preview; nothing is written). */
 export async function previewUsersCsv(db: Db, organizationId: number, file: Buffer): Promise<CheckedRows> {
-  const rows = parseUsersCsv(file);
-  return checkRows(rows, await listUsers(db, organizationId));
+  const { rows, encoding } = parseUsersCsv(file);
+  return checkRows(rows, await listUsers(db, organizationId), encoding);
+}
+
+/** How many learners' changes one bulk update's trail entry lists (its label counts them all): an entry stays small. */
+export const AUDIT_BULK_CHANGES = 100;
+
+/** The trail entry of a bulk update: the learners whose nameId changed, named by e-mail, the first AUDIT_BULK_CHANGES of them. */
+function bulkUpdateEntry(organizationId: number, changed: Array<{ email: string; before: string; after: string }>): AuditEntry {
+  const changes = Object.fromEntries(changed.slice(0, AUDIT_BULK_CHANGES).map((user) => [`${user.email} nameId`, { before: user.before, after: user.after }]));
+  return { action: 'users.bulkUpdated', target: { type: 'users', id: organizationId, label: String(changed.length) }, changes };
 }
 
 export type BulkUpdateResult = { ok: true; users: OrganizationUser[] } | { ok: false; errors: UserRowError[]; users: OrganizationUser[] };
@@ -147,16 +209,19 @@ export type BulkUpdateResult = { ok: true; users: OrganizationUser[] } | { ok: f
  * The bulk update (SPEC §7 POST …/users/bulk_update): the previewed rows are checked again against the learners as
  * they are now (locked for the transaction) and every changed nameId written, in ONE transaction: all rows or none.
  */
-export async function bulkUpdateUsers(db: Db, organizationId: number, rows: readonly UserInput[]): Promise<BulkUpdateResult> {
+export async function bulkUpdateUsers(db: Db, organizationId: number, rows: readonly UserInput[], trail: AuditTrail): Promise<BulkUpdateResult> {
   return db.transaction().execute(async (trx) => {
     const stored = await usersQuery(trx, organizationId).forUpdate().execute();
     const checked = checkRows(rows as unknown as Record<string, string | number | undefined>[], stored);
     if (checked.errors.length > 0) return { ok: false, errors: checked.errors, users: checked.users };
     const byId = new Map(stored.map((user) => [user.id, user]));
-    const now = new Date();
-    for (const user of checked.users) {
-      if (byId.get(user.id)!.nameId === user.nameId) continue;
-      await trx.updateTable('organizationUsers').set({ nameId: user.nameId, updatedAt: now }).where('id', '=', user.id).where('organizationId', '=', organizationId).execute();
+    const changed = checked.users.filter((user) => byId.get(user.id)!.nameId !== user.nameId);
+    // one statement with one array per column, whatever the number of rows (db/lists.ts)
+    if (changed.length > 0) {
+      await sql`update organization_users as learner set name_id = given.name_id, updated_at = ${new Date()}
+        from unnest(${changed.map((user) => user.id)}::int[], ${changed.map((user) => user.nameId)}::text[]) as given(id, name_id)
+        where learner.organization_id = ${organizationId} and learner.id = given.id`.execute(trx);
+      await trail.record(trx, bulkUpdateEntry(organizationId, changed.map((user) => ({ email: user.email, before: byId.get(user.id)!.nameId, after: user.nameId }))));
     }
     return { ok: true, users: await usersQuery(trx, organizationId).execute() };
   });
@@ -165,7 +230,7 @@ export async function bulkUpdateUsers(db: Db, organizationId: number, rows: read
 export type UpdateUserResult = { ok: true; user: OrganizationUser } | { ok: false; reason: 'not_found' } | { ok: false; reason: 'invalid'; errors: Array<{ field: string; code: UserRowErrorCode }> };
 
 /** One learner's edit (SPEC 2.15 Edit, PATCH …/users/{userId}): only nameId changes; the names and e-mail must be the stored ones. */
-export async function updateUser(db: Db, organizationId: number, userId: number, input: UserInput): Promise<UpdateUserResult> {
+export async function updateUser(db: Db, organizationId: number, userId: number, input: UserInput, trail: AuditTrail): Promise<UpdateUserResult> {
   return db.transaction().execute(async (trx): Promise<UpdateUserResult> => {
     const user = await usersQuery(trx, organizationId).where('id', '=', userId).forUpdate().executeTakeFirst();
     if (!user) return { ok: false, reason: 'not_found' };
@@ -176,6 +241,9 @@ export async function updateUser(db: Db, organizationId: number, userId: number,
     if (problem) errors.push({ field: 'name_id', code: problem });
     if (errors.length > 0) return { ok: false, reason: 'invalid', errors };
     await trx.updateTable('organizationUsers').set({ nameId, updatedAt: new Date() }).where('id', '=', userId).execute();
+    if (nameId !== user.nameId) {
+      await trail.record(trx, { action: 'user.nameIdChanged', target: { type: 'user', id: userId, label: user.email }, changes: { nameId: { before: user.nameId, after: nameId } } });
+    }
     return { ok: true, user: { ...user, nameId } };
   });
 }

@@ -10,6 +10,7 @@
 import { sql, type RawBuilder } from 'kysely';
 import type { RetentionConfig } from '../config.js';
 import type { Db } from '../db/index.js';
+import { IDEMPOTENCY_SECONDS } from './idempotency.js';
 
 /** Arbitrary constant key of the advisory lock held during a clean-up run (724_001 seeding, 724_002 idp keys). */
 export const RETENTION_LOCK_KEY = 724_003;
@@ -29,7 +30,12 @@ export interface RetentionRule {
   table: string;
   /** The condition of an old row (raw SQL over snake_case columns; `now` is the run's clock). */
   where(now: Date): RawBuilder<unknown>;
+  /** A setting the table's delete trigger asks for (append-only tables): set 'on' for each batch's transaction only. */
+  allowedBy?: string;
 }
+
+/** The audit trail's append-only trigger lets a delete through with this setting on (migration 0087). */
+export const AUDIT_RETENTION_SETTING = 'portal.audit_retention';
 
 const ago = (now: Date, seconds: number) => new Date(now.getTime() - seconds * 1000);
 
@@ -37,13 +43,14 @@ export function retentionRules(settings: RetentionSettings): RetentionRule[] {
   const { retention } = settings;
   return [
     {
-      // used or expired links; an admin's newest open invitation stays (the admin list shows when it expired)
+      // used or expired links; an admin's newest open invitation of each organisation stays (its admin list shows when it expired)
       table: 'admin_tokens',
       where: (now) => {
         const cutoff = ago(now, retention.tokenSeconds);
         return sql`(used_at < ${cutoff} or (used_at is null and expires_at < ${cutoff}))
           and not (purpose = 'activation' and used_at is null and not exists (
-            select 1 from admin_tokens newer where newer.admin_id = admin_tokens.admin_id and newer.purpose = 'activation' and newer.id > admin_tokens.id))`;
+            select 1 from admin_tokens newer where newer.admin_id = admin_tokens.admin_id and newer.purpose = 'activation' and newer.id > admin_tokens.id
+              and newer.organization_id is not distinct from admin_tokens.organization_id))`;
       },
     },
     // a solution is remembered while its challenge could be answered (replay protection), not after
@@ -62,14 +69,24 @@ export function retentionRules(settings: RetentionSettings): RetentionRule[] {
     // jobs still to be done are never deleted; given-up ones after a while
     { table: 'mail_queue', where: (now) => sql`failed_at < ${ago(now, retention.failedMailSeconds)}` },
     { table: 'registration_requests', where: (now) => sql`created_at < ${ago(now, retention.registrationRequestSeconds)}` },
+    // an Idempotency-Key answers its first answer for 24 h, then the record is of no use
+    { table: 'idempotency_records', where: (now) => sql`created_at < ${ago(now, IDEMPOTENCY_SECONDS)}` },
+    // the audit trail is append-only: only this clean-up deletes from it
+    { table: 'audit_events', where: (now) => sql`occurred_at < ${ago(now, retention.auditSeconds)}`, allowedBy: AUDIT_RETENTION_SETTING },
   ];
 }
 
 /** Deletes the rows matching `where`, `batchSize` at a time; returns how many went. */
-export async function deleteInBatches(db: Db, table: string, where: RawBuilder<unknown>, batchSize = RETENTION_BATCH): Promise<number> {
+export async function deleteInBatches(db: Db, table: string, where: RawBuilder<unknown>, batchSize = RETENTION_BATCH, allowedBy?: string): Promise<number> {
   let total = 0;
+  const batch = sql`delete from ${sql.table(table)} where ctid in (select ctid from ${sql.table(table)} where ${where} limit ${batchSize})`;
   for (;;) {
-    const result = await sql`delete from ${sql.table(table)} where ctid in (select ctid from ${sql.table(table)} where ${where} limit ${batchSize})`.execute(db);
+    const result = allowedBy
+      ? await db.transaction().execute(async (trx) => {
+          await sql`select set_config(${allowedBy}, 'on', true)`.execute(trx);
+          return batch.execute(trx);
+        })
+      : await batch.execute(db);
     const deleted = Number(result.numAffectedRows ?? 0n);
     total += deleted;
     if (deleted < batchSize) return total;
@@ -92,7 +109,7 @@ export async function runRetention(db: Db, settings: RetentionSettings, options:
     try {
       for (const rule of retentionRules(settings)) {
         try {
-          deleted[rule.table] = await deleteInBatches(connection, rule.table, rule.where(now), options.batchSize);
+          deleted[rule.table] = await deleteInBatches(connection, rule.table, rule.where(now), options.batchSize, rule.allowedBy);
         } catch (error) {
           failure ??= error;
         }

@@ -57,10 +57,22 @@ async function linksOf(db: Db, serviceIds: number[], groupIds: number[]): Promis
     .execute();
 }
 
+/**
+ * SPEC §6: school-type training (5) and the assessment product (6) are applied for on their own sites regardless of
+ * role, which §6 states over 2.8's member categories: a member sees their purchase links too.
+ */
+export const OWN_SITE_PURCHASE_GROUP_IDS: readonly number[] = [5, 6];
+
+/** Whether the reader's role shows a link of this category of this group (SPEC 2.8, §6). */
+function linkShown(role: AffiliationRole, category: LinkRow['category'], serviceGroupId: number): boolean {
+  if (role === 'manager' || MEMBER_LINK_CATEGORIES.includes(category)) return true;
+  return category === 'purchase' && OWN_SITE_PURCHASE_GROUP_IDS.includes(serviceGroupId);
+}
+
 /** The links the reader sees, rewritten (SPEC §6 member categories, §7 rewriting). */
 function shownLinks(rows: LinkRow[], reader: CatalogueReader, serviceGroupId: number, serviceId: number): ServiceLinkAnswer[] {
   return rows
-    .filter((row) => reader.role === 'manager' || MEMBER_LINK_CATEGORIES.includes(row.category))
+    .filter((row) => linkShown(reader.role, row.category, serviceGroupId))
     .map((row) =>
       rewriteServiceLink(
         { url: row.url, category: row.category, label: row.label[reader.language] },

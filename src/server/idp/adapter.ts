@@ -8,6 +8,7 @@
  */
 import { sql } from 'kysely';
 import type { Adapter, AdapterPayload } from 'oidc-provider';
+import { hasControlCharacter } from '../api/controlCharacters.js';
 import type { Db } from '../db/index.js';
 
 /** A jsonb parameter that PGlite and pg both send the same way (see seed/index.ts). */
@@ -27,6 +28,12 @@ export const GRANTABLE_MODELS = new Set([
   'OrganizationChoice',
 ]);
 
+/**
+ * The provider reads its own bodies (token, revocation, …: idp/index.ts hands it the raw request), so the form check
+ * of api/controlCharacters.ts cannot see them; their codes and tokens meet the database here. An id with a control
+ * character was never issued: it is not found (the provider answers its 400), never sent to PostgreSQL, which
+ * cannot compare text with NUL (issue 15 finding 5: 500).
+ */
 export function createAdapterClass(db: Db) {
   return class KyselyAdapter implements Adapter {
     constructor(readonly model: string) {}
@@ -61,6 +68,7 @@ export function createAdapterClass(db: Db) {
     }
 
     private async findWhere(column: 'id' | 'uid' | 'userCode', value: string): Promise<AdapterPayload | undefined> {
+      if (hasControlCharacter(value)) return undefined; // never issued (above)
       const row = await db
         .selectFrom('idpPayloads')
         .select(['payload', 'consumedAt'])
@@ -87,6 +95,7 @@ export function createAdapterClass(db: Db) {
     }
 
     async consume(id: string): Promise<void> {
+      if (hasControlCharacter(id)) return;
       await db
         .updateTable('idpPayloads')
         .set({ consumedAt: sql<Date>`now()` })
@@ -96,6 +105,7 @@ export function createAdapterClass(db: Db) {
     }
 
     async destroy(id: string): Promise<void> {
+      if (hasControlCharacter(id)) return;
       await db.deleteFrom('idpPayloads').where('model', '=', this.model).where('id', '=', id).execute();
     }
 

@@ -105,8 +105,10 @@ export async function registerIdentityProvider(app: FastifyInstance): Promise<vo
       rewriteForMount(request.raw);
       void callback(request.raw, reply.raw);
     };
-    scope.all(ISSUER_PATH, handler);
-    scope.all(`${ISSUER_PATH}/*`, handler);
+    // the provider's own endpoints change no organisation's data; sign-ins are recorded by the interactions (interactions.ts)
+    const options = { config: { audit: [] } };
+    scope.all(ISSUER_PATH, options, handler);
+    scope.all(`${ISSUER_PATH}/*`, options, handler);
   });
   // expired payloads and old sign-in failures: the retention clean-up (domain/retention.ts)
 }

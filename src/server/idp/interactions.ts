@@ -23,6 +23,8 @@ import { beginAttempt, minutesUntil, recordSuccess } from '../domain/signinThrot
 import { API_SCOPES, isSecureUrl, LANGUAGE_COOKIE, SUPPORTED_SCOPES } from './constants.js';
 import { saveOrganizationChoice } from './organizationChoice.js';
 import { ASSETS_PATH, errorPage, organizationPage, pickLanguage, signinPage } from './pages.js';
+import { controlCharacterError, formHasControlCharacter } from '../api/controlCharacters.js';
+import { actingAs } from '../api/audit.js';
 
 type Interaction = Awaited<ReturnType<Provider['interactionDetails']>>;
 type AdapterClass = new (model: string) => import('oidc-provider').Adapter;
@@ -79,7 +81,9 @@ export const interactionRoutes =
     const throttle = config.signinThrottle;
 
     app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: 16 * 1024 }, (_request, body, done) => {
-      done(null, Object.fromEntries(new URLSearchParams(body as string)));
+      const fields = new URLSearchParams(body as string);
+      if (formHasControlCharacter(fields)) return done(controlCharacterError('form'), undefined);
+      done(null, Object.fromEntries(fields));
     });
 
     app.get<{ Params: { name: string } }>(`${ASSETS_PATH}/:name`, async (request, reply) => {
@@ -208,7 +212,19 @@ export const interactionRoutes =
       }
     });
 
-    app.post<{ Params: { uid: string }; Body: Record<string, string> | undefined }>(`${ISSUER_PATH}/interaction/:uid/login`, async (request, reply) => {
+    /** A sign-in in the organisation chosen: the trail of that organisation (the session is for it alone). */
+    const recordSignIn = (request: FastifyRequest, adminId: number, chosen: Affiliation) =>
+      actingAs(request, adminId, chosen.organization.id).record(db, { action: 'signIn.succeeded', target: { type: 'admin', id: adminId, label: chosen.admin.email } });
+
+    /** An account locked by this failure: every organisation of the admin with that e-mail learns it (none when unknown). */
+    async function recordLock(request: FastifyRequest, email: string, lockedUntil: Date): Promise<void> {
+      const admin = await db.selectFrom('admins').select(['id', 'email']).where('email', '=', normalizeEmail(email)).executeTakeFirst();
+      if (!admin) return;
+      const changes = { lockedUntil: { before: null, after: lockedUntil.toISOString() } };
+      await actingAs(request, admin.id).record(db, { action: 'signIn.locked', target: { type: 'admin', id: admin.id, label: admin.email }, changes });
+    }
+
+    app.post<{ Params: { uid: string }; Body: Record<string, string> | undefined }>(`${ISSUER_PATH}/interaction/:uid/login`, { config: { audit: ['signIn.succeeded', 'signIn.locked'] } }, async (request, reply) => {
       const interaction = await details(request, reply, request.params.uid);
       if (!interaction || interaction.prompt.name !== 'login') return expired(request, reply);
       const { language, explicit } = languageFor(request, interaction);
@@ -235,7 +251,10 @@ export const interactionRoutes =
         request.log.info({ event: 'signin_failed' }, 'sign-in failed: wrong e-mail or password');
         app.metrics.signins.inc({ outcome: 'failed' });
         if (attempt.failureDelayMs > 0) await sleep(attempt.failureDelayMs);
-        if (attempt.lockedUntil) return locked(attempt.lockedUntil);
+        if (attempt.lockedUntil) {
+          await recordLock(request, email, attempt.lockedUntil);
+          return locked(attempt.lockedUntil);
+        }
         return renderSignin(reply, interaction, language, explicit, 401, { email, error: { kind: 'invalid' } });
       }
       await recordSuccess(db, keys);
@@ -248,11 +267,13 @@ export const interactionRoutes =
       const chosen = automaticChoice(interaction, affiliations);
       if (!chosen) return finish(request, reply, { login }, false);
       const grantId = await grantFor(interaction, accountId, chosen);
+      await recordSignIn(request, admin.id, chosen);
       return finish(request, reply, { login, select_account: { organizationId: chosen.organization.id }, consent: { grantId } }, false);
     });
 
     app.post<{ Params: { uid: string }; Body: Record<string, string> | undefined }>(
       `${ISSUER_PATH}/interaction/:uid/organization`,
+      { config: { audit: ['signIn.succeeded'] } },
       async (request, reply) => {
         const interaction = await details(request, reply, request.params.uid);
         const accountId = interaction?.session?.accountId ?? (interaction?.lastSubmission as { login?: { accountId?: string } } | undefined)?.login?.accountId;
@@ -264,6 +285,7 @@ export const interactionRoutes =
         const chosen = affiliations.find((affiliation) => affiliation.organization.id === organizationId);
         if (!chosen) return chooseOrganization(request, reply, interaction, accountId, language, explicit, 400);
         const grantId = await grantFor(interaction, accountId, chosen);
+        await recordSignIn(request, Number(accountId), chosen);
         return finish(request, reply, { select_account: { organizationId: chosen.organization.id }, consent: { grantId } }, true);
       },
     );

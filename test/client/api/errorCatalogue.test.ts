@@ -9,6 +9,7 @@ import { selectFlashMessages } from '../../../src/client/state/flash.js';
 import { isPending, operationError, operationStatus } from '../../../src/client/state/operations.js';
 import { sessionFromTokenResponse, sessionStored } from '../../../src/client/state/session.js';
 import { bodyOf, hangs, jsonResponse, networkFailure, setup, type Route } from './harness.js';
+import { englishI18n } from '../support/i18n.js';
 
 const tokenResponse = (accessToken: string) => ({
   accessToken,
@@ -296,9 +297,21 @@ describe('api/errorCatalogue fieldErrorsToFormErrors', () => {
     });
   });
 
-  it('maps an unknown code to errors.field.invalid', () => {
+  it('maps an unknown code to errors.unknown_error (SPEC §8: anything else → unknown_error)', () => {
     expect(fieldErrorsToFormErrors([{ field: 'email', code: 'somethingNew' }])).to.deep.equal({
-      email: [{ messageKey: 'errors.field.invalid' }],
+      email: [{ messageKey: 'errors.unknown_error' }],
     });
   });
+
+  it('shows an item with an errorCode by that code’s message, falling back to error_with_code (SPEC §8)', async () => {
+    const i18n = await englishI18n();
+    const messages = fieldErrorsToFormErrors([
+      { field: 'adminIds', code: '', errorCode: 'E001' },
+      { field: 'users', code: 'invalid', errorCode: 'E999' },
+    ]) as Record<string, Array<{ messageKey: string | string[]; params?: Record<string, unknown> }>>;
+    const shown = (field: string) => messages[field]!.map(({ messageKey, params }) => i18n.t(messageKey, params));
+    expect(shown('adminIds')).to.deep.equal(['The specified Admin does not exist.']);
+    expect(shown('users')).to.deep.equal(['An unexpected error occurred. Error code: E999']);
+  });
+
 });

@@ -199,6 +199,17 @@ describe('api/http request', () => {
       expect(error.path).to.equal('organizations/1/contacts');
     });
 
+    it('reads the errorCode of a 422 item (SPEC §8 application errors), with or without a code; drops items with neither', async () => {
+      const fetch = fakeFetch({
+        'POST /api/v2/x': () => jsonResponse(422, { error: 'validation_failed', errors: [{ field: 'admin_ids', error_code: 'E001' }, { field: 'users', code: 'blank', error_code: 'E002' }, { field: 'x' }] }),
+      });
+      const error = await rejection(createHttpClient({ fetch }).request({ method: 'POST', path: 'x', body: {} }));
+      expect(error.fieldErrors).to.deep.equal([
+        { field: 'adminIds', code: '', errorCode: 'E001' },
+        { field: 'users', code: 'blank', errorCode: 'E002' },
+      ]);
+    });
+
     it('keeps the camelCased body of an error response', async () => {
       const fetch = fakeFetch({ 'GET /api/v2/x': () => jsonResponse(401, { error: 'access_token_expired', error_detail: 'd' }) });
       const error = await rejection(createHttpClient({ fetch }).request({ path: 'x' }));

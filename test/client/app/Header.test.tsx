@@ -2,8 +2,7 @@ import 'global-jsdom/register';
 import '../support/assets.js';
 import { expect } from 'chai';
 import { cleanup, fireEvent, render } from '@testing-library/react';
-import i18next from 'i18next';
-import { I18nextProvider, initReactI18next } from 'react-i18next';
+import { I18nextProvider } from 'react-i18next';
 import { Provider } from 'react-redux';
 import { MemoryRouter } from 'react-router-dom';
 import { applyMiddleware, combineReducers, legacy_createStore as createStore, type Middleware, type UnknownAction } from 'redux';
@@ -19,14 +18,9 @@ import {
 } from '../../../src/client/features/announcements/index.js';
 import { stateReducers } from '../../../src/client/state/index.js';
 import { organizationSelected, sessionFromTokenResponse, sessionStored } from '../../../src/client/state/session.js';
-import { loadLocales } from '../../../src/configuration/load.js';
+import { englishI18n } from '../support/i18n.js';
 
-async function english() {
-  const instance = i18next.createInstance();
-  const locales = loadLocales();
-  await instance.use(initReactI18next).init({ lng: 'en', resources: { en: { translation: locales.en } }, interpolation: { escapeValue: false } });
-  return instance;
-}
+const english = englishI18n;
 
 /** The actions the header dispatched (the store has no sagas: the feature's sagas are tested on their own). */
 let dispatched: UnknownAction[] = [];

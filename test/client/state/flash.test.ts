@@ -27,6 +27,17 @@ describe('state/flash', () => {
     task.cancel();
   });
 
+  it('the same message shown again replaces the first (two calls of a page failing alike show it once); other words stay', () => {
+    const { store, task, messages } = flashStore();
+    store.dispatch(flashShown({ id: 'f1', kind: 'error', messageKey: 'errors.unexpected' }));
+    store.dispatch(flashShown({ id: 'f2', kind: 'info', messageKey: 'contacts.gone' }));
+    store.dispatch(flashShown({ id: 'f3', kind: 'error', messageKey: 'errors.unexpected' }));
+    store.dispatch(flashShown({ id: 'f4', kind: 'success', messageKey: 'memberships.roleUpdated', params: { name: 'B' } }));
+    store.dispatch(flashShown({ id: 'f5', kind: 'success', messageKey: 'memberships.roleUpdated', params: { name: 'C' } }));
+    expect(messages().map((message) => message.id)).to.deep.equal(['f2', 'f3', 'f4', 'f5']);
+    task.cancel();
+  });
+
   it(`clears a flash at ${FLASH_CLEAR_MS} ms, not before`, async () => {
     const { store, task, messages } = flashStore();
     store.dispatch(flash.error('errors.network'));

@@ -1,5 +1,6 @@
 import i18next, { type i18n } from 'i18next';
 import { initReactI18next } from 'react-i18next';
+import { addWordFormats } from '../../../src/client/engine/i18n.js';
 import { loadLocales } from '../../../src/configuration/load.js';
 
 /** An i18next instance with the real locales/ files, in English with the Japanese fallback, as the app sets it up. */
@@ -12,5 +13,5 @@ export async function englishI18n(): Promise<i18n> {
     resources: { en: { translation: locales.en }, ja: { translation: locales.ja } },
     interpolation: { escapeValue: false },
   });
-  return instance;
+  return addWordFormats(instance);
 }

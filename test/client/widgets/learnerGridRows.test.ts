@@ -8,7 +8,9 @@ import {
   fromValue,
   markErrors,
   rowsFor,
+  sameErrors,
   toValue,
+  withLocks,
   type GridMatrix,
 } from '../../../src/client/widgets/learnerGrid/rows.js';
 import { orderedColumns, readOptions } from '../../../src/client/widgets/learnerGrid/options.js';
@@ -64,6 +66,13 @@ describe('learnerGrid rows: the grid ↔ the form value (SPEC §3, §5)', () => 
     expect(markErrors(marked, [], FIELDS)[0]![4]!.className).to.equal(undefined);
   });
 
+  it('sameErrors: equal errors in the same order are the same (the grid then keeps its marked cells)', () => {
+    const error = { row: 0, field: 'email', message: 'm' };
+    expect(sameErrors([error], [{ ...error }])).to.equal(true);
+    expect(sameErrors([error], [{ ...error, message: 'other' }])).to.equal(false);
+    expect(sameErrors([error], [error, { ...error, row: 1 }])).to.equal(false);
+  });
+
   it('the maximum is shared by the selected subjects (emba: floor(maximum / count)); none without a number', () => {
     expect(effectiveMaximum(30, undefined)).to.equal(30);
     expect(effectiveMaximum(30, [1, 2, 3, 4])).to.equal(7);
@@ -94,5 +103,35 @@ describe('learnerGrid options', () => {
   it("without columns, the items' string properties are the columns, labelled by their titles", () => {
     const options = readOptions({}, { properties: { id: { type: 'integer' }, name: { type: 'string', title: 'users.name' } } }, effectiveMaximum);
     expect(options.columns).to.deep.equal([{ field: 'name', label: 'users.name' }]);
+  });
+});
+
+describe('learnerGrid row locks (issue 17: the class deadlines of SPEC §4)', () => {
+  const learner = (id: number, name: string) => ({ id, firstName: name, lastName: 'L', kanaFirstName: 'k', kanaLastName: 'l', email: `${name}@example.com` });
+  const texts = (matrix: GridMatrix) => matrix.map((cells) => cells.map((cell) => cell?.value ?? ''));
+
+  it('kept rows (with an id) come back as they were when edited or blanked; new rows take the edit', () => {
+    const grid = fromValue([learner(4, 'a'), learner(5, 'b')], FIELDS, 3);
+    const edited = matrixOf([['x', 'L', 'k', 'l', 'x@example.com'], ['', '', '', '', ''], ['n', 'N', 'n', 'n', 'n@example.com']]);
+    const result = withLocks(grid.matrix, edited, grid.rows, { kept: true, added: false });
+    expect(texts(result)).to.deep.equal([
+      ['a', 'L', 'k', 'l', 'a@example.com'],
+      ['b', 'L', 'k', 'l', 'b@example.com'],
+      ['n', 'N', 'n', 'n', 'n@example.com'],
+    ]);
+    expect(toValue(result, grid.rows, FIELDS).value.map((item) => item.id)).to.deep.equal([4, 5, undefined]);
+  });
+
+  it('with adding locked, a new row stays blank and a paste below the last row adds nothing; kept rows may change', () => {
+    const grid = fromValue([learner(4, 'a')], FIELDS, 2);
+    const pasted = matrixOf([['z', 'L', 'k', 'l', 'a@example.com'], ['n', 'N', 'n', 'n', 'n@example.com'], ['m', 'M', 'm', 'm', 'm@example.com']]);
+    const result = withLocks(grid.matrix, pasted, grid.rows, { kept: false, added: true });
+    expect(texts(result)).to.deep.equal([['z', 'L', 'k', 'l', 'a@example.com'], ['', '', '', '', '']]);
+  });
+
+  it('nothing locked: the edit as it is', () => {
+    const grid = fromValue([learner(4, 'a')], FIELDS, 1);
+    const edited = matrixOf([['', '', '', '', '']]);
+    expect(withLocks(grid.matrix, edited, grid.rows, { kept: false, added: false })).to.equal(edited);
   });
 });

@@ -1,8 +1,9 @@
 /**
- * End-to-end support: the real portal in a child process (fresh temporary DATA_DIR, demo seed, free port) and
- * Debian's chromium driven by playwright-core.
+ * End-to-end support: the real portal in a child process (fresh temporary DATA_DIR, demo seed, free port, listening
+ * on 127.0.0.1) and Debian's chromium driven by playwright-core. The portal dies with the test process however that
+ * ends (test/support/children.ts); playwright does the same for the browser.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -12,6 +13,7 @@ import { PROJECT_ROOT } from '../../../src/configuration/load.js';
 import { browserBuildIsStale } from '../../../scripts/browserBuild.js';
 import { build } from '../../../scripts/build.js';
 import { buildServer, SERVER_MAIN, serverBuildIsStale } from '../../../scripts/buildServer.js';
+import { spawnChild, stopChild } from '../../support/children.js';
 
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
@@ -52,11 +54,12 @@ export async function startPortal(env: Record<string, string> = {}): Promise<Por
   const dataDir = mkdtempSync(path.join(tmpdir(), 'portal-e2e-'));
   const url = `http://127.0.0.1:${port}`;
   const databaseUrl = process.env.TEST_DATABASE_URL;
-  const child = spawn(process.execPath, [SERVER_MAIN], {
+  const child = spawnChild(process.execPath, [SERVER_MAIN], {
     cwd: PROJECT_ROOT,
     env: {
       ...process.env,
       PORT: String(port),
+      HOST: '127.0.0.1',
       PUBLIC_URL: url,
       DATA_DIR: dataDir,
       SEED: 'demo',
@@ -66,15 +69,17 @@ export async function startPortal(env: Record<string, string> = {}): Promise<Por
     },
     stdio: ['ignore', 'inherit', 'inherit'],
   });
-  await waitUntilReady(url, child);
-  return {
-    url,
-    async stop() {
-      child.kill('SIGTERM');
-      await new Promise((resolve) => (child.exitCode !== null ? resolve(null) : child.once('exit', resolve)));
-      rmSync(dataDir, { recursive: true, force: true });
-    },
+  const stop = async () => {
+    await stopChild(child);
+    rmSync(dataDir, { recursive: true, force: true });
   };
+  try {
+    await waitUntilReady(url, child);
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+  return { url, stop };
 }
 
 /** With TEST_DATABASE_URL, each portal gets a database of its own on that PostgreSQL server. */
@@ -128,8 +133,11 @@ export function useE2E(env: Record<string, string> = {}): E2EContext {
     context.browser = await launchBrowser();
   });
   after(async () => {
-    await context.browser?.close();
-    await context.portal?.stop();
+    try {
+      await context.browser?.close();
+    } finally {
+      await context.portal?.stop();
+    }
   });
   return context;
 }

@@ -111,6 +111,17 @@ const MATRIX: Record<string, Row> = {
     { url: '/api/v2/organizations/1/project_classes/bundled' },
     { member: 403, manager: 200, otherManager: 403, otherSession: 403 },
   ),
+  // the gls projects and one class of a project (Register Learners (class)): managers of the organisation only
+  'GET /api/v2/organizations/:orgId/projects': signedInRoute({ url: '/api/v2/organizations/1/projects' }, MANAGERS_OF_ONE(200)),
+  'GET /api/v2/organizations/:orgId/projects/:projectCode': signedInRoute({ url: '/api/v2/organizations/1/projects/PJ2026-001' }, MANAGERS_OF_ONE(200)),
+  'GET /api/v2/organizations/:orgId/projects/:projectCode/classes/:projectClassId': signedInRoute(
+    { url: '/api/v2/organizations/1/projects/PJ2026-001/classes/999999' },
+    MANAGERS_OF_ONE(404),
+  ),
+  'GET /api/v2/organizations/:orgId/projects/:projectCode/corporate_subscriptions/:requestCode': signedInRoute(
+    { url: '/api/v2/organizations/1/projects/PJ2026-001/corporate_subscriptions/A000000103' },
+    MANAGERS_OF_ONE(200),
+  ),
   // contacts and billing contacts of G0000001 (id 1; contact 1 and billing contact 1 are its): managers only, reading
   // too; the manager's 404 for an id the organisation does not have shows they got past the access checks
   'GET /api/v2/organizations/:orgId/contacts': signedInRoute({ url: '/api/v2/organizations/1/contacts' }, MANAGERS_OF_ONE(200)),
@@ -166,9 +177,13 @@ const MATRIX: Record<string, Row> = {
     { method: 'POST', url: '/api/v2/organizations/1/users/bulk_update', payload: { users: [] } },
     { member: 403, manager: 400, otherManager: 403, otherSession: 403 },
   ),
+  // the audit trail of G0000001 (issue 21): its managers only, the list and the export
+  'GET /api/v2/organizations/:orgId/audit_events': signedInRoute({ url: '/api/v2/organizations/1/audit_events?limit=5' }, MANAGERS_OF_ONE(200)),
+  'GET /api/v2/organizations/:orgId/audit_events/csv': signedInRoute({ url: '/api/v2/organizations/1/audit_events/csv?action=membership.roleChanged' }, MANAGERS_OF_ONE(200)),
   'GET /api/v2/enabled_feature_flags/:name': signedInRoute({ url: '/api/v2/enabled_feature_flags/product_admin_roles' }, everyone(200)),
   // tokens for the session's admin and organisation: any affiliated admin, in a session of any of their organisations
   'GET /api/v2/admin/single-sign-on': signedInRoute({ url: '/api/v2/admin/single-sign-on?gpc=demo-partner' }, everyone(200)),
+  'GET /api/v2/admin/single-sign-on/check': signedInRoute({ url: '/api/v2/admin/single-sign-on/check?gpc=demo-partner' }, everyone(204)),
   // the partner's call, authenticated by the partner's secret (HTTP Basic), never by an admin token
   'POST /api/v2/single-sign-on/verify': publicRoute(
     { method: 'POST', url: '/api/v2/single-sign-on/verify', payload: { guq: 'x', gss: '', gui: '1', goi: 'G0000001', gul: 'ja', ghs: '1', gsg: 'x' } },
@@ -201,11 +216,11 @@ const MATRIX: Record<string, Row> = {
   'GET /api/docs/json': publicRoute({ url: '/api/docs/json' }, 200),
   'GET /api/docs/yaml': publicRoute({ url: '/api/docs/yaml' }, 200),
   'GET /api/docs/static/*': publicRoute({ url: '/api/docs/static/swagger-ui.css' }, 200),
-  'GET /dev/mails': publicRoute({ url: '/dev/mails' }, 200),
-  'GET /dev/mails.json': publicRoute({ url: '/dev/mails.json' }, 200),
-  'GET /dev/mails/:file': publicRoute({ url: '/dev/mails/999999.html' }, 404),
-  'GET /dev/screens': publicRoute({ url: '/dev/screens' }, 503),
-  // the demo partner refuses a visit without tokens
+  // the /dev pages answer this machine only: every caller here comes from 192.0.2.x (test/server/demoMode.test.ts has the local ones)
+  'GET /dev/mails': publicRoute({ url: '/dev/mails' }, 403),
+  'GET /dev/mails.json': publicRoute({ url: '/dev/mails.json' }, 403),
+  'GET /dev/mails/:file': publicRoute({ url: '/dev/mails/999999.html' }, 403),
+  'GET /dev/screens': publicRoute({ url: '/dev/screens' }, 403),
   'GET /dev/partner': publicRoute({ url: '/dev/partner' }, 403),
   'GET /oidc/assets/:name': publicRoute({ url: '/oidc/assets/signin.css' }, 200),
   'GET /oidc/interaction/:uid': publicRoute({ url: '/oidc/interaction/unknown' }, 400),
@@ -247,6 +262,12 @@ describe('Route authorisation matrix', () => {
     expect(Object.keys(MATRIX).filter((route) => !routes.includes(route)), 'rows without a route').to.deep.equal([]);
   });
 
+  // issue 21: no write without its audit trail; `[]` is a declaration too (a write no organisation's trail shows)
+  it('has the audit actions of every write route declared in its config', () => {
+    const undeclared = [...ctx.app.routeAudit].filter(([route, audit]) => !/^(GET|HEAD|OPTIONS) /.test(route) && audit === undefined).map(([route]) => route);
+    expect(undeclared, 'write routes without config.audit').to.deep.equal([]);
+  });
+
   for (const [route, { request, expected }] of Object.entries(MATRIX)) {
     it(route, async () => {
       const seen = {} as Record<Caller, number>;
@@ -262,4 +283,35 @@ describe('Route authorisation matrix', () => {
       expect(seen).to.deep.equal(expected);
     });
   }
+
+  // after the rows (they use these sessions): what a manager does in G0000002 leaves G0000001 alone (issue 15, finding 7)
+  describe("one organisation's actions leave another's sessions and invitations alone", () => {
+    const call = (method: 'GET' | 'POST' | 'PATCH', url: string, caller: Record<string, string>, payload?: Record<string, unknown>) =>
+      ctx.app.inject({ method, url: `/api/v2/${url}`, headers: caller, ...(payload ? { payload } : {}) });
+    const linkTo = async (email: string) => {
+      const mails: Array<{ to: string; links: string[] }> = (await ctx.app.inject({ url: '/dev/mails.json' })).json();
+      return /\/activate\/([^?]+)/.exec(mails.find((mail) => mail.to === email)!.links[0]!)![1]!;
+    };
+    const linkStatus = async (token: string) =>
+      (await ctx.app.inject({ url: '/api/v2/admin/validate_confirm_email_token', headers: { 'x-v2-admin-activate-token': `Bearer ${token}` } })).statusCode;
+
+    it("a role change in G0000002 ends the admin's G0000002 session only", async () => {
+      const sessionOfOne = bearer(await accessToken(ctx.app, { sub: '1' }));
+      const sessionOfTwo = bearer(await accessToken(ctx.app, { sub: '1', gloplaId: 'G0000002' }));
+      await new Promise((resolve) => setTimeout(resolve, 1100)); // past the second the tokens were issued in
+      expect((await call('PATCH', 'organizations/2/affiliations/admins/1', headers.otherManager, { role: 'manager' })).statusCode).to.equal(200);
+      expect((await call('GET', 'organizations/1/affiliations', sessionOfOne)).statusCode).to.equal(200);
+      expect((await call('GET', 'organizations/2/affiliations', sessionOfTwo)).statusCode).to.equal(401);
+      expect((await call('PATCH', 'organizations/2/affiliations/admins/1', headers.otherManager, { role: 'member' })).statusCode).to.equal(200);
+    });
+
+    it("an invitation from G0000002 leaves G0000001's open invitation of the same address working", async () => {
+      expect((await call('POST', 'organizations/1/affiliations', headers.manager, { email: 'pending-in-one@example.com', role: 'member' })).statusCode).to.equal(201);
+      const linkOfOne = await linkTo('pending-in-one@example.com');
+      expect((await call('POST', 'organizations/2/affiliations', headers.otherManager, { email: 'pending-in-one@example.com', role: 'member' })).statusCode).to.equal(201);
+      expect(await linkStatus(linkOfOne)).to.equal(200);
+      const invitee = (await call('GET', 'organizations/1/affiliations', headers.manager)).json().affiliations.find((row: { admin: { email: string } }) => row.admin.email === 'pending-in-one@example.com');
+      expect(invitee.admin.invitation_expired).to.equal(false);
+    });
+  });
 });

@@ -7,7 +7,7 @@
  */
 import { expect } from 'chai';
 import { sql } from 'kysely';
-import { addDays, earliestStartsOn, isUpdatable, latestStartsOn, tokyoToday } from '../../../src/common/subscriptionRules.js';
+import { addDays, earliestStartsOn, isUpdatable, lastApplicationDay, latestStartsOn, tokyoToday } from '../../../src/common/subscriptionRules.js';
 import { hashPassword } from '../../../src/server/domain/passwords.js';
 import { bearer } from '../support/oidc.js';
 import { accessToken } from '../support/tokens.js';
@@ -70,7 +70,7 @@ describe('Corporate subscriptions API (SPEC §7 Corporate subscriptions)', funct
       const response = await call('GET', 'organizations/1/corporate_subscriptions?per_page=999&lang=en', as.manager);
       expect(response.statusCode, response.body).to.equal(200);
       const list = response.json().corporate_subscriptions as Json[];
-      expect(list.map((item) => item.request_code)).to.deep.equal(['A000000104', 'A000000101', 'A000000103', 'A000000102']);
+      expect(list.map((item) => item.request_code)).to.deep.equal(['A000000104', 'A000000101', 'A000000103', 'A000000106', 'A000000107', 'A000000102']);
       const emba = list.find((item) => item.request_code === 'A000000101')!;
       expect(emba).to.have.all.keys('id', 'request_code', 'is_updatable', 'applied_at', 'starts_on', 'user_count', 'services', 'project', 'project_class');
       expect(emba).to.include({ is_updatable: true, user_count: 3, project: null, project_class: null });
@@ -85,9 +85,9 @@ describe('Corporate subscriptions API (SPEC §7 Corporate subscriptions)', funct
 
     it('sorts by starts_on ascending on request and filters by service group', async () => {
       const ascending = (await call('GET', 'organizations/1/corporate_subscriptions?order_by=starts_on', as.manager)).json().corporate_subscriptions as Json[];
-      expect(ascending.map((item) => item.request_code)).to.deep.equal(['A000000102', 'A000000103', 'A000000101', 'A000000104']);
+      expect(ascending.map((item) => item.request_code)).to.deep.equal(['A000000102', 'A000000107', 'A000000106', 'A000000103', 'A000000101', 'A000000104']);
       const gls = (await call('GET', 'organizations/1/corporate_subscriptions?service_group_id=4', as.manager)).json().corporate_subscriptions as Json[];
-      expect(gls.map((item) => item.request_code)).to.deep.equal(['A000000103']);
+      expect(gls.map((item) => item.request_code)).to.deep.equal(['A000000103', 'A000000106', 'A000000107']);
     });
 
     it('answers one application with its admins, learners, contacts and the group’s links', async () => {
@@ -157,6 +157,26 @@ describe('Corporate subscriptions API (SPEC §7 Corporate subscriptions)', funct
       expect(errorsOf(refused.json())).to.have.property('contact_id', 'invalid');
     });
 
+    it('refuses a new registration for a gls class past its registration deadline (classClosed, with the deadline), however it is dated', async () => {
+      const classOf = (code: string) =>
+        ctx.db.selectFrom('projectClasses').select(['id', sql<string>`to_char(starts_on, 'YYYY-MM-DD')`.as('startsOn')]).where('code', '=', code).executeTakeFirstOrThrow();
+      const started = await classOf('GLS-C');
+      const register = (projectClassId: number, date: string) =>
+        call('POST', 'organizations/1/corporate_subscriptions?dryrun=true', as.manager, {
+          ...application({ service_group_id: 4, service_ids: [4], project_class_id: projectClassId, users: learners(10), starts_on: date }),
+          billing_contact_id: undefined,
+          contact_id: undefined,
+        });
+      for (const date of [started.startsOn, startsOn()]) {
+        const refused = await register(started.id, date);
+        expect(refused.statusCode, date).to.equal(422);
+        expect(refused.json().errors, date).to.deep.equal([{ field: 'project_class_id', code: 'classClosed', meta: { deadline: lastApplicationDay(started.startsOn) } }]);
+      }
+      const open = await classOf('GLS-B');
+      expect((await register(open.id, open.startsOn)).statusCode).to.equal(200);
+      // the class's own application keeps it: A000000106 (GLS-C) changes its learners through the confirmed route
+    });
+
     it('answers the form’s own rules as 422 field errors: required fields, the date format, learner rows', async () => {
       const response = await call('POST', 'organizations/1/corporate_subscriptions', as.manager, {
         service_ids: [],
@@ -175,6 +195,13 @@ describe('Corporate subscriptions API (SPEC §7 Corporate subscriptions)', funct
         'users.0.email': 'invalid',
         'users.0.kana_last_name': 'invalid',
       });
+    });
+
+    it('reads a start date given as MM-dd-yyyy as yyyy-MM-dd (SPEC §5)', async () => {
+      const [year, month, date] = startsOn(20).split('-');
+      const response = await call('POST', 'organizations/1/corporate_subscriptions?dryrun=true', as.manager, application({ starts_on: `${month}-${date}-${year}` }));
+      expect(response.statusCode, response.body).to.equal(200);
+      expect(response.json().corporate_subscription.starts_on).to.deep.equal([startsOn(20)]);
     });
 
     it('refuses a start date outside the window (SPEC §5): before the earliest, after 6 months, after a service’s last start date', async () => {
@@ -380,7 +407,14 @@ describe('Corporate subscriptions API (SPEC §7 Corporate subscriptions)', funct
       await ctx.db.updateTable('corporateSubscriptions').set({ startsOn: addDays(today, -days) }).where('requestCode', '=', 'A000000103').execute();
       return (await call('GET', 'organizations/1/corporate_subscriptions/A000000103', as.manager)).json().corporate_subscription;
     }
-    const body = (subscription: Json, users: Json[]) => ({ service_ids: [4], admin_ids: [1], starts_on: subscription.starts_on[0], project_class_id: subscription.project_class.id, users });
+    /** The application as the page sends it: its services, admins, start date and class as stored, the learners given. */
+    const body = (subscription: Json, users: Json[]) => ({
+      service_ids: [4],
+      admin_ids: subscription.admins?.map((admin: Json) => admin.id) ?? [1],
+      starts_on: subscription.starts_on[0],
+      project_class_id: subscription.project_class.id,
+      users,
+    });
 
     it('adds learners until the enlargement deadline (start + 7 days), after it answers enlargementDeadline with the row number', async () => {
       const open = await glsStartedDaysAgo(7);
@@ -393,16 +427,36 @@ describe('Corporate subscriptions API (SPEC §7 Corporate subscriptions)', funct
       expect(refused.json().errors).to.deep.equal([{ field: 'users.12.email', code: 'enlargementDeadline', meta: { line_no: 13, email: 'learner20@example.com' } }]);
     });
 
-    it('refuses removing a learner (reductionDeadline with the e-mail) and changes nothing else but the learners', async () => {
+    it('refuses removing a learner (reductionDeadline with the e-mail) or changing the admins (admin_ids notUpdatable), and changes nothing else but the learners', async () => {
       const open = await glsStartedDaysAgo(1);
       const removed = await call('PATCH', confirmedPath('A000000103'), as.manager, body(open, open.users.slice(1)));
       expect(removed.json().errors).to.deep.equal([{ field: 'users.0.email', code: 'reductionDeadline', meta: { email: open.users[0].email } }]);
-      const stored = await call('PATCH', confirmedPath('A000000103'), as.manager, { ...body(open, [...open.users, learner(21)]), service_ids: [1], admin_ids: [2] });
+      const otherAdmins = await call('PATCH', `${confirmedPath('A000000103')}?dryrun=true`, as.manager, { ...body(open, [...open.users, learner(21)]), admin_ids: [1] });
+      expect(otherAdmins.statusCode).to.equal(422);
+      expect(otherAdmins.json().errors).to.deep.equal([{ field: 'admin_ids', code: 'notUpdatable', meta: {} }]);
+      const stored = await call('PATCH', confirmedPath('A000000103'), as.manager, { ...body(open, [...open.users, learner(21)]), service_ids: [1] });
       expect(stored.statusCode, stored.body).to.equal(200);
       const changed = stored.json().corporate_subscription;
       expect(changed.users).to.have.length(13);
       expect(changed.services.map((service: Json) => service.id)).to.deep.equal([4]);
       expect(changed.admins.map((admin: Json) => admin.email)).to.deep.equal(['manager@example.com', 'support@example.com']);
+    });
+
+    it('refuses a kept row id that takes another learner’s e-mail or names (no learner swapped in past the deadlines)', async () => {
+      const closed = await glsStartedDaysAgo(8);
+      const swapped = closed.users.map((user: Json, index: number) => (index === 2 ? { ...user, ...learner(30) } : user));
+      const late = await call('PATCH', confirmedPath('A000000103'), as.manager, body(closed, swapped));
+      expect(late.statusCode).to.equal(422);
+      expect(late.json().errors).to.deep.equal([{ field: 'users.2.email', code: 'enlargementDeadline', meta: { line_no: 3, email: 'learner30@example.com' } }]);
+      const open = await glsStartedDaysAgo(1);
+      const renamed = open.users.map((user: Json, index: number) => (index === 0 ? { ...user, first_name: '別人', last_name: '別' } : user));
+      const early = await call('PATCH', confirmedPath('A000000103'), as.manager, body(open, renamed));
+      expect(early.json().errors).to.deep.equal([{ field: 'users.0.email', code: 'reductionDeadline', meta: { email: open.users[0].email } }]);
+      const sameLearners = open.users.map((user: Json, index: number) => (index === 0 ? { ...user, email: user.email.toUpperCase() } : user));
+      const unchanged = await call('PATCH', `${confirmedPath('A000000103')}?dryrun=true`, as.manager, body(open, sameLearners));
+      expect(unchanged.statusCode, unchanged.body).to.equal(200);
+      const stored = (await call('GET', 'organizations/1/corporate_subscriptions/A000000103', as.manager)).json().corporate_subscription;
+      expect(stored.users).to.deep.equal(open.users);
     });
 
     it('answers notUpdatable for an application without a class, 404 for another organisation’s', async () => {
@@ -411,6 +465,85 @@ describe('Corporate subscriptions API (SPEC §7 Corporate subscriptions)', funct
       expect(errorsOf(response.json())).to.deep.equal({ request_code: 'notUpdatable' });
       const open = await glsStartedDaysAgo(1);
       expect((await call('PATCH', confirmedPath('A000000105'), as.manager, body(open, open.users))).statusCode).to.equal(404);
+    });
+  });
+
+  describe('Idempotency-Key and request codes (issue 15, finding 8)', () => {
+    const post = (key: string | undefined, payload: Json, query = '', headers = as.manager) =>
+      ctx.app.inject({ method: 'POST', url: `/api/v2/organizations/1/corporate_subscriptions${query}`, headers: { ...headers, ...(key ? { 'idempotency-key': key } : {}) }, payload });
+    const recordsOf = async (key: string) => Number((await ctx.db.selectFrom('idempotencyRecords').select((eb) => eb.fn.countAll<number>().as('n')).where('key', '=', key).executeTakeFirstOrThrow()).n);
+
+    it('answers a repeat with the same key the first answer (201), storing one application and mailing once', async () => {
+      const before = await count('corporateSubscriptions');
+      const form = application({ starts_on: startsOn(50) });
+      const first = await post('confirm-1', form);
+      expect(first.statusCode, first.body).to.equal(201);
+      const again = await post('confirm-1', form);
+      expect(again.statusCode, again.body).to.equal(201);
+      expect(again.json()).to.deep.equal(first.json());
+      expect(await count('corporateSubscriptions')).to.equal(before + 1);
+      await ctx.app.mailQueue.drain();
+      const mails = await ctx.db.selectFrom('mails').select('id').where('subject', 'like', `%${first.json().corporate_subscription.request_code}%`).execute();
+      expect(mails).to.have.length(1);
+    });
+
+    it('two simultaneous POSTs with the same key make one application: both answer it', async () => {
+      const before = await count('corporateSubscriptions');
+      const form = application({ starts_on: startsOn(51) });
+      const answers = await Promise.all([post('double-submit', form), post('double-submit', form), post('double-submit', form)]);
+      expect(answers.map((answer) => answer.statusCode)).to.deep.equal([201, 201, 201]);
+      const codes = new Set(answers.map((answer) => answer.json().corporate_subscription.request_code));
+      expect(codes.size).to.equal(1);
+      expect(await count('corporateSubscriptions')).to.equal(before + 1);
+    });
+
+    it('refuses the key with another body (422 idempotency_key invalid), and a malformed key; stores nothing', async () => {
+      const before = await count('corporateSubscriptions');
+      expect((await post('reused', application({ starts_on: startsOn(52) }))).statusCode).to.equal(201);
+      const other = await post('reused', application({ starts_on: startsOn(53) }));
+      expect(other.statusCode).to.equal(422);
+      expect(other.json().errors).to.deep.equal([{ field: 'idempotency_key', code: 'invalid', meta: {} }]);
+      const malformed = await post('with space', application({ starts_on: startsOn(53) }));
+      expect(malformed.statusCode).to.equal(422);
+      expect(await count('corporateSubscriptions')).to.equal(before + 1);
+    });
+
+    it('keys are per organisation and admin; a dry run and a refused write keep no key; the same key on a change replays it', async () => {
+      const form = application({ starts_on: startsOn(54) });
+      expect((await post('shared-key', form, '?dryrun=true')).statusCode).to.equal(200);
+      expect(await recordsOf('shared-key')).to.equal(0);
+      expect((await post('shared-key', application({ users: [] }))).statusCode).to.equal(422);
+      expect(await recordsOf('shared-key')).to.equal(0);
+      const created = await post('shared-key', form);
+      expect(created.statusCode).to.equal(201);
+      const otherAdmin = bearer(await accessToken(ctx.app, { sub: '4' })); // manager2@, also a manager of G0000001
+      const second = await post('shared-key', form, '', otherAdmin);
+      expect(second.statusCode, second.body).to.equal(201);
+      expect(second.json().corporate_subscription.request_code).not.to.equal(created.json().corporate_subscription.request_code);
+
+      const stored = created.json().corporate_subscription;
+      const change = { service_ids: [9], admin_ids: [1], users: [...stored.users, learner(40)], starts_on: stored.starts_on[0], billing_note: 'PO-9', project_class_id: 0 };
+      const patch = () =>
+        ctx.app.inject({ method: 'PATCH', url: `/api/v2/organizations/1/corporate_subscriptions/${stored.request_code}`, headers: { ...as.manager, 'idempotency-key': 'change-1' }, payload: change });
+      const [one, two] = await Promise.all([patch(), patch()]);
+      expect([one.statusCode, two.statusCode], one.body).to.deep.equal([200, 200]);
+      expect(two.json()).to.deep.equal(one.json());
+      const read = (await call('GET', `organizations/1/corporate_subscriptions/${stored.request_code}`, as.manager)).json().corporate_subscription;
+      expect(read.users.map((user: Json) => user.id)).to.deep.equal(one.json().corporate_subscription.users.map((user: Json) => user.id));
+    });
+
+    it('gives random request codes: no shared sequence is used up, by real runs or dry runs', async () => {
+      const sequence = async () => (await sql<{ lastValue: string }>`select last_value from corporate_subscription_request_codes`.execute(ctx.db)).rows[0]!.lastValue;
+      const before = await sequence();
+      const codes = [];
+      for (const days of [55, 56]) {
+        expect((await post(undefined, application({ starts_on: startsOn(days) }), '?dryrun=true')).statusCode).to.equal(200);
+        const response = await post(undefined, application({ starts_on: startsOn(days) }));
+        codes.push(response.json().corporate_subscription.request_code as string);
+      }
+      expect(await sequence()).to.equal(before);
+      for (const code of codes) expect(code).to.match(/^A[1-9]\d{8}$/);
+      expect(Number(codes[1]!.slice(1)) - Number(codes[0]!.slice(1))).not.to.equal(1);
     });
   });
 

@@ -196,11 +196,12 @@ describe('Organisation admins API (SPEC §7 Organisation admins)', function () {
       expect((await list()).some((affiliation) => affiliation.admin.id === otherManagerId)).to.equal(true);
     });
 
-    it('a not-activated admin of another organisation gets the affiliation and a fresh invitation; the earlier link stops working', async () => {
+    it("a not-activated admin of another organisation gets the affiliation and a fresh invitation; the other organisation's link stays open", async () => {
       const { id } = await ctx.db.insertInto('admins').values({ email: 'elsewhere@example.com' }).returning('id').executeTakeFirstOrThrow();
       await ctx.db.insertInto('affiliations').values({ adminId: id, organizationId: 2, role: 'member' }).execute();
       const earlier = 'earlier-invitation-token-of-another-organisation';
-      await ctx.db.insertInto('adminTokens').values({ adminId: id, purpose: 'activation', tokenHash: hashToken(earlier), expiresAt: new Date(Date.now() + 3600_000) }).execute();
+      const expiresAt = new Date(Date.now() + 3600_000);
+      await ctx.db.insertInto('adminTokens').values({ adminId: id, purpose: 'activation', tokenHash: hashToken(earlier), expiresAt, organizationId: 2 }).execute();
       expect((await checkToken(earlier)).statusCode).to.equal(200);
 
       const response = await invite('elsewhere@example.com', 'member');
@@ -208,7 +209,13 @@ describe('Organisation admins API (SPEC §7 Organisation admins)', function () {
       expect(response.json().outcome).to.equal('invited');
       expect(response.json().affiliation.admin.id).to.equal(id);
       expect(await mailsTo('elsewhere@example.com')).to.have.length(1);
-      expect((await checkToken(earlier)).json()).to.deep.equal({ error: 'token_used' });
+      const mailed = tokenOf((await mailsTo('elsewhere@example.com'))[0]!.links[0]!);
+      expect((await checkToken(earlier)).statusCode, 'the other organisation’s link').to.equal(200);
+      expect((await checkToken(mailed)).statusCode).to.equal(200);
+      // each organisation's list shows its own invitation
+      const inTwo = (await list(as.otherManager, 2)).find((affiliation) => affiliation.admin.id === id)!;
+      expect(inTwo.admin.invitation_expires_at).to.equal(expiresAt.toISOString());
+      expect((await list()).find((affiliation) => affiliation.admin.id === id)!.admin.invitation_expires_at).not.to.equal(expiresAt.toISOString());
       const affiliations = await ctx.db.selectFrom('affiliations').select('organizationId').where('adminId', '=', id).orderBy('organizationId').execute();
       expect(affiliations.map((row) => row.organizationId)).to.deep.equal([1, 2]);
     });
@@ -307,6 +314,23 @@ describe('Organisation admins API (SPEC §7 Organisation admins)', function () {
       expect((await setRole(SUPPORT, 'member')).statusCode).to.equal(200);
     });
 
+    it("ends only the sessions for the organisation of the change: the admin's session of another organisation stays", async () => {
+      // manager@ (1) manages G0000001 and is a member of G0000002, whose manager changes their role there
+      const inOne = bearer(await accessToken(ctx.app, { sub: String(MANAGER) }));
+      const inTwo = bearer(await accessToken(ctx.app, { sub: String(MANAGER), gloplaId: 'G0000002' }));
+      await new Promise((resolve) => setTimeout(resolve, 1100));
+      expect((await setRole(MANAGER, 'manager', as.otherManager, 2)).statusCode).to.equal(200);
+      expect((await call('GET', 'organizations/1/affiliations', inOne)).statusCode, 'the session of G0000001').to.equal(200);
+      expect((await call('GET', 'admins/me/affiliations', inOne)).statusCode).to.equal(200);
+      for (const path of ['organizations/2/affiliations', 'admins/me/affiliations']) {
+        const refused = await call('GET', path, inTwo);
+        expect(refused.statusCode, path).to.equal(401);
+        expect(refused.json()).to.deep.equal({ error: 'invalid_access_token' });
+      }
+      expect((await setRole(MANAGER, 'member', as.otherManager, 2)).statusCode).to.equal(200);
+      as.managerInTwo = bearer(await accessToken(ctx.app, { sub: String(MANAGER), gloplaId: 'G0000002' }));
+    });
+
     it('refuses a member, the own row, and other organisations with 403', async () => {
       expect((await setRole(SUPPORT, 'manager', as.member)).statusCode).to.equal(403);
       expect((await setRole(MEMBER, 'manager', as.member)).statusCode).to.equal(403); // a member promoting themselves
@@ -378,6 +402,21 @@ describe('Organisation admins API (SPEC §7 Organisation admins)', function () {
       expect((await call('GET', 'organizations/1/affiliations', supportSession)).statusCode).to.equal(401);
       const fresh = bearer(await accessToken(ctx.app, { sub: String(SUPPORT) }));
       expect((await call('GET', 'organizations/1/affiliations', fresh)).statusCode).to.equal(403);
+    });
+
+    it("removing an admin from one organisation leaves their session of another organisation valid", async () => {
+      const { id } = await ctx.db
+        .insertInto('admins')
+        .values({ email: 'both@example.com', firstName: '花子', lastName: '佐藤', kanaFirstName: 'はなこ', kanaLastName: 'さとう', activatedAt: new Date() })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      await ctx.db.insertInto('affiliations').values([1, 2].map((organizationId) => ({ adminId: id, organizationId, role: 'member' as const }))).execute();
+      const inOne = bearer(await accessToken(ctx.app, { sub: String(id) }));
+      const inTwo = bearer(await accessToken(ctx.app, { sub: String(id), gloplaId: 'G0000002' }));
+      await new Promise((resolve) => setTimeout(resolve, 1100));
+      expect((await remove(id, as.otherManager, 2)).statusCode).to.equal(204);
+      expect((await call('GET', 'organizations/1/affiliations', inOne)).statusCode, 'the session of G0000001').to.equal(200);
+      expect((await call('GET', 'admins/me/affiliations', inTwo)).statusCode, 'the session of G0000002').to.equal(401);
     });
 
     it("removing a not-activated admin's last organisation closes the open invitation", async () => {

@@ -56,6 +56,8 @@ const SIGNED_IN = [
   'DELETE /api/v2/organizations/{orgId}/corporate_subscriptions/{requestCode}',
   'GET /api/v2/organizations/{orgId}/users',
   'GET /api/v2/organizations/{orgId}/users/csv',
+  'GET /api/v2/organizations/{orgId}/audit_events',
+  'GET /api/v2/organizations/{orgId}/audit_events/csv',
   'PATCH /api/v2/organizations/{orgId}/users/{userId}',
   'POST /api/v2/organizations/{orgId}/users/preview',
   'POST /api/v2/organizations/{orgId}/users/bulk_update',
@@ -65,8 +67,13 @@ const SIGNED_IN = [
   'GET /api/v2/service_groups/{id}',
   'GET /api/v2/service_groups/{id}/services',
   'GET /api/v2/organizations/{orgId}/project_classes/bundled',
+  'GET /api/v2/organizations/{orgId}/projects',
+  'GET /api/v2/organizations/{orgId}/projects/{projectCode}',
+  'GET /api/v2/organizations/{orgId}/projects/{projectCode}/classes/{projectClassId}',
+  'GET /api/v2/organizations/{orgId}/projects/{projectCode}/corporate_subscriptions/{requestCode}',
   'GET /api/v2/enabled_feature_flags/{name}',
   'GET /api/v2/admin/single-sign-on',
+  'GET /api/v2/admin/single-sign-on/check',
 ];
 
 describe('The OpenAPI document (/api/docs/json)', () => {

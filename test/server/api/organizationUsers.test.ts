@@ -1,5 +1,7 @@
 import { expect } from 'chai';
+import iconv from 'iconv-lite';
 import { sql } from 'kysely';
+import { addLearners } from '../support/learners.js';
 import { bearer } from '../support/oidc.js';
 import { accessToken } from '../support/tokens.js';
 import { createTestApp, createTestDatabase, useTestApp } from '../support/testApp.js';
@@ -29,7 +31,7 @@ function multipart(content: string | Buffer, field = 'csv'): { payload: Buffer; 
 }
 
 describe('The learners of an organisation (SPEC 2.15 Users, §7 Users)', () => {
-  const ctx = useTestApp({ env: { SEED: 'demo', PUBLIC_URL: 'http://localhost:3000', USERS_CSV_MAX_BYTES: '4096' } });
+  const ctx = useTestApp({ env: { SEED: 'demo', PUBLIC_URL: 'http://localhost:3000', USERS_CSV_MAX_BYTES: '4096', USERS_BULK_UPDATE_MAX_BYTES: '8000' } });
   let manager: string;
 
   before(async () => {
@@ -80,6 +82,101 @@ describe('The learners of an organisation (SPEC 2.15 Users, §7 Users)', () => {
     expect(response.json().users).to.deep.equal(await list());
   });
 
+  it('guards cells a spreadsheet would run as formulas with a single quote, and reads the downloaded file back unchanged (issue 15 finding 10)', async () => {
+    const users = await list();
+    const [, first, second, third] = users;
+    const formulas = [
+      { id: first!.id, lastName: '=HYPERLINK("http://evil.example","x")', firstName: '+1', kanaLastName: '-2', kanaFirstName: '@SUM(A1)', email: '-x@example.com' },
+      { id: second!.id, lastName: '\tタブ', firstName: '\r改行', kanaLastName: 'あ', kanaFirstName: 'い', email: second!.email },
+      // a stored value with quotes of its own keeps them
+      { id: third!.id, lastName: "'=quoted", firstName: "''@twice", kanaLastName: "'plain", kanaFirstName: 'う', email: third!.email },
+    ];
+    const update = (user: { id: number; lastName: string; firstName: string; kanaLastName: string; kanaFirstName: string; email: string }) =>
+      ctx.db.updateTable('organizationUsers').set({ lastName: user.lastName, firstName: user.firstName, kanaLastName: user.kanaLastName, kanaFirstName: user.kanaFirstName, email: user.email }).where('id', '=', user.id).execute();
+    const originals = [first!, second!, third!].map((user) => ({ id: user.id, lastName: user.last_name, firstName: user.first_name, kanaLastName: user.kana_last_name, kanaFirstName: user.kana_first_name, email: user.email }));
+    try {
+      for (const user of formulas) await update(user);
+      const text = await csv();
+      const { parse } = await import('csv-parse/sync');
+      const cells = (parse(text) as string[][]).slice(1).flat();
+      expect(cells.filter((cell) => /^[=+\-@\t\r]/.test(cell))).to.deep.equal([]);
+      const rows = parse(text) as string[][];
+      expect(rows[2]!.slice(1, 6)).to.deep.equal(["'=HYPERLINK(\"http://evil.example\",\"x\")", "'+1", "'-2", "'@SUM(A1)", "'-x@example.com"]);
+      expect(rows[3]!.slice(1, 3)).to.deep.equal(["'\tタブ", "'\r改行"]);
+      expect(rows[4]!.slice(1, 4)).to.deep.equal(["''=quoted", "'''@twice", "'plain"]);
+      const response = await preview(text);
+      expect(response.statusCode, response.body).to.equal(200);
+      expect(response.json().users).to.deep.equal(await list());
+    } finally {
+      for (const user of originals) await update(user);
+    }
+  });
+
+  describe('the files Japanese Excel saves (issue 19)', () => {
+    /** Sets learners' stored names for one test, and puts the old ones back. */
+    const withNames = async (names: Array<{ index: number; lastName: string; firstName?: string }>, test: () => Promise<void>) => {
+      const users = await list();
+      const set = (id: number, lastName: string, firstName: string) => ctx.db.updateTable('organizationUsers').set({ lastName, firstName }).where('id', '=', id).execute();
+      try {
+        for (const name of names) await set(users[name.index]!.id, name.lastName, name.firstName ?? users[name.index]!.first_name);
+        await test();
+      } finally {
+        for (const name of names) await set(users[name.index]!.id, users[name.index]!.last_name, users[name.index]!.first_name);
+      }
+    };
+
+    it('reads UTF-8 without a byte-order mark and CP932 ("CSV (カンマ区切り)") alike: only the edited cell differs', async () => {
+      const edited = editLine(await csv(), 3, (cells) => [...cells.slice(0, 6), 'SJIS01']);
+      for (const file of [Buffer.from(edited), iconv.encode(edited, 'cp932')]) {
+        const response = await preview(file);
+        expect(response.statusCode, response.body).to.equal(200);
+        const expected = (await list()).map((user, index) => (index === 1 ? { ...user, name_id: 'SJIS01' } : user));
+        expect(response.json().users).to.deep.equal(expected);
+      }
+    });
+
+    it('quotes cells holding a comma, a quote or a line break, and reads them back unchanged in both encodings', async () => {
+      await withNames([{ index: 0, lastName: '青木, "株"', firstName: '健\r\n太' }], async () => {
+        const text = await csv();
+        expect(text.split('\r\n')[1]).to.match(/^\d+,"青木, ""株""","健$/);
+        for (const file of [Buffer.from(text), iconv.encode(text, 'cp932')]) {
+          const response = await preview(file);
+          expect(response.statusCode, response.body).to.equal(200);
+          expect(response.json().users).to.deep.equal(await list());
+        }
+      });
+    });
+
+    it("names a row whose character CP932 could not keep ('?' for 𠮷) as lostCharacter, not as a changed name", async () => {
+      await withNames([{ index: 2, lastName: '𠮷田' }], async () => {
+        const response = await preview(iconv.encode(await csv(), 'cp932')); // Excel writes '?' for what CP932 has not
+        expect(response.statusCode, response.body).to.equal(422);
+        expect(response.json().errors).to.deep.equal([{ field: 'last_name', code: 'lostCharacter', meta: { row_no: 4 } }]);
+        expect(response.json().users[2].last_name).to.equal('?田');
+        // a real edit to '?田' of a name CP932 can hold stays an edit
+        const edited = editLine(await csv(), 2, (cells) => [cells[0]!, '?木', ...cells.slice(2)]);
+        expect((await preview(iconv.encode(edited, 'cp932'))).json().errors[0]).to.deep.equal({ field: 'last_name', code: 'cannotBeChanged', meta: { row_no: 2 } });
+      });
+    });
+
+    it('names a row holding U+FFFD (a character a converting tool lost) as lostCharacter', async () => {
+      const text = editLine(await csv(), 5, (cells) => [cells[0]!, `${cells[1]!.slice(0, 1)}\uFFFD`, ...cells.slice(2, 6), 'A\uFFFD']);
+      const response = await preview(text);
+      expect(response.statusCode, response.body).to.equal(422);
+      expect(response.json().errors).to.deep.equal([
+        { field: 'last_name', code: 'lostCharacter', meta: { row_no: 5 } },
+        { field: 'name_id', code: 'lostCharacter', meta: { row_no: 5 } },
+      ]);
+    });
+  });
+
+  it('answers 413 to a bulk-update body over USERS_BULK_UPDATE_MAX_BYTES (8000 here), and takes one under it', async () => {
+    const users = await list();
+    expect((await bulkUpdate(users)).statusCode).to.equal(200);
+    const padded = users.map((user) => ({ ...user, name_id: 'x'.repeat(1000) }));
+    expect((await bulkUpdate(padded)).statusCode).to.equal(413);
+  });
+
   it('answers a changed nameId in the preview without storing it', async () => {
     const response = await preview(editLine(await csv(), 2, (cells) => [...cells.slice(0, 6), 'NEW0001']));
     expect(response.statusCode, response.body).to.equal(200);
@@ -122,7 +219,8 @@ describe('The learners of an organisation (SPEC 2.15 Users, §7 Users)', () => {
       ['malformedCsv', editLine(text, 3, (cells) => cells.slice(0, 6))], // a column deleted on one row
       ['invalidCsvFormat', text.split('\r\n').filter((_, index) => index !== 4).join('\r\n')], // a row deleted
       ['invalidCsvFormat', `${text}999999,新,人,しん,じん,new@example.com,\r\n`], // a row added
-      ['invalidCsvFormat', Buffer.from([0x82, 0xa0, 0x0d, 0x0a])], // not UTF-8
+      ['invalidCsvFormat', Buffer.from([0x81, 0x20, 0x0d, 0x0a])], // neither UTF-8 nor CP932
+      ['invalidCsvFormat', Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), iconv.encode(text, 'cp932')])], // a UTF-8 byte-order mark, then CP932
       ['fileNotFound', ''],
       ['fileNotFound', text, 'file'], // another field than csv
       ['exceedMaxSize', 'x'.repeat(5000)],
@@ -236,6 +334,45 @@ describe('The learners of an organisation (SPEC 2.15 Users, §7 Users)', () => {
       expect(await list()).to.deep.equal(ours);
       expect(await list(otherSession, 2)).to.deep.equal(theirs);
     });
+  });
+});
+
+describe('The learners of a large organisation: 10,000 (issue 19)', () => {
+  const ctx = useTestApp({ env: { SEED: 'demo', PUBLIC_URL: 'http://localhost:3000' } });
+  let manager: string;
+
+  before(async () => {
+    manager = await accessToken(ctx.app, { sub: '1' });
+    await addLearners(ctx.db, 1, 10_000);
+  });
+
+  it('downloads, previews (default USERS_CSV_MAX_BYTES) and bulk-updates 10,012 rows with 1,000 changed, all in one answer each', async () => {
+    const headers = bearer(manager);
+    const download = await ctx.app.inject({ url: '/api/v2/organizations/1/users/csv', headers });
+    expect(download.statusCode).to.equal(200);
+    const lines = download.body.trimEnd().split('\r\n');
+    expect(lines).to.have.length(10_013);
+    // 1,000 learners of nameIdType nameId get a new nameId; the file travels as CP932
+    // the last 1,000 rows are added learners (nameIdType nameId): each gets a new nameId
+    const edited = lines.map((line, index) => (index >= lines.length - 1000 ? line.replace(/,N(\d+)$/, ',M$1') : line)).join('\r\n');
+    const { payload, headers: multipartHeaders } = multipart(iconv.encode(edited, 'cp932'));
+    const previewed = await ctx.app.inject({ method: 'POST', url: '/api/v2/organizations/1/users/preview', payload, headers: { ...multipartHeaders, ...headers } });
+    expect(previewed.statusCode, previewed.body.slice(0, 200)).to.equal(200);
+    const users = previewed.json().users as WireUser[];
+    expect(users).to.have.length(10_012);
+    const body = JSON.stringify({ users });
+    expect(body.length).to.be.above(1024 * 1024); // over Fastify's default body limit
+    const updated = await ctx.app.inject({ method: 'POST', url: '/api/v2/organizations/1/users/bulk_update', payload: body, headers: { ...headers, 'content-type': 'application/json' } });
+    expect(updated.statusCode, updated.body.slice(0, 200)).to.equal(200);
+    const stored = await ctx.db.selectFrom('organizationUsers').select(ctx.db.fn.countAll<string>().as('count')).where('organizationId', '=', 1).where('nameId', 'like', 'M%').executeTakeFirstOrThrow();
+    expect(Number(stored.count)).to.equal(1000);
+  });
+
+  it('refuses a bulk update of more than 40,000 rows (the schema\'s maxItems: 422 on users)', async () => {
+    const row = { id: 1, last_name: '', first_name: '', kana_last_name: '', kana_first_name: '', email: '', name_id: '' };
+    const response = await ctx.app.inject({ method: 'POST', url: '/api/v2/organizations/1/users/bulk_update', payload: { users: Array.from({ length: 40_001 }, () => row) }, headers: bearer(manager) });
+    expect(response.statusCode).to.equal(422);
+    expect(response.json()).to.deep.equal({ errors: [{ field: 'users', code: 'invalid', meta: {} }] });
   });
 });
 

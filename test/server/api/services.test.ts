@@ -171,6 +171,12 @@ describe('The service catalogue', () => {
       expect(categories(member.service_group.urls)).to.deep.equal(['admin']);
     });
 
+    it('gives a member the purchase links of school-type training and the assessment product, applied for on their own sites regardless of role (SPEC §6)', async () => {
+      expect(categories((await detail(5, MEMBER)).urls)).to.deep.equal(['admin', 'description', 'purchase']);
+      expect(categories((await detail(6, MEMBER)).urls)).to.deep.equal(['admin', 'description', 'purchase']);
+      expect(categories((await detail(10, MEMBER)).urls)).to.deep.equal(['admin', 'description']);
+    });
+
     it("rewrites the links for the caller: glopla_id on hodai's admin links but the learning-check page, service_group_id on relative history links", async () => {
       const { urls } = await detail(1);
       const admin = urls.filter((link) => link.category === 'admin').map((link) => link.url);
@@ -205,7 +211,7 @@ describe('The service catalogue', () => {
       const response = await get('/api/v2/organizations/1/project_classes/bundled');
       expect(response.statusCode).to.equal(200);
       const { project_classes: classes, projects } = response.json();
-      expect(classes.gls.map((projectClass: { code: string }) => projectClass.code)).to.deep.equal(['GLS-A', 'GLS-B']);
+      expect(classes.gls.map((projectClass: { code: string }) => projectClass.code)).to.deep.equal(['GLS-A', 'GLS-B', 'GLS-C', 'GLS-D']);
       expect(classes.bundled.map((projectClass: { code: string }) => projectClass.code)).to.deep.equal(['BND-1', 'BND-2']);
       expect(classes.gls[0]).to.have.all.keys('id', 'name', 'project_code', 'code');
       expect(classes.gls[0].project_code).to.equal('PJ2026-001');

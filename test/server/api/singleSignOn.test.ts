@@ -90,7 +90,9 @@ describe('Single-sign-on tokens (GET /api/v2/admin/single-sign-on, POST /api/v2/
   });
 
   it('refuses a state it could not sign as is (a line break, surrounding white space, over 512 characters)', async () => {
-    for (const gss of ['a%0Ab', '%20a', 'a%20', 'x'.repeat(513)]) expect((await issue(`gpc=demo-partner&gss=${gss}`)).statusCode, gss).to.equal(422);
+    for (const gss of ['%20a', 'a%20', 'x'.repeat(513)]) expect((await issue(`gpc=demo-partner&gss=${gss}`)).statusCode, gss).to.equal(422);
+    // a control character in any query value: 400 before the route (issue 15 finding 5)
+    expect((await issue('gpc=demo-partner&gss=a%0Ab')).statusCode).to.equal(400);
     expect((await issue(`gpc=demo-partner&gss=${'x'.repeat(512)}`)).statusCode).to.equal(200);
   });
 
@@ -99,6 +101,23 @@ describe('Single-sign-on tokens (GET /api/v2/admin/single-sign-on, POST /api/v2/
     expect(unknown.statusCode).to.equal(403);
     expect(unknown.json()).to.deep.equal({ error: API_ERROR.forbidden });
     expect((await issue('gss=x')).statusCode).to.equal(422);
+  });
+
+  it('check (asked before glo=true signs out): 204 for a known product and a well-formed query, refused like the tokens otherwise, issuing nothing (issue 15 finding 6)', async () => {
+    const check = async (query: string, options: { gloplaId?: string | null } = {}) =>
+      ctx.app.inject({ url: `/api/v2/admin/single-sign-on/check?${query}`, headers: bearer(await accessToken(ctx.app, { sub: '1', gloplaId: options.gloplaId })) });
+    const before = await ctx.db.selectFrom('singleSignOnTokens').select(ctx.db.fn.countAll().as('count')).executeTakeFirstOrThrow();
+    const known = await check('gpc=demo-partner&gss=xyz&gul=en');
+    expect(known.statusCode, known.body).to.equal(204);
+    expect((await check('gpc=no-such-partner')).json()).to.deep.equal({ error: API_ERROR.forbidden });
+    expect((await check('gpc=no-such-partner')).statusCode).to.equal(403);
+    expect((await check('gpc=demo-partner', { gloplaId: null })).statusCode).to.equal(403);
+    for (const malformed of ['gss=x', 'gpc=', 'gpc=demo-partner&gul=fr', 'gpc=demo-partner&gss=%20x', `gpc=${'a'.repeat(101)}`]) {
+      expect((await check(malformed)).statusCode, malformed).to.equal(422);
+    }
+    expect((await ctx.app.inject({ url: '/api/v2/admin/single-sign-on/check?gpc=demo-partner' })).statusCode).to.equal(401);
+    const after = await ctx.db.selectFrom('singleSignOnTokens').select(ctx.db.fn.countAll().as('count')).executeTakeFirstOrThrow();
+    expect(Number(after.count)).to.equal(Number(before.count));
   });
 
   it('answers 403 forbidden for a session without an organisation of the admin', async () => {

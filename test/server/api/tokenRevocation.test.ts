@@ -1,15 +1,11 @@
 import { expect } from 'chai';
-import { ISSUER_PATH, PORTAL_CLIENT_ID } from '../../../src/common/identity.js';
 import { DEMO_PASSWORD } from '../../../src/server/db/seed/demoData.js';
-import { endAdminTokens } from '../../../src/server/domain/admins.js';
-import { bearer, pathOf, signIn } from '../support/oidc.js';
+import { endAdminTokens, endOrganizationTokens } from '../../../src/server/domain/admins.js';
+import { bearer, changePassword, logOut, nextSecond, signIn } from '../support/oidc.js';
 import { useTestApp } from '../support/testApp.js';
 
 const PUBLIC_URL = 'http://localhost:3000';
 const ME = '/api/v2/admins/me/affiliations';
-
-/** Tokens are compared by their iat (whole seconds): a token of the same second as the revocation passes. */
-const nextSecond = () => new Promise((resolve) => setTimeout(resolve, 1000 - (Date.now() % 1000) + 5));
 
 describe('access tokens end with the session: logout, password change, reset (issue 7 finding 3)', () => {
   const ctx = useTestApp({ env: { SEED: 'demo', PUBLIC_URL, SIGNIN_FAILURE_DELAY_MS: '0' } });
@@ -26,29 +22,35 @@ describe('access tokens end with the session: logout, password change, reset (is
     const session = await signIn(ctx.app, { email: 'member@example.com', password: DEMO_PASSWORD });
     expect((await call(session.tokens.access_token)).statusCode).to.equal(200);
     await nextSecond();
-    const query = new URLSearchParams({ client_id: PORTAL_CLIENT_ID, post_logout_redirect_uri: `${PUBLIC_URL}/`, id_token_hint: session.tokens.id_token! });
-    const page = await session.browser.get(`${ISSUER_PATH}/session/end?${query}`);
-    const xsrf = /name="xsrf" value="([^"]+)"/.exec(page.body)![1]!;
-    const confirmed = await session.browser.post(pathOf(/action="([^"]+)"/.exec(page.body)![1]), { xsrf, logout: 'yes' });
-    expect(confirmed.statusCode).to.equal(303);
+    expect((await logOut(session, PUBLIC_URL)).statusCode).to.equal(303);
     await expectRefused(session.tokens.access_token);
+  });
+
+  it("ends only one organisation's sessions after endOrganizationTokens (role change, removal); logout still ends every session", async () => {
+    const inOne = await signIn(ctx.app, { email: 'manager@example.com', password: DEMO_PASSWORD, gloplaId: 'G0000001' });
+    const inTwo = await signIn(ctx.app, { email: 'manager@example.com', password: DEMO_PASSWORD, gloplaId: 'G0000002' });
+    await nextSecond();
+    await endOrganizationTokens(ctx.db, 1, 2);
+    await expectRefused(inTwo.tokens.access_token);
+    expect((await call(inOne.tokens.access_token)).statusCode, 'the session of G0000001').to.equal(200);
+    const again = await signIn(ctx.app, { email: 'manager@example.com', password: DEMO_PASSWORD, gloplaId: 'G0000002' });
+    expect((await call(again.tokens.access_token)).statusCode, 'a new session of G0000002').to.equal(200);
+    await nextSecond();
+    await endAdminTokens(ctx.db, 1);
+    await expectRefused(inOne.tokens.access_token);
+    await expectRefused(again.tokens.access_token);
   });
 
   it('refuses the old access token after a password change; the new session works in the same second', async () => {
     const session = await signIn(ctx.app, { email: 'manager@example.com', password: DEMO_PASSWORD, gloplaId: 'G0000001' });
     await nextSecond();
-    const change = await ctx.app.inject({
-      method: 'PUT',
-      url: '/api/v2/admins/1/password',
-      headers: bearer(session.tokens.access_token),
-      payload: { current: DEMO_PASSWORD, new: 'NewPassw0rd!2026' },
-    });
+    const change = await changePassword(ctx.app, 1, session.tokens.access_token, DEMO_PASSWORD, 'NewPassw0rd!2026');
     expect(change.statusCode, change.body).to.equal(200);
     await expectRefused(session.tokens.access_token);
     expect((await call(change.json().access_token)).statusCode).to.equal(200);
   });
 
-  it('refuses every earlier access token of the admin once endAdminTokens ran (reset, role change, deletion)', async () => {
+  it('refuses every earlier access token of the admin once endAdminTokens ran (reset, deletion)', async () => {
     const session = await signIn(ctx.app, { email: 'member@example.com', password: DEMO_PASSWORD });
     await nextSecond();
     await endAdminTokens(ctx.db, 2);

@@ -22,6 +22,8 @@ describe('server/db/errors', () => {
     expect(isDatabaseUnavailable(withCode('duplicate key value violates unique constraint', '23505'))).to.equal(false);
     expect(isDatabaseUnavailable(withCode('relation "x" does not exist', '42P01'))).to.equal(false);
     expect(isDatabaseUnavailable(new Error('boom'))).to.equal(false);
+    // a statement the server refuses (issue 15 finding 1: 70,000 parameters answered 503 maintenance)
+    expect(isDatabaseUnavailable(withCode('bind message has 4464 parameter formats but 0 parameters', '08P01'))).to.equal(false);
     expect(isDatabaseUnavailable(undefined)).to.equal(false);
   });
 });

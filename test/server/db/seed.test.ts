@@ -178,6 +178,9 @@ describe('server/db/seed', function () {
       { requestCode: 'A000000103', gloplaId: 'G0000001', serviceGroupId: 4, startsOn: addDays(today, 21), classCode: 'GLS-A', learners: 12, services: 1 },
       { requestCode: 'A000000104', gloplaId: 'G0000001', serviceGroupId: 9, startsOn: addDays(today, 42), classCode: null, learners: 5, services: 1 },
       { requestCode: 'A000000105', gloplaId: 'G0000002', serviceGroupId: 4, startsOn: addDays(today, 14), classCode: 'GLS-S', learners: 2, services: 1 },
+      // issue 17: a confirmed class application before its enlargement deadline, and one past both deadlines
+      { requestCode: 'A000000106', gloplaId: 'G0000001', serviceGroupId: 4, startsOn: addDays(today, -2), classCode: 'GLS-C', learners: 10, services: 1 },
+      { requestCode: 'A000000107', gloplaId: 'G0000001', serviceGroupId: 4, startsOn: addDays(today, -30), classCode: 'GLS-D', learners: 10, services: 1 },
     ]);
     expect(isUpdatable(rows[0]!.startsOn, today)).to.equal(true);
     expect(isUpdatable(rows[1]!.startsOn, today)).to.equal(false);

@@ -181,6 +181,29 @@ describe('Retention clean-up', function () {
     expect(await database.db.selectFrom('registrationRequests').select('corporationName').execute()).to.deep.equal([{ corporationName: 'recent' }]);
   });
 
+  it('audit_events: deletes entries older than AUDIT_RETENTION (the only delete the append-only trail lets through), keeps recent ones', async () => {
+    expect(config.retention.auditSeconds).to.equal(400 * 86400);
+    const entry = (targetLabel: string, occurredAt: Date) => ({ organizationId: 1, actorAdminId: adminId, action: 'contact.created', targetType: 'contact', targetId: '1', targetLabel, occurredAt });
+    await database.db.insertInto('auditEvents').values([entry('old', ago(401 * DAY)), entry('recent', ago(399 * DAY))]).execute();
+    expect((await run()).audit_events).to.equal(1);
+    expect(await database.db.selectFrom('auditEvents').select('targetLabel').execute()).to.deep.equal([{ targetLabel: 'recent' }]);
+    // the setting lasted for the clean-up's own transactions only
+    const refused = await database.db.deleteFrom('auditEvents').execute().catch((error: Error) => error);
+    expect(String(refused)).to.match(/append-only/);
+  });
+
+  it('idempotency_records: deletes the answers of keys used more than 24 hours ago, keeps recent ones', async () => {
+    const organization = await database.db.insertInto('organizations').values({ gloplaId: 'G0000001', gloplaIdName: '', corporationAccountName: '', corporationOfficialName: '', corporationAccountCode: '' })
+      .returning('id').executeTakeFirstOrThrow();
+    const record = (key: string, createdAt: Date) => ({ organizationId: organization.id, adminId, key, requestHash: 'hash', answer: '{}', createdAt });
+    await database.db
+      .insertInto('idempotencyRecords')
+      .values([record('old', ago(DAY + 60_000)), record('recent', ago(DAY - 60_000))])
+      .execute();
+    expect((await run()).idempotency_records).to.equal(1);
+    expect(await database.db.selectFrom('idempotencyRecords').select('key').execute()).to.deep.equal([{ key: 'recent' }]);
+  });
+
   it('deletes in batches of the given size until none is left', async () => {
     await database.db
       .insertInto('captchaSolutions')

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { CALLBACK_PATH, ISSUER_PATH, PORTAL_CLIENT_ID, SCOPES } from '../../../src/common/identity.js';
 import { DEMO_PASSWORD } from '../../../src/server/db/seed/demoData.js';
-import { authorize, Browser, claimsOf, bearer, exchangeCode, pathOf, refresh, signIn, tokenCall } from '../support/oidc.js';
+import { authorize, Browser, claimsOf, bearer, confirmLogout, endSession, exchangeCode, refresh, signIn, tokenCall } from '../support/oidc.js';
 import { useTestApp } from '../support/testApp.js';
 
 const PUBLIC_URL = 'http://localhost:3000';
@@ -145,13 +145,11 @@ describe('identity provider: the code flow over HTTP', () => {
     it('signs out at the end-session endpoint and lands on the portal root', async () => {
       const browser = new Browser(ctx.app);
       const session = await signIn(ctx.app, { email: 'member@example.com', password: DEMO_PASSWORD, browser });
-      const query = new URLSearchParams({ client_id: PORTAL_CLIENT_ID, post_logout_redirect_uri: `${PUBLIC_URL}/`, type: 'admin', id_token_hint: session.tokens.id_token! });
-      const page = await browser.get(`${ISSUER_PATH}/session/end?${query}`);
+      const page = await endSession(browser, PUBLIC_URL, session.tokens.id_token);
       expect(page.statusCode).to.equal(200);
       expect(page.body).to.match(/<script src="\/oidc\/assets\/logout\.js" defer><\/script>/);
       expect(page.body).to.not.match(/<script>|style=/);
-      const xsrf = /name="xsrf" value="([^"]+)"/.exec(page.body)![1]!;
-      const confirmed = await browser.post(pathOf(/action="([^"]+)"/.exec(page.body)![1]), { xsrf, logout: 'yes' });
+      const confirmed = await confirmLogout(browser, page);
       expect(confirmed.statusCode).to.equal(303);
       expect(confirmed.headers.location).to.equal(`${PUBLIC_URL}/`);
       // the session's grant is gone with it
@@ -165,13 +163,11 @@ describe('identity provider: the code flow over HTTP', () => {
 
   it('signs out without a provider session too (its page has no inline script either)', async () => {
     const browser = new Browser(ctx.app);
-    const query = new URLSearchParams({ client_id: PORTAL_CLIENT_ID, post_logout_redirect_uri: `${PUBLIC_URL}/`, type: 'admin' });
-    const page = await browser.get(`${ISSUER_PATH}/session/end?${query}`);
+    const page = await endSession(browser, PUBLIC_URL);
     expect(page.statusCode).to.equal(200);
     expect(page.body).to.not.match(/<script>|Submitting Callback/);
     expect(String(page.headers['content-security-policy'])).to.not.contain('sha256-');
-    const xsrf = /name="xsrf" value="([^"]+)"/.exec(page.body)![1]!;
-    const confirmed = await browser.post(`${ISSUER_PATH}/session/end/confirm`, { xsrf, logout: 'yes' });
+    const confirmed = await confirmLogout(browser, page);
     expect(confirmed.statusCode).to.equal(303);
     expect(confirmed.headers.location).to.equal(`${PUBLIC_URL}/`);
   });

@@ -4,15 +4,13 @@
  * which one process owns.
  */
 import { expect } from 'chai';
-import { ISSUER_PATH, PORTAL_CLIENT_ID } from '../../../src/common/identity.js';
 import { DEMO_PASSWORD } from '../../../src/server/db/seed/demoData.js';
-import { authorize, bearer, Browser, formAction, authorizationPath, pathOf, pkce, refresh, signIn } from '../support/oidc.js';
+import { authorize, bearer, Browser, changePassword, formAction, authorizationPath, logOut, nextSecond, pkce, refresh, signIn } from '../support/oidc.js';
 import { createTestApp, createTestDatabase, type TestApp, type TestDatabase } from '../support/testApp.js';
 
 const PUBLIC_URL = 'http://localhost:3000';
 const ENV = { SEED: 'demo', PUBLIC_URL, SIGNIN_FAILURE_DELAY_MS: '0', SIGNIN_MAX_FAILURES: '3', SIGNIN_MAX_ADDRESS_FAILURES: '100' };
 const ME = '/api/v2/admins/me/affiliations';
-const nextSecond = () => new Promise((resolve) => setTimeout(resolve, 1000 - (Date.now() % 1000) + 5));
 
 describe('two instances on one PostgreSQL database', function () {
   this.timeout(60_000);
@@ -44,10 +42,7 @@ describe('two instances on one PostgreSQL database', function () {
   it('a logout on one ends the session on the other: access token and refresh token refused', async () => {
     const session = await signIn(a.app, { email: 'member@example.com', password: DEMO_PASSWORD });
     await nextSecond();
-    const query = new URLSearchParams({ client_id: PORTAL_CLIENT_ID, post_logout_redirect_uri: `${PUBLIC_URL}/`, id_token_hint: session.tokens.id_token! });
-    const page = await session.browser.get(`${ISSUER_PATH}/session/end?${query}`);
-    const xsrf = /name="xsrf" value="([^"]+)"/.exec(page.body)![1]!;
-    expect((await session.browser.post(pathOf(/action="([^"]+)"/.exec(page.body)![1]), { xsrf, logout: 'yes' })).statusCode).to.equal(303);
+    expect((await logOut(session, PUBLIC_URL)).statusCode).to.equal(303);
     const api = await b.app.inject({ url: ME, headers: bearer(session.tokens.access_token) });
     expect(api.statusCode).to.equal(401);
     expect(api.json()).to.deep.equal({ error: 'invalid_access_token' });
@@ -57,12 +52,7 @@ describe('two instances on one PostgreSQL database', function () {
   it('a password change on one refuses the old access token on the other at once', async () => {
     const session = await signIn(b.app, { email: 'manager@example.com', password: DEMO_PASSWORD, gloplaId: 'G0000001' });
     await nextSecond();
-    const change = await b.app.inject({
-      method: 'PUT',
-      url: '/api/v2/admins/1/password',
-      headers: bearer(session.tokens.access_token),
-      payload: { current: DEMO_PASSWORD, new: 'NewPassw0rd!2026' },
-    });
+    const change = await changePassword(b.app, 1, session.tokens.access_token, DEMO_PASSWORD, 'NewPassw0rd!2026');
     expect(change.statusCode, change.body).to.equal(200);
     expect((await a.app.inject({ url: ME, headers: bearer(session.tokens.access_token) })).statusCode).to.equal(401);
     expect((await a.app.inject({ url: ME, headers: bearer(change.json().access_token) })).statusCode).to.equal(200);

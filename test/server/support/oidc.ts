@@ -7,7 +7,7 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
-import { CALLBACK_PATH, PORTAL_CLIENT_ID, SCOPES, type TokenEndpointResponse } from '../../../src/common/identity.js';
+import { CALLBACK_PATH, ISSUER_PATH, PORTAL_CLIENT_ID, SCOPES, type TokenEndpointResponse } from '../../../src/common/identity.js';
 
 /** Enough of a browser's cookie store for one origin (paths and expiry of deletions are honoured). */
 export class CookieJar {
@@ -213,7 +213,10 @@ export async function tokenCall(app: FastifyInstance, form: Record<string, strin
 
 export async function exchangeCode(app: FastifyInstance, result: SignInResult): Promise<TokenEndpointResponse> {
   const code = result.redirect.searchParams.get('code');
-  if (!code) throw new Error(`no code in ${result.redirect}`);
+  if (!code) {
+    const shown = (result.lastPage ?? '').replace(/<[^>]*>/g, ' ').replace(/\s+/g, ' ').slice(0, 400);
+    throw new Error(`no code in ${result.redirect}: the sign-in stopped at ${result.lastStatus ?? '?'} showing "${shown}"`);
+  }
   const response = await tokenCall(app, {
     grant_type: 'authorization_code',
     scope: SCOPES,
@@ -235,6 +238,34 @@ export async function refresh(app: FastifyInstance, refreshToken: string): Promi
 export async function signIn(app: FastifyInstance, options: SignInOptions): Promise<SignInResult & { tokens: TokenEndpointResponse }> {
   const result = await authorize(app, options);
   return { ...result, tokens: await exchangeCode(app, result) };
+}
+
+/** The end-session page as the portal's logout opens it (signinRequest.ts endSessionUrl), with or without id_token_hint. */
+export function endSession(browser: Browser, publicUrl: string, idTokenHint?: string): Promise<LightMyRequestResponse> {
+  const query = new URLSearchParams({ client_id: PORTAL_CLIENT_ID, post_logout_redirect_uri: `${publicUrl}/`, type: 'admin' });
+  if (idTokenHint) query.set('id_token_hint', idTokenHint);
+  return browser.get(`${ISSUER_PATH}/session/end?${query}`);
+}
+
+/** Submits the end-session page's form (its xsrf, logout=yes): what its script or its button does. */
+export function confirmLogout(browser: Browser, page: LightMyRequestResponse): Promise<LightMyRequestResponse> {
+  const xsrf = /name="xsrf" value="([^"]+)"/.exec(page.body)![1]!;
+  return browser.post(pathOf(formAction(page.body)), { xsrf, logout: 'yes' });
+}
+
+/** Signs the session out at the end-session endpoint, as the portal's logout does. */
+export async function logOut(session: SignInResult & { tokens: TokenEndpointResponse }, publicUrl: string): Promise<LightMyRequestResponse> {
+  return confirmLogout(session.browser, await endSession(session.browser, publicUrl, session.tokens.id_token));
+}
+
+/** Waits for the next whole second: tokens are compared with a revocation by their iat (whole seconds). */
+export function nextSecond(): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, 1000 - (Date.now() % 1000) + 5));
+}
+
+/** PUT admins/{adminId}/password: the answer carries the new session's tokens. */
+export function changePassword(app: FastifyInstance, adminId: number, accessToken: string, current: string, next: string): Promise<LightMyRequestResponse> {
+  return app.inject({ method: 'PUT', url: `/api/v2/admins/${adminId}/password`, headers: bearer(accessToken), payload: { current, new: next } });
 }
 
 /** The claims of a JWT, unverified. */

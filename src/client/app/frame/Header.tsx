@@ -123,7 +123,7 @@ export function Header(): ReactElement {
           <span className="header__organization">
             {t('auth.organization', { name: organization.corporationOfficialName ?? '', gloplaId: organization.gloplaId })}
           </span>
-          {me && <span className="header__name">{t('auth.fullName', { firstName: me.firstName, lastName: me.lastName })}</span>}
+          {me && <span className="header__name">{t('auth.fullName', { person: me })}</span>}
           {me && <AnnouncementsIcon adminId={me.id} />}
           <AccountMenu />
         </div>

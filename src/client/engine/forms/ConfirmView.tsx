@@ -5,22 +5,17 @@ import { Link } from 'react-router-dom';
 import type { RJSFSchema, UiSchema } from '@rjsf/utils';
 import { useFormModule } from './formModule.js';
 import { Loader } from '../Loader.js';
+import { fieldOrder } from './fieldOrder.js';
 
 /** The parts of a property's schema the confirm view reads. */
 type Property = { title?: string; oneOf?: Array<{ const?: unknown; title?: string }> };
-
-export function fieldOrder(schema: RJSFSchema, uiSchema?: UiSchema): string[] {
-  const names = Object.keys(schema.properties ?? {});
-  const order = (uiSchema?.['ui:order'] as string[] | undefined)?.filter((name) => names.includes(name)) ?? [];
-  return [...order, ...names.filter((name) => !order.includes(name))];
-}
 
 /** Hidden fields and the captcha are means of sending, not entries to confirm. */
 const UNCONFIRMED_WIDGETS = ['hidden', 'Captcha'];
 
 /** The fields the confirm view lists, in order. */
-export function confirmedFields(schema: RJSFSchema, uiSchema?: UiSchema): string[] {
-  return fieldOrder(schema, uiSchema).filter((name) => !UNCONFIRMED_WIDGETS.includes((uiSchema?.[name] as UiSchema | undefined)?.['ui:widget'] as string));
+export function confirmedFields(schema: RJSFSchema, uiSchema: UiSchema | undefined, language: string): string[] {
+  return fieldOrder(schema, uiSchema, language).filter((name) => !UNCONFIRMED_WIDGETS.includes((uiSchema?.[name] as UiSchema | undefined)?.['ui:widget'] as string));
 }
 
 /** What the user entered; a choice shows its translated option label. */
@@ -39,13 +34,13 @@ export interface ConfirmViewProps {
 }
 
 export function ConfirmView({ schemaName, uiSchema, data, inputPath }: ConfirmViewProps): ReactElement {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const module = useFormModule(schemaName);
   if (!module) return <Loader />;
   const properties = (module.schema.properties ?? {}) as Record<string, Property>;
   return (
     <dl className="confirm">
-      {confirmedFields(module.schema, uiSchema).map((name) => {
+      {confirmedFields(module.schema, uiSchema, i18n.language).map((name) => {
         const label = t(properties[name].title ?? name);
         const value = displayValue(properties[name], data[name], t);
         return (

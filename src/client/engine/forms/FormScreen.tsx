@@ -9,14 +9,14 @@ import { useTranslation } from 'react-i18next';
 import { useDispatch, useSelector, useStore } from 'react-redux';
 import { Link, Navigate, useLocation, useNavigate, useParams } from 'react-router-dom';
 import { deepEquals, type UiSchema } from '@rjsf/utils';
-import type { FormStep, ScreenDefinition } from '../../../common/screens.js';
+import type { Block, FormStep, ScreenDefinition } from '../../../common/screens.js';
 import { basePath, fillRoute, STEP_PARAM, stepPath } from '../routes.js';
 import { useLeaveWarning } from '../useLeaveWarning.js';
-import { ConfirmView, fieldOrder } from './ConfirmView.js';
+import { ConfirmView } from './ConfirmView.js';
+import { fieldOrder } from './fieldOrder.js';
 import { useFormModule } from './formModule.js';
 import { formChanged, formReset, formSubmitted, selectForm, type FormEntry, type FormsRootState, type FormSubmission } from './formState.js';
 import { actionRequested } from '../screen/actions.js';
-import { Blocks } from '../screen/Blocks.js';
 import { flashOf } from '../screen/calls.js';
 import type { ScreenContext } from '../screen/values.js';
 import { bindUiSchema, withClearedFields } from './bindings.js';
@@ -70,9 +70,21 @@ export function anchorOf(uiSchema: UiSchema | undefined, path: string): string {
   return typeof anchor === 'string' ? anchor : `root_${path.split('.').join('_')}`;
 }
 
-export function FormScreen({ screen, context }: { screen: ScreenDefinition; context: Partial<ScreenContext> }): ReactElement {
+/**
+ * `renderBlocks` shows the confirm and done steps' blocks: the block renderer (screen/Blocks.tsx), which shows this
+ * form in turn, passes itself, so the two modules do not import each other.
+ */
+export function FormScreen({
+  screen,
+  context,
+  renderBlocks,
+}: {
+  screen: ScreenDefinition;
+  context: Partial<ScreenContext>;
+  renderBlocks: (blocks: Block[], context: ScreenContext) => ReactElement;
+}): ReactElement {
   const form = screen.form!;
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const dispatch = useDispatch();
   const navigate = useNavigate();
   const params = useParams();
@@ -120,7 +132,7 @@ export function FormScreen({ screen, context }: { screen: ScreenDefinition; cont
     dispatch(actionRequested({ screenId: screen.id, actionId, context: { ...context, ...values } as ScreenContext }));
   const invalid = (paths: string[]) => {
     if (form.invalid?.flash) dispatch(flashOf(form.invalid.flash, context));
-    const first = firstFieldInError(paths, module ? fieldOrder(module.schema, rawUiSchema) : []);
+    const first = firstFieldInError(paths, module ? fieldOrder(module.schema, rawUiSchema, i18n.language) : []);
     if (form.invalid?.hash && first) navigate({ hash: anchorOf(rawUiSchema, first) }, { replace: true });
   };
 
@@ -151,6 +163,7 @@ export function FormScreen({ screen, context }: { screen: ScreenDefinition; cont
           fieldMessages={entry.fieldMessages}
           onChange={(data) => dispatch(formChanged({ formId: screen.id, data: withClearedFields(data, initialData, rawUiSchema, { ...context, form: data }) }))}
           runAction={runAction}
+          renderFragment={(name, values) => renderBlocks([{ type: 'fragment', name, values }], context as ScreenContext)}
           onInvalid={invalid}
           valueContext={context}
           actions={
@@ -172,7 +185,7 @@ export function FormScreen({ screen, context }: { screen: ScreenDefinition; cont
         <section aria-labelledby="confirm-title">
           <h2 id="confirm-title">{t('common.confirmTitle')}</h2>
           {form.confirmBlocks ? (
-            <Blocks blocks={form.confirmBlocks} screen={screen} context={confirmContext} />
+            renderBlocks(form.confirmBlocks, confirmContext)
           ) : (
             <>
               <p>{t('common.confirmLead')}</p>
@@ -193,7 +206,7 @@ export function FormScreen({ screen, context }: { screen: ScreenDefinition; cont
       )}
       {current === 'done' && form.doneBlocks && (
         <section className="done">
-          <Blocks blocks={form.doneBlocks} screen={screen} context={{ ...confirmContext } as ScreenContext} />
+          {renderBlocks(form.doneBlocks, confirmContext)}
         </section>
       )}
       {current === 'done' && !form.doneBlocks && screen.done && (

@@ -9,6 +9,7 @@ import { fields, widgets } from '../../widgets/index.js';
 import type { ScreenContext } from '../screen/values.js';
 import { Loader } from '../Loader.js';
 import { useFormModule } from './formModule.js';
+import { withFieldOrder } from './fieldOrder.js';
 import { templates } from './templates.js';
 import { hasContextOptions, resolveUiOptions } from './uiOptions.js';
 import { makeTransformErrors, serverErrorsToErrorSchema, withFieldMessages, type FieldMessage } from './validationMessages.js';
@@ -39,6 +40,8 @@ export interface SchemaFormProps {
   serverMessages?: string;
   /** Runs one of the screen's actions for a widget (WidgetFormContext.runAction). */
   runAction?: (actionId: string, values?: Record<string, unknown>) => void;
+  /** Shows a fragment for a widget (WidgetFormContext.renderFragment). */
+  renderFragment?: WidgetFormContext['renderFragment'];
   /** The browser's validation refused the data on submit: the paths of the fields in error ('startsOn', 'users.0.email'). */
   onInvalid?: (fields: string[]) => void;
   /** The screen context that '$' values in the uiSchema's ui:options read ('$form.…' reads the form's data). */
@@ -71,9 +74,16 @@ export function SchemaForm(props: SchemaFormProps): ReactElement {
   const setFormValues = useCallback((values: Record<string, unknown>) => latest.current.onChange({ ...latest.current.formData, ...values }), []);
   const runAction = useRef(props.runAction);
   runAction.current = props.runAction;
+  const renderFragment = useRef(props.renderFragment);
+  renderFragment.current = props.renderFragment;
   const formContext = useMemo<WidgetFormContext>(
-    () => ({ setSubmitBlocked, setFormValues, ...(props.runAction ? { runAction: (actionId: string, values?: Record<string, unknown>) => runAction.current?.(actionId, values) } : {}) }),
-    [setSubmitBlocked, setFormValues, props.runAction !== undefined],
+    () => ({
+      setSubmitBlocked,
+      setFormValues,
+      ...(props.runAction ? { runAction: (actionId: string, values?: Record<string, unknown>) => runAction.current?.(actionId, values) } : {}),
+      ...(props.renderFragment ? { renderFragment: (name: string, values: Record<string, unknown>) => renderFragment.current?.(name, values) } : {}),
+    }),
+    [setSubmitBlocked, setFormValues, props.runAction !== undefined, props.renderFragment !== undefined],
   );
   const transformErrors = useMemo(() => module && makeTransformErrors(module.schema, t), [module, t]);
   const extraErrors = useMemo(
@@ -89,7 +99,7 @@ export function SchemaForm(props: SchemaFormProps): ReactElement {
   const dynamicOptions = useMemo(() => hasContextOptions(props.uiSchema), [props.uiSchema]);
   const resolved = dynamicOptions ? resolveUiOptions(props.uiSchema, { ...props.valueContext, form: props.formData }) : props.uiSchema;
   const resolvedJson = dynamicOptions ? JSON.stringify(resolved) : '';
-  const uiSchema = useMemo(() => resolved, [props.uiSchema, resolvedJson]);
+  const uiSchema = useMemo(() => (module ? withFieldOrder(module.schema, resolved, i18n.language) : resolved), [module, props.uiSchema, resolvedJson, i18n.language]);
   if (!module || !transformErrors) return <Loader />;
 
   const unchanged = props.disabledUntilChanged && deepEquals(props.formData, props.initialData ?? {});

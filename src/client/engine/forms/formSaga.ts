@@ -31,7 +31,7 @@ export function* submitForm({ payload }: ReturnType<typeof formSubmitted>) {
   let body = data;
   if (payload.transform) {
     try {
-      body = applyPayload(payload.transform.name, data, resolveValues(payload.transform.values, context));
+      body = (yield call(applyPayload, payload.transform.name, data, resolveValues(payload.transform.values, context))) as Record<string, unknown>;
     } catch (error) {
       // the definition names no such rule: a defect, reported by the general handling
       yield call(handleApiError, error);

@@ -15,6 +15,7 @@ import type {
   TemplatesType,
 } from '@rjsf/utils';
 import type { ResolvedNote } from './bindings.js';
+import { errorListText } from './validationMessages.js';
 
 const defaults = getDefaultRegistry();
 const DefaultBaseInput = defaults.templates.BaseInputTemplate;
@@ -65,12 +66,35 @@ function FieldTemplate({ id, label, required, children, errors, rawDescription, 
   );
 }
 
-function FieldErrorTemplate({ errors, fieldPathId }: FieldErrorProps): ReactElement | null {
+/**
+ * A message's words; a part written `<help>…</help>` links to the field's help page (`ui:options.errorHelpLink`, the
+ * locale key of its URL), as the learner grid's own limit message does (SPEC §8: maximumNumberUsers with a help link).
+ */
+function MessageText({ message, helpLink }: { message: string; helpLink?: string }): ReactElement {
+  const { t } = useTranslation();
+  const parts = message.split(/<help>(.*?)<\/help>/);
+  return (
+    <>
+      {parts.map((part, index) =>
+        index % 2 === 1 && helpLink ? (
+          <a key={index} href={t(helpLink)} target="_blank" rel="noreferrer">
+            {part}
+          </a>
+        ) : (
+          part
+        ),
+      )}
+    </>
+  );
+}
+
+function FieldErrorTemplate({ errors, fieldPathId, uiSchema }: FieldErrorProps): ReactElement | null {
   if (!errors?.length) return null;
+  const helpLink = (uiSchema?.['ui:options'] as { errorHelpLink?: string } | undefined)?.errorHelpLink;
   return (
     <ul className="field__errors" id={`${fieldPathId.$id}__error`}>
       {errors.map((error, index) => (
-        <li key={index}>{error}</li>
+        <li key={index}>{typeof error === 'string' ? <MessageText message={error} helpLink={helpLink} /> : error}</li>
       ))}
     </ul>
   );
@@ -88,14 +112,16 @@ function ObjectFieldTemplate({ properties, schema, fieldPathId }: ObjectFieldTem
   );
 }
 
-function ErrorListTemplate({ errors }: ErrorListProps): ReactElement {
+function ErrorListTemplate({ errors, schema }: ErrorListProps): ReactElement {
   const { t } = useTranslation();
   return (
     <div className="form__error-list" role="alert">
       <p>{t('common.errorList')}</p>
       <ul>
         {errors.map((error, index) => (
-          <li key={index}>{error.stack}</li>
+          <li key={index}>
+            <MessageText message={errorListText(error, schema, t)} />
+          </li>
         ))}
       </ul>
     </div>

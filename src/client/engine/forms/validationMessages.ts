@@ -8,7 +8,7 @@ import type { FieldError } from '../../../common/errorCodes.js';
 import { camelCasePath } from '../../api/caseConversion.js';
 import { fieldErrorMessage, fieldErrorsToFormErrors, type FormErrorMessage, type FormErrors } from '../../api/errorCatalogue.js';
 
-function fieldTitle(schema: RJSFSchema, property: string | undefined): string | undefined {
+export function fieldTitle(schema: RJSFSchema, property: string | undefined): string | undefined {
   const name = property?.replace(/^\./, '').split('.')[0];
   const child = name ? schema.properties?.[name] : undefined;
   return typeof child === 'object' && typeof child.title === 'string' ? child.title : undefined;
@@ -33,12 +33,26 @@ export function makeTransformErrors(schema: RJSFSchema, t: TFunction) {
 }
 
 /**
+ * What the form's error list says of an error: its stack, except for the errors RJSF adds itself (the server's, as
+ * extraErrors), whose stack is the property path and the message ('.users The number of…'): the field's title and
+ * the message instead, as for the browser's own errors.
+ */
+export function errorListText(error: RJSFValidationError, schema: RJSFSchema, t: TFunction): string {
+  const message = error.message ?? '';
+  if (error.property === undefined || error.stack !== `${error.property} ${message}`) return error.stack;
+  const title = fieldTitle(schema, error.property);
+  return title ? `${t(title)}: ${message}` : message;
+}
+
+/**
  * The message of a server field error under a form's own prefix (FormDefinition.serverMessages, SPEC §8 'Application
  * errors': the message of the field and code): `<prefix>.<field>.<code>` with row indexes left out
  * ('users.3.email' duplicated → 'subscriptions.errors.users.email.duplicated'), its meta as values; undefined where
  * no such key exists (the error catalogue's message then).
  */
 export function formServerMessage(fieldError: FieldError, prefix: string, exists: (key: string) => boolean): FormErrorMessage | undefined {
+  // an item naming its own message code is shown by it (SPEC §8), whatever its field
+  if (fieldError.errorCode !== undefined) return undefined;
   const path = camelCasePath(fieldError.field).split('.').filter((segment) => segment !== '' && !/^\d+$/.test(segment));
   const key = [prefix, ...path, fieldError.code].join('.');
   if (!exists(key)) return undefined;

@@ -3,11 +3,12 @@
  * fragment…), each shown only when its condition holds for the screen context. Components dispatch; actions run in
  * sagas (actions.ts).
  */
-import { Fragment, lazy, useRef, useState, type ReactElement, type ReactNode } from 'react';
+import { lazy, useEffect, useMemo, useRef, useState, type FocusEvent, type ReactElement, type ReactNode } from 'react';
+import { observeElementRect, useVirtualizer } from '@tanstack/react-virtual';
 import { Trans, useTranslation } from 'react-i18next';
 import { useDispatch, useSelector } from 'react-redux';
 import { Link, useSearchParams } from 'react-router-dom';
-import type { BannerBlock, Block, CardsBlock, Cell, ColumnsBlock, DetailsBlock, DividerBlock, FragmentBlock, ImageBlock, ItemListBlock, UploadBlock, LinkItem, LinkListBlock, LinksBlock, ListBlock, PanelBlock, ScreenDefinition, SelectBlock, TableBlock, TextBlock } from '../../../common/screens.js';
+import type { BannerBlock, Block, CardsBlock, Cell, ColumnsBlock, DetailsBlock, DividerBlock, FragmentBlock, ImageBlock, ItemListBlock, UploadBlock, LinkItem, LinkListBlock, LinksBlock, ListBlock, PanelBlock, ScreenDefinition, SelectBlock, TableBlock, TextBlock, VirtualTable } from '../../../common/screens.js';
 import { isAbsoluteUrl } from '../../../common/serviceLinks.js';
 import { DEFAULT_LANGUAGE, isLanguage } from '../../../common/languages.js';
 import { isPending, type OperationsRootState } from '../../state/operations.js';
@@ -220,7 +221,7 @@ function OneCell({ cell, screen, context }: { cell: Cell; screen: ScreenDefiniti
       return (
         <button
           type="button"
-          className={`button button--small${cell.style === 'danger' ? ' button--danger' : ''}`}
+          className={cell.style === 'link' ? linkClassName('link') : `button button--small${cell.style === 'danger' ? ' button--danger' : ''}`}
           aria-label={cell.label ? t(cell.label, values) : undefined}
           disabled={pending}
           onClick={() => run(cell.action!, context)}
@@ -233,17 +234,66 @@ function OneCell({ cell, screen, context }: { cell: Cell; screen: ScreenDefiniti
   }
 }
 
-function TableView({ block, screen, context }: BlockProps<TableBlock>): ReactElement {
-  const { t } = useTranslation();
-  const rows = (resolveValue(block.rows, context) as unknown[] | undefined) ?? [];
-  if (rows.length === 0 && block.empty) return <p className="text">{t(block.empty)}</p>;
-  const alongside = block.alongside ? resolveValues(block.alongside, context) : undefined;
-  const columns = block.columns.filter((column) => matches(column.when, context));
+/** A row's context: the item, its row number and its elements of the `alongside` arrays. */
+function rowContextOf(block: TableBlock, context: ScreenContext, alongside: Record<string, unknown> | undefined, item: unknown, index: number): ScreenContext {
+  return {
+    ...context,
+    item,
+    ...(block.rowNumberFrom === undefined ? {} : { rowNo: index + block.rowNumberFrom }),
+    ...(alongside ? { along: Object.fromEntries(Object.entries(alongside).map(([name, array]) => [name, Array.isArray(array) ? array[index] : undefined])) } : {}),
+  };
+}
+
+interface TableRowProps {
+  block: TableBlock;
+  screen: ScreenDefinition;
+  rowContext: ScreenContext;
+  columns: TableBlock['columns'];
+  expanded: boolean;
+  /** aria-rowindex of the row (a virtualised table: most rows are not in the DOM). */
+  rowIndex?: number;
+  /** The row's and its expansion's heights (a virtualised table). */
+  heights?: [number, number];
+  onFocus?: (event: FocusEvent) => void;
+}
+
+/** A table's row and, where its expand condition holds, the full-width row of the expand blocks under it. */
+function TableRow({ block, screen, rowContext, columns, expanded, rowIndex, heights, onFocus }: TableRowProps): ReactElement {
+  const muted = block.muted !== undefined && matches(block.muted.when, rowContext);
   return (
-    <table className="table">
+    <>
+      <tr className={muted ? 'table__row--muted' : undefined} aria-rowindex={rowIndex} style={heights && { height: heights[0] }} onFocus={onFocus}>
+        {columns.map((column) => (
+          <td key={column.title}>
+            <div className="table__cell">
+              {column.cells.map((cell, cellIndex) => (
+                <CellView key={cellIndex} cell={cell} screen={screen} context={rowContext} />
+              ))}
+            </div>
+          </td>
+        ))}
+      </tr>
+      {expanded && (
+        <tr className="table__expansion" aria-rowindex={rowIndex === undefined ? undefined : rowIndex + 1} onFocus={onFocus}>
+          <td colSpan={columns.length}>
+            {/* a virtualised row keeps the height it is counted at: a taller form scrolls inside it */}
+            <div className="table__expansion-body" style={heights && { height: heights[1] }}>
+              <Blocks blocks={block.expand!.blocks} screen={screen} context={rowContext} />
+            </div>
+          </td>
+        </tr>
+      )}
+    </>
+  );
+}
+
+function TableHead({ block, columns }: { block: TableBlock; columns: TableBlock['columns'] }): ReactElement {
+  const { t } = useTranslation();
+  return (
+    <>
       <caption className="table__caption">{t(block.caption)}</caption>
       <thead>
-        <tr>
+        <tr aria-rowindex={block.virtual ? 1 : undefined}>
           {columns.map((column) => (
             <th key={column.title} scope="col">
               {t(column.title)}
@@ -251,41 +301,103 @@ function TableView({ block, screen, context }: BlockProps<TableBlock>): ReactEle
           ))}
         </tr>
       </thead>
+    </>
+  );
+}
+
+function TableView({ block, screen, context }: BlockProps<TableBlock>): ReactElement {
+  const { t } = useTranslation();
+  const rows = (resolveValue(block.rows, context) as unknown[] | undefined) ?? [];
+  if (rows.length === 0 && block.empty) return <p className="text">{t(block.empty)}</p>;
+  const columns = block.columns.filter((column) => matches(column.when, context));
+  if (block.virtual) return <VirtualTableView block={block} layout={block.virtual} screen={screen} context={context} rows={rows} columns={columns} />;
+  const alongside = block.alongside ? resolveValues(block.alongside, context) : undefined;
+  return (
+    <table className="table">
+      <TableHead block={block} columns={columns} />
       <tbody>
         {rows.map((item, index) => {
-          const rowContext: ScreenContext = {
-            ...context,
-            item,
-            ...(block.rowNumberFrom === undefined ? {} : { rowNo: index + block.rowNumberFrom }),
-            ...(alongside ? { along: Object.fromEntries(Object.entries(alongside).map(([name, array]) => [name, Array.isArray(array) ? array[index] : undefined])) } : {}),
-          };
-          const muted = block.muted !== undefined && matches(block.muted.when, rowContext);
+          const rowContext = rowContextOf(block, context, alongside, item, index);
           const expanded = block.expand !== undefined && matches(block.expand.when, rowContext);
-          return (
-            <Fragment key={index}>
-              <tr className={muted ? 'table__row--muted' : undefined}>
-                {columns.map((column) => (
-                  <td key={column.title}>
-                    <div className="table__cell">
-                      {column.cells.map((cell, cellIndex) => (
-                        <CellView key={cellIndex} cell={cell} screen={screen} context={rowContext} />
-                      ))}
-                    </div>
-                  </td>
-                ))}
-              </tr>
-              {expanded && (
-                <tr className="table__expansion">
-                  <td colSpan={columns.length}>
-                    <Blocks blocks={block.expand!.blocks} screen={screen} context={rowContext} />
-                  </td>
-                </tr>
-              )}
-            </Fragment>
-          );
+          return <TableRow key={index} block={block} screen={screen} rowContext={rowContext} columns={columns} expanded={expanded} />;
         })}
       </tbody>
     </table>
+  );
+}
+
+interface VirtualTableProps extends BlockProps<TableBlock> {
+  layout: VirtualTable;
+  rows: unknown[];
+  columns: TableBlock['columns'];
+}
+
+/**
+ * A table of thousands of rows (the `virtual` option, SPEC §9 Users table): a scroll container holding only the rows
+ * in view and `overscan` more each way, spacer rows standing for the others. Screen readers hear the row count and
+ * each row's position (aria-rowcount, aria-rowindex); the container takes focus and scrolls by keyboard, and a row
+ * taking focus (Tab) is scrolled into view, so the rows after it are rendered and Tab reaches every row.
+ */
+function VirtualTableView({ block, layout, screen, context, rows, columns }: VirtualTableProps): ReactElement {
+  const { t } = useTranslation();
+  const scroller = useRef<HTMLDivElement>(null);
+  const alongside = useMemo(() => (block.alongside ? resolveValues(block.alongside, context) : undefined), [block, context]);
+  // computed once per list or context, not on each scroll (the virtualizer re-renders this component only)
+  const expanded = useMemo(
+    () => (block.expand ? rows.flatMap((item, index) => (matches(block.expand!.when, rowContextOf(block, context, alongside, item, index)) ? [index] : [])) : []),
+    [block, context, alongside, rows],
+  );
+  const expandedHeight = layout.expandedRowHeight ?? layout.rowHeight;
+  const virtualizer = useVirtualizer({
+    count: rows.length,
+    getScrollElement: () => scroller.current,
+    estimateSize: (index) => (expanded.includes(index) ? expandedHeight : layout.rowHeight),
+    overscan: layout.overscan,
+    initialRect: { width: layout.width, height: layout.height },
+    // before layout (and in tests) the container measures 0: the definition's height stands in
+    observeElementRect: (instance, changed) => observeElementRect(instance, (rect) => changed(rect.height > 0 ? rect : { width: layout.width, height: layout.height })),
+  });
+  useEffect(() => virtualizer.measure(), [virtualizer, expanded]);
+  const target = layout.scrollTo === undefined ? undefined : resolveValue(layout.scrollTo, context);
+  useEffect(() => {
+    const index = typeof target === 'number' ? target - (block.rowNumberFrom ?? 0) : -1;
+    if (index >= 0 && index < rows.length) virtualizer.scrollToIndex(index, { align: 'center' });
+  }, [virtualizer, target, block.rowNumberFrom, rows.length]);
+  // a row reached by Tab outside the view is brought into it (a clicked row is in view already: moving it under the
+  // pointer would lose the click)
+  const showFocused = (index: number, event: FocusEvent) => {
+    const box = scroller.current?.getBoundingClientRect();
+    const focused = (event.target as Element).getBoundingClientRect();
+    if (box && !(focused.bottom > box.top && focused.top < box.bottom)) virtualizer.scrollToIndex(index);
+  };
+  const items = virtualizer.getVirtualItems();
+  const before = items[0]?.start ?? 0;
+  const after = virtualizer.getTotalSize() - (items.at(-1)?.end ?? 0);
+  const spacer = (height: number) => height > 0 && <tr aria-hidden="true" className="table__spacer" style={{ height }} />;
+  return (
+    <div ref={scroller} className="table-scroll" style={{ maxHeight: layout.maxHeight, maxWidth: layout.width }} tabIndex={0} role="region" aria-label={t(block.caption)}>
+      <table className="table" style={{ width: layout.width }} aria-rowcount={rows.length + expanded.length + 1}>
+        <TableHead block={block} columns={columns} />
+        <tbody>
+          {spacer(before)}
+          {items.map(({ index, key }) => (
+            <TableRow
+              key={key}
+              block={block}
+              screen={screen}
+              rowContext={rowContextOf(block, context, alongside, rows[index], index)}
+              columns={columns}
+              expanded={expanded.includes(index)}
+              // the header is row 1; an expansion row above counts as a row
+              rowIndex={index + 2 + expanded.filter((other) => other < index).length}
+              heights={[layout.rowHeight, expandedHeight - layout.rowHeight]}
+              onFocus={(event) => showFocused(index, event)}
+            />
+          ))}
+          {spacer(after)}
+        </tbody>
+      </table>
+    </div>
   );
 }
 
@@ -533,7 +645,7 @@ function BlockView({ block, screen, context }: BlockProps<Block>): ReactNode {
     case 'list':
       return <ListView block={block} screen={screen} context={context} />;
     case 'form':
-      return <FormScreen screen={screen} context={context} />;
+      return <FormScreen screen={screen} context={context} renderBlocks={(blocks, shown) => <Blocks blocks={blocks} screen={screen} context={shown} />} />;
     case 'panel':
       return <PanelView block={block} screen={screen} context={context} />;
     case 'image':

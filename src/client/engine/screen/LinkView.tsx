@@ -3,12 +3,13 @@
  * placeholders filled, or to a URL held by a `links.*` locale key or a value of the context; where its `disabled`
  * condition holds, a disabled button with the same words. Used by the blocks and by the page frame's menu and footer (frame/navigation.json).
  */
-import type { ReactElement } from 'react';
+import { useEffect, type ReactElement } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
 import type { LinkItem } from '../../../common/screens.js';
 import { matches } from './conditions.js';
 import { fillRoutePath, screenPath } from './navigation.js';
+import { prefetchScreen } from './screenModule.js';
 import { resolveValue, resolveValues, type ScreenContext } from './values.js';
 
 /** `links.*` locale keys hold URLs; anything else is a value of the context (or a literal URL). */
@@ -23,8 +24,11 @@ export function linkClassName(style: LinkItem['style']): string {
 }
 
 export function LinkView({ item, context, className }: { item: LinkItem; context: Partial<ScreenContext>; className?: string }): ReactElement | null {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const href = useHref();
+  const target = item.screen?.screen;
+  // the screen a shown link leads to is loaded when the browser idles: following the link then waits for nothing
+  useEffect(() => (target ? prefetchScreen(i18n, target) : undefined), [i18n, target]);
   if (!matches(item.when, context)) return null;
   const ariaLabel = item.ariaLabel ? t(item.ariaLabel) : undefined;
   if (item.disabled !== undefined && matches(item.disabled.when, context)) {

@@ -3,7 +3,7 @@
  * and its redirect scheduled; then its blocks render against the screen context, with the confirmation dialog of
  * its actions.
  */
-import { useEffect, useMemo, useState, type ReactElement } from 'react';
+import { Suspense, use, useEffect, useMemo, useState, type ReactElement } from 'react';
 import { useTranslation } from 'react-i18next';
 import { shallowEqual, useDispatch, useSelector } from 'react-redux';
 import { useLocation, useParams } from 'react-router-dom';
@@ -16,8 +16,9 @@ import { actionOperation } from './actions.js';
 import type { FeatureFlagsRootState } from '../featureFlags.js';
 import { Loader } from '../Loader.js';
 import { Blocks } from './Blocks.js';
-import { ConfirmDialog } from './ConfirmDialog.js';
+import { ActionDialog } from './ActionDialog.js';
 import { screenEntered, screenLeft, selectScreenData, type ScreenDataRootState } from './screenData.js';
+import { screenReady } from './screenModule.js';
 import { queryOf, type ScreenContext } from './values.js';
 
 type ContextState = SessionRootState & FeatureFlagsRootState & ScreenDataRootState & OperationsRootState;
@@ -63,7 +64,24 @@ export function useScreenContext(screen: ScreenDefinition): ScreenContext {
 /** A screen that declares a form and no blocks shows just the form. */
 const FORM_ONLY: Block[] = [{ type: 'form' }];
 
+/**
+ * `screen` may be the route entry alone: the loader shows until the screen's chunk — its full definition, its
+ * conditions and its words — is there, so nothing renders with a missing condition or a word as its key.
+ */
 export function ScreenView({ screen }: { screen: ScreenDefinition }): ReactElement {
+  return (
+    <Suspense fallback={<Loader />}>
+      <ScreenChunk route={screen} />
+    </Suspense>
+  );
+}
+
+function ScreenChunk({ route }: { route: ScreenDefinition }): ReactElement {
+  const { i18n } = useTranslation();
+  return <LoadedScreenView screen={use(screenReady(i18n, route.id))} />;
+}
+
+function LoadedScreenView({ screen }: { screen: ScreenDefinition }): ReactElement {
   const dispatch = useDispatch();
   const { key, pathname } = useLocation();
   const params = useParams();
@@ -88,7 +106,7 @@ export function ScreenView({ screen }: { screen: ScreenDefinition }): ReactEleme
   return (
     <>
       <Blocks blocks={screen.blocks ?? (screen.form ? FORM_ONLY : [])} screen={screen} context={context} />
-      <ConfirmDialog />
+      <ActionDialog />
     </>
   );
 }

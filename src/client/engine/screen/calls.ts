@@ -5,17 +5,31 @@
 import { getI18n } from 'react-i18next';
 import { call, put, select } from 'redux-saga/effects';
 import type { CallDefinition, FlashSpec, Outcome } from '../../../common/screens.js';
+import { translates } from '../../../common/translatingRoutes.js';
 import { callApi } from '../../api/callApi.js';
+import { currentPathFromContext, navigateTo } from '../../api/context.js';
 import { handleApiError } from '../../api/errorCatalogue.js';
 import { isApiError, type ApiError } from '../../api/http.js';
+import { CALL_TIMEOUT_MS, SIGNIN_PATH } from '../../state/constants.js';
 import { flashShown } from '../../state/flash.js';
-import type { SessionRootState } from '../../state/session.js';
+import { sessionCleared, type SessionRootState } from '../../state/session.js';
 import { fillPath } from '../forms/pathParams.js';
+import { chooseCall } from './callChoice.js';
+import { normalized } from './normalizers.js';
+import { rememberValues } from './remember.js';
 import { matches } from './conditions.js';
 import { navigateToScreen } from './navigation.js';
 import { screenLocalSet } from './local.js';
 import { formFieldsSet } from '../forms/formState.js';
 import { resolveValue, resolveValues, type ScreenContext } from './values.js';
+
+/** The header of a call with `idempotencyKey` (the server's api/idempotency.ts). */
+export const IDEMPOTENCY_KEY_HEADER = 'idempotency-key';
+
+/** 128 random bits as hex (getRandomValues: randomUUID needs a secure context). */
+export function newIdempotencyKey(): string {
+  return Array.from(crypto.getRandomValues(new Uint8Array(16)), (byte) => byte.toString(16).padStart(2, '0')).join('');
+}
 
 /** How a call ended: its status and body (the answer, or the error's body). */
 export interface CallResult {
@@ -40,6 +54,12 @@ function errorResult(error: unknown): CallResult {
   return isApiError(error) ? { ok: false, status: error.status, code: error.code, body: error.body, error } : { ok: false, error };
 }
 
+/** The page's language as `lang` of a call whose answer is translated (src/common/translatingRoutes.ts), unless it names one. */
+function withPageLanguage(definition: CallDefinition, query: Record<string, string>, language: string | undefined): Record<string, string> {
+  if (!language || query.lang !== undefined || !translates(definition.method ?? 'GET', definition.path, definition.version)) return query;
+  return { ...query, lang: language };
+}
+
 /**
  * Makes the call, with the definition's body or else `formData`; a failure that a row of `outcomes` claims skips the
  * general handling (callApi runs it otherwise). Never throws: the result says how it went.
@@ -51,6 +71,7 @@ export function* runCall(
   outcomes: readonly Outcome[] = [],
   formData?: Record<string, unknown>,
 ): Generator<unknown, CallResult, unknown> {
+  definition = chooseCall(definition, context);
   let path: string;
   try {
     const values = { ...context.params, ...resolveValues(definition.params, context) } as Record<string, string | undefined>;
@@ -60,10 +81,13 @@ export function* runCall(
     yield call(handleApiError, error);
     return { ok: false, error };
   }
-  const query = resolveValues(definition.query, context) as Record<string, string>;
+  const query = withPageLanguage(definition, resolveValues(definition.query, context) as Record<string, string>, context.language);
   const body = definition.body ? resolveValues(definition.body, context) : formData;
   const bearerToken = definition.bearer ? resolveValue(definition.bearer.token, context) : undefined;
-  const headers = definition.bearer && bearerToken ? { [definition.bearer.header]: `Bearer ${String(bearerToken)}` } : undefined;
+  const headers = {
+    ...(definition.bearer && bearerToken ? { [definition.bearer.header]: `Bearer ${String(bearerToken)}` } : {}),
+    ...(definition.idempotencyKey ? { [IDEMPOTENCY_KEY_HEADER]: newIdempotencyKey() } : {}),
+  };
   const claims = (error: ApiError) => {
     const outcome = chooseOutcome(outcomes, errorResult(error), context);
     return outcome !== undefined && !outcome.general;
@@ -72,7 +96,16 @@ export function* runCall(
     const answer: unknown = yield call(
       callApi,
       operation,
-      { method: definition.method ?? 'GET', path, version: definition.version, query, headers, ...(definition.multipart ? { multipart: true } : {}), ...(body === undefined ? {} : { body }) },
+      {
+        method: definition.method ?? 'GET',
+        path,
+        version: definition.version,
+        query,
+        headers,
+        ...(definition.timeout ? { timeoutMs: CALL_TIMEOUT_MS[definition.timeout] } : {}),
+        ...(definition.multipart ? { multipart: true } : {}),
+        ...(body === undefined ? {} : { body }),
+      },
       { handle: claims },
     );
     return { ok: true, body: answer };
@@ -86,6 +119,18 @@ export function flashOf(spec: FlashSpec, context: Partial<ScreenContext>) {
   return flashShown({ kind: spec.kind ?? 'success', messageKey: spec.message, params: resolveValues(spec.values, context) });
 }
 
+/** Outcome.signOut (SPEC §8 'User calls returning 401'): the session and local storage cleared, then sign-in, back here after. */
+function* signOut(): Generator<unknown, void, unknown> {
+  const returnTo = (yield* currentPathFromContext()) as string;
+  yield put(sessionCleared());
+  try {
+    globalThis.localStorage?.clear();
+  } catch {
+    // storage unavailable: nothing kept there
+  }
+  yield* navigateTo(`${SIGNIN_PATH}?returnTo=${encodeURIComponent(returnTo)}`, { replace: true });
+}
+
 /**
  * What an outcome does besides field messages and reloads (which belong to the form or the screen): its event with
  * the answer, its flash, then its navigation. `done` is the path of a form's done step.
@@ -96,10 +141,12 @@ export function* applyOutcome(
   done?: () => Generator<unknown, void, unknown>,
   screenId?: string,
 ): Generator<unknown, void, unknown> {
-  if (outcome.set && screenId) yield put(screenLocalSet({ screenId, values: resolveValues(outcome.set as Record<string, string>, context) }));
+  if (outcome.signOut) yield* signOut();
+  if (outcome.set && screenId) yield put(screenLocalSet({ screenId, values: normalized(resolveValues(outcome.set as Record<string, string>, context), outcome.normalize) }));
   // the screen's form is keyed by the screen's id (forms/FormScreen.tsx)
   if (outcome.setFields && screenId) yield put(formFieldsSet({ formId: screenId, values: resolveValues(outcome.setFields, context) }));
   if (outcome.save && typeof context.body === 'string') yield call(saveFile, outcome.save, context);
+  if (outcome.remember) yield call(rememberValues, resolveValues(outcome.remember, context));
   if (outcome.event) yield put({ type: outcome.event, payload: context.body });
   if (outcome.flash) yield put(flashOf(outcome.flash, context));
   if (outcome.navigate === 'done') {

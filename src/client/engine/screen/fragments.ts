@@ -2,12 +2,12 @@
  * Shared blocks (screens/fragments/<name>.json, FragmentBlock): one definition shown by several screens with their
  * own inputs, e.g. SPEC 2.11's order summary on the wizard's confirm step and on Application Details.
  */
-import fragments from '../../../../build/generated/fragments.json';
 import type { FragmentDefinition } from '../../../common/screens.js';
 
-const byName = new Map(Object.entries(fragments as Record<string, FragmentDefinition>));
+/** The fragments of the screens loaded so far: each screen's chunk brings those it shows (screenModule.ts). */
+const byName = new Map<string, FragmentDefinition>();
 
-/** Adds a fragment beside those of screens/fragments/ (tests try the mechanism this way). */
+/** Adds a fragment: from a screen's chunk, or one a test tries the mechanism with. */
 export function registerFragment(name: string, fragment: FragmentDefinition): void {
   byName.set(name, fragment);
 }

@@ -1,10 +1,19 @@
-/** Navigation by screen id (no path literals in code): a ScreenLink becomes the screen's path with its values. */
-import screens from '../../../../build/generated/screens.json';
+/**
+ * Navigation by screen id (no path literals in code): a ScreenLink becomes the screen's path with its values. Until a
+ * screen's chunk is loaded (screenModule.ts) its definition here is its route entry: path, access, title, breadcrumb.
+ */
+import routes from '../../../../build/generated/routes.json';
 import type { ScreenDefinition, ScreenLink } from '../../../common/screens.js';
 import { navigateTo } from '../../api/context.js';
 import { resolveValues, type ScreenContext } from './values.js';
 
-const byId = new Map((screens as ScreenDefinition[]).map((screen) => [screen.id, screen]));
+const byId = new Map((routes as ScreenDefinition[]).map((screen) => [screen.id, screen]));
+const generated = new Set(byId.keys());
+
+/** Whether the build made a chunk for this screen (a definition of screens/, not one a test registered). */
+export function isGeneratedScreen(id: string): boolean {
+  return generated.has(id);
+}
 
 /** Adds a definition beside those of screens/ (tests try engine capabilities that no screen uses yet this way). */
 export function registerScreen(screen: ScreenDefinition): void {
@@ -18,12 +27,17 @@ export function screenById(id: string): ScreenDefinition {
 }
 
 /** The path of the linked screen, its placeholders filled from the link's params (then the context's own), and its query. */
-/** A route path with its placeholders (':id', ':step?') filled; a missing value is an error of the definition. */
+/**
+ * A route path with its placeholders (':id', ':step?') filled; an optional one without a value is left out with its
+ * slash (a link to a wizard's first step), a missing required one is an error of the definition.
+ */
 export function fillRoutePath(path: string, values: Record<string, unknown>, owner = path): string {
-  return path.replace(/:([a-zA-Z][a-zA-Z0-9]*)\??/g, (_match, name: string) => {
+  return path.replace(/(\/?):([a-zA-Z][a-zA-Z0-9]*)(\??)/g, (_match, slash: string, name: string, optional: string) => {
     const value = values[name];
-    if (value === undefined || value === null || value === '') throw new Error(`${owner}: no value for :${name}`);
-    return encodeURIComponent(String(value));
+    const missing = value === undefined || value === null || value === '';
+    if (missing && optional) return '';
+    if (missing) throw new Error(`${owner}: no value for :${name}`);
+    return `${slash}${encodeURIComponent(String(value))}`;
   });
 }
 

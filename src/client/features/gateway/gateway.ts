@@ -2,10 +2,13 @@
  * The single-sign-on gateway, /auth/gateway (SPEC 2.3, §7 Single-sign-on forwarding, §8 Gateway). Its route is open to
  * everyone (access `unguarded`: SPEC 2.1 calls it public, but it needs a signed-in admin to ask for tokens), and this
  * saga decides:
- * - glo=true, signed in: keep the gateway's query without glo (sessionStorage), sign out through the provider, which
- *   comes back to /auth/gateway; that visit resumes the kept query and, signed out, goes on to sign in;
+ * - glo=true without gpc: top, nothing ended (issue 15 finding 6: a link from any site must not end sessions);
+ * - glo=true, signed in: GET admin/single-sign-on/check with the same query first — a refusal is handled as the tokens
+ *   call's is, and nothing is ended; then keep the gateway's query without glo (sessionStorage), sign out through
+ *   the provider, which comes back to /auth/gateway; that visit resumes the kept query and, signed out, goes on to
+ *   sign in;
  * - glo=true, signed out: sign in with prompt=login (the provider asks for the password whatever session it holds),
- *   returning to the gateway without glo;
+ *   returning to the gateway without glo (nothing to end here; the tokens call refuses an unknown gpc afterwards);
  * - signed out: /signin with returnTo the gateway URL, which brings the admin back here after signing in;
  * - signed in: GET admin/single-sign-on?gpc=&gss=&gul= (gul ja|en, default ja) and a full-page navigation to authUrl
  *   with guq, gss, gui, gsg, ghs, gul and goi (the session organisation's gloplaId); for productId 4 also projectId
@@ -32,6 +35,7 @@ export const gatewayOpened = actionCreator<{ search: string }, 'gateway/opened'>
 export const RESUME_STORAGE_KEY = 'gateway.resume';
 export const TOP = '/';
 export const TOKENS_OPERATION = 'gateway/tokens';
+export const CHECK_OPERATION = 'gateway/check';
 
 export interface GatewayRequest {
   gpc: string | null;
@@ -99,13 +103,31 @@ function takeKept(storage: Storage | undefined = globalThis.sessionStorage): str
 
 const signinUrl = (returnTo: string, prompt?: string) => `${SIGNIN_PATH}?${prompt ? `prompt=${prompt}&` : ''}returnTo=${encodeURIComponent(returnTo)}`;
 
+/** A refused gateway call: 403 → the Forbidden flash; the rest was handled by callApi. Then top. */
+function* refused(error: unknown): Generator<unknown, void, unknown> {
+  if ((error as Partial<ApiError>).status === 403) yield put(flash.error('errors.forbidden'));
+  yield call(navigateTo, TOP, { replace: true });
+}
+
+const tokensQuery = (request: GatewayRequest) => ({ gpc: request.gpc, gss: request.gss, gul: request.gul });
+
 export function* openGateway({ payload: { search } }: ReturnType<typeof gatewayOpened>): Generator<unknown, void, unknown> {
   const request = gatewayRequest(search);
   const signedIn = (yield select(hasSession)) as boolean;
 
   if (request.signOutFirst) {
+    if (!request.gpc) {
+      yield call(navigateTo, TOP, { replace: true });
+      return;
+    }
     const back = gatewayPathWithoutSignOut(search);
     if (signedIn) {
+      try {
+        yield* callApi(CHECK_OPERATION, { path: 'admin/single-sign-on/check', query: tokensQuery(request) }, { handle: (error: ApiError) => error.status === 403 });
+      } catch (error) {
+        yield* refused(error);
+        return;
+      }
       yield call(keepForAfterSignOut, back);
       yield put(logoutRequested({ postLogoutPath: GATEWAY_PATH }));
     } else {
@@ -129,12 +151,11 @@ export function* openGateway({ payload: { search } }: ReturnType<typeof gatewayO
   try {
     answer = yield* callApi<SingleSignOnAnswer>(
       TOKENS_OPERATION,
-      { path: 'admin/single-sign-on', query: { gpc: request.gpc, gss: request.gss, gul: request.gul } },
+      { path: 'admin/single-sign-on', query: tokensQuery(request) },
       { handle: (error: ApiError) => error.status === 403 },
     );
   } catch (error) {
-    if ((error as Partial<ApiError>).status === 403) yield put(flash.error('errors.forbidden'));
-    yield call(navigateTo, TOP, { replace: true });
+    yield* refused(error);
     return;
   }
   const project = answer.productId === PROJECT_PRODUCT_ID ? ((yield call(takeProject)) as ReturnType<typeof takeProject>) : {};

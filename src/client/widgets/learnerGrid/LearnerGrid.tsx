@@ -12,9 +12,14 @@
  *   columns (the learner's id in the edit wizard); the local key of each row (SPEC §3) is never part of the value;
  * - errors of the items (schema, server 422 `users.3.email`, and rows repeating a `uniqueFields` value) mark their cells
  *   and are listed under the grid ('No. 4 E-mail: Duplicate data.'); more rows than the maximum shows a message with a
- *   help link. The array's own errors (none at all, the server's user limit) are the field template's.
+ *   help link (`limitMessage`: a class's own words), and keeps the form from being submitted (SPEC §5: exceeding the
+ *   limit is an error) until rows are removed. The array's own errors (none at all, the server's user limit) are the
+ *   field template's;
+ * - row locks (`lockKept`, `lockAdded`, bound by condition: a class's deadlines) show beside the locked rows why they
+ *   cannot change; an edit of one is undone and said (`lockKeptRefused`, `lockAddedRefused`: e.g. SPEC §8's
+ *   '(e-mail) cannot be deleted.') before the form is sent.
  */
-import { useCallback, useEffect, useMemo, useRef, useState, type FocusEvent, type KeyboardEvent, type ReactElement, createContext, useContext } from 'react';
+import { memo, useCallback, useEffect, useMemo, useRef, useState, type FocusEvent, type KeyboardEvent, type ReactElement, createContext, useContext } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { FieldProps } from '@rjsf/utils';
 import Spreadsheet, {
@@ -36,18 +41,25 @@ import {
   effectiveMaximum,
   fromValue,
   isBlankRow,
+  isKeptRow,
+  isLockedRow,
   markErrors,
   padRows,
+  refusedEdits,
   rowsFor,
+  sameErrors,
   sortErrors,
   toValue,
   uniqueErrors,
+  withLocks,
   type ErrorNode,
   type GridCell,
   type GridMatrix,
   type GridRow,
   type Item,
+  type RefusedEdit,
 } from './rows.js';
+import { isWidgetFormContext } from '../formContext.js';
 import { orderedColumns, readOptions, type GridColumn } from './options.js';
 
 /**
@@ -55,6 +67,14 @@ import { orderedColumns, readOptions, type GridColumn } from './options.js';
  * (the tests) its CommonJS build may arrive as the module object, whose `default` is the component.
  */
 const SpreadsheetComponent = ((Spreadsheet as unknown as { default?: typeof Spreadsheet }).default ?? Spreadsheet) as typeof Spreadsheet;
+
+/**
+ * react-spreadsheet re-rendered for nothing costs every cell: its context value is a new array on each render, so each
+ * cell's selectors run and each cell is scheduled again (5,000 of them for 1,000 pasted rows). So the sheet renders
+ * only when one of its props changes, and the grid hands it stable ones: the form's re-render after a paste (its value,
+ * its validation) leaves the sheet alone.
+ */
+const Sheet = memo(SpreadsheetComponent) as unknown as typeof Spreadsheet;
 
 /** What the spreadsheet's parts need to name themselves. */
 interface GridLabels {
@@ -65,6 +85,8 @@ interface GridLabels {
   selectRow: (row: number) => string;
   selectColumn: (label: string) => string;
   cellLabel: (row: number, column: number) => string;
+  /** Why a row is locked (issue 17's row locks), by row; undefined: editable. */
+  lockOf: (row: number) => string | undefined;
 }
 
 const LabelsContext = createContext<GridLabels | null>(null);
@@ -145,19 +167,31 @@ function RowIndicator({ row, selected, onSelect }: RowIndicatorProps): ReactElem
       onClick={(event) => onSelect(row, event.shiftKey)}
       onKeyDown={onActivateKey(() => onSelect(row, false))}
       tabIndex={0}
-      title={labels.selectRow(row)}
+      title={labels.lockOf(row) ?? labels.selectRow(row)}
     >
       {row + 1}
+      {labels.lockOf(row) && (
+        <span className="learner-grid__lock" aria-label={labels.lockOf(row)} role="img">
+          ※
+        </span>
+      )}
     </th>
   );
 }
 
-/** The text as typed: a value starting with '=' is a name or an address here, not a formula. */
-function DataViewer({ cell }: DataViewerProps<GridCell>): ReactElement {
+/** The text as typed: a value starting with '=' is a name or an address here, not a formula. Memoised: a cell's
+ * selection or activity changing does not change its text. */
+const DataViewer = memo(function DataViewer({ cell }: DataViewerProps<GridCell>): ReactElement {
   return <span className="Spreadsheet__data-viewer">{typeof cell?.value === 'string' ? cell.value : ''}</span>;
+});
+
+function DataEditor(props: DataEditorProps<GridCell>): ReactElement {
+  const labels = useLabels();
+  // a locked row is shown, never edited
+  return labels.lockOf(props.row) ? <DataViewer {...(props as unknown as DataViewerProps<GridCell>)} /> : <CellEditor {...props} />;
 }
 
-function DataEditor({ cell, row, column, onChange }: DataEditorProps<GridCell>): ReactElement {
+function CellEditor({ cell, row, column, onChange }: DataEditorProps<GridCell>): ReactElement {
   const labels = useLabels();
   const input = useRef<HTMLInputElement>(null);
   useEffect(() => {
@@ -191,8 +225,18 @@ function sameTexts(a: readonly Item[], b: readonly Item[], fields: readonly stri
   return a.length === b.length && a.every((item, index) => fields.every((field) => (item[field] ?? '') === (b[index]?.[field] ?? '')));
 }
 
+/**
+ * The value of the last render while the new one is equal: the form hands a new errorSchema on each render, and new
+ * errors (even the same ones) would mark the cells anew, a new matrix for the sheet to take in whole.
+ */
+function useSteady<T>(value: T, equal: (a: T, b: T) => boolean): T {
+  const kept = useRef(value);
+  if (kept.current !== value && !equal(kept.current, value)) kept.current = value;
+  return kept.current;
+}
+
 export function LearnerGrid(props: FieldProps): ReactElement {
-  const { formData, onChange, fieldPathId, errorSchema, uiSchema, schema, disabled, readonly } = props;
+  const { formData, onChange, fieldPathId, errorSchema, uiSchema, schema, disabled, readonly, registry } = props;
   const { t, i18n } = useTranslation();
   const id = fieldPathId.$id;
   const options = readOptions((uiSchema?.['ui:options'] as Record<string, unknown> | undefined) ?? {}, schema.items, effectiveMaximum);
@@ -203,13 +247,18 @@ export function LearnerGrid(props: FieldProps): ReactElement {
     [JSON.stringify(options.columns), JSON.stringify(options.columnOrder), language],
   );
   const fields = useMemo(() => columns.map((column) => column.field), [columns]);
+  const locks = useMemo(() => ({ kept: options.lockKept !== undefined, added: options.lockAdded !== undefined }), [options.lockKept, options.lockAdded]);
+  // no empty rows to fill when none may be added
+  const minimumRows = locks.added ? 0 : options.rows;
 
-  const [grid, setGrid] = useState<{ matrix: GridMatrix; rows: GridRow[]; fields: string[] }>(() => ({ ...fromValue(formData, fields, options.rows), fields }));
+  const [grid, setGrid] = useState<{ matrix: GridMatrix; rows: GridRow[]; fields: string[] }>(() => ({ ...fromValue(formData, fields, minimumRows), fields }));
   const latest = useRef(grid);
   latest.current = grid;
   /** The value this grid sent last: the same value coming back is not a reason to rebuild the grid. */
   const sent = useRef<Item[] | undefined>(formData);
   const [pasting, setPasting] = useState(false);
+  /** The edits of locked rows the last change attempted (undone). */
+  const [refused, setRefused] = useState<RefusedEdit[]>([]);
   const mounted = useRef(true);
   useEffect(
     () => () => {
@@ -225,20 +274,26 @@ export function LearnerGrid(props: FieldProps): ReactElement {
     if (current.fields === fields && sent.current !== undefined && sameTexts(incoming, sent.current, fields)) return;
     if (current.fields === fields && sameTexts(incoming, toValue(current.matrix, current.rows, fields).value, fields)) return;
     sent.current = incoming;
-    setGrid({ ...fromValue(incoming, fields, options.rows), fields });
-  }, [formData, fields, options.rows]);
+    setGrid({ ...fromValue(incoming, fields, minimumRows), fields });
+  }, [formData, fields, minimumRows]);
 
+  // RJSF hands a new onChange on each render: read through a ref, so handleChange (a prop of the sheet) stays the same
+  const form = useRef({ onChange, path: fieldPathId.path });
+  form.current = { onChange, path: fieldPathId.path };
   const emit = useCallback(() => {
     const { matrix, rows } = latest.current;
     const { value } = toValue(matrix, rows, fields);
     sent.current = value;
-    onChange(value, fieldPathId.path);
-  }, [fields, onChange, fieldPathId]);
+    form.current.onChange(value, form.current.path);
+  }, [fields]);
 
   const handleChange = useCallback(
     (data: GridMatrix) => {
       const previous = latest.current;
-      const matrix = toColumns(data, fields.length);
+      const attempted = toColumns(data, fields.length);
+      const undone = refusedEdits(previous.matrix, attempted, previous.rows, locks, fields);
+      setRefused((current) => (current.length === 0 && undone.length === 0 ? current : undone));
+      const matrix = withLocks(previous.matrix, attempted, previous.rows, locks);
       if (matrix === previous.matrix) return;
       const next = { matrix, rows: rowsFor(matrix, previous.rows), fields };
       latest.current = next;
@@ -255,7 +310,7 @@ export function LearnerGrid(props: FieldProps): ReactElement {
         emit();
       }
     },
-    [fields, options.pasteIndicatorCells, emit],
+    [fields, options.pasteIndicatorCells, emit, locks],
   );
 
   const addRow = () => {
@@ -264,11 +319,14 @@ export function LearnerGrid(props: FieldProps): ReactElement {
   };
 
   const { gridRowOf, value } = useMemo(() => toValue(grid.matrix, grid.rows, fields), [grid, fields]);
-  const errors = useMemo(() => {
-    const { cells } = cellErrors(errorSchema as ErrorNode | undefined, gridRowOf, fields);
-    const duplicates = duplicateErrors(value, gridRowOf, options.uniqueFields, t('errors.field.duplicated'));
-    return sortErrors(uniqueErrors([...cells, ...duplicates]), fields);
-  }, [errorSchema, gridRowOf, value, fields, JSON.stringify(options.uniqueFields), t]);
+  const errors = useSteady(
+    useMemo(() => {
+      const { cells } = cellErrors(errorSchema as ErrorNode | undefined, gridRowOf, fields);
+      const duplicates = duplicateErrors(value, gridRowOf, options.uniqueFields, t('errors.field.duplicated'));
+      return sortErrors(uniqueErrors([...cells, ...duplicates]), fields);
+    }, [errorSchema, gridRowOf, value, fields, JSON.stringify(options.uniqueFields), t]),
+    sameErrors,
+  );
   const display = useMemo(() => markErrors(grid.matrix, errors, fields), [grid.matrix, errors, fields]);
 
   // Keyboard: Tab between cells is the browser's (react-spreadsheet would keep Tab inside the grid for good, a keyboard
@@ -280,6 +338,12 @@ export function LearnerGrid(props: FieldProps): ReactElement {
   const onKeyDownCapture = (event: KeyboardEvent<HTMLDivElement>) => {
     if (event.key === 'Tab' && mode.current === 'view') event.stopPropagation();
   };
+  const onActivate = useCallback((point: Point) => {
+    active.current = point;
+  }, []);
+  const onModeChange = useCallback((next: Mode) => {
+    mode.current = next;
+  }, []);
   const onFocus = (event: FocusEvent<HTMLDivElement>) => {
     const cell = event.target as HTMLTableCellElement;
     if (cell.tagName !== 'TD' || !cell.classList.contains('Spreadsheet__cell')) return;
@@ -306,17 +370,36 @@ export function LearnerGrid(props: FieldProps): ReactElement {
       selectRow: (row) => t('learnerGrid.selectRow', { rowNo: row + 1 }),
       selectColumn: (label) => t('learnerGrid.selectColumn', { column: label }),
       cellLabel: (row, column) => t('learnerGrid.cell', { rowNo: row + 1, column: columnLabels[column] ?? '' }),
+      lockOf: (row) => {
+        const gridRow = grid.rows[row];
+        if (!isLockedRow(gridRow, locks)) return undefined;
+        return t(isKeptRow(gridRow) ? options.lockKept! : options.lockAdded!, { rowNo: row + 1 });
+      },
     }),
-    [columnLabels, headingId, described, errorsId, t],
+    [columnLabels, headingId, described, errorsId, t, grid.rows, locks, options.lockKept, options.lockAdded],
   );
   const filled = grid.matrix.filter((cells) => !isBlankRow(cells, fields.length)).length;
   const maximum = options.maximum;
   const locked = disabled || readonly;
+  const overLimit = maximum !== undefined && filled > maximum;
+
+  // more rows than the maximum: the form is not sent (the message says why)
+  const formContext: unknown = registry?.formContext;
+  const context = isWidgetFormContext(formContext) ? formContext : undefined;
+  useEffect(() => {
+    context?.setSubmitBlocked(id, overLimit);
+  }, [context, id, overLimit]);
+  useEffect(() => () => context?.setSubmitBlocked(id, false), [context, id]);
+
+  const refusalMessages = refused.flatMap((edit) => {
+    const key = edit.kind === 'kept' ? options.lockKeptRefused : options.lockAddedRefused;
+    return key ? [t(key, { ...edit.values, lineNo: edit.row + 1, rowNo: edit.row + 1 })] : [];
+  });
 
   return (
     <div className="learner-grid" id={id}>
       <h3 className="learner-grid__heading" id={headingId}>
-        {maximum === undefined ? t(options.label) : t(options.headingKey, { number: maximum })}
+        {maximum === undefined ? t(options.label) : t(options.headingKey, { number: maximum, minimum: options.minimum ?? 0 })}
       </h3>
       {options.helpLink && (
         <p className="learner-grid__hint">
@@ -325,18 +408,23 @@ export function LearnerGrid(props: FieldProps): ReactElement {
           </a>
         </p>
       )}
+      {[options.lockKept, options.lockAdded].map(
+        (reason) =>
+          reason && (
+            <p key={reason} className="learner-grid__lock-note">
+              <span aria-hidden="true">※ </span>
+              {t(reason, { rowNo: '' })}
+            </p>
+          ),
+      )}
       <LabelsContext.Provider value={labels}>
         <div className="learner-grid__sheet" onFocus={onFocus} onKeyDownCapture={onKeyDownCapture}>
-          <SpreadsheetComponent
+          <Sheet
             ref={sheet}
             data={display}
             onChange={handleChange as (data: GridMatrix) => void}
-            onActivate={(point) => {
-              active.current = point;
-            }}
-            onModeChange={(next) => {
-              mode.current = next;
-            }}
+            onActivate={onActivate}
+            onModeChange={onModeChange}
             columnLabels={columnLabels}
             Table={GridTable}
             Row={Row}
@@ -349,7 +437,7 @@ export function LearnerGrid(props: FieldProps): ReactElement {
         </div>
       </LabelsContext.Provider>
       <div className="learner-grid__actions">
-        <button type="button" className="button learner-grid__add" aria-label={t('learnerGrid.addRow')} title={t('learnerGrid.addRow')} disabled={locked} onClick={addRow}>
+        <button type="button" className="button learner-grid__add" aria-label={t('learnerGrid.addRow')} title={t('learnerGrid.addRow')} disabled={locked || locks.added} onClick={addRow}>
           +
         </button>
         <span className="learner-grid__count">{t('learnerGrid.count', { count: filled })}</span>
@@ -357,9 +445,18 @@ export function LearnerGrid(props: FieldProps): ReactElement {
           {pasting ? t('learnerGrid.pasting') : ''}
         </span>
       </div>
-      {maximum !== undefined && filled > maximum && (
+      {refusalMessages.length > 0 && (
+        <div className="learner-grid__refused" role="alert">
+          <ul>
+            {refusalMessages.map((message, index) => (
+              <li key={index}>{message}</li>
+            ))}
+          </ul>
+        </div>
+      )}
+      {overLimit && (
         <p className="learner-grid__limit" role="alert">
-          {t('learnerGrid.limitExceeded', { number: maximum })}
+          {t(options.limitMessage, { number: maximum })}
           {options.limitHelpLink && (
             <>
               {' '}

@@ -21,6 +21,10 @@ export interface LearnerGridOptions {
   /** Locale key of the heading when a maximum is known, with {{number}}. */
   headingKey: string;
   maximum: number | undefined;
+  /** The fewest rows, shown in the heading ({{minimum}}); not enforced (a class below its minimum only warns). */
+  minimum: number | undefined;
+  /** Locale key of the message when the rows exceed the maximum ({{number}}). */
+  limitMessage: string;
   rows: number;
   pasteIndicatorCells: number;
   helpLink: string | undefined;
@@ -28,6 +32,15 @@ export interface LearnerGridOptions {
   limitHelpLink: string | undefined;
   /** Fields whose values must differ between rows (e-mail: 'duplicated', SPEC §5). */
   uniqueFields: string[];
+  /**
+   * Row locks (bound by condition, issue 17): a locale key saying why the rows that came with an id cannot be changed
+   * or removed (`lockKept`), or why no row can be added (`lockAdded`); absent: not locked.
+   */
+  lockKept: string | undefined;
+  lockAdded: string | undefined;
+  /** Locale keys of the message when an edit of a locked row was undone (the row's values and {{lineNo}}). */
+  lockKeptRefused: string | undefined;
+  lockAddedRefused: string | undefined;
 }
 
 /** A heading key chosen by a value: `{"by": "$data.serviceGroup.selection", "keys": {"multi": "…"}, "default": "…"}`. */
@@ -49,6 +62,10 @@ function chooseKey(option: unknown, fallback: string): string {
 
 function positiveInteger(value: unknown, fallback: number): number {
   return typeof value === 'number' && Number.isInteger(value) && value > 0 ? value : fallback;
+}
+
+function nonEmpty(value: unknown): string | undefined {
+  return typeof value === 'string' && value !== '' ? value : undefined;
 }
 
 function stringList(value: unknown): string[] {
@@ -76,12 +93,18 @@ export function readOptions(options: Record<string, unknown>, itemSchema: unknow
     label: typeof options.label === 'string' ? options.label : 'learnerGrid.label',
     headingKey: chooseKey(options.heading, 'learnerGrid.heading.default'),
     maximum: effectiveMaximum(options.maximum, options.maximumDivisor),
+    minimum: effectiveMaximum(options.minimum, undefined),
+    limitMessage: nonEmpty(options.limitMessage) ?? 'learnerGrid.limitExceeded',
     rows: positiveInteger(options.rows, INITIAL_ROWS),
     pasteIndicatorCells: positiveInteger(options.pasteIndicatorCells, PASTE_INDICATOR_CELLS),
     helpLink: typeof options.helpLink === 'string' ? options.helpLink : undefined,
     helpLabel: typeof options.helpLabel === 'string' ? options.helpLabel : 'learnerGrid.help',
     limitHelpLink: typeof options.limitHelpLink === 'string' ? options.limitHelpLink : undefined,
     uniqueFields: stringList(options.uniqueFields),
+    lockKept: nonEmpty(options.lockKept),
+    lockAdded: nonEmpty(options.lockAdded),
+    lockKeptRefused: nonEmpty(options.lockKeptRefused),
+    lockAddedRefused: nonEmpty(options.lockAddedRefused),
   };
 }
 

@@ -131,6 +131,11 @@ export function cellErrors(errorSchema: ErrorNode | undefined, gridRowOf: readon
   return { cells: sortErrors(cells, fields), own: errorSchema?.__errors ?? [] };
 }
 
+/** The same errors in the same order (the grid keeps the errors it has while they stay these). */
+export function sameErrors(a: readonly CellError[], b: readonly CellError[]): boolean {
+  return a.length === b.length && a.every((error, index) => error.row === b[index]!.row && error.field === b[index]!.field && error.message === b[index]!.message);
+}
+
 /** Row by row; in a row, the row's own errors, then the cells' in column order. */
 export function sortErrors(errors: readonly CellError[], fields: readonly string[]): CellError[] {
   const order = (field: string | undefined) => (field === undefined ? -1 : fields.indexOf(field) === -1 ? fields.length : fields.indexOf(field));
@@ -200,4 +205,70 @@ export function uniqueErrors(errors: readonly CellError[]): CellError[] {
     seen.add(id);
     return true;
   });
+}
+
+/**
+ * Which rows a lock rule keeps as they are (issue 17, SPEC §4 class deadlines): `kept` locks the rows that came with
+ * an id (existing learners: not changed, not removed), `added` the others (no learner added). The grid shows them and
+ * `withLocks` undoes any edit of them.
+ */
+export interface RowLocks {
+  kept: boolean;
+  added: boolean;
+}
+
+export function isKeptRow(row: GridRow | undefined): boolean {
+  return row?.rest.id !== undefined && row.rest.id !== null && row.rest.id !== 0;
+}
+
+export function isLockedRow(row: GridRow | undefined, locks: RowLocks): boolean {
+  return isKeptRow(row) ? locks.kept : locks.added;
+}
+
+/**
+ * The edited matrix with the locked rows as they were: a locked row's cells come back, and when no row may be added
+ * the matrix does not grow (a paste below the last row adds nothing). The same matrix when nothing is locked.
+ */
+export function withLocks(previous: GridMatrix, next: GridMatrix, rows: readonly GridRow[], locks: RowLocks): GridMatrix {
+  if (!locks.kept && !locks.added) return next;
+  const height = locks.added ? Math.min(next.length, previous.length) : next.length;
+  return next.slice(0, height).map((cells, index) => (index < previous.length && isLockedRow(rows[index], locks) ? previous[index]! : cells));
+}
+
+/** An edit `withLocks` undid: of a kept row (its learner's values) or a row that would have been added (its values). */
+export interface RefusedEdit {
+  /** The grid row (0-based). */
+  row: number;
+  kind: 'kept' | 'added';
+  values: Item;
+}
+
+function rowValues(cells: GridMatrix[number] | undefined, fields: readonly string[]): Item {
+  return Object.fromEntries(fields.map((field, column) => [field, cellText(cells?.[column]).trim()]));
+}
+
+function sameCells(a: GridMatrix[number] | undefined, b: GridMatrix[number] | undefined, columns: number): boolean {
+  for (let column = 0; column < columns; column += 1) if (cellText(a?.[column]) !== cellText(b?.[column])) return false;
+  return true;
+}
+
+/**
+ * The edits of `next` that `withLocks` undoes, row by row: a kept row changed or emptied (its learner cannot be
+ * changed or removed), a row without an id given text or appended (no learner can be added). Nothing when nothing
+ * is locked; emptying a row that may not be added to is no refusal.
+ */
+export function refusedEdits(previous: GridMatrix, next: GridMatrix, rows: readonly GridRow[], locks: RowLocks, fields: readonly string[]): RefusedEdit[] {
+  if (!locks.kept && !locks.added) return [];
+  const refused: RefusedEdit[] = [];
+  next.forEach((cells, index) => {
+    const before = previous[index];
+    if (index < previous.length) {
+      if (!isLockedRow(rows[index], locks) || sameCells(before, cells, fields.length)) return;
+      if (isKeptRow(rows[index])) refused.push({ row: index, kind: 'kept', values: rowValues(before, fields) });
+      else if (!isBlankRow(cells, fields.length)) refused.push({ row: index, kind: 'added', values: rowValues(cells, fields) });
+    } else if (locks.added && !isBlankRow(cells, fields.length)) {
+      refused.push({ row: index, kind: 'added', values: rowValues(cells, fields) });
+    }
+  });
+  return refused;
 }

@@ -16,6 +16,11 @@ import * as m0050 from './0050_retention_indexes.js';
 import * as m0060 from './0060_contacts.js';
 import * as m0061 from './0061_organization_users.js';
 import * as m0070 from './0070_corporate_subscriptions.js';
+import * as m0080 from './0080_organization_scoped_tokens.js';
+import * as m0081 from './0081_idempotency_records.js';
+import * as m0085 from './0085_token_validity_notifications.js';
+import * as m0086 from './0086_class_periods.js';
+import * as m0087 from './0087_audit_events.js';
 
 export const migrations: Record<string, Migration> = {
   '0001_initial': m0001,
@@ -31,6 +36,11 @@ export const migrations: Record<string, Migration> = {
   '0060_contacts': m0060,
   '0061_organization_users': m0061,
   '0070_corporate_subscriptions': m0070,
+  '0080_organization_scoped_tokens': m0080,
+  '0081_idempotency_records': m0081,
+  '0085_token_validity_notifications': m0085,
+  '0086_class_periods': m0086,
+  '0087_audit_events': m0087,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -350,15 +350,27 @@ export function demoServiceGroupLinks(group: { id: number; identifier: string })
   ];
 }
 
-/** SPEC §3 Project and Project class: each organisation's training projects, with bundled and gls classes. */
-export const demoProjects: Array<{ gloplaId: string; projectCode: string; name: string; classes: Array<{ code: string; name: string; kind: ProjectClassKind }> }> = [
+/**
+ * SPEC §3 Project and Project class: each organisation's training projects, with bundled and gls classes. A gls class
+ * has a period (migration 0086), in days from the seeding day (issue 17's demo: GLS-A holds A000000103, before its
+ * change deadline; GLS-B is open for registration, no application yet; GLS-C started two days ago and holds A000000106,
+ * confirmed before its enlargement deadline; GLS-D started a month ago and holds A000000107, past both deadlines).
+ */
+export const demoProjects: Array<{
+  gloplaId: string;
+  projectCode: string;
+  name: string;
+  classes: Array<{ code: string; name: string; kind: ProjectClassKind; period?: { startsInDays: number; days: number } }>;
+}> = [
   {
     gloplaId: 'G0000001',
     projectCode: 'PJ2026-001',
     name: '2026年度 新任管理職研修',
     classes: [
-      { code: 'GLS-A', name: 'クラスA（4月開講）', kind: 'gls' },
-      { code: 'GLS-B', name: 'クラスB（10月開講）', kind: 'gls' },
+      { code: 'GLS-A', name: 'クラスA（4月開講）', kind: 'gls', period: { startsInDays: 21, days: 60 } },
+      { code: 'GLS-B', name: 'クラスB（10月開講）', kind: 'gls', period: { startsInDays: 60, days: 60 } },
+      { code: 'GLS-C', name: 'クラスC（開講済み・追加受付中）', kind: 'gls', period: { startsInDays: -2, days: 60 } },
+      { code: 'GLS-D', name: 'クラスD（開講済み）', kind: 'gls', period: { startsInDays: -30, days: 60 } },
     ],
   },
   {
@@ -370,7 +382,7 @@ export const demoProjects: Array<{ gloplaId: string; projectCode: string; name: 
       { code: 'BND-2', name: '見放題セット 第2期', kind: 'bundled' },
     ],
   },
-  { gloplaId: 'G0000002', projectCode: 'PJ2026-101', name: '営業力強化研修', classes: [{ code: 'GLS-S', name: '営業クラス', kind: 'gls' }] },
+  { gloplaId: 'G0000002', projectCode: 'PJ2026-101', name: '営業力強化研修', classes: [{ code: 'GLS-S', name: '営業クラス', kind: 'gls', period: { startsInDays: 14, days: 30 } }] },
 ];
 
 /**
@@ -509,4 +521,9 @@ export const demoSubscriptions: Array<{
   { gloplaId: 'G0000001', serviceIds: [9], startsInDays: 42, appliedDaysAgo: 1, admins: ['manager2@example.com'], learners: 5, contact: 0, billingContact: 0 },
   // G0000002's own (for the isolation checks): gls with its class GLS-S
   { gloplaId: 'G0000002', serviceIds: [4], startsInDays: 14, appliedDaysAgo: 2, admins: ['manager@example.com'], learners: 2, projectClassCode: 'GLS-S' },
+  // gls class GLS-C, started two days ago: confirmed (past its change deadline), learners may still be added (before
+  // startsOn + SUBSCRIPTION_ENLARGEMENT_DAYS), none removed
+  { gloplaId: 'G0000001', serviceIds: [4], startsInDays: -2, appliedDaysAgo: 30, admins: ['manager@example.com'], learners: 10, projectClassCode: 'GLS-C' },
+  // gls class GLS-D, started a month ago: past both deadlines
+  { gloplaId: 'G0000001', serviceIds: [4], startsInDays: -30, appliedDaysAgo: 60, admins: ['manager@example.com'], learners: 10, projectClassCode: 'GLS-D' },
 ];

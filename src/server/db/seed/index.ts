@@ -198,7 +198,13 @@ export async function seedDemoData(db: Db): Promise<SeedResult> {
         const expiresIn = admin.invitation === 'open' ? DEMO_INVITATION_SECONDS : -86400;
         await trx
           .insertInto('adminTokens')
-          .values({ adminId: id, purpose: 'activation', tokenHash: hashToken(randomBytes(32).toString('base64url')), expiresAt: new Date(now.getTime() + expiresIn * 1000) })
+          .values({
+            adminId: id,
+            purpose: 'activation',
+            tokenHash: hashToken(randomBytes(32).toString('base64url')),
+            expiresAt: new Date(now.getTime() + expiresIn * 1000),
+            organizationId: organizationId.get(admin.affiliations[0]!.gloplaId)!,
+          })
           .execute();
       }
       await trx
@@ -255,6 +261,7 @@ export async function seedDemoData(db: Db): Promise<SeedResult> {
       .insertInto('organizationServices')
       .values(Object.entries(demoOrganizationServices).flatMap(([gloplaId, serviceIds]) => serviceIds.map((serviceId) => ({ organizationId: organizationId.get(gloplaId)!, serviceId }))))
       .execute();
+    const today = tokyoToday();
     for (const project of demoProjects) {
       const { id } = await trx
         .insertInto('projects')
@@ -263,7 +270,15 @@ export async function seedDemoData(db: Db): Promise<SeedResult> {
         .executeTakeFirstOrThrow();
       await trx
         .insertInto('projectClasses')
-        .values(project.classes.map((projectClass, position) => ({ ...projectClass, projectId: id, position })))
+        .values(
+          project.classes.map(({ period, ...projectClass }, position) => ({
+            ...projectClass,
+            projectId: id,
+            position,
+            startsOn: period ? addDays(today, period.startsInDays) : null,
+            endsOn: period ? addDays(today, period.startsInDays + period.days - 1) : null,
+          })),
+        )
         .execute();
     }
 

@@ -15,12 +15,16 @@ import { fieldPathOf } from '../../../../src/client/engine/forms/SchemaForm.js';
 import { formServerMessage, serverErrorsToErrorSchema } from '../../../../src/client/engine/forms/validationMessages.js';
 import { applyOutcome } from '../../../../src/client/engine/screen/calls.js';
 import { screenById } from '../../../../src/client/engine/screen/navigation.js';
+import { loadScreen } from '../../../../src/client/engine/screen/screenModule.js';
 import type { InitialAlternatives } from '../../../../src/common/screens.js';
 import type { UiSchema } from '@rjsf/utils';
 import { screenDataReducer, screenEntered } from '../../../../src/client/engine/screen/screenData.js';
 import { selectFlashMessages } from '../../../../src/client/state/flash.js';
 import { organizationSelected, sessionFromTokenResponse, sessionStored } from '../../../../src/client/state/session.js';
 import { bodyOf, jsonResponse, setup, type Route } from '../../api/harness.js';
+
+// the full definitions (the first load has each screen's route entry only)
+await Promise.all(['subscription-new'].map(loadScreen));
 
 function signedIn(routes: Record<string, Route>) {
   const harness = setup({ routes, reducers: { forms: formsReducer, screenData: screenDataReducer } });
@@ -156,8 +160,9 @@ describe('engine/forms: what the application wizards need (SPEC 2.11)', () => {
         { value: 13, label: 'Marketing', description: 'Subject 1', disabled: false },
         { value: 14, label: 'Accounting', description: 'Subject 2', disabled: true },
       ]);
-      // only activated admins, named by a locale key with their names
-      expect(bound.adminIds['ui:options'].choices).to.deep.equal([{ value: 1, label: 'subscriptions.wizard.adminName:{"lastName":"山田","firstName":"太郎"}', description: 'a@example.com' }]);
+      // only activated admins, named by a locale key given the person (the words write the name by the language's rule)
+      const person = { id: 1, lastName: '山田', firstName: '太郎', email: 'a@example.com', activatedAt: '2025-01-01T00:00:00Z' };
+      expect(bound.adminIds['ui:options'].choices).to.deep.equal([{ value: 1, label: `subscriptions.wizard.adminName:${JSON.stringify({ person })}`, description: 'a@example.com' }]);
       expect(bound.contactId['ui:options'].records).to.deep.equal([{ id: 7 }]);
       expect(bound['ui:order']).to.equal(uiSchema['ui:order']);
     });

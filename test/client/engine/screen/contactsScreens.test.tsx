@@ -11,6 +11,7 @@ import { cleanup, fireEvent, waitFor, within } from '@testing-library/react';
 import '../../../../src/client/engine/screen/ModalForm.js';
 import { selectFlashMessages } from '../../../../src/client/state/flash.js';
 import { bodyOf, jsonResponse, settle } from '../../api/harness.js';
+import { wireBillingContact, wireContact } from './fixtures.js';
 import { MANAGER, renderScreen } from './support.js';
 
 const flashes = (store: { getState(): unknown }) => selectFlashMessages(store.getState() as never).map((message) => message.messageKey);
@@ -29,20 +30,7 @@ const CONTACT = {
   phoneNumber: '03-1234-5678',
   email: 'hr@example.com',
 };
-const WIRE_CONTACT = {
-  id: 7,
-  organization_id: 1,
-  corporation_name: CONTACT.corporationName,
-  department_name: CONTACT.departmentName,
-  postal_code: CONTACT.postalCode,
-  address: CONTACT.address,
-  last_name: CONTACT.lastName,
-  first_name: CONTACT.firstName,
-  kana_last_name: CONTACT.kanaLastName,
-  kana_first_name: CONTACT.kanaFirstName,
-  phone_number: CONTACT.phoneNumber,
-  email: CONTACT.email,
-};
+const WIRE_CONTACT = wireContact();
 const LIST = 'GET /api/v2/organizations/1/contacts';
 
 /** Types into a field of the dialog and lets the form take the change (RJSF applies it after the event). */
@@ -163,20 +151,7 @@ describe('screens: Contacts and Billing Addresses (SPEC 2.12)', () => {
   });
 
   it('Billing Addresses: To and CC, the company name when no addressee; the form has the To/CC e-mails and the addressee hint, optional', async () => {
-    const billingContact = {
-      id: 3,
-      organization_id: 1,
-      corporation_name: '株式会社デモ',
-      department_name: '経理部',
-      last_name: '鈴木',
-      first_name: '一郎',
-      kana_last_name: 'すずき',
-      kana_first_name: 'いちろう',
-      phone_number: '0312345600',
-      email: 'accounting@example.com',
-      cc_email: 'cc@example.com',
-      addressee: '',
-    };
+    const billingContact = wireBillingContact({ phone_number: '0312345600', email: 'accounting@example.com', cc_email: 'cc@example.com' });
     const { view } = await renderScreen('billingContacts', {
       signedIn: MANAGER,
       routes: { 'GET /api/v2/organizations/1/billing_contacts': () => jsonResponse(200, { billing_contacts: [billingContact] }) },

@@ -9,6 +9,7 @@ import { cleanup, waitFor, within } from '@testing-library/react';
 import type { ScreenDefinition } from '../../../../src/common/screens.js';
 import { registerFragment } from '../../../../src/client/engine/screen/fragments.js';
 import { registerScreen } from '../../../../src/client/engine/screen/navigation.js';
+import { loadScreen } from '../../../../src/client/engine/screen/screenModule.js';
 import { jsonResponse } from '../../api/harness.js';
 import { MANAGER, renderScreen } from './support.js';
 
@@ -69,7 +70,9 @@ const DRY_RUN = {
 };
 
 describe('engine: fragments, dependent data and the order summary outside detail mode', () => {
-  before(() => {
+  before(async () => {
+    // the order summary's fragment comes with the chunk of a screen that shows it
+    await loadScreen('subscription-details');
     registerScreen(FRAGMENT_SCREEN);
     registerScreen(SUMMARY_SCREEN);
     registerFragment('test-outer', {

@@ -7,28 +7,15 @@ import { expect } from 'chai';
 import { cleanup, waitFor } from '@testing-library/react';
 import { selectFlashMessages } from '../../../../src/client/state/flash.js';
 import { jsonResponse, settle } from '../../api/harness.js';
+import { wireService } from './fixtures.js';
 import { MANAGER, MEMBER, renderScreen } from './support.js';
 
 type Category = 'description' | 'purchase' | 'history' | 'admin' | 'terms' | 'other_sso';
 const link = (category: Category, url: string, label: string) => ({ url, category, label });
 
-function service(id: number, groupId: number, name: string, urls: ReturnType<typeof link>[]) {
-  return {
-    service: {
-      id,
-      name,
-      subtitle: '',
-      summary: '',
-      description: `About ${name}.`,
-      thumbnailUrl: null,
-      imageUrl: 'data:image/svg+xml,banner',
-      discontinued: false,
-      lastStartsOn: null,
-      urls,
-      serviceGroup: { id: groupId, name, urls: [] },
-    },
-  };
-}
+const service = (id: number, groupId: number, name: string, urls: ReturnType<typeof link>[]) => ({
+  service: wireService(id, name, { image_url: 'data:image/svg+xml,banner', urls, service_group: { id: groupId, name, urls: [] } }),
+});
 
 const MORE = link('description', 'https://hodaiplus.example.com/', 'For more info');
 const SUBSCRIBE = (id: number) => link('purchase', `/subscription/group/${id}/new`, 'Subscribe');

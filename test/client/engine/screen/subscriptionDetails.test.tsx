@@ -10,39 +10,14 @@ import { cleanup, fireEvent, waitFor, within } from '@testing-library/react';
 import sinon from 'sinon';
 import { selectFlashMessages } from '../../../../src/client/state/flash.js';
 import { jsonResponse } from '../../api/harness.js';
+import { wireBillingContact, wireContact } from './fixtures.js';
 import { MANAGER, renderScreen } from './support.js';
 
 const flashes = (store: { getState(): unknown }) => selectFlashMessages(store.getState() as never).map((message) => message.messageKey);
 
 const group = (id: number, name: string) => ({ id, name, urls: [] });
-const BILLING = {
-  id: 3,
-  organization_id: 1,
-  corporation_name: '株式会社デモ',
-  department_name: '経理部',
-  last_name: '鈴木',
-  first_name: '一郎',
-  kana_last_name: 'スズキ',
-  kana_first_name: 'イチロウ',
-  phone_number: '03-1111-2222',
-  email: 'billing@example.com',
-  cc_email: 'cc@example.com',
-  addressee: '経理課',
-};
-const CONTACT = {
-  id: 7,
-  organization_id: 1,
-  corporation_name: '株式会社デモ',
-  department_name: '人事部',
-  postal_code: '100-0005',
-  address: '東京都千代田区丸の内1-1-1',
-  last_name: '佐藤',
-  first_name: '花子',
-  kana_last_name: 'サトウ',
-  kana_first_name: 'ハナコ',
-  phone_number: '03-1234-5678',
-  email: 'hr@example.com',
-};
+const BILLING = wireBillingContact({ kana_last_name: 'スズキ', kana_first_name: 'イチロウ', cc_email: 'cc@example.com', addressee: '経理課' });
+const CONTACT = wireContact({ kana_last_name: 'サトウ', kana_first_name: 'ハナコ' });
 
 function subscription(overrides: Record<string, unknown> = {}) {
   return {

@@ -8,27 +8,12 @@ import 'global-jsdom/register';
 import { expect } from 'chai';
 import { cleanup, fireEvent, waitFor, within } from '@testing-library/react';
 import { jsonResponse } from '../../api/harness.js';
+import { wireService } from './fixtures.js';
 import { MANAGER, MEMBER, renderScreen } from './support.js';
 
 const group = (id: number, name: string) => ({ id, name });
 
-function detail(id: number, groupId: number, name: string) {
-  return {
-    service: {
-      id,
-      name,
-      subtitle: '',
-      summary: '',
-      description: `About ${name}.`,
-      thumbnail_url: null,
-      image_url: null,
-      discontinued: false,
-      last_starts_on: null,
-      urls: [],
-      service_group: { id: groupId, name, urls: [] },
-    },
-  };
-}
+const detail = (id: number, groupId: number, name: string) => ({ service: wireService(id, name, { service_group: { id: groupId, name, urls: [] } }) });
 
 const EMBA_LATE = {
   id: 101,

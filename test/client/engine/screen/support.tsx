@@ -14,7 +14,7 @@ import { formsReducer } from '../../../../src/client/engine/forms/formState.js';
 import { formsSaga } from '../../../../src/client/engine/forms/formSaga.js';
 import { featureFlagLoaded, featureFlagsReducers } from '../../../../src/client/engine/featureFlags.js';
 import { dialogReducer, screenActionsSaga } from '../../../../src/client/engine/screen/actions.js';
-import { screenById } from '../../../../src/client/engine/screen/navigation.js';
+import { screenReady } from '../../../../src/client/engine/screen/screenModule.js';
 import { screenDataReducer, screenDataSaga } from '../../../../src/client/engine/screen/screenData.js';
 import { ScreenView } from '../../../../src/client/engine/screen/ScreenView.js';
 import { organizationSelected, sessionFromTokenResponse, sessionStored, type Me, type Role } from '../../../../src/client/state/session.js';
@@ -44,7 +44,8 @@ export const MEMBER: ScreenOptions['signedIn'] = { role: 'member', me: { id: 2, 
 export async function renderScreen(screenId: string, options: ScreenOptions = {}) {
   i18nInstance ??= await englishI18n();
   if (i18nInstance.language !== (options.language ?? 'en')) await i18nInstance.changeLanguage(options.language ?? 'en');
-  const screen = screenById(screenId);
+  // the screen's chunk (full definition, conditions, words) loaded first, as a link's prefetch does in the app
+  const screen = await screenReady(i18nInstance, screenId);
   // the router is made after the store (its element needs none), the sagas' navigate reaches it through this
   const routerRef: { current?: ReturnType<typeof createMemoryRouter> } = {};
   const recorded = sinon.spy();

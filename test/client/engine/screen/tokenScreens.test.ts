@@ -6,7 +6,7 @@
 import { expect } from 'chai';
 import { formChanged, formsReducer, formSubmitted, selectForm } from '../../../../src/client/engine/forms/formState.js';
 import { submitForm } from '../../../../src/client/engine/forms/formSaga.js';
-import { screenById } from '../../../../src/client/engine/screen/navigation.js';
+import { loadScreen } from '../../../../src/client/engine/screen/screenModule.js';
 import { loadScreenData, screenDataReducer, screenEntered, selectScreenData } from '../../../../src/client/engine/screen/screenData.js';
 import type { ScreenContext } from '../../../../src/client/engine/screen/values.js';
 import { selectFlashMessages } from '../../../../src/client/state/flash.js';
@@ -25,7 +25,7 @@ const headerOf = (h: Harness, method: string, path: string, name: string) => (h.
 
 /** Submits the screen's form as FormScreen does: its call, outcomes and the screen context. */
 async function submit(h: Harness, screenId: string, data: Record<string, unknown>, context: Partial<ScreenContext> = {}) {
-  const form = screenById(screenId).form!;
+  const form = (await loadScreen(screenId)).form!;
   h.store.dispatch(formChanged({ formId: screenId, data }));
   await h.run(submitForm, formSubmitted({ formId: screenId, call: form.submit, context: { language: 'en', ...context }, data, outcomes: form.outcomes })).toPromise();
   return selectForm(h.store.getState() as never, screenId);
@@ -33,6 +33,7 @@ async function submit(h: Harness, screenId: string, data: Record<string, unknown
 
 /** Enters the screen as ScreenView does and loads its data. */
 async function enter(h: Harness, screenId: string, context: Partial<ScreenContext>) {
+  await loadScreen(screenId);
   h.store.dispatch(screenEntered({ screenId, context }));
   await h.run(loadScreenData, screenId).toPromise();
   return selectScreenData(h.store.getState() as never, screenId);

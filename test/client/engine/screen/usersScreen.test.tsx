@@ -115,6 +115,50 @@ describe('screens/users.json (SPEC 2.15 Users)', () => {
     view.getByRole('button', { name: 'CSV download' });
   });
 
+  it('normalises the row errors (SPEC §5): one per row and field, incomplete items dropped, sorted by row', async () => {
+    const { view } = await renderScreen('users', {
+      signedIn: MANAGER,
+      routes: {
+        'GET /api/v2/organizations/1/users': () => jsonResponse(200, { users: USERS.map(wire) }),
+        'POST /api/v2/organizations/1/users/preview': () =>
+          jsonResponse(422, {
+            errors: [
+              { field: 'email', code: 'cannotBeChanged', meta: { row_no: 3 } },
+              { field: 'email', code: 'blank', meta: { row_no: 3 } },
+              { field: 'name_id', code: 'invalid_format', meta: { row_no: 2 } },
+              { field: 'name_id', meta: { row_no: 2 } },
+              { code: 'blank', meta: { row_no: 2 } },
+            ],
+            users: USERS.map(wire),
+          }),
+      },
+    });
+    await view.findByText('EMP0001');
+    chooseFile(view.container);
+    await view.findByRole('heading', { name: 'Errors in the CSV' });
+    const messages = within(view.getByRole('table', { name: 'Errors in the CSV' })).getAllByRole('button').map((button) => button.textContent);
+    expect(messages).to.deep.equal(['Line 2 nameId: single-byte alphanumerics only', 'Line 3 email: cannot be changed.']);
+  });
+
+  for (const [call, act] of [
+    ['GET /api/v2/organizations/1/users', async () => {}],
+    ['GET /api/v2/organizations/1/users/csv', async (view: Awaited<ReturnType<typeof renderScreen>>['view']) => fireEvent.click(await view.findByRole('button', { name: 'CSV download' }))],
+    ['POST /api/v2/organizations/1/users/preview', async (view: Awaited<ReturnType<typeof renderScreen>>['view']) => chooseFile((await view.findByText('EMP0001')) && view.container)],
+  ] as const) {
+    it(`clears local storage and sends the admin to sign in when ${call} answers 401 (SPEC §8 'User calls returning 401')`, async () => {
+      localStorage.setItem('kept', 'value');
+      const unauthorised = () => jsonResponse(401, { error: 'unauthorized' });
+      const { view, navigate } = await renderScreen('users', {
+        signedIn: MANAGER,
+        routes: { 'GET /api/v2/organizations/1/users': () => jsonResponse(200, { users: USERS.map(wire) }), [call]: unauthorised },
+      });
+      await act(view);
+      // back here after signing in (the harness's current path)
+      await waitFor(() => expect(navigate.args.some(([to]) => /^\/signin\?returnTo=/.test(String(to)))).to.equal(true));
+      expect(localStorage.getItem('kept')).to.equal(null);
+    });
+  }
+
   it('replaces the table with a format error panel (400 by code; 413 invalid CSV format) that offers the upload again', async () => {
     let status = 400;
     const { view } = await renderScreen('users', {

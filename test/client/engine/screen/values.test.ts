@@ -2,8 +2,12 @@ import { expect } from 'chai';
 import { chooseOutcome } from '../../../../src/client/engine/screen/calls.js';
 import { matches } from '../../../../src/client/engine/screen/conditions.js';
 import { screenById } from '../../../../src/client/engine/screen/navigation.js';
+import { loadScreen } from '../../../../src/client/engine/screen/screenModule.js';
 import { queryOf, resolveValue, resolveValues } from '../../../../src/client/engine/screen/values.js';
 import { chooseLanguage } from '../../../../src/client/engine/i18n.js';
+
+// the full definitions (the first load has each screen's route entry only)
+await Promise.all(['memberships', 'membershipInvite', 'accountPassword'].map(loadScreen));
 
 describe('engine/screen: values, conditions and outcome rows', () => {
   it('a value: $path reads the context, anything else is a literal', () => {

@@ -22,8 +22,14 @@ const TOKENS = {
   product_id: 1,
 };
 
-function gateway(options: { signedIn?: boolean; tokens?: Route } = {}) {
-  const harness = authSetup({ routes: { 'GET /api/v2/admin/single-sign-on': options.tokens ?? (() => jsonResponse(200, TOKENS)), 'POST /api/v2/client_errors': () => new Response(null, { status: 204 }) } });
+function gateway(options: { signedIn?: boolean; tokens?: Route; check?: Route } = {}) {
+  const harness = authSetup({
+    routes: {
+      'GET /api/v2/admin/single-sign-on': options.tokens ?? (() => jsonResponse(200, TOKENS)),
+      'GET /api/v2/admin/single-sign-on/check': options.check ?? (() => new Response(null, { status: 204 })),
+      'POST /api/v2/client_errors': () => new Response(null, { status: 204 }),
+    },
+  });
   harness.run(gatewaySaga);
   harness.run(logoutSaga);
   if (options.signedIn !== false) {
@@ -101,7 +107,10 @@ describe('features/gateway (/auth/gateway)', () => {
     const logout = new URL(harness.assignLocation.firstCall.args[0] as string);
     expect(`${logout.origin}${logout.pathname}`).to.equal(metadata.endSessionEndpoint);
     expect(logout.searchParams.get('post_logout_redirect_uri')).to.equal(`${ORIGIN}/auth/gateway`);
-    expect(harness.fetch.called).to.equal(false);
+    // the product was checked first, with the same query; no tokens asked for
+    const [check] = harness.calls('GET', '/api/v2/admin/single-sign-on/check');
+    expect(Object.fromEntries(new URL(check!.args[0], ORIGIN).searchParams)).to.deep.equal({ gpc: 'demo-partner', gss: 'xyz', gul: 'en' });
+    expect(harness.calls('GET', '/api/v2/admin/single-sign-on')).to.have.length(0);
     // the provider's redirect back: /auth/gateway without a query
     await harness.open('');
     expect(harness.navigate.args).to.deep.equal([['/auth/gateway?gpc=demo-partner&gss=xyz&gul=en', { replace: true }]]);
@@ -109,6 +118,31 @@ describe('features/gateway (/auth/gateway)', () => {
     // … which, signed out now, goes to sign in
     await harness.open('?gpc=demo-partner&gss=xyz&gul=en');
     expect(harness.navigate.lastCall.args[0]).to.equal(`/signin?returnTo=${encodeURIComponent('/auth/gateway?gpc=demo-partner&gss=xyz&gul=en')}`);
+  });
+
+  it('glo=true with an unknown product code (403 from the check): the Forbidden flash and top, still signed in (issue 15 finding 6)', async () => {
+    const harness = gateway({ check: () => jsonResponse(403, { error: 'forbidden' }) });
+    await harness.open('?glo=true&gpc=anything');
+    expect(harness.identityProvider.revoke.called).to.equal(false);
+    expect((harness.store.getState() as any).session.session).not.to.equal(null);
+    expect(harness.flashes()).to.deep.equal(['error errors.forbidden']);
+    expect(harness.navigate.args).to.deep.equal([['/', { replace: true }]]);
+    expect(harness.assignLocation.called).to.equal(false);
+    expect(sessionStorage.getItem(RESUME_STORAGE_KEY)).to.equal(null);
+  });
+
+  it('glo=true with a malformed query (422 from the check) or without gpc: top, still signed in (issue 15 finding 6)', async () => {
+    const harness = gateway({ check: () => jsonResponse(422, { error: 'validation_failed' }) });
+    await harness.open('?glo=true&gpc=demo-partner&gss=%20x');
+    await harness.open('?glo=true');
+    expect(harness.calls('GET', '/api/v2/admin/single-sign-on/check')).to.have.length(1);
+    expect(harness.identityProvider.revoke.called).to.equal(false);
+    expect((harness.store.getState() as any).session.session).not.to.equal(null);
+    expect(harness.navigate.args).to.deep.equal([
+      ['/', { replace: true }],
+      ['/', { replace: true }],
+    ]);
+    expect(harness.assignLocation.called).to.equal(false);
   });
 
   it('glo=true signed out: sign in asking for the password (prompt=login), back to the gateway without glo', async () => {

@@ -14,7 +14,7 @@ const ModalForm = lazy(() => import(/* webpackChunkName: "modal-form" */ './Moda
 
 const FOCUSABLE = 'button, input, select, textarea, a[href]';
 
-export function ConfirmDialog(): ReactElement | null {
+export function ActionDialog(): ReactElement | null {
   const { t } = useTranslation();
   const dispatch = useDispatch();
   const dialog = useSelector((state: DialogRootState) => selectDialog(state));

@@ -1,0 +1,27 @@
+/**
+ * GET organizations/{orgId}/audit_events (issue 21): the organisation's audit trail, newest first, a page at a time.
+ * Changes are a list of {field, before, after} (not an object keyed by field: keys travel snake_cased, values do not).
+ */
+import type { FromSchema } from 'json-schema-to-ts';
+import { AUDIT_ACTIONS, AUDIT_TARGET_TYPES } from '../auditActions.js';
+import { objectOf } from './answers.js';
+
+/** A value before or after a change: whatever the field held (text, a number, a list of ids), null when absent. */
+const changeValue = {} as const;
+
+export const auditEventSchema = objectOf({
+  id: { type: 'string' },
+  occurredAt: { type: 'string', format: 'date-time' },
+  actor: objectOf({ adminId: { type: ['integer', 'null'] }, email: { type: 'string' } }),
+  action: { type: 'string', enum: AUDIT_ACTIONS },
+  target: objectOf({ type: { type: 'string', enum: AUDIT_TARGET_TYPES }, id: { type: 'string' }, label: { type: 'string' } }),
+  changes: { type: 'array', items: objectOf({ field: { type: 'string' }, before: changeValue, after: changeValue }) },
+});
+export type AuditEvent = FromSchema<typeof auditEventSchema>;
+
+export const auditEventsAnswerSchema = objectOf({
+  auditEvents: { type: 'array', items: auditEventSchema },
+  /** The cursor of the next (older) page; null on the last page. */
+  nextCursor: { type: ['string', 'null'] },
+});
+export type AuditEventsAnswer = FromSchema<typeof auditEventsAnswerSchema>;

@@ -1,0 +1,36 @@
+/**
+ * The audit trail's closed list of actions (issue 21) and the kinds of target they act on. Shared by the server (what
+ * a route may record, the list's filters) and the browser (the Activity log's filter and words: locales/*\/audit.json).
+ */
+export const AUDIT_ACTIONS = [
+  'membership.invited',
+  'membership.roleChanged',
+  'membership.deleted',
+  'invitation.resent',
+  'subscription.created',
+  'subscription.updated',
+  'subscription.confirmedUpdated',
+  'subscription.cancelled',
+  'contact.created',
+  'contact.updated',
+  'contact.deleted',
+  'billingContact.created',
+  'billingContact.updated',
+  'billingContact.deleted',
+  'users.bulkUpdated',
+  'user.nameIdChanged',
+  'account.nameChanged',
+  'account.passwordChanged',
+  'signIn.succeeded',
+  'signIn.locked',
+] as const;
+
+export type AuditAction = (typeof AUDIT_ACTIONS)[number];
+
+export const AUDIT_TARGET_TYPES = ['admin', 'subscription', 'contact', 'billingContact', 'users', 'user'] as const;
+
+export type AuditTargetType = (typeof AUDIT_TARGET_TYPES)[number];
+
+export function isAuditAction(value: unknown): value is AuditAction {
+  return (AUDIT_ACTIONS as readonly unknown[]).includes(value);
+}

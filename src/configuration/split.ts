@@ -1,0 +1,152 @@
+/**
+ * How the configuration is split for the browser's first load (issue 20): the frame gets each screen's route entry
+ * (what the router, the title and the breadcrumb read) and the words the frame and the code name; a screen's own
+ * chunk gets its full definition, its conditions and the words only its definition names. One source still: every
+ * part is computed here from screens/, locales/ and schemas/.
+ */
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import type { FragmentDefinition, NavigationDefinition, ScreenDefinition } from '../common/screens.js';
+import type { JsonSchema, LocaleTree } from './load.js';
+
+/** The keys of a screen the frame reads: route, access, title, lead, breadcrumb, step titles. */
+const ROUTE_KEYS = ['id', 'path', 'access', 'width', 'title', 'lead', 'breadcrumb', 'flag', 'component', 'reauthentication', 'stepTitles'] as const;
+
+/** A screen's entry in the route table: its frame keys, and of its form only the steps (a step is a route segment). */
+export function routeEntry(screen: ScreenDefinition): ScreenDefinition {
+  const entry = Object.fromEntries(ROUTE_KEYS.filter((key) => screen[key] !== undefined).map((key) => [key, screen[key]])) as unknown as ScreenDefinition;
+  return screen.form?.steps ? { ...entry, form: { steps: screen.form.steps } as ScreenDefinition['form'] } : entry;
+}
+
+/** Every string anywhere in a value. */
+function* strings(value: unknown): Generator<string> {
+  if (typeof value === 'string') yield value;
+  else if (Array.isArray(value)) for (const item of value) yield* strings(item);
+  else if (value !== null && typeof value === 'object') for (const item of Object.values(value)) yield* strings(item);
+}
+
+/** The namespaces (locale files) whose keys a value names: a string '<namespace>.<key>'. */
+export function namespacesIn(value: unknown, namespaces: ReadonlySet<string>): Set<string> {
+  const found = new Set<string>();
+  for (const text of strings(value)) {
+    const namespace = /^([a-zA-Z]+)\./.exec(text)?.[1];
+    if (namespace && namespaces.has(namespace)) found.add(namespace);
+  }
+  return found;
+}
+
+/** The fragments a value shows, and those they show in turn. */
+export function fragmentsOf(value: unknown, fragments: Record<string, FragmentDefinition>, found = new Set<string>()): Set<string> {
+  if (Array.isArray(value)) for (const item of value) fragmentsOf(item, fragments, found);
+  else if (value !== null && typeof value === 'object') {
+    const block = value as { type?: unknown; name?: unknown };
+    if (block.type === 'fragment' && typeof block.name === 'string' && !found.has(block.name) && fragments[block.name]) {
+      found.add(block.name);
+      fragmentsOf(fragments[block.name], fragments, found);
+    }
+    for (const item of Object.values(value)) fragmentsOf(item, fragments, found);
+  }
+  return found;
+}
+
+/** The form schemas a screen shows: its form's and its actions' dialog forms. */
+function formsOf(screen: ScreenDefinition): string[] {
+  const dialogs = Object.values(screen.actions ?? {}).map((action) => action.form?.schema);
+  return [screen.form?.schema, ...dialogs].filter((name): name is string => typeof name === 'string');
+}
+
+/** What a screen's chunk holds beside its definition: the fragments it shows and the namespaces it names. */
+export function screenParts(screen: ScreenDefinition, fragments: Record<string, FragmentDefinition>, schemas: Record<string, JsonSchema>, namespaces: ReadonlySet<string>) {
+  const shown = [...fragmentsOf(screen, fragments)].map((name) => [name, fragments[name]!] as const);
+  const forms = formsOf(screen).map((name) => schemas[name]);
+  return { fragments: Object.fromEntries(shown), namespaces: namespacesIn([screen, shown, forms], namespaces) };
+}
+
+/** The namespaces a source file names in a string literal ('users.…', `errors.${code}`). */
+function namespacesOfCode(source: string, namespaces: ReadonlySet<string>): string[] {
+  const code = source.replace(/\/\*[\s\S]*?\*\//g, '').replace(/(^|[^:])\/\/.*$/gm, '$1');
+  return [...code.matchAll(/['"`]([a-zA-Z]+)[.'"`]/g)].map((match) => match[1]!).filter((name) => namespaces.has(name));
+}
+
+/** The project files a module imports statically (not `import type`, not `import()`): what lands in its chunk. */
+function staticImports(file: string, source: string): string[] {
+  const specifiers = [...source.matchAll(/^\s*(?:import|export)\s+(?!type\b)(?:[^'";]*?\sfrom\s+)?['"](\.[^'"]+)['"]/gm)].map((match) => match[1]!);
+  return specifiers
+    .map((specifier) => path.resolve(path.dirname(file), specifier))
+    .flatMap((resolved) => [resolved.replace(/\.js$/, '.ts'), resolved.replace(/\.js$/, '.tsx')])
+    .filter((candidate) => /\.tsx?$/.test(candidate) && existsSync(candidate));
+}
+
+/**
+ * The namespaces the browser code names, by where the code runs: `initial`, code the entry imports statically (the
+ * first load; their words are the frame's), `lazy`, every other file of `dirs` (widgets, the form engine: their
+ * words load with any screen).
+ */
+export function codeNamespaces(entry: string, dirs: string[], namespaces: ReadonlySet<string>): { initial: Set<string>; lazy: Set<string> } {
+  const initial = new Set<string>();
+  const seen = new Set<string>();
+  const visit = (file: string) => {
+    if (seen.has(file)) return;
+    seen.add(file);
+    const source = readFileSync(file, 'utf8');
+    namespacesOfCode(source, namespaces).forEach((name) => initial.add(name));
+    staticImports(file, source).forEach(visit);
+  };
+  visit(entry);
+  const lazy = new Set<string>();
+  const scan = (dir: string) => {
+    for (const item of readdirSync(dir, { withFileTypes: true })) {
+      const file = path.join(dir, item.name);
+      if (item.isDirectory()) scan(file);
+      else if (/\.tsx?$/.test(item.name) && !seen.has(file)) namespacesOfCode(readFileSync(file, 'utf8'), namespaces).forEach((name) => initial.has(name) || lazy.add(name));
+    }
+  };
+  dirs.forEach(scan);
+  return { initial, lazy };
+}
+
+/** The value at a dotted key of a locale tree, if any. */
+function wordAt(tree: LocaleTree, key: string): string | LocaleTree | undefined {
+  return key.split('.').reduce<string | LocaleTree | undefined>((node, step) => (node && typeof node === 'object' ? node[step] : undefined), tree);
+}
+
+/** A copy of `tree` with the words at `keys` laid in (the frame's own words of a namespace it does not hold whole). */
+function withWords(target: LocaleTree, tree: LocaleTree, keys: Iterable<string>): LocaleTree {
+  for (const key of keys) {
+    const word = wordAt(tree, key);
+    if (word === undefined) continue;
+    const steps = key.split('.');
+    let node = target;
+    for (const step of steps.slice(0, -1)) node = (node[step] = typeof node[step] === 'object' ? node[step] : {}) as LocaleTree;
+    node[steps.at(-1)!] = word;
+  }
+  return target;
+}
+
+export interface WordsSplit {
+  /** The language chunk: the namespaces of the first load's code whole, and the screens' titles and breadcrumbs. */
+  frame: LocaleTree;
+  /** The namespaces the lazily loaded code names (widgets, form engine): loaded with the first screen. */
+  engine: LocaleTree;
+  /** By screen id: the namespaces only screen definitions name, those this screen names. */
+  screens: Record<string, LocaleTree>;
+}
+
+/**
+ * The words of one language split between the frame, the engine and the screens. A namespace no code names goes with
+ * the screens that name it (whole: a screen may build a key of it from data); the frame keeps every namespace the
+ * first load's code names, and of the others the words it shows itself (titles, leads, breadcrumbs, the menu); the
+ * namespaces of lazily loaded code come with the first screen. A namespace nothing in the browser names (the mails')
+ * is not sent.
+ */
+export function splitWords(tree: LocaleTree, screens: Record<string, Set<string>>, code: { initial: Set<string>; lazy: Set<string> }, frameKeys: Iterable<string>): WordsSplit {
+  const namespaces = (names: Iterable<string>) => Object.fromEntries([...names].filter((name) => tree[name]).map((name) => [name, tree[name]!])) as LocaleTree;
+  const frame = withWords(namespaces(code.initial), tree, [...frameKeys].filter((key) => !code.initial.has(key.split('.')[0]!)));
+  const own = (names: Set<string>) => namespaces([...names].filter((name) => !code.initial.has(name) && !code.lazy.has(name)));
+  return { frame, engine: namespaces(code.lazy), screens: Object.fromEntries(Object.entries(screens).map(([id, names]) => [id, own(names)])) };
+}
+
+/** The keys the frame shows itself: the menu's labels and every screen's title, lead, step titles and breadcrumb. */
+export function frameKeys(routes: ScreenDefinition[], navigation: NavigationDefinition): Set<string> {
+  return new Set([...strings(navigation), ...routes.flatMap((route) => [...strings({ ...route, id: undefined, path: undefined })])].filter((text) => /^[a-zA-Z]+\./.test(text)));
+}

@@ -1,0 +1,18 @@
+/**
+ * The audit trail of a request (issue 21): the signed-in admin acting in the organisation of the URL, limited to the
+ * actions the route declares in its config (`config: { audit: ['contact.created'] }`). The handler passes the trail to
+ * the domain function, which records inside the write's transaction (domain/audit.ts).
+ */
+import type { FastifyRequest } from 'fastify';
+import { auditTrail, type AuditTrail } from '../domain/audit.js';
+import { signedIn } from './auth.js';
+
+/** The signed-in admin's trail in the organisation; without one, in every organisation of the admin (account events). */
+export function auditOf(request: FastifyRequest, organizationId?: number): AuditTrail {
+  return actingAs(request, signedIn(request).id, organizationId);
+}
+
+/** The trail of an actor known otherwise than by a token (sign-in, a link's admin). */
+export function actingAs(request: FastifyRequest, adminId: number, organizationId?: number): AuditTrail {
+  return auditTrail({ adminId, organizationId }, request.routeOptions.config.audit ?? []);
+}

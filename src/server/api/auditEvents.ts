@@ -1,0 +1,101 @@
+/**
+ * The organisation's audit trail (issue 21), a manager's calls:
+ *
+ *   GET organizations/{orgId}/audit_events      ?from&to&admin_id&action&target_type&cursor&limit → {audit_events, next_cursor}
+ *   GET organizations/{orgId}/audit_events/csv  the same filters → the list as CSV (UTF-8 with BOM, CRLF)
+ *
+ * The organisation must be the session's and the caller its manager (api/auth.ts); the query joins nothing else, so
+ * another organisation's events are never read.
+ */
+import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import type { FromSchema } from 'json-schema-to-ts';
+import { auditEventsAnswerSchema, type AuditEventsAnswer } from '../../common/api/auditAnswers.js';
+import { AUDIT_ACTIONS, AUDIT_TARGET_TYPES } from '../../common/auditActions.js';
+import { API_ERROR } from '../../common/errorCodes.js';
+import { addDays, tokyoToday } from '../../common/subscriptionRules.js';
+import { AUDIT_EXPORT_MAX_ROWS, auditEventsCsv, decodeCursor, listAuditEvents, type AuditFilter } from '../domain/audit.js';
+import { requireManager, signedIn, useAuthentication } from './auth.js';
+import { ApiError } from './errors.js';
+import { TAG } from './openapi.js';
+import { errorAnswers, organizationParams, wire, type OrganizationParams } from './schemas.js';
+
+export const AUDIT_PAGE_MAX = 100;
+const AUDIT_PAGE_DEFAULT = 50;
+
+// an empty value is no filter: the Activity log's selects send their 'all' choice that way
+const day = { type: 'string', pattern: '^(\\d{4}-\\d{2}-\\d{2})?$' } as const;
+const filterProperties = {
+  from: { ...day, description: 'The first day (Tokyo), inclusive' },
+  to: { ...day, description: 'The last day (Tokyo), inclusive' },
+  days: { type: 'string', pattern: '^([1-9]\\d{0,2})?$', description: 'The last this many days (Tokyo), today included: instead of from' },
+  admin_id: { type: 'string', pattern: '^([1-9]\\d{0,8})?$', description: "The acting admin's id" },
+  action: { type: 'string', enum: ['', ...AUDIT_ACTIONS] },
+  target_type: { type: 'string', enum: ['', ...AUDIT_TARGET_TYPES] },
+} as const;
+const filterQuery = { type: 'object', additionalProperties: false, properties: filterProperties } as const;
+const pageQuery = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    ...filterProperties,
+    cursor: { type: 'string', maxLength: 200, description: "The previous page's next_cursor" },
+    limit: { type: 'integer', minimum: 1, maximum: AUDIT_PAGE_MAX, default: AUDIT_PAGE_DEFAULT },
+  },
+} as const;
+type FilterQuery = FromSchema<typeof filterQuery>;
+type PageQuery = FromSchema<typeof pageQuery>;
+
+const filterOf = (query: FilterQuery): AuditFilter => ({
+  from: query.days ? addDays(tokyoToday(), 1 - Number(query.days)) : query.from || undefined,
+  to: query.to || undefined,
+  adminId: query.admin_id ? Number(query.admin_id) : undefined,
+  action: query.action || undefined,
+  targetType: query.target_type || undefined,
+});
+
+async function requireManagerOf(request: FastifyRequest<{ Params: OrganizationParams }>): Promise<number> {
+  await requireManager(request.server.db, signedIn(request), request.params.orgId);
+  return request.params.orgId;
+}
+
+export const auditEventsRoutes: FastifyPluginAsync = async (app) => {
+  useAuthentication(app);
+  const tags = [TAG.auditTrail];
+
+  app.get<{ Params: OrganizationParams; Querystring: PageQuery; Reply: AuditEventsAnswer }>(
+    '/organizations/:orgId/audit_events',
+    {
+      schema: {
+        tags,
+        summary: "The organisation's audit trail, newest first, a page at a time (a manager): who did what, when, with each change's before and after",
+        params: organizationParams,
+        querystring: pageQuery,
+        response: { 200: wire(auditEventsAnswerSchema), ...errorAnswers({ 400: [API_ERROR.badRequest], 403: [API_ERROR.forbidden] }) },
+      },
+    },
+    async (request) => {
+      const organizationId = await requireManagerOf(request);
+      const cursor = request.query.cursor ? decodeCursor(request.query.cursor) : undefined;
+      if (request.query.cursor && !cursor) throw new ApiError(400, API_ERROR.badRequest);
+      return listAuditEvents(app.db, organizationId, filterOf(request.query), { cursor, limit: request.query.limit ?? AUDIT_PAGE_DEFAULT });
+    },
+  );
+
+  app.get<{ Params: OrganizationParams; Querystring: FilterQuery }>(
+    '/organizations/:orgId/audit_events/csv',
+    {
+      schema: {
+        tags,
+        summary: `The filtered audit trail as CSV, newest first, at most ${AUDIT_EXPORT_MAX_ROWS} rows (a manager): UTF-8 with a byte-order mark, CRLF`,
+        params: organizationParams,
+        querystring: filterQuery,
+        response: { 200: { type: 'string', description: 'text/csv; charset=utf-8' }, ...errorAnswers({ 403: [API_ERROR.forbidden] }) },
+      },
+    },
+    async (request, reply) => {
+      const organizationId = await requireManagerOf(request);
+      const csv = await auditEventsCsv(app.db, organizationId, filterOf(request.query));
+      return reply.type('text/csv; charset=utf-8').header('content-disposition', 'attachment; filename="activity-log.csv"').send(csv);
+    },
+  );
+};

@@ -1,0 +1,187 @@
+/**
+ * The audit trail (issue 21): who did what, when, in each organisation. An entry is recorded with the connection or
+ * transaction of the write it describes, so there is no entry without the change and no change without its entry; a
+ * write that is refused or rolled back leaves nothing, a dry run never calls it.
+ *
+ * Routes bind the actor and the organisation (api/audit.ts) and may record only the actions their route config
+ * declares; the domain functions call `trail.record(trx, entry)` inside their transactions.
+ */
+import { stringify } from 'csv-stringify/sync';
+import { sql } from 'kysely';
+import type { AuditEvent } from '../../common/api/auditAnswers.js';
+import type { AuditAction, AuditTargetType } from '../../common/auditActions.js';
+import type { Db } from '../db/index.js';
+import { guardCsvCell } from './organizationUsers.js';
+
+/** before → after of one field; null where the field did not exist (creation, deletion). */
+export interface FieldChange {
+  before: unknown;
+  after: unknown;
+}
+
+export type Changes = Record<string, FieldChange>;
+
+export interface AuditEntry {
+  action: AuditAction;
+  target: { type: AuditTargetType; id: string | number; label: string };
+  changes?: Changes;
+}
+
+/** Who acts, and where: one organisation, or (account and sign-in events) every organisation of the actor. */
+export interface AuditActor {
+  adminId: number;
+  organizationId?: number;
+}
+
+export interface AuditTrail {
+  record(db: Db, entry: AuditEntry): Promise<void>;
+}
+
+/** Fields never written into the trail, whatever a caller passes: passwords, tokens, secrets and their hashes. */
+const SECRET_FIELD = /password|token|secret|hash|otp/i;
+
+/**
+ * The fields whose values differ between two versions (undefined on creation or deletion), secrets left out.
+ * Values are compared as JSON, so dates and arrays compare by content.
+ */
+export function changesBetween(before: object | undefined, after: object | undefined, fields?: readonly string[]): Changes {
+  const was = (before ?? {}) as Record<string, unknown>;
+  const is = (after ?? {}) as Record<string, unknown>;
+  const names = fields ?? [...new Set([...Object.keys(was), ...Object.keys(is)])];
+  const changes: Changes = {};
+  for (const name of names) {
+    if (SECRET_FIELD.test(name)) continue;
+    const change = { before: was[name] ?? null, after: is[name] ?? null };
+    if (JSON.stringify(change.before) !== JSON.stringify(change.after)) changes[name] = change;
+  }
+  return changes;
+}
+
+/**
+ * Records one entry for the actor, in `db` (the write's transaction): one statement whatever the fan-out. The actor's
+ * e-mail is read in the same statement, as it is at the time.
+ */
+export async function recordAuditEvent(db: Db, actor: AuditActor, entry: AuditEntry): Promise<void> {
+  const changes = JSON.stringify(entry.changes ?? {});
+  const organizationId = actor.organizationId ?? null;
+  await sql`
+    insert into audit_events (organization_id, actor_admin_id, actor_email, action, target_type, target_id, target_label, changes)
+    select place.id, ${actor.adminId}::int, coalesce((select email from admins where id = ${actor.adminId}::int), ''),
+      ${entry.action}, ${entry.target.type}, ${String(entry.target.id)}, ${entry.target.label}, ${changes}::jsonb
+    from (
+      select ${organizationId}::int as id where ${organizationId}::int is not null
+      union all
+      select organization_id from affiliations where admin_id = ${actor.adminId}::int and ${organizationId}::int is null
+    ) place`.execute(db);
+}
+
+/** A trail for the actor that records only the declared actions: anything else is a programming error. */
+export function auditTrail(actor: AuditActor, declared: readonly AuditAction[]): AuditTrail {
+  return {
+    record: async (db, entry) => {
+      if (!declared.includes(entry.action)) throw new Error(`audit action ${entry.action} is not declared by the route (config.audit)`);
+      await recordAuditEvent(db, actor, entry);
+    },
+  };
+}
+
+// ---------------------------------------------------------------------------------------------------
+// The list and the export
+
+/** What the list is narrowed to: a period (Tokyo days, inclusive), the acting admin, the action, the target's type. */
+export interface AuditFilter {
+  from?: string;
+  to?: string;
+  adminId?: number;
+  action?: AuditAction;
+  targetType?: AuditTargetType;
+}
+
+/** Where a page starts: after the event of this time (PostgreSQL's own text, microseconds kept) and id. */
+interface Cursor {
+  time: string;
+  id: string;
+}
+
+/** PostgreSQL's text of a timestamptz: 2026-11-24 18:58:31.123456+00 */
+const CURSOR_TIME = /^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d(\.\d{1,6})?[+-]\d\d(:\d\d)?$/;
+
+export const encodeCursor = (cursor: Cursor): string => Buffer.from(JSON.stringify([cursor.time, cursor.id])).toString('base64url');
+
+/** The cursor in a request, or undefined when it is not one this API made. */
+export function decodeCursor(text: string): Cursor | undefined {
+  try {
+    const [time, id] = JSON.parse(Buffer.from(text, 'base64url').toString('utf8')) as unknown[];
+    if (typeof time !== 'string' || !CURSOR_TIME.test(time) || typeof id !== 'string' || !/^\d{1,18}$/.test(id)) return undefined;
+    return { time, id };
+  } catch {
+    return undefined;
+  }
+}
+
+/** Japan has no daylight saving: a Tokyo day starts at 00:00+09:00. */
+const tokyoDayStart = (day: string, plusDays = 0) => new Date(Date.parse(`${day}T00:00:00+09:00`) + plusDays * 86_400_000);
+
+function auditQuery(db: Db, organizationId: number, filter: AuditFilter) {
+  let query = db
+    .selectFrom('auditEvents')
+    .select(['id', 'occurredAt', 'actorAdminId', 'actorEmail', 'action', 'targetType', 'targetId', 'targetLabel', 'changes', sql<string>`occurred_at::text`.as('cursorTime')])
+    .where('organizationId', '=', organizationId);
+  if (filter.from) query = query.where('occurredAt', '>=', tokyoDayStart(filter.from));
+  if (filter.to) query = query.where('occurredAt', '<', tokyoDayStart(filter.to, 1));
+  if (filter.adminId !== undefined) query = query.where('actorAdminId', '=', filter.adminId);
+  if (filter.action) query = query.where('action', '=', filter.action);
+  if (filter.targetType) query = query.where('targetType', '=', filter.targetType);
+  return query.orderBy('occurredAt', 'desc').orderBy('id', 'desc');
+}
+
+type AuditRow = Awaited<ReturnType<ReturnType<typeof auditQuery>['execute']>>[number];
+
+function toEvent(row: AuditRow): AuditEvent {
+  const changes = (row.changes ?? {}) as Changes;
+  return {
+    id: String(row.id),
+    occurredAt: new Date(row.occurredAt).toISOString(),
+    actor: { adminId: row.actorAdminId, email: row.actorEmail },
+    action: row.action as AuditAction,
+    target: { type: row.targetType as AuditTargetType, id: row.targetId, label: row.targetLabel },
+    changes: Object.entries(changes).map(([field, change]) => ({ field, before: change.before, after: change.after })),
+  };
+}
+
+export interface AuditPage {
+  auditEvents: AuditEvent[];
+  nextCursor: string | null;
+}
+
+/** One page of the organisation's trail, newest first, after the cursor. */
+export async function listAuditEvents(db: Db, organizationId: number, filter: AuditFilter, page: { cursor?: Cursor; limit: number }): Promise<AuditPage> {
+  let query = auditQuery(db, organizationId, filter);
+  if (page.cursor) query = query.where(sql<boolean>`(occurred_at, id) < (${page.cursor.time}::timestamptz, ${page.cursor.id}::bigint)`);
+  const rows = await query.limit(page.limit + 1).execute();
+  const shown = rows.slice(0, page.limit);
+  const last = shown.at(-1);
+  return { auditEvents: shown.map(toEvent), nextCursor: rows.length > page.limit && last ? encodeCursor({ time: last.cursorTime, id: String(last.id) }) : null };
+}
+
+/** The most rows one export holds: a bound on one answer's size; narrow the period for more. */
+export const AUDIT_EXPORT_MAX_ROWS = 10_000;
+
+export const AUDIT_CSV_HEADER = ['occurredAt', 'actorEmail', 'action', 'targetType', 'targetId', 'targetLabel', 'changes'] as const;
+
+/** The filtered trail as CSV (UTF-8 with a byte-order mark, CRLF, like the learners file), newest first. */
+export async function auditEventsCsv(db: Db, organizationId: number, filter: AuditFilter): Promise<string> {
+  const rows = await auditQuery(db, organizationId, filter).limit(AUDIT_EXPORT_MAX_ROWS).execute();
+  const records = rows.map(toEvent).map((event) =>
+    [
+      event.occurredAt,
+      event.actor.email,
+      event.action,
+      event.target.type,
+      event.target.id,
+      event.target.label,
+      event.changes.map((change) => `${change.field}: ${JSON.stringify(change.before)} → ${JSON.stringify(change.after)}`).join('\n'),
+    ].map(guardCsvCell),
+  );
+  return `\uFEFF${stringify(records, { header: true, columns: [...AUDIT_CSV_HEADER], record_delimiter: 'windows' })}`;
+}

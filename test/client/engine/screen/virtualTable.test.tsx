@@ -1,0 +1,122 @@
+/**
+ * The engine's virtualised table (TableBlock.virtual) on the Users page with 10,000 learners (issue 19, SPEC §9 Users
+ * table layout): few rows in the DOM, the rest standing in spacer rows, positions announced, scrolling, the inline
+ * form's height, keyboard reach and a row error scrolling the preview to its row.
+ */
+import { expect } from 'chai';
+import { cleanup, fireEvent, waitFor, within } from '@testing-library/react';
+// loaded here first: the inline form's lazy import then gets this module, in the test's module graph
+import '../../../../src/client/engine/forms/FormScreen.js';
+import { jsonResponse } from '../../api/harness.js';
+import { MANAGER, renderScreen, type ScreenOptions } from './support.js';
+
+const COUNT = 10_000;
+const ROW_HEIGHT = 75;
+const wire = (index: number) => ({
+  id: index + 1,
+  last_name: '学習',
+  first_name: '太郎',
+  kana_last_name: 'がくしゅう',
+  kana_first_name: 'たろう',
+  email: `learner${index}@example.com`,
+  name_id: `N${index}`,
+  name_id_type: 'nameId',
+});
+const LEARNERS = Array.from({ length: COUNT }, (_, index) => wire(index));
+
+/** The table's rendered learner rows (not the spacers standing for the others). */
+const learnerRows = (table: HTMLElement) => [...table.querySelectorAll('tbody tr')].filter((row) => !row.classList.contains('table__spacer')) as HTMLElement[];
+const spacerHeights = (table: HTMLElement) => [...table.querySelectorAll('tbody tr.table__spacer')].map((row) => Number.parseFloat((row as HTMLElement).style.height));
+
+/** jsdom lays nothing out and does not scroll: the container gets the sizes a browser would give it, and its scrollTo sets scrollTop and fires the scroll event. */
+function scrollable(region: HTMLElement): void {
+  Object.defineProperty(region, 'clientHeight', { configurable: true, get: () => 435 });
+  Object.defineProperty(region, 'scrollHeight', { configurable: true, get: () => COUNT * ROW_HEIGHT + 355 });
+  region.scrollTo = ((options: ScrollToOptions) => {
+    region.scrollTop = options.top ?? 0;
+    fireEvent.scroll(region);
+  }) as typeof region.scrollTo;
+}
+
+async function renderUsers(routes: ScreenOptions['routes'] = {}) {
+  const rendered = await renderScreen('users', { signedIn: MANAGER, routes: { 'GET /api/v2/organizations/1/users': () => jsonResponse(200, { users: LEARNERS }), ...routes } });
+  await rendered.view.findByText('learner0@example.com');
+  const region = rendered.view.getByRole('region', { name: 'Users' });
+  scrollable(region);
+  return { ...rendered, region, table: within(region).getByRole('table') };
+}
+
+describe('the virtualised table (TableBlock.virtual) on the Users page with 10,000 learners', () => {
+  afterEach(cleanup);
+
+  it('puts at most 100 of the 10,000 rows in the DOM, spacers standing for the rest at 75 px a row, and announces the count and each position', async () => {
+    const { table, region } = await renderUsers();
+    const rows = learnerRows(table);
+    expect(rows.length).to.be.within(6, 100);
+    expect(table.getAttribute('aria-rowcount')).to.equal(String(COUNT + 1)); // the header is row 1
+    expect(rows[0]!.getAttribute('aria-rowindex')).to.equal('2');
+    expect(rows[0]!.style.height).to.equal('75px');
+    expect(spacerHeights(table)).to.deep.equal([(COUNT - rows.length) * ROW_HEIGHT]);
+    expect(region.style.maxHeight).to.equal('440px');
+    expect(table.style.width).to.equal('960px');
+    expect(region.tabIndex).to.equal(0); // the container takes focus: the keyboard scrolls it
+  });
+
+  it('renders the rows in view when scrolled, with their positions, and drops the others', async () => {
+    const { table, region, view } = await renderUsers();
+    region.scrollTop = 5000 * ROW_HEIGHT;
+    fireEvent.scroll(region);
+    const cell = await view.findByText('learner5000@example.com');
+    expect(cell.closest('tr')!.getAttribute('aria-rowindex')).to.equal('5002');
+    expect(view.queryByText('learner0@example.com')).to.equal(null);
+    const rows = learnerRows(table);
+    expect(rows.length).to.be.at.most(100);
+    const [before, after] = spacerHeights(table);
+    const first = Number(rows[0]!.getAttribute('aria-rowindex')) - 2;
+    expect(before).to.equal(first * ROW_HEIGHT);
+    expect(before! + rows.length * ROW_HEIGHT + after!).to.equal(COUNT * ROW_HEIGHT);
+  });
+
+  it("gives a row with its inline form open 355 px (the row's 75 and the form's 280), and counts the form's row in the positions", async () => {
+    const { table, view } = await renderUsers();
+    fireEvent.click(view.getByRole('button', { name: 'Edit learner1@example.com' }));
+    await view.findByRole('button', { name: 'Update now' });
+    const expansion = table.querySelector('tr.table__expansion') as HTMLElement;
+    expect((expansion.querySelector('.table__expansion-body') as HTMLElement).style.height).to.equal('280px');
+    expect(expansion.previousElementSibling!.getAttribute('aria-rowindex')).to.equal('3');
+    expect(expansion.getAttribute('aria-rowindex')).to.equal('4');
+    expect(view.getByText('learner2@example.com').closest('tr')!.getAttribute('aria-rowindex')).to.equal('5');
+    expect(table.getAttribute('aria-rowcount')).to.equal(String(COUNT + 2));
+    const rows = learnerRows(table).filter((row) => !row.classList.contains('table__expansion'));
+    const [after] = spacerHeights(table);
+    expect(355 + (rows.length - 1) * ROW_HEIGHT + after!).to.equal((COUNT - 1) * ROW_HEIGHT + 355);
+  });
+
+  it('reaches every row by keyboard: a row taking focus is scrolled into view, so the rows after it are rendered for Tab', async () => {
+    const { table, view } = await renderUsers();
+    const last = learnerRows(table).at(-1)!;
+    const lastIndex = Number(last.getAttribute('aria-rowindex')) - 2;
+    expect(view.queryByText(`learner${lastIndex + 1}@example.com`)).to.equal(null);
+    within(last).getByRole('button').focus();
+    await view.findByText(`learner${lastIndex + 1}@example.com`);
+    view.getByRole('button', { name: `Edit learner${lastIndex + 1}@example.com` });
+  });
+
+  it('scrolls the preview to the row of a chosen row error, greyed', async () => {
+    const errorRow = 8000; // the CSV's line: the learner at index 7998
+    const { view } = await renderUsers({
+      'POST /api/v2/organizations/1/users/preview': () => jsonResponse(422, { errors: [{ field: 'name_id', code: 'invalid_format', meta: { row_no: errorRow } }], users: LEARNERS }),
+    });
+    const input = view.container.querySelector('input[type="file"]') as HTMLInputElement;
+    fireEvent.change(input, { target: { files: [new File(['x'], 'users.csv', { type: 'text/csv' })] } });
+    const message = await view.findByRole('button', { name: `Line ${errorRow} nameId: single-byte alphanumerics only` });
+    const preview = view.getByRole('region', { name: 'Users in the uploaded CSV' });
+    scrollable(preview);
+    expect(within(preview).queryByText('learner7998@example.com')).to.equal(null);
+    fireEvent.click(message);
+    const cell = await within(preview).findByText('learner7998@example.com');
+    const row = cell.closest('tr')!;
+    expect(row.getAttribute('aria-rowindex')).to.equal(String(errorRow));
+    await waitFor(() => expect(row.classList.contains('table__row--muted')).to.equal(true));
+  });
+});

@@ -1,0 +1,47 @@
+/** How the configuration is split for the first load (src/configuration/split.ts, issue 20). */
+import { expect } from 'chai';
+import type { ScreenDefinition } from '../../src/common/screens.js';
+import { fragmentsOf, namespacesIn, routeEntry, splitWords } from '../../src/configuration/split.js';
+
+const SCREEN = {
+  id: 'demo',
+  path: '/demo/:step?',
+  access: 'authenticated',
+  width: 'normal',
+  title: 'demo.title',
+  breadcrumb: [{ label: 'common.home', screen: { screen: 'home' } }],
+  data: { list: { call: { method: 'GET', path: 'x' } } },
+  blocks: [{ type: 'text', text: 'demo.body', when: { role: 'manager' } }, { type: 'fragment', name: 'outer' }],
+  form: { schema: 'demo-form', steps: ['input', 'confirm'], submit: { method: 'POST', path: 'x' } },
+} as unknown as ScreenDefinition;
+
+describe('configuration/split: what the first load holds and what comes with a screen', () => {
+  it("a route entry keeps what the router and the frame read, and of the form only its steps", () => {
+    expect(routeEntry(SCREEN)).to.deep.equal({
+      id: 'demo',
+      path: '/demo/:step?',
+      access: 'authenticated',
+      width: 'normal',
+      title: 'demo.title',
+      breadcrumb: SCREEN.breadcrumb,
+      form: { steps: ['input', 'confirm'] },
+    });
+  });
+
+  it('the fragments a screen shows, through the fragments they show', () => {
+    const fragments = { outer: { blocks: [{ type: 'fragment', name: 'inner' }] }, inner: { blocks: [] }, unused: { blocks: [] } } as never;
+    expect([...fragmentsOf(SCREEN, fragments)]).to.deep.equal(['outer', 'inner']);
+  });
+
+  it('the namespaces a value names: strings that start with a known locale file', () => {
+    expect([...namespacesIn(SCREEN, new Set(['demo', 'common', 'other']))].sort()).to.deep.equal(['common', 'demo']);
+  });
+
+  it("words: the first load's code namespaces whole, other namespaces with the screens naming them, frame keys in both, the rest not sent", () => {
+    const tree = { common: { home: 'Home' }, demo: { title: 'Demo', body: 'Body' }, widget: { label: 'W' }, mail: { subject: 'S' } };
+    const words = splitWords(tree, { demo: new Set(['demo', 'common']) }, { initial: new Set(['common']), lazy: new Set(['widget']) }, ['demo.title']);
+    expect(words.frame).to.deep.equal({ common: { home: 'Home' }, demo: { title: 'Demo' } });
+    expect(words.engine).to.deep.equal({ widget: { label: 'W' } });
+    expect(words.screens).to.deep.equal({ demo: { demo: { title: 'Demo', body: 'Body' } } });
+  });
+});

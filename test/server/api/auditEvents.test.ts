@@ -1,0 +1,374 @@
+/**
+ * The audit trail (issue 21), on the demo data: manager@ (1) manages G0000001 (id 1) and is a member of G0000002
+ * (id 2); member@ (2) and pending@ (3, not activated) are members of G0000001. Each write route records its action with
+ * its actor and changes (read back through GET audit_events); refused, rolled-back and dry-run writes record nothing;
+ * the list and the export show the token's organisation only; the table refuses updates and deletes.
+ */
+import { expect } from 'chai';
+import { sql } from 'kysely';
+import { addDays, earliestStartsOn, tokyoToday } from '../../../src/common/subscriptionRules.js';
+import type { AuditAction } from '../../../src/common/auditActions.js';
+import { DEMO_PASSWORD } from '../../../src/server/db/seed/demoData.js';
+import { auditTrail } from '../../../src/server/domain/audit.js';
+import { hashPassword } from '../../../src/server/domain/passwords.js';
+import { authorize, bearer, Browser, signIn } from '../support/oidc.js';
+import { accessToken } from '../support/tokens.js';
+import { useTestApp } from '../support/testApp.js';
+
+type Json = Record<string, any>;
+
+const NAME = { last_name: '鈴木', first_name: '一郎', kana_last_name: 'すずき', kana_first_name: 'いちろう' };
+const CONTACT_PERSON = { corporation_name: '株式会社デモ', department_name: '総務部', phone_number: '03-1234-5678', email: 'soumu@example.com', ...NAME };
+const CONTACT = { ...CONTACT_PERSON, postal_code: '100-0005', address: '東京都千代田区丸の内1-1-1' };
+const BILLING_CONTACT = { ...CONTACT_PERSON, cc_email: '', addressee: '' };
+const learner = (index: number) => ({ last_name: '山田', first_name: '太郎', kana_last_name: 'やまだ', kana_first_name: 'たろう', email: `audit-learner${index}@example.com` });
+
+describe('Audit trail (issue 21)', function () {
+  this.timeout(60_000);
+  const ctx = useTestApp({ env: { SEED: 'demo', PUBLIC_URL: 'http://localhost:3000', SIGNIN_MAX_FAILURES: '3', SIGNIN_FAILURE_DELAY_MS: '0' } });
+  const as = {} as Record<'manager' | 'member' | 'otherManager', Record<string, string>>;
+  let otherManagerId = 0;
+  const today = tokyoToday();
+  const startsOn = (days: number) => addDays(earliestStartsOn(today), days);
+
+  const call = (method: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE', url: string, headers: Record<string, string>, payload?: Json) =>
+    ctx.app.inject({ method, url: `/api/v2/${url}`, headers, ...(payload ? { payload } : {}) });
+  const events = async (query = '', orgId = 1, headers = as.manager): Promise<Json[]> => {
+    const response = await call('GET', `organizations/${orgId}/audit_events?limit=100${query}`, headers);
+    expect(response.statusCode, response.body).to.equal(200);
+    return response.json().audit_events;
+  };
+  const count = async () => Number((await ctx.db.selectFrom('auditEvents').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
+
+  before(async () => {
+    await ctx.db.updateTable('services').set({ lastStartsOn: null }).where('id', '!=', 25).execute();
+    const other = await ctx.db
+      .insertInto('admins')
+      .values({ email: 'other-manager@example.com', firstName: '次郎', lastName: '田中', kanaFirstName: 'じろう', kanaLastName: 'たなか', passwordHash: await hashPassword(DEMO_PASSWORD), activatedAt: new Date() })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    otherManagerId = other.id;
+    await ctx.db.insertInto('affiliations').values({ adminId: other.id, organizationId: 2, role: 'manager' }).execute();
+    as.manager = bearer(await accessToken(ctx.app, { sub: '1' }));
+    as.member = bearer(await accessToken(ctx.app, { sub: '2' }));
+    as.otherManager = bearer(await accessToken(ctx.app, { sub: String(other.id), gloplaId: 'G0000002' }));
+  });
+
+  /** What each case leaves behind for the next (ids made by earlier writes). */
+  const made: Json = {};
+
+  interface Case {
+    action: AuditAction;
+    /** Does the write; answers the HTTP status. */
+    write: () => Promise<number>;
+    status: number;
+    actor?: number;
+    target: Json;
+    /** Changes the entry must hold (field → [before, after]); every other field is free. */
+    changes?: Record<string, [unknown, unknown]>;
+    /** Organisations whose trail shows it (default [1]). */
+    organizations?: number[];
+  }
+
+  const CASES: Case[] = [
+    {
+      action: 'membership.invited',
+      write: async () => (await call('POST', 'organizations/1/affiliations', as.manager, { email: 'audit-invitee@example.com', role: 'member' })).statusCode,
+      status: 201,
+      target: { type: 'admin', label: 'audit-invitee@example.com' },
+      changes: { role: [null, 'member'] },
+    },
+    {
+      action: 'membership.roleChanged',
+      write: async () => (await call('PATCH', 'organizations/1/affiliations/admins/2', as.manager, { role: 'manager' })).statusCode,
+      status: 200,
+      target: { type: 'admin', id: '2', label: 'member@example.com' },
+      changes: { role: ['member', 'manager'] },
+    },
+    {
+      action: 'invitation.resent',
+      write: async () => (await call('POST', 'organizations/1/affiliations/admins/3/invitation', as.manager)).statusCode,
+      status: 200,
+      target: { type: 'admin', id: '3', label: 'pending@example.com' },
+    },
+    {
+      action: 'membership.deleted',
+      write: async () => {
+        const invitee = await ctx.db.selectFrom('admins').select('id').where('email', '=', 'audit-invitee@example.com').executeTakeFirstOrThrow();
+        return (await call('DELETE', `organizations/1/affiliations/admins/${invitee.id}`, as.manager)).statusCode;
+      },
+      status: 204,
+      target: { type: 'admin', label: 'audit-invitee@example.com' },
+      changes: { role: ['member', null] },
+    },
+    ...(['contact', 'billingContact'] as const).flatMap((kind): Case[] => {
+      const path = kind === 'contact' ? 'contacts' : 'billing_contacts';
+      const body = kind === 'contact' ? CONTACT : BILLING_CONTACT;
+      return [
+        {
+          action: `${kind}.created`,
+          write: async () => {
+            const response = await call('POST', `organizations/1/${path}`, as.manager, body);
+            made[kind] = response.json()[kind === 'contact' ? 'contact' : 'billing_contact']?.id;
+            return response.statusCode;
+          },
+          status: 201,
+          target: { type: kind, label: '鈴木 一郎, 株式会社デモ' },
+          changes: { departmentName: [null, '総務部'], email: [null, 'soumu@example.com'] },
+        },
+        {
+          action: `${kind}.updated`,
+          write: async () => (await call('PATCH', `organizations/1/${path}/${made[kind]}`, as.manager, { ...body, department_name: '経理部' })).statusCode,
+          status: 200,
+          target: { type: kind, label: '鈴木 一郎, 株式会社デモ' },
+          changes: { departmentName: ['総務部', '経理部'] },
+        },
+        {
+          action: `${kind}.deleted`,
+          write: async () => (await call('DELETE', `organizations/1/${path}/${made[kind]}`, as.manager)).statusCode,
+          status: 204,
+          target: { type: kind, label: '鈴木 一郎, 株式会社デモ' },
+          changes: { departmentName: ['経理部', null] },
+        },
+      ];
+    }),
+    {
+      action: 'subscription.created',
+      write: async () => {
+        const body = { service_group_id: 9, service_ids: [9], admin_ids: [1], users: [learner(0), learner(1)], starts_on: startsOn(14), billing_contact_id: 1, contact_id: 1, project_class_id: 0 };
+        const response = await call('POST', 'organizations/1/corporate_subscriptions', as.manager, body);
+        made.application = body;
+        made.requestCode = response.json().corporate_subscription?.request_code;
+        return response.statusCode;
+      },
+      status: 201,
+      target: { type: 'subscription' },
+      changes: { learners: [null, 2], serviceIds: [null, [9]] },
+    },
+    {
+      action: 'subscription.updated',
+      write: async () =>
+        (await call('PATCH', `organizations/1/corporate_subscriptions/${made.requestCode}`, as.manager, { ...made.application, users: [learner(0), learner(1), learner(2)], starts_on: startsOn(15) }))
+          .statusCode,
+      status: 200,
+      target: { type: 'subscription' },
+      changes: { learners: [2, 3], startsOn: [startsOn(14), startsOn(15)] },
+    },
+    {
+      action: 'subscription.confirmedUpdated',
+      write: async () => {
+        await ctx.db.updateTable('corporateSubscriptions').set({ startsOn: addDays(today, -1) }).where('requestCode', '=', 'A000000103').execute();
+        const stored = (await call('GET', 'organizations/1/corporate_subscriptions/A000000103', as.manager)).json().corporate_subscription;
+        const body = { service_ids: [4], admin_ids: stored.admins.map((admin: { id: number }) => admin.id), starts_on: stored.starts_on[0], project_class_id: stored.project_class.id, users: [...stored.users, learner(9)] };
+        return (await call('PATCH', 'organizations/1/confirmed_corporate_subscriptions/A000000103', as.manager, body)).statusCode;
+      },
+      status: 200,
+      target: { type: 'subscription', id: 'A000000103', label: 'A000000103' },
+      changes: { learners: [12, 13] },
+    },
+    {
+      action: 'subscription.cancelled',
+      write: async () => (await call('DELETE', `organizations/1/corporate_subscriptions/${made.requestCode}`, as.manager)).statusCode,
+      status: 204,
+      target: { type: 'subscription' },
+      changes: { learners: [3, null] },
+    },
+    {
+      action: 'user.nameIdChanged',
+      write: async () => {
+        const [user] = (await call('GET', 'organizations/1/users', as.manager)).json().users as Json[];
+        const { name_id_type: _type, ...row } = user!;
+        return (await call('PATCH', `organizations/1/users/${user!.id}`, as.manager, { ...row, name_id: 'AUDIT0001' })).statusCode;
+      },
+      status: 200,
+      target: { type: 'user', label: 'aoki.kenta@example.com' },
+      changes: { nameId: ['EMP0001', 'AUDIT0001'] },
+    },
+    {
+      action: 'users.bulkUpdated',
+      write: async () => {
+        const users = ((await call('GET', 'organizations/1/users', as.manager)).json().users as Json[]).map(({ name_id_type: _type, ...row }) => row);
+        users[1]!.name_id = 'AUDIT0002';
+        return (await call('POST', 'organizations/1/users/bulk_update', as.manager, { users })).statusCode;
+      },
+      status: 200,
+      target: { type: 'users', id: '1', label: '1' },
+    },
+    {
+      action: 'account.nameChanged',
+      write: async () => (await call('PATCH', 'organizations/1/affiliations/admins/1', as.manager, { ...NAME, first_name: '次郎' })).statusCode,
+      status: 200,
+      target: { type: 'admin', id: '1', label: 'manager@example.com' },
+      changes: { firstName: ['太郎', '次郎'], lastName: ['山田', '鈴木'] },
+      // the name is the admin's in every organisation
+      organizations: [1, 2],
+    },
+    {
+      action: 'account.passwordChanged',
+      write: async () => (await call('PUT', 'admins/2/password', bearer(await accessToken(ctx.app, { sub: '2' })), { current: DEMO_PASSWORD, new: 'Kz9!vQ2#mP7@wL4x' })).statusCode,
+      status: 200,
+      actor: 2,
+      target: { type: 'admin', id: '2', label: 'member@example.com' },
+    },
+    {
+      action: 'signIn.succeeded',
+      write: async () => {
+        const session = await signIn(ctx.app, { email: 'manager@example.com', password: DEMO_PASSWORD, choose: 'G0000001' });
+        return session.tokens.access_token ? 200 : 0;
+      },
+      status: 200,
+      target: { type: 'admin', id: '1', label: 'manager@example.com' },
+    },
+    {
+      action: 'signIn.locked',
+      write: async () => {
+        let status = 0;
+        for (let attempt = 1; attempt <= 3; attempt += 1) {
+          status = (await authorize(ctx.app, { email: 'pending@example.com', password: `Wrong-${attempt}`, browser: new Browser(ctx.app, undefined, '10.0.0.9') })).lastStatus ?? 0;
+        }
+        return status;
+      },
+      status: 429,
+      actor: 3,
+      target: { type: 'admin', id: '3', label: 'pending@example.com' },
+    },
+  ];
+
+  describe('records nothing', () => {
+    const NOTHING: Array<[string, () => Promise<number>, number]> = [
+      ['for a dry run', async () => (await call('POST', 'organizations/1/corporate_subscriptions?dryrun=true', as.manager, { service_group_id: 9, service_ids: [9], admin_ids: [1], users: [learner(5)], starts_on: startsOn(20), billing_contact_id: 1, contact_id: 1, project_class_id: 0 })).statusCode, 200],
+      ['for a refused application (422)', async () => (await call('POST', 'organizations/1/corporate_subscriptions', as.manager, { service_group_id: 9, service_ids: [9], admin_ids: [1], users: [learner(5)], starts_on: '2020-01-06', billing_contact_id: 1, contact_id: 1, project_class_id: 0 })).statusCode, 422],
+      ["for a member's role change (403)", async () => (await call('PATCH', 'organizations/1/affiliations/admins/3', as.member, { role: 'manager' })).statusCode, 403],
+      ["for another organisation's manager (403)", async () => (await call('POST', 'organizations/1/contacts', as.otherManager, CONTACT)).statusCode, 403],
+      ['for a role that already was (no change)', async () => (await call('PATCH', 'organizations/1/affiliations/admins/3', as.manager, { role: 'member' })).statusCode, 200],
+      ['for a wrong current password (400)', async () => (await call('PUT', 'admins/1/password', as.manager, { current: 'NotMyPassw0rd!', new: 'Kz9!vQ2#mP7@wL4x' })).statusCode, 400],
+      ['for a learner edit that changes nothing', async () => {
+        const [user] = (await call('GET', 'organizations/1/users', as.manager)).json().users as Json[];
+        const { name_id_type: _type, ...row } = user!;
+        return (await call('PATCH', `organizations/1/users/${user!.id}`, as.manager, row)).statusCode;
+      }, 200],
+    ];
+    for (const [name, write, status] of NOTHING) {
+      it(name, async () => {
+        const before = await count();
+        expect(await write()).to.equal(status);
+        expect(await count()).to.equal(before);
+      });
+    }
+
+    it('for a write whose transaction rolls back after recording', async () => {
+      const before = await count();
+      const trail = auditTrail({ adminId: 1, organizationId: 1 }, ['contact.created']);
+      const failure = await ctx.db
+        .transaction()
+        .execute(async (trx) => {
+          await trail.record(trx, { action: 'contact.created', target: { type: 'contact', id: 0, label: 'x' } });
+          throw new Error('the write failed');
+        })
+        .catch((error: Error) => error);
+      expect(failure).to.be.instanceOf(Error);
+      expect(await count()).to.equal(before);
+    });
+
+    it('and refuses an action its route did not declare', async () => {
+      const trail = auditTrail({ adminId: 1, organizationId: 1 }, ['contact.created']);
+      const failure = await trail.record(ctx.db, { action: 'contact.deleted', target: { type: 'contact', id: 0, label: 'x' } }).catch((error: Error) => error);
+      expect(String(failure)).to.match(/not declared/);
+    });
+  });
+
+  describe('each write route records its action, actor and changes', () => {
+    for (const testCase of CASES) {
+      it(testCase.action, async () => {
+        const before = await count();
+        expect(await testCase.write()).to.equal(testCase.status);
+        const organizations = testCase.organizations ?? [1];
+        expect(await count(), 'entries recorded').to.equal(before + organizations.length);
+        for (const orgId of organizations) {
+          const headers = orgId === 1 ? as.manager : as.otherManager;
+          const [event] = await events(`&action=${testCase.action}`, orgId, headers);
+          expect(event, `the entry in organisation ${orgId}`).to.not.equal(undefined);
+          const actor = testCase.actor ?? 1;
+          expect(event!.actor).to.deep.equal({ admin_id: actor, email: (await ctx.db.selectFrom('admins').select('email').where('id', '=', actor).executeTakeFirstOrThrow()).email });
+          expect(event!.target).to.include(testCase.target);
+          const changes = Object.fromEntries((event!.changes as Json[]).map((change) => [change.field, [change.before, change.after]]));
+          for (const [field, change] of Object.entries(testCase.changes ?? {})) expect(changes[field], field).to.deep.equal(change);
+          expect(JSON.stringify(event!.changes), 'no secret').to.not.match(/password|hash|token|Kz9!/i);
+        }
+      });
+    }
+
+    it('lists the bulk update as the learners whose nameId changed, by e-mail', async () => {
+      const [event] = await events('&action=users.bulkUpdated');
+      expect(event!.changes).to.have.length(1);
+      expect(event!.changes[0]).to.deep.include({ after: 'AUDIT0002' });
+      expect(event!.changes[0].field).to.match(/@example\.com nameId$/);
+    });
+  });
+
+  describe('the list and the export', () => {
+    it('pages newest first with a cursor, without repeats, and refuses a cursor it did not make', async () => {
+      const all = await events();
+      expect(all.length).to.be.greaterThan(10);
+      const seen: Json[] = [];
+      let cursor: string | null = '';
+      while (cursor !== null) {
+        const response = await call('GET', `organizations/1/audit_events?limit=4${cursor ? `&cursor=${cursor}` : ''}`, as.manager);
+        seen.push(...response.json().audit_events);
+        cursor = response.json().next_cursor;
+      }
+      expect(seen.map((event) => event.id)).to.deep.equal(all.map((event) => event.id));
+      const times = seen.map((event) => Date.parse(event.occurred_at));
+      expect(times).to.deep.equal([...times].sort((a, b) => b - a));
+      expect((await call('GET', 'organizations/1/audit_events?cursor=bm90LWEtY3Vyc29y', as.manager)).statusCode).to.equal(400);
+      expect((await call('GET', 'organizations/1/audit_events?limit=1000', as.manager)).statusCode).to.equal(422);
+    });
+
+    it('filters by period, admin, action and target type', async () => {
+      expect((await events('&admin_id=2')).map((event) => event.action)).to.deep.equal(['account.passwordChanged']);
+      expect((await events('&target_type=subscription')).map((event) => event.action).sort()).to.deep.equal(
+        ['subscription.cancelled', 'subscription.confirmedUpdated', 'subscription.created', 'subscription.updated'],
+      );
+      expect(await events(`&from=${today}&to=${today}`)).to.have.length((await events()).length);
+      expect(await events(`&to=${addDays(today, -1)}`)).to.deep.equal([]);
+      expect(await events(`&from=${addDays(today, 1)}`)).to.deep.equal([]);
+      // the page's selects: empty is no filter; days counts back from today
+      expect(await events('&action=&target_type=&admin_id=&days=1&cursor=')).to.have.length((await events()).length);
+    });
+
+    it('exports the filtered list as CSV: UTF-8 with a byte-order mark, CRLF, the header first', async () => {
+      const response = await call('GET', 'organizations/1/audit_events/csv?action=membership.roleChanged', as.manager);
+      expect(response.statusCode).to.equal(200);
+      expect(response.headers['content-type']).to.match(/^text\/csv; charset=utf-8/);
+      expect(response.rawPayload.subarray(0, 3)).to.deep.equal(Buffer.from([0xef, 0xbb, 0xbf]));
+      const lines = response.body.replace(/^\uFEFF/, '').trimEnd().split('\r\n');
+      expect(lines[0]).to.equal('occurredAt,actorEmail,action,targetType,targetId,targetLabel,changes');
+      expect(lines).to.have.length(2);
+      expect(lines[1]).to.contain('manager@example.com,membership.roleChanged,admin,2,member@example.com,"role: ""member"" → ""manager"""');
+    });
+
+    it("shows the token's organisation only (tenant isolation of the list and the export)", async () => {
+      expect((await call('GET', 'organizations/1/audit_events', as.otherManager)).statusCode).to.equal(403);
+      expect((await call('GET', 'organizations/1/audit_events/csv', as.otherManager)).statusCode).to.equal(403);
+      // a member's 403: the authorisation matrix (member@'s tokens ended with the role and password changes above)
+      const others = await events('', 2, as.otherManager);
+      expect(others.map((event) => event.action)).to.deep.equal(['account.nameChanged']);
+      const csv = (await call('GET', 'organizations/2/audit_events/csv', as.otherManager)).body;
+      expect(csv).to.not.contain('member@example.com');
+      expect(csv.trimEnd().split('\r\n')).to.have.length(2);
+      expect(otherManagerId).to.be.greaterThan(0);
+    });
+  });
+
+  describe('append-only', () => {
+    it('refuses updates and deletes, except a delete of the clean-up', async () => {
+      const update = await sql`update audit_events set action = 'contact.created'`.execute(ctx.db).catch((error: Error) => error);
+      expect(String(update)).to.match(/append-only/);
+      const remove = await sql`delete from audit_events`.execute(ctx.db).catch((error: Error) => error);
+      expect(String(remove)).to.match(/append-only/);
+      const truncate = await sql`truncate audit_events`.execute(ctx.db).catch((error: Error) => error);
+      expect(String(truncate)).to.match(/append-only/);
+      expect(await count()).to.be.greaterThan(0);
+    });
+  });
+});
