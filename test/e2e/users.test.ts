@@ -47,6 +47,28 @@ describe('Users: CSV download, upload, preview and bulk update; the inline nameI
     expect(await page.getByRole('separator', { name: 'preview' }).count()).to.equal(0);
   });
 
+  it('shows the percentage of a slow upload and cancels it: no preview, the list as it was, the upload offered again (issue 19)', async () => {
+    const cdp = await page.context().newCDPSession(page);
+    // 256 KB/s upwards: the 2 MB file takes about eight seconds to send
+    await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: 256 * 1024 });
+    try {
+      const rows = Array.from({ length: 20_000 }, (_, index) => `,山田,太郎,やまだ,たろう,slow${index}@example.com,N${index},nameId`);
+      const file = Buffer.from(`id,lastName,firstName,kanaLastName,kanaFirstName,email,nameId,nameIdType\r\n${rows.join('\r\n')}\r\n`);
+      await page.locator('input[type="file"]').setInputFiles({ name: 'users.csv', mimeType: 'text/csv', buffer: file });
+      const status = page.getByRole('status').filter({ hasText: /Sending the file… ([1-9]\d?)%/ });
+      await status.waitFor();
+      expect(await page.getByRole('button', { name: 'CSV upload' }).isDisabled(), 'no second upload meanwhile').to.equal(true);
+      await page.getByRole('button', { name: 'Cancel', exact: true }).click();
+      await status.waitFor({ state: 'detached' });
+      expect(await page.getByRole('button', { name: 'CSV upload' }).isEnabled()).to.equal(true);
+      expect(await page.getByRole('separator', { name: 'preview' }).count()).to.equal(0);
+      await page.getByRole('table', { name: 'Users' }).getByText('E2E0001').waitFor();
+    } finally {
+      await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: -1 });
+      await cdp.detach();
+    }
+  });
+
   it('takes the downloaded file back saved by Japanese Excel as CP932 ("CSV (カンマ区切り)"): only the edited nameId changes', async () => {
     const table = page.getByRole('table', { name: 'Users', exact: true });
     await table.getByText('E2E0001').waitFor();

@@ -9,6 +9,7 @@ import fetchBuilder from 'fetch-retry';
 import type { FieldError } from '../../common/errorCodes.js';
 import { DEFAULT_TIMEOUT_MS, NETWORK_RETRIES, NETWORK_RETRY_BASE_DELAY_MS } from '../state/constants.js';
 import { camelCasePath, toCamelKeys, toSnakeKeys } from './caseConversion.js';
+import { xhrTransport, type UploadProgress } from './xhrTransport.js';
 
 export type ApiVersion = 'v2' | 'v1';
 export type HttpMethod = 'GET' | 'HEAD' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'OPTIONS';
@@ -40,6 +41,8 @@ export interface RequestOptions {
   responseType?: 'auto' | 'json' | 'text';
   /** Aborts the call (e.g. the calling saga was cancelled). */
   signal?: AbortSignal;
+  /** Told how much of the body has been sent (sent over XMLHttpRequest, as fetch cannot tell; never retried). */
+  onUploadProgress?: UploadProgress;
 }
 
 export type ApiErrorKind = 'http' | 'timeout' | 'network';
@@ -104,6 +107,8 @@ export interface HttpClientOptions {
   retries?: number;
   /** Backoff before retry n (0-based), default 300 ms × 2^n. */
   retryDelay?: (attempt: number) => number;
+  /** The transport of calls that report upload progress; default XMLHttpRequest, or the injected fetch (no progress). */
+  uploadTransport?: (onUploadProgress: UploadProgress) => FetchLike;
 }
 
 export interface HttpClient {
@@ -171,6 +176,7 @@ export function createHttpClient(options: HttpClientOptions = {}): HttpClient {
   const retries = options.retries ?? NETWORK_RETRIES;
   const retryDelay = options.retryDelay ?? ((attempt: number) => NETWORK_RETRY_BASE_DELAY_MS * 2 ** attempt);
   const fetchWithRetry = fetchBuilder(baseFetch);
+  const uploadTransport = options.uploadTransport ?? (options.fetch ? () => baseFetch : xhrTransport);
 
   async function request<T = unknown>(requestOptions: RequestOptions): Promise<T> {
     const method = requestOptions.method ?? 'GET';
@@ -211,7 +217,8 @@ export function createHttpClient(options: HttpClientOptions = {}): HttpClient {
     try {
       let response: Response;
       try {
-        response = await fetchWithRetry(url, {
+        const send = requestOptions.onUploadProgress ? fetchBuilder(uploadTransport(requestOptions.onUploadProgress)) : fetchWithRetry;
+        response = await send(url, {
           method,
           headers,
           body: payload,

@@ -24,6 +24,8 @@ export type OperationStatus = 'pending' | 'fulfilled' | 'rejected';
 export interface OperationEntry {
   status: OperationStatus;
   error?: OperationError;
+  /** Of a pending call that reports it: the share of its body sent so far, 0 to 1 (an upload's percentage). */
+  uploaded?: number;
 }
 
 export type OperationsState = Record<string, OperationEntry>;
@@ -40,6 +42,8 @@ export const operationFulfilled = actionCreator<{ name: string }, typeof OPERATI
 export const operationRejected = actionCreator<{ name: string; error: OperationError }, typeof OPERATION_REJECTED>(
   OPERATION_REJECTED,
 );
+export const OPERATION_UPLOADED = 'operations/uploaded';
+export const operationUploaded = actionCreator<{ name: string; uploaded: number }, typeof OPERATION_UPLOADED>(OPERATION_UPLOADED);
 /** Forget an operation (e.g. a form dismisses the error it showed). */
 export const operationReset = actionCreator<{ name: string }, typeof OPERATION_RESET>(OPERATION_RESET);
 
@@ -58,6 +62,10 @@ export function operationsReducer(
   action: UnknownAction,
 ): OperationsState {
   if (operationPending.match(action)) return { ...state, [action.payload.name]: { status: 'pending' } };
+  if (operationUploaded.match(action)) {
+    const entry = state[action.payload.name];
+    return entry?.status === 'pending' ? { ...state, [action.payload.name]: { ...entry, uploaded: action.payload.uploaded } } : state;
+  }
   if (operationFulfilled.match(action)) return { ...state, [action.payload.name]: { status: 'fulfilled' } };
   if (operationRejected.match(action)) {
     return { ...state, [action.payload.name]: { status: 'rejected', error: action.payload.error } };
@@ -85,6 +93,12 @@ export const isPending =
   (name: string) =>
   (state: OperationsRootState): boolean =>
     state.operations[name]?.status === 'pending';
+
+/** How much of a pending upload has been sent (0 to 1), or undefined when the operation reports none. */
+export const uploadedShare =
+  (name: string) =>
+  (state: OperationsRootState): number | undefined =>
+    state.operations[name]?.status === 'pending' ? state.operations[name].uploaded : undefined;
 
 /** The error of the last rejection of an operation, or undefined. */
 export const operationError =

@@ -28,6 +28,9 @@ export function fakeFetch(routes: Record<string, Route>) {
   });
 }
 
+/** The request of a call that reports upload progress, as a route receives it. */
+export type UploadInit = RequestInit & { onUploadProgress: (sent: number, total: number) => void };
+
 export const networkFailure: Route = () => Promise.reject(new TypeError('fetch failed'));
 
 /** A fetch response that only ends when the request's signal aborts. */
@@ -58,7 +61,8 @@ export function setup(
     context: {
       navigate,
       currentPath: () => '/account?tab=1',
-      httpClient: createHttpClient({ fetch, retryDelay: () => 0 }),
+      // an upload's route sees its progress callback as init.onUploadProgress (UploadInit), to report progress as a browser would
+      httpClient: createHttpClient({ fetch, retryDelay: () => 0, uploadTransport: (onUploadProgress) => (url, init) => fetch(url, { ...init, onUploadProgress } as UploadInit) }),
       ...options.context,
     },
   });

@@ -11,9 +11,9 @@ import { Link, useSearchParams } from 'react-router-dom';
 import type { BannerBlock, Block, CardsBlock, Cell, ColumnsBlock, DetailsBlock, DividerBlock, FragmentBlock, ImageBlock, ItemListBlock, UploadBlock, LinkItem, LinkListBlock, LinksBlock, ListBlock, PanelBlock, ScreenDefinition, SelectBlock, TableBlock, TextBlock, VirtualTable } from '../../../common/screens.js';
 import { isAbsoluteUrl } from '../../../common/serviceLinks.js';
 import { DEFAULT_LANGUAGE, isLanguage } from '../../../common/languages.js';
-import { isPending, type OperationsRootState } from '../../state/operations.js';
+import { isPending, uploadedShare, type OperationsRootState } from '../../state/operations.js';
 import { formatDate } from '../dates.js';
-import { actionOperation, actionRequested } from './actions.js';
+import { actionCancelled, actionOperation, actionRequested } from './actions.js';
 import { matches } from './conditions.js';
 import { formatted } from './formats.js';
 import { fragmentByName } from './fragments.js';
@@ -515,7 +515,8 @@ function UploadView({ block, screen, context }: BlockProps<UploadBlock>): ReactE
   const { t } = useTranslation();
   const run = useRunAction(screen);
   const input = useRef<HTMLInputElement>(null);
-  const pending = useSelector((state: OperationsRootState) => isPending(actionOperation(screen.id, block.action))(state));
+  const operation = actionOperation(screen.id, block.action);
+  const pending = useSelector((state: OperationsRootState) => isPending(operation)(state));
   return (
     <div className="upload">
       <button type="button" className={linkClassName(block.style ?? 'primary')} disabled={pending} onClick={() => input.current?.click()}>
@@ -535,6 +536,24 @@ function UploadView({ block, screen, context }: BlockProps<UploadBlock>): ReactE
           if (file) run(block.action, { ...context, file }); // nothing is sent without a file (SPEC §5)
         }}
       />
+      {pending && <UploadProgressView screenId={screen.id} actionId={block.action} />}
+    </div>
+  );
+}
+
+/** While the file is sent: its percentage, then 'checking' until the answer, and a Cancel that aborts the call. */
+function UploadProgressView({ screenId, actionId }: { screenId: string; actionId: string }): ReactElement {
+  const { t } = useTranslation();
+  const dispatch = useDispatch();
+  const uploaded = useSelector((state: OperationsRootState) => uploadedShare(actionOperation(screenId, actionId))(state)) ?? 0;
+  const percent = Math.floor(uploaded * 100);
+  return (
+    <div className="upload__progress">
+      <progress max={100} value={percent} aria-hidden="true" />
+      <span role="status">{uploaded < 1 ? t('common.upload.sending', { percent }) : t('common.upload.checking')}</span>
+      <button type="button" className={linkClassName('link')} onClick={() => dispatch(actionCancelled({ screenId, actionId }))}>
+        {t('common.upload.cancel')}
+      </button>
     </div>
   );
 }

@@ -3,8 +3,8 @@
  * confirmation dialog the saga opens it and waits for Cancel or the confirm button (SPEC 2.13); then the call and the
  * first matching row of its outcome table (flash, navigation, reload of the screen's data).
  */
-import type { UnknownAction } from 'redux';
-import { put, race, take, takeEvery } from 'redux-saga/effects';
+import type { Action, UnknownAction } from 'redux';
+import { call, put, race, take, takeEvery } from 'redux-saga/effects';
 import type { DialogDefinition } from '../../../common/screens.js';
 import { actionCreator } from '../../state/actions.js';
 import { applyOutcome, chooseOutcome, runCall, type CallResult } from './calls.js';
@@ -20,6 +20,8 @@ export interface OpenDialog extends Omit<DialogDefinition, 'values' | 'alternati
 }
 
 export const actionRequested = actionCreator<{ screenId: string; actionId: string; context: Partial<ScreenContext> }>('screens/actionRequested');
+/** Stops an action's running call (an upload's Cancel): the request is aborted and no outcome follows. */
+export const actionCancelled = actionCreator<{ screenId: string; actionId: string }>('screens/actionCancelled');
 export const dialogOpened = actionCreator<OpenDialog>('screens/dialogOpened');
 export const dialogConfirmed = actionCreator<void>('screens/dialogConfirmed');
 export const dialogCancelled = actionCreator<void>('screens/dialogCancelled');
@@ -56,7 +58,16 @@ export function* runAction({ payload }: ReturnType<typeof actionRequested>): Gen
     const answer = (yield race({ confirmed: take(dialogConfirmed.type), cancelled: take(dialogCancelled.type) })) as { confirmed?: unknown };
     if (!answer.confirmed) return;
   }
-  const result: CallResult = definition.call ? yield* runCall(actionOperation(screenId, actionId), definition.call, context, definition.outcomes) : { ok: true };
+  let result: CallResult = { ok: true };
+  if (definition.call) {
+    const cancelledHere = (action: Action) => {
+      const cancelled = action as UnknownAction;
+      return actionCancelled.match(cancelled) && cancelled.payload.screenId === screenId && cancelled.payload.actionId === actionId;
+    };
+    const answer = (yield race({ done: call(runCall, actionOperation(screenId, actionId), definition.call, context, definition.outcomes), cancelled: take(cancelledHere) })) as { done?: CallResult };
+    if (!answer.done) return;
+    result = answer.done;
+  }
   const outcome = chooseOutcome(definition.outcomes, result, context);
   if (!outcome) return;
   yield* applyOutcome(outcome, { ...context, body: result.body, status: result.status }, undefined, screenId);

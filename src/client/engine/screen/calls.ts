@@ -103,7 +103,7 @@ export function* runCall(
         query,
         headers,
         ...(definition.timeout ? { timeoutMs: CALL_TIMEOUT_MS[definition.timeout] } : {}),
-        ...(definition.multipart ? { multipart: true } : {}),
+        ...(definition.multipart ? { multipart: true, reportUpload: true } : {}),
         ...(body === undefined ? {} : { body }),
       },
       { handle: claims },

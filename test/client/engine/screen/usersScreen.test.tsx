@@ -9,7 +9,7 @@ import sinon from 'sinon';
 import '../../../../src/client/engine/forms/FormScreen.js';
 import { formChanged, selectForm, type FormsRootState } from '../../../../src/client/engine/forms/formState.js';
 import { savedFile } from '../../../../src/client/engine/screen/calls.js';
-import { bodyOf, hangs, jsonResponse } from '../../api/harness.js';
+import { bodyOf, hangs, jsonResponse, type UploadInit } from '../../api/harness.js';
 import { MANAGER, renderScreen } from './support.js';
 
 const USERS = [
@@ -84,6 +84,36 @@ describe('screens/users.json (SPEC 2.15 Users)', () => {
     chooseFile(view.container);
     await waitFor(() => expect(view.queryByRole('button', { name: 'Bulk update' })).to.equal(null));
     expect(view.queryByRole('button', { name: 'Cancel preview' })).to.equal(null);
+  });
+
+  it('shows the upload’s percentage while the file is sent, then checking; Cancel aborts it and leaves the list as it was (issue 19)', async () => {
+    let upload: UploadInit | undefined;
+    const { view } = await renderScreen('users', {
+      signedIn: MANAGER,
+      routes: {
+        'GET /api/v2/organizations/1/users': () => jsonResponse(200, { users: USERS.map(wire) }),
+        'POST /api/v2/organizations/1/users/preview': (url, init) => {
+          upload = init as UploadInit;
+          return hangs(url, init);
+        },
+      },
+    });
+    await view.findByText('EMP0001');
+    chooseFile(view.container);
+    await waitFor(() => expect(upload).to.not.equal(undefined));
+    upload!.onUploadProgress(42, 100);
+    expect((await view.findByRole('status')).textContent).to.equal('Sending the file… 42%');
+    expect((view.getByRole('button', { name: 'CSV upload' }) as HTMLButtonElement).disabled, 'no second upload meanwhile').to.equal(true);
+    upload!.onUploadProgress(100, 100);
+    await view.findByText('Checking the file…');
+
+    fireEvent.click(view.getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => expect(upload!.signal!.aborted, 'the request aborted').to.equal(true));
+    await waitFor(() => expect(view.queryByRole('status')).to.equal(null));
+    expect((view.getByRole('button', { name: 'CSV upload' }) as HTMLButtonElement).disabled).to.equal(false);
+    expect(view.queryByRole('separator', { name: 'preview' })).to.equal(null);
+    view.getByText('EMP0001');
+    view.getByRole('button', { name: 'CSV download' });
   });
 
   it('lists row errors (422) under a heading, greys their rows, and offers no Bulk update', async () => {
