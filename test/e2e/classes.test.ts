@@ -7,6 +7,7 @@
  */
 import { expect } from 'chai';
 import type { Page } from 'playwright-core';
+import { expectAccessible } from './support/axe.js';
 import { newPage, useE2E } from './support/portal.js';
 import { chooseOrganization, DEMO_PASSWORD, enterCredentials, MANAGER, useEnglish, waitForHeader } from './support/signin.js';
 
@@ -195,6 +196,36 @@ describe('Classes: register learners, edit a confirmed registration, the gls Ser
         await page.getByText('An unexpected error occurred. Please try again.').first().waitFor();
         expect(await page.getByText('An unexpected error occurred. Please try again.').count(), path).to.equal(1);
       }
+    } finally {
+      await page.context().close();
+    }
+  });
+  it('both class routes render in English and Japanese, axe-clean; arriving keeps projectId and projectCode for the next single sign-on to gls', async () => {
+    const { url } = e2e.portal;
+    const page = await signedIn();
+    try {
+      await page.goto(`${url}/services/4`);
+      const register = page.getByRole('table', { name: 'Classes of your projects' }).getByRole('row', { name: /GLS-B/ }).getByRole('link', { name: 'Register learners' });
+      const newPath = (await register.getAttribute('href'))!;
+      expect(newPath).to.match(/^\/project\/PJ2026-001\/subscription\/\d+\/new$/);
+      const editPath = '/project/PJ2026-001/subscription/A000000106/edit';
+      const titles = { en: ['Register learners (class)', 'Change learner registration (class)'], ja: ['受講者登録（クラス）', '受講者登録の変更（クラス）'] };
+      for (const language of ['en', 'ja'] as const) {
+        if (language === 'ja') {
+          await page.getByRole('combobox', { name: 'Language' }).selectOption('ja');
+          await page.getByRole('combobox', { name: '言語' }).waitFor();
+        }
+        for (const [index, path] of [newPath, editPath].entries()) {
+          await page.goto(`${url}${path}`);
+          await page.getByRole('heading', { level: 1, name: titles[language][index] }).waitFor();
+          await page.getByText(index === 0 ? 'GLS-B' : 'GLS-C').first().waitFor();
+          await page.waitForFunction(() => document.querySelector('.loader') === null);
+          await expectAccessible(page);
+        }
+      }
+      const remembered = await page.evaluate(() => [localStorage.getItem('projectId'), localStorage.getItem('projectCode')]);
+      expect(remembered[0], 'projectId').to.match(/^\d+$/);
+      expect(remembered[1], 'projectCode').to.equal('PJ2026-001');
     } finally {
       await page.context().close();
     }

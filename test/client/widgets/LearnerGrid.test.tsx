@@ -225,6 +225,51 @@ describe('LearnerGrid field (SPEC 2.11 step 5: the learner grid on react-spreads
     expect(latest()![0]).to.deep.include({ id: 12, firstName: 'Jirou' });
   });
 
+  describe('row locks (issue 17: a class application past its deadlines), a generic option of the grid', () => {
+    const KEPT = [
+      { id: 11, firstName: 'Taro', lastName: 'Yamada', kanaFirstName: 'たろう', kanaLastName: 'やまだ', email: 'taro@example.com' },
+      { id: 12, firstName: 'Jiro', lastName: 'Yamada', kanaFirstName: 'じろう', kanaLastName: 'やまだ', email: 'jiro@example.com' },
+    ];
+    const KEPT_LOCK = 'Registered learners cannot be changed or removed: the reduction deadline has passed.';
+    const ADDED_LOCK = 'No learners can be added: the enlargement deadline has passed.';
+    const locks = {
+      kept: { lockKept: 'learnerGrid.locks.reductionDeadline', lockKeptRefused: 'subscriptions.errors.users.email.reductionDeadline' },
+      added: { lockAdded: 'learnerGrid.locks.enlargementDeadline', lockAddedRefused: 'subscriptions.errors.users.email.enlargementDeadline' },
+    };
+
+    it('lockKept: the rows that came with an id say why they are locked; an edit of one is undone and said; new rows stay editable', async () => {
+      const { table, view, latest } = await show({ options: { ...OPTIONS, ...locks.kept }, users: KEPT });
+      view.getByText(KEPT_LOCK); // the note above the grid, before any edit
+      expect(within(table).getAllByRole('img', { name: KEPT_LOCK })).to.have.length(2);
+      // a paste over a locked row is undone and said
+      paste(view, table, 0, 0, 'Changed');
+      await view.findByText('taro@example.com cannot be deleted.');
+      expect(gridTexts(table)[0]).to.deep.equal(['Taro', 'Yamada', 'たろう', 'やまだ', 'taro@example.com']);
+      // a locked cell opens no editor
+      fireEvent.keyDown(view.container.querySelector('.Spreadsheet')!, { key: 'Enter' });
+      expect(view.container.querySelector('.Spreadsheet__data-editor input')).to.equal(null);
+      fireEvent.keyDown(view.container.querySelector('.Spreadsheet')!, { key: 'Escape' });
+      typeInto(view, table, 2, 4, 'new@example.com');
+      await waitFor(() => expect(latest()).to.have.length(3));
+      expect(latest()!.slice(0, 2)).to.deep.equal(KEPT);
+      expect(view.queryByText('taro@example.com cannot be deleted.'), 'the refusal goes with the next accepted edit').to.equal(null);
+      expect((view.getByRole('button', { name: 'Add row' }) as HTMLButtonElement).disabled).to.equal(false);
+    });
+
+    it('lockAdded: no row can be added (Add row disabled, no empty rows offered); a paste below the learners is undone and said by line', async () => {
+      const { table, view, latest } = await show({ options: { ...OPTIONS, ...locks.added }, users: KEPT });
+      view.getByText(ADDED_LOCK);
+      expect((view.getByRole('button', { name: 'Add row' }) as HTMLButtonElement).disabled).to.equal(true);
+      expect(gridTexts(table)).to.have.length(2);
+      paste(view, table, 1, 0, 'Jirou\tYamada\tじろう\tやまだ\tjiro@example.com\nHana\tMori\tはな\tもり\thana@example.com');
+      await view.findByText('No. 3: hana@example.com cannot be added.');
+      // the kept rows may still change (no reduction lock)
+      await waitFor(() => expect(latest()?.[1]).to.deep.include({ id: 12, firstName: 'Jirou' }));
+      expect(gridTexts(table)).to.have.length(2);
+      expect(latest()!.map((row) => row.email)).to.deep.equal(['taro@example.com', 'jiro@example.com']);
+    });
+  });
+
   it('a keyboard user reaches a cell with Tab and edits it with Enter; Tab is left to the browser, so it leaves the grid', async () => {
     const { table, view, latest } = await show();
     const cell = cellAt(table, 0, 1);
