@@ -16,7 +16,7 @@ import iconv from 'iconv-lite';
 import { buildApp } from '../src/server/app.js';
 import { loadConfig } from '../src/server/config.js';
 import { seedDemoData } from '../src/server/db/seed/index.js';
-import { addLearners } from '../test/server/support/learners.js';
+import { addLearners } from '../src/server/db/seed/learners.js';
 import { createTestDatabase } from '../test/server/support/testApp.js';
 import { accessToken } from '../test/server/support/tokens.js';
 import { listen } from './support.js';

@@ -18,6 +18,7 @@ import { createValidatorCompiler } from './api/validation.js';
 import { isAppNavigation, registerBrowserBuild, sendIndexHtml } from './browserBuild.js';
 import type { Config } from './config.js';
 import { createDatabase, migrateToLatest, type DatabaseHandle } from './db/index.js';
+import { addDemoLearners } from './db/seed/learners.js';
 import { demoPasswordAccounts, seedDemoData, seedDemoOrganizationUsers, seedDemoPartnerProducts, seedDemoSubscriptionsOnce } from './db/seed/index.js';
 import { registerIdentityProvider } from './idp/index.js';
 import { createMailer } from './mail/mailer.js';
@@ -176,6 +177,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
     if (config.seed === 'demo' && config.demo) {
       const result = await seedDemoData(database.db);
       if (result.seeded) app.log.info('seeded the demo data');
+      if (result.seeded && config.demoLearners > 0) await addDemoLearners(database.db, config.demoLearners);
       // also into a database seeded before the gateway existed
       await seedDemoPartnerProducts(database.db);
       // and the learners of the Users page (migration 0061)

@@ -58,6 +58,8 @@ export interface Config {
   passwordResetTokenTtl: number;
   mailRateLimit: MailRateLimitConfig;
   seed: SeedMode;
+  /** Demo data only: this many more learners of G0000001 on the Users page (DEMO_LEARNERS, default 0), to try it at a large customer's size. */
+  demoLearners: number;
   nodeEnv: string | undefined;
   isProduction: boolean;
   /** The API documentation at /api/docs (API_DOCS on/off); default on in demo mode, off outside it. */
@@ -281,6 +283,8 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
   });
 
   const seed = value('SEED') ?? 'demo';
+  const demoLearners = value('DEMO_LEARNERS') === '0' ? 0 : count('DEMO_LEARNERS', 0);
+  if (demoLearners > 100_000) problems.push(`DEMO_LEARNERS must be at most 100000, got "${env.DEMO_LEARNERS}"`);
   if (!(SEED_MODES as readonly string[]).includes(seed)) problems.push(`SEED must be one of ${SEED_MODES.join(', ')}, got "${seed}"`);
 
   const logLevel = value('LOG_LEVEL') ?? 'info';
@@ -364,6 +368,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
     passwordResetTokenTtl,
     mailRateLimit: Object.freeze(mailRateLimit),
     seed: seed as SeedMode,
+    demoLearners,
     nodeEnv,
     isProduction,
     demo,

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import iconv from 'iconv-lite';
 import { sql } from 'kysely';
-import { addLearners } from '../support/learners.js';
+import { addLearners } from '../../../src/server/db/seed/learners.js';
 import { bearer } from '../support/oidc.js';
 import { accessToken } from '../support/tokens.js';
 import { createTestApp, createTestDatabase, useTestApp } from '../support/testApp.js';
