@@ -2,7 +2,7 @@
  * `npm run bench`: browser bundle sizes, the API pipeline's throughput next to a bare Fastify route, the authenticated
  * reads on PostgreSQL next to the same SQL through pg (bench/affiliations.ts; BENCH_DATABASE_URL), and the learner grid
  * next to bare react-spreadsheet in chromium (bench/grid.ts), the Users page's calls with 10,000 learners on PostgreSQL
- * (bench/users.ts), write routes with and without the audit trail (bench/audit.ts); then one table of every budget (issue 20): its goal, the
+ * (bench/users.ts) and the list painted in chromium (bench/usersPaint.ts), write routes with and without the audit trail (bench/audit.ts); then one table of every budget (issue 20): its goal, the
  * figure measured, the ratio and whether it holds. BENCH_ONLY=bundle,api,reads,grid,users,audit runs some of them.
  */
 import { benchAffiliations, type ReadResult } from './affiliations.js';
@@ -12,6 +12,7 @@ import { FIRST_LOAD_BUDGET_KB, type FirstLoad } from '../scripts/firstLoad.js';
 import { benchBundle } from './bundle.js';
 import { benchGrid, GRID_TARGET, type GridResult } from './grid.js';
 import { benchUsers, type UsersResult } from './users.js';
+import { benchUsersPaint, USERS_PAINT_BUDGET_MS, USERS_ROWS_BUDGET, type UsersPaintResult } from './usersPaint.js';
 
 const FIRST_LOAD_BUDGET = 150 * 1024;
 const READ_THROUGHPUT = 0.7;
@@ -25,6 +26,7 @@ const pipeline = runs('api') ? await benchApi() : undefined;
 const reads = runs('reads') ? await benchAffiliations() : undefined;
 const grid = runs('grid') ? await benchGrid() : undefined;
 const users = runs('users') ? await benchUsers() : undefined;
+const usersPaint = runs('users') ? await benchUsersPaint() : undefined;
 if (runs('audit')) await benchAudit();
 
 interface Budget {
@@ -76,12 +78,26 @@ function usersRows(results: UsersResult[]): Budget[] {
   }));
 }
 
+function usersPaintRows({ afterAnswerMs, fromNavigationMs, rowsInDom }: UsersPaintResult): Budget[] {
+  return [
+    {
+      budget: '/users, 10,000 learners: list painted after the answer (chromium, median of 3)',
+      goal: `≤ ${USERS_PAINT_BUDGET_MS} ms`,
+      figure: `${afterAnswerMs} ms (${fromNavigationMs} ms from navigation)`,
+      ratio: (afterAnswerMs / USERS_PAINT_BUDGET_MS).toFixed(2),
+      holds: yes(afterAnswerMs <= USERS_PAINT_BUDGET_MS),
+    },
+    { budget: '/users, 10,000 learners: rows in the DOM', goal: `≤ ${USERS_ROWS_BUDGET}`, figure: String(rowsInDom), ratio: (rowsInDom / USERS_ROWS_BUDGET).toFixed(2), holds: yes(rowsInDom <= USERS_ROWS_BUDGET) },
+  ];
+}
+
 const budgets = [
   ...(firstLoad ? firstLoadRows(firstLoad) : []),
   ...(pipeline ? pipelineRows(pipeline) : []),
   ...(reads ? readRows(reads) : []),
   ...(grid ? gridRows(grid) : []),
   ...(users ? usersRows(users) : []),
+  ...(usersPaint ? usersPaintRows(usersPaint) : []),
 ];
 console.log('\nBudgets (issue 20)');
 console.table(budgets);
