@@ -3,7 +3,6 @@
  * of a request body has been sent (issue 19: the percentage of a file upload). It answers a standard Response, so
  * the HTTP client reads the answer exactly as it reads fetch's.
  */
-import type { FetchLike } from './http.js';
 
 export type UploadProgress = (sent: number, total: number) => void;
 
@@ -20,7 +19,8 @@ function abortError(): DOMException {
   return new DOMException('The upload was aborted.', 'AbortError');
 }
 
-export function xhrTransport(onUploadProgress: UploadProgress): FetchLike {
+/** Shaped as http.ts's FetchLike (not imported: http.ts imports this module). */
+export function xhrTransport(onUploadProgress: UploadProgress): (url: string, init: RequestInit) => Promise<Response> {
   return (url, init) =>
     new Promise<Response>((resolve, reject) => {
       if (init.signal?.aborted) return reject(abortError());

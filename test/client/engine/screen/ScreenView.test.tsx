@@ -73,8 +73,11 @@ describe('engine/screen: screens from configuration', () => {
 
     it('Home: the loader, then a card per service loaded in the page language, linking to its Service Details', async () => {
       const services = { services: [{ id: 1, name: 'Hodai', subtitle: '', summary: 'Line one\nLine two', thumbnailUrl: null, serviceGroup: { id: 1, name: 'hodai' } }] };
-      const { view, calls } = await renderScreen('home', { signedIn: MEMBER, routes: { 'GET /api/v2/services': () => jsonResponse(200, services) } });
+      let answer!: () => void;
+      const answered = new Promise<Response>((resolve) => (answer = () => resolve(jsonResponse(200, services))));
+      const { view, calls } = await renderScreen('home', { signedIn: MEMBER, routes: { 'GET /api/v2/services': () => answered } });
       view.getByRole('status');
+      answer();
       await view.findByRole('heading', { name: 'Hodai' });
       expect(view.getByRole('link', { name: 'Hodai' }).getAttribute('href'), 'the card links to Service Details').to.equal('/services/1');
       view.getByRole('heading', { name: 'Available services' });

@@ -3,7 +3,7 @@
  * sagas on a real store, the real English words, a route at the screen's path. Only fetch and navigate are fakes.
  */
 import 'global-jsdom/register';
-import { render } from '@testing-library/react';
+import { act, render } from '@testing-library/react';
 import sinon from 'sinon';
 import type { i18n } from 'i18next';
 import { I18nextProvider } from 'react-i18next';
@@ -80,12 +80,17 @@ export async function renderScreen(screenId: string, options: ScreenOptions = {}
   const url = new URL(options.url ?? screen.path, 'http://localhost');
   const router = createMemoryRouter([{ path: screen.path, element: <ScreenView screen={screen} /> }], { initialEntries: [{ pathname: url.pathname, search: url.search, state: options.state }] });
   routerRef.current = router;
-  const view = render(
-    <Provider store={harness.store}>
-      <I18nextProvider i18n={i18nInstance}>
-        <RouterProvider router={router} />
-      </I18nextProvider>
-    </Provider>,
-  );
+  // rendered in an awaited act: a lazily loaded part (the form engine) that suspends on the first render is then
+  // rendered when it arrives (a suspension inside an act that is not awaited waits for a next act that may not come)
+  let view!: ReturnType<typeof render>;
+  await act(async () => {
+    view = render(
+      <Provider store={harness.store}>
+        <I18nextProvider i18n={i18nInstance}>
+          <RouterProvider router={router} />
+        </I18nextProvider>
+      </Provider>,
+    );
+  });
   return { view, router, ...harness, ...(options.followNavigation ? { navigate: recorded } : {}) };
 }
