@@ -42,7 +42,7 @@ export const MANAGER: ScreenOptions['signedIn'] = { role: 'manager', me: { id: 1
 export const MEMBER: ScreenOptions['signedIn'] = { role: 'member', me: { id: 2, firstName: '花子', lastName: '佐藤', email: 'member@example.com' } };
 
 export async function renderScreen(screenId: string, options: ScreenOptions = {}) {
-  i18nInstance ??= await englishI18n();
+  const instance = (i18nInstance ??= await englishI18n());
   if (i18nInstance.language !== (options.language ?? 'en')) await i18nInstance.changeLanguage(options.language ?? 'en');
   // the screen's chunk (full definition, conditions, words) loaded first, as a link's prefetch does in the app
   const screen = await screenReady(i18nInstance, screenId);
@@ -86,7 +86,7 @@ export async function renderScreen(screenId: string, options: ScreenOptions = {}
   await act(async () => {
     view = render(
       <Provider store={harness.store}>
-        <I18nextProvider i18n={i18nInstance}>
+        <I18nextProvider i18n={instance}>
           <RouterProvider router={router} />
         </I18nextProvider>
       </Provider>,
