@@ -26,7 +26,12 @@ export function webpackConfig(mode: 'production' | 'development' = 'production')
     },
     // eval-based source maps would need 'unsafe-eval', which the Content-Security-Policy forbids.
     devtool: mode === 'production' ? 'source-map' : 'cheap-module-source-map',
-    resolve: { extensions: ['.tsx', '.ts', '.js'], extensionAlias: { '.js': ['.ts', '.tsx', '.js'] } },
+    resolve: {
+      extensions: ['.tsx', '.ts', '.js'],
+      extensionAlias: { '.js': ['.ts', '.tsx', '.js'] },
+      // react-router's package exports name its development build only (its warnings kept); the production build beside it
+      alias: mode === 'production' ? { 'react-router$': path.join(root, 'node_modules/react-router/dist/production/index.mjs'), 'react-router/dom$': path.join(root, 'node_modules/react-router/dist/production/dom-export.mjs') } : {},
+    },
     module: {
       rules: [
         { test: /\.tsx?$/, loader: 'esbuild-loader', options: { target: 'es2020', jsx: 'automatic' } },

@@ -9,7 +9,7 @@ import fetchBuilder from 'fetch-retry';
 import type { FieldError } from '../../common/errorCodes.js';
 import { DEFAULT_TIMEOUT_MS, NETWORK_RETRIES, NETWORK_RETRY_BASE_DELAY_MS } from '../state/constants.js';
 import { camelCasePath, toCamelKeys, toSnakeKeys } from './caseConversion.js';
-import { xhrTransport, type UploadProgress } from './xhrTransport.js';
+import type { UploadProgress } from './xhrTransport.js';
 
 export type ApiVersion = 'v2' | 'v1';
 export type HttpMethod = 'GET' | 'HEAD' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'OPTIONS';
@@ -176,7 +176,10 @@ export function createHttpClient(options: HttpClientOptions = {}): HttpClient {
   const retries = options.retries ?? NETWORK_RETRIES;
   const retryDelay = options.retryDelay ?? ((attempt: number) => NETWORK_RETRY_BASE_DELAY_MS * 2 ** attempt);
   const fetchWithRetry = fetchBuilder(baseFetch);
-  const uploadTransport = options.uploadTransport ?? (options.fetch ? () => baseFetch : xhrTransport);
+  // the XMLHttpRequest transport is loaded when a file is first sent (not part of the first visit)
+  const uploadTransport =
+    options.uploadTransport ??
+    (options.fetch ? () => baseFetch : (onUploadProgress: UploadProgress): FetchLike => async (url, init) => (await import(/* webpackChunkName: "xhr-transport" */ './xhrTransport.js')).xhrTransport(onUploadProgress)(url, init));
 
   async function request<T = unknown>(requestOptions: RequestOptions): Promise<T> {
     const method = requestOptions.method ?? 'GET';
