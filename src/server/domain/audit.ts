@@ -59,20 +59,24 @@ export function changesBetween(before: object | undefined, after: object | undef
 
 /**
  * Records one entry for the actor, in `db` (the write's transaction): one statement whatever the fan-out. The actor's
- * e-mail is read in the same statement, as it is at the time.
+ * e-mail is read in the same statement, as it is at the time. An organisation's write (nearly every one) takes the
+ * plain insert: planning the fan-out's union cost each write about half a millisecond more (bench/audit.ts).
  */
 export async function recordAuditEvent(db: Db, actor: AuditActor, entry: AuditEntry): Promise<void> {
   const changes = JSON.stringify(entry.changes ?? {});
-  const organizationId = actor.organizationId ?? null;
+  const email = sql`coalesce((select email from admins where id = ${actor.adminId}::int), '')`;
+  const { action, target } = entry;
+  if (actor.organizationId !== undefined) {
+    await sql`
+      insert into audit_events (organization_id, actor_admin_id, actor_email, action, target_type, target_id, target_label, changes)
+      values (${actor.organizationId}::int, ${actor.adminId}::int, ${email}, ${action}, ${target.type}, ${String(target.id)}, ${target.label}, ${changes}::jsonb)`.execute(db);
+    return;
+  }
+  // an account event: one entry in every organisation of the actor
   await sql`
     insert into audit_events (organization_id, actor_admin_id, actor_email, action, target_type, target_id, target_label, changes)
-    select place.id, ${actor.adminId}::int, coalesce((select email from admins where id = ${actor.adminId}::int), ''),
-      ${entry.action}, ${entry.target.type}, ${String(entry.target.id)}, ${entry.target.label}, ${changes}::jsonb
-    from (
-      select ${organizationId}::int as id where ${organizationId}::int is not null
-      union all
-      select organization_id from affiliations where admin_id = ${actor.adminId}::int and ${organizationId}::int is null
-    ) place`.execute(db);
+    select organization_id, ${actor.adminId}::int, ${email}, ${action}, ${target.type}, ${String(target.id)}, ${target.label}, ${changes}::jsonb
+    from affiliations where admin_id = ${actor.adminId}::int`.execute(db);
 }
 
 /** A trail for the actor that records only the declared actions: anything else is a programming error. */
