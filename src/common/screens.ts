@@ -99,9 +99,10 @@ export interface ScreenLink {
 /** A flash message: a locale key, or one with its kind and interpolated values. */
 /**
  * How a value is shown inside a text: `date` (SPEC §9: yyyy-MM-dd, yyyy年M月d日), `weekdayDate` (the same with the
- * short weekday: 'Tue, 2026-11-24', '2026年11月24日(火)'), `list` (an array's elements joined by commas).
+ * short weekday: 'Tue, 2026-11-24', '2026年11月24日(火)'), `dateTime` (a moment: '2026-11-24 18:05:09',
+ * '2026年11月24日 18:05:09', in the browser's time zone), `list` (an array's elements joined by commas).
  */
-export const VALUE_FORMATS = ['date', 'weekdayDate', 'list'] as const;
+export const VALUE_FORMATS = ['date', 'weekdayDate', 'dateTime', 'list'] as const;
 export type ValueFormat = (typeof VALUE_FORMATS)[number];
 
 export type FlashSpec = string | { message: string; kind?: 'success' | 'info' | 'warning' | 'error'; values?: Record<string, ValueRef> };
@@ -486,6 +487,11 @@ export interface SelectBlock extends BlockBase {
   label: string;
   query: string;
   options: Array<{ value: string; label: string }>;
+  /**
+   * More options, one per element of a list of the screen's data (e.g. the organisation's admins), after `options`:
+   * each `$item`'s `value`, its label the locale key `label` with `values`.
+   */
+  optionsFrom?: { items: ValueRef; value: ValueRef; label: string; values?: Record<string, ValueRef> };
 }
 
 /**

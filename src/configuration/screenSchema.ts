@@ -144,6 +144,7 @@ const block = {
         label: localeKey,
         query: { type: 'string', pattern: '^[a-z][a-z0-9_]*$' },
         options: { type: 'array', minItems: 1, items: object({ value: { type: 'string' }, label: localeKey }, ['value', 'label']) },
+        optionsFrom: object({ items: valueRef, value: valueRef, label: localeKey, values }, ['items', 'value', 'label']),
         when: condition,
       },
       ['type', 'label', 'query', 'options'],

@@ -45,6 +45,8 @@ describe('Activity log (issue 21): a role change appears with its before and aft
 
       const roleChange = rows.filter({ hasText: 'Role changed' });
       expect(await roleChange.textContent()).to.contain('Admin: member@example.com');
+      // the time as a person reads it, to the second (the browser's time zone)
+      expect((await roleChange.getByRole('cell').first().textContent())!.trim()).to.match(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/);
       await roleChange.getByRole('button', { name: 'Show changes: Role changed, member@example.com' }).click();
       const changes = page.getByRole('table', { name: 'Changes' });
       await changes.waitFor();
@@ -63,6 +65,12 @@ describe('Activity log (issue 21): a role change appears with its before and aft
         return body.length === 1 && body[0]!.textContent!.includes('Role changed');
       });
       expect(await rows.filter({ hasText: 'Signed in' }).count()).to.equal(0);
+      // the admin filter lists the organisation's admins; member@ did nothing, so nothing is found for them
+      const admin = page.getByRole('combobox', { name: 'Admin', exact: true });
+      await admin.selectOption({ label: 'member@example.com' });
+      await page.getByText('There are no entries.').waitFor();
+      await admin.selectOption({ label: 'manager@example.com' });
+      await rows.filter({ hasText: 'Role changed' }).waitFor();
 
       const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'CSV export' }).click()]);
       expect(download.suggestedFilename()).to.match(/^activity_log_G0000001_\d{8}\.csv$/);

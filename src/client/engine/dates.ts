@@ -23,3 +23,8 @@ export function formatWeekdayDate(value: string | Date, language: Language): str
   const day = date.format(DATE_FORMAT[language]);
   return language === 'ja' ? `${day}(${weekday})` : `${weekday}, ${day}`;
 }
+
+/** A moment to the second, in the browser's time zone (the activity log): '2026-11-24 18:05:09', '2026年11月24日 18:05:09'. */
+export function formatDateTime(value: string | Date, language: Language): string {
+  return moment(value).format(`${DATE_FORMAT[language]} HH:mm:ss`);
+}

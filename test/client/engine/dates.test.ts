@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { formatDate, formatWeekdayDate } from '../../../src/client/engine/dates.js';
+import { formatDate, formatDateTime, formatWeekdayDate } from '../../../src/client/engine/dates.js';
 import { formatted, formatValue } from '../../../src/client/engine/screen/formats.js';
 
 describe('date formats (SPEC section 9)', () => {
@@ -23,5 +23,12 @@ describe('date formats (SPEC section 9)', () => {
     expect(formatValue(['Marketing', '', null, 'Accounting'], 'list', 'en')).to.equal('Marketing, Accounting');
     expect(formatValue(undefined, 'date', 'en')).to.equal(undefined);
     expect(formatted({ date: '2026-03-05', name: 'x' }, { date: 'date' }, 'ja')).to.deep.equal({ date: '2026年3月5日', name: 'x' });
+  });
+
+  it('a moment to the second in the browser’s time zone (the activity log): yyyy-MM-dd HH:mm:ss, yyyy年M月d日 HH:mm:ss', () => {
+    const moment = new Date(2026, 10, 24, 8, 5, 9); // local time
+    expect(formatDateTime(moment, 'en')).to.equal('2026-11-24 08:05:09');
+    expect(formatDateTime(moment, 'ja')).to.equal('2026年11月24日 08:05:09');
+    expect(formatValue(moment.toISOString(), 'dateTime', 'en')).to.equal('2026-11-24 08:05:09');
   });
 });

@@ -597,6 +597,12 @@ function SelectView({ block, screen, context }: BlockProps<SelectBlock>): ReactE
   const [searchParams, setSearchParams] = useSearchParams();
   const id = `select-${screen.id}-${block.query}`;
   const current = context.query[block.query] ?? '';
+  const items = block.optionsFrom ? resolveValue(block.optionsFrom.items, context) : undefined;
+  const fromData = (Array.isArray(items) ? items : []).map((item) => {
+    const itemContext = { ...context, item };
+    const { value, label, values } = block.optionsFrom!;
+    return { value: String(resolveValue(value, itemContext) ?? ''), text: t(label, resolveValues(values, itemContext)) };
+  });
   return (
     <div className="select-field">
       <label className="select-field__label" htmlFor={id}>
@@ -615,6 +621,11 @@ function SelectView({ block, screen, context }: BlockProps<SelectBlock>): ReactE
         {block.options.map((option) => (
           <option key={option.value} value={option.value}>
             {t(option.label)}
+          </option>
+        ))}
+        {fromData.map((option) => (
+          <option key={`data-${option.value}`} value={option.value}>
+            {option.text}
           </option>
         ))}
       </select>

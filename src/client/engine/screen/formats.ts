@@ -1,7 +1,7 @@
 /** Values shown inside texts in the page's language (ValueFormat): dates, dates with weekday, lists. */
 import { DEFAULT_LANGUAGE, isLanguage } from '../../../common/languages.js';
 import type { ValueFormat } from '../../../common/screens.js';
-import { formatDate, formatWeekdayDate } from '../dates.js';
+import { formatDate, formatDateTime, formatWeekdayDate } from '../dates.js';
 
 export function formatValue(value: unknown, format: ValueFormat | undefined, language: string): unknown {
   const lang = isLanguage(language) ? language : DEFAULT_LANGUAGE;
@@ -10,6 +10,8 @@ export function formatValue(value: unknown, format: ValueFormat | undefined, lan
       return typeof value === 'string' && value !== '' ? formatDate(value, lang) : value;
     case 'weekdayDate':
       return typeof value === 'string' && value !== '' ? formatWeekdayDate(value, lang) : value;
+    case 'dateTime':
+      return typeof value === 'string' && value !== '' ? formatDateTime(value, lang) : value;
     case 'list':
       return Array.isArray(value) ? value.filter((element) => element !== null && element !== undefined && element !== '').join(', ') : value;
     default:

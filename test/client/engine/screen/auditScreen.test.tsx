@@ -1,0 +1,32 @@
+/**
+ * The Activity log (screens/audit.json, issue 21) through the engine: the admin filter's options come from the
+ * organisation's admins (a select's `optionsFrom`), and choosing one puts its id in the query the list is loaded with.
+ */
+import { expect } from 'chai';
+import { cleanup, fireEvent, waitFor, within } from '@testing-library/react';
+import { jsonResponse } from '../../api/harness.js';
+import { MANAGER, renderScreen } from './support.js';
+
+const ADMINS = [
+  { role: 'manager', admin: { id: 1, email: 'manager@example.com', first_name: '太郎', last_name: '山田', kana_first_name: 'たろう', kana_last_name: 'やまだ', activated: true } },
+  { role: 'member', admin: { id: 2, email: 'member@example.com', first_name: '花子', last_name: '佐藤', kana_first_name: 'はなこ', kana_last_name: 'さとう', activated: true } },
+];
+
+describe('screens/audit.json (issue 21 Activity log)', () => {
+  afterEach(cleanup);
+
+  it("offers the organisation's admins in the Admin filter, after 'All'; choosing one loads the list with its admin_id", async () => {
+    const { view, calls } = await renderScreen('audit', {
+      signedIn: MANAGER,
+      routes: {
+        'GET /api/v2/organizations/1/affiliations': () => jsonResponse(200, { affiliations: ADMINS }),
+        'GET /api/v2/organizations/1/audit_events': () => jsonResponse(200, { audit_events: [], next_cursor: null }),
+      },
+    });
+    const select = (await view.findByRole('combobox', { name: 'Admin' })) as HTMLSelectElement;
+    await waitFor(() => expect(within(select).getAllByRole('option').map((option) => option.textContent)).to.deep.equal(['All', 'manager@example.com', 'member@example.com']));
+    expect([...select.options].map((option) => option.value)).to.deep.equal(['', '1', '2']);
+    fireEvent.change(select, { target: { value: '2' } });
+    await waitFor(() => expect(calls('GET', '/api/v2/organizations/1/audit_events').at(-1)!.args[0]).to.contain('admin_id=2'));
+  });
+});
