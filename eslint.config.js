@@ -14,11 +14,14 @@ function forbid(folders, why) {
   return { regex: up(folders), message: why };
 }
 
-/** A feature's public entries: index.js (state, sagas) and components.js (what screens render, loaded lazily). */
-const FEATURE_INTERNALS = { regex: '(^|/)features/[^/]+/(?!(index|components)\\.js$)[^/]+$', message: 'Enter a feature through its index.js or components.js.' };
+/**
+ * A feature's public entries: index.js (state, sagas), components.js (what screens render, loaded lazily) and lazy.js
+ * (sagas that come with a page's chunk, not in the first load).
+ */
+const FEATURE_INTERNALS = { regex: '(^|/)features/[^/]+/(?!(index|components|lazy)\\.js$)[^/]+$', message: 'Enter a feature through its index.js, components.js or lazy.js.' };
 const OTHER_FEATURE_INTERNALS = {
-  regex: '^\\.\\./(?!\\.\\.)[^/]+/(?!(index|components)\\.js$)[^/]+$',
-  message: 'A feature never reaches into another feature: use its index.js or components.js.',
+  regex: '^\\.\\./(?!\\.\\.)[^/]+/(?!(index|components|lazy)\\.js$)[^/]+$',
+  message: 'A feature never reaches into another feature: use its index.js, components.js or lazy.js.',
 };
 
 /** Per folder, what it may not import. */

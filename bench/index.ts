@@ -14,7 +14,7 @@ import { benchGrid, GRID_TARGET, type GridResult } from './grid.js';
 import { benchUsers, type UsersResult } from './users.js';
 import { benchUsersPaint, USERS_PAINT_BUDGET_MS, USERS_ROWS_BUDGET, type UsersPaintResult } from './usersPaint.js';
 
-const FIRST_LOAD_BUDGET = 150 * 1024;
+const FIRST_LOAD_BUDGET = FIRST_LOAD_BUDGET_KB * 1024;
 const READ_THROUGHPUT = 0.7;
 const READ_TAIL = 1.5;
 
@@ -42,7 +42,7 @@ const percent = (share: number) => `${(share * 100).toFixed(1)} %`;
 const yes = (holds: boolean) => (holds ? 'yes' : 'NO');
 
 function firstLoadRows({ bytes }: FirstLoad): Budget[] {
-  const goal = `≤ 150 KB (CI: ${FIRST_LOAD_BUDGET_KB} KB)`;
+  const goal = `≤ ${FIRST_LOAD_BUDGET_KB} KB (a CI test too)`;
   return [{ budget: 'first visit JavaScript with its words, gzip -9', goal, figure: kb(bytes), ratio: `${(bytes / FIRST_LOAD_BUDGET).toFixed(2)}× the goal`, holds: yes(bytes <= FIRST_LOAD_BUDGET) }];
 }
 

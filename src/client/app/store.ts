@@ -1,23 +1,25 @@
-/** The store: shared state, the engine's forms and the features' slices, with one root saga for every side effect. */
+/**
+ * The store: shared state, the engine's forms and the features' slices, with one root saga for every side effect; the
+ * screen engine's sagas join with the first screen's chunk, the gateway's with its page (state/lazySagas.ts).
+ */
 import { applyMiddleware, combineReducers, createStore } from 'redux';
 import createSagaMiddleware from 'redux-saga';
 import { all, fork, put } from 'redux-saga/effects';
 import type { ApiSagaContext } from '../api/context.js';
 import { formsReducer } from '../engine/forms/formState.js';
-import { formsSaga } from '../engine/forms/formSaga.js';
 import { reauthenticationReducer, reauthenticationSaga } from '../engine/reauthentication.js';
-import { dialogReducer, screenActionsSaga } from '../engine/screen/actions.js';
-import { screenDataReducer, screenDataSaga } from '../engine/screen/screenData.js';
+import { dialogReducer } from '../engine/screen/dialogState.js';
+import { screenDataReducer } from '../engine/screen/screenDataState.js';
 import { accountSaga } from '../features/account/index.js';
 import { announcementsReducers, announcementsSaga } from '../features/announcements/index.js';
 import { authReducers, authSaga, createRefreshSession, type AuthSagaContext } from '../features/auth/index.js';
 import { featureFlagsReducers, featureFlagsSaga } from '../engine/featureFlags.js';
-import { gatewaySaga } from '../features/gateway/index.js';
 import { noticesReducers, noticesSaga } from '../features/notices/index.js';
 import { supportChatSaga } from '../features/supportChat/index.js';
 import { portalSettingsReducers, portalSettingsSaga } from '../engine/portalSettings.js';
 import { appStarted } from '../state/app.js';
 import { flashSaga, stateReducers } from '../state/index.js';
+import { setSagaRunner } from '../state/lazySagas.js';
 
 export const rootReducer = combineReducers({
   ...stateReducers,
@@ -37,14 +39,10 @@ export type RootState = ReturnType<typeof rootReducer>;
 function* rootSaga() {
   yield all([
     fork(flashSaga),
-    fork(formsSaga),
-    fork(screenDataSaga),
-    fork(screenActionsSaga),
     fork(reauthenticationSaga),
     fork(noticesSaga),
     fork(authSaga),
     fork(accountSaga),
-    fork(gatewaySaga),
     fork(featureFlagsSaga),
     fork(portalSettingsSaga),
     fork(announcementsSaga),
@@ -59,6 +57,8 @@ export type AppSagaContext = ApiSagaContext & AuthSagaContext;
 export function createAppStore(context: AppSagaContext, preloadedState?: Partial<RootState>) {
   const sagaMiddleware = createSagaMiddleware({ context: { refreshSession: createRefreshSession(), ...context } });
   const store = createStore(rootReducer, preloadedState as RootState | undefined, applyMiddleware(sagaMiddleware));
+  // the screen engine's sagas start with the first screen (engine/screen/engineSagas.ts), the gateway's with its page
+  setSagaRunner(sagaMiddleware.run);
   sagaMiddleware.run(rootSaga);
   return store;
 }

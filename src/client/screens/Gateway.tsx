@@ -8,12 +8,14 @@ import { useEffect, type ReactElement } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useDispatch } from 'react-redux';
 import { useLocation } from 'react-router-dom';
-import { gatewayOpened } from '../features/gateway/index.js';
+import { gatewayOpened, gatewaySaga } from '../features/gateway/index.js';
+import { startLazySaga } from '../state/lazySagas.js';
 
 export default function Gateway(): ReactElement {
   const { t } = useTranslation();
   const dispatch = useDispatch();
   const { search } = useLocation();
+  startLazySaga(gatewaySaga); // comes with this page's chunk; idempotent, before the effect below dispatches
   useEffect(() => {
     dispatch(gatewayOpened({ search }));
   }, [dispatch, search]);

@@ -3,7 +3,9 @@ import { useEffect, type ReactElement } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useDispatch, useSelector } from 'react-redux';
 import { Link, useLocation } from 'react-router-dom';
+import { callbackSaga } from '../features/auth/lazy.js';
 import { callbackOpened, selectCallbackStatus } from '../features/auth/index.js';
+import { startLazySaga } from '../state/lazySagas.js';
 import { Loader } from '../engine/Loader.js';
 
 export default function SignInCallback(): ReactElement {
@@ -11,6 +13,7 @@ export default function SignInCallback(): ReactElement {
   const dispatch = useDispatch();
   const { search } = useLocation();
   const status = useSelector(selectCallbackStatus);
+  startLazySaga(callbackSaga); // comes with this page; idempotent, before the effect below dispatches
 
   useEffect(() => {
     dispatch(callbackOpened({ search }));

@@ -12,7 +12,7 @@ import { combineReducers, legacy_createStore as createStore } from 'redux';
 import { Breadcrumb } from '../../../src/client/app/frame/Breadcrumb.js';
 import { screenById } from '../../../src/client/engine/screen/navigation.js';
 import { useScreenLabel, useScreenLinkPath } from '../../../src/client/engine/screen/screenLabels.js';
-import { screenDataLoaded, screenDataReducer, screenEntered } from '../../../src/client/engine/screen/screenData.js';
+import { screenDataLoaded, screenDataReducer, screenEntered } from '../../../src/client/engine/screen/screenDataState.js';
 import { englishI18n } from '../support/i18n.js';
 
 function Crumbs() {

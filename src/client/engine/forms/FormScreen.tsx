@@ -16,7 +16,7 @@ import { ConfirmView } from './ConfirmView.js';
 import { fieldOrder } from './fieldOrder.js';
 import { useFormModule } from './formModule.js';
 import { formChanged, formReset, formSubmitted, selectForm, type FormEntry, type FormsRootState, type FormSubmission } from './formState.js';
-import { actionRequested } from '../screen/actions.js';
+import { actionRequested } from '../screen/dialogState.js';
 import { flashOf } from '../screen/calls.js';
 import type { ScreenContext } from '../screen/values.js';
 import { bindUiSchema, withClearedFields } from './bindings.js';

@@ -10,9 +10,9 @@ import { handleApiError } from '../../api/errorCatalogue.js';
 import { isApiError } from '../../api/http.js';
 import { resolveValues } from '../screen/values.js';
 import { applyPayload } from './payloads.js';
-import { dialogCancelled } from '../screen/actions.js';
+import { dialogCancelled } from '../screen/dialogState.js';
 import { applyOutcome, chooseOutcome, runCall } from '../screen/calls.js';
-import { screenDataReloaded } from '../screen/screenData.js';
+import { screenDataReloaded } from '../screen/screenDataState.js';
 import { formChanged, formChecked, formFailed, formReleased, formSubmitted, formSucceeded, selectForm, type FormsRootState } from './formState.js';
 
 /** Field errors belong to the form: claimed from the general handling. */

@@ -8,7 +8,7 @@ import { lazy, Suspense, useEffect, useId, useRef, type KeyboardEvent, type Reac
 import { useTranslation } from 'react-i18next';
 import { useDispatch, useSelector } from 'react-redux';
 import { Loader } from '../Loader.js';
-import { dialogCancelled, dialogConfirmed, selectDialog, type DialogRootState } from './actions.js';
+import { dialogCancelled, dialogConfirmed, selectDialog, type DialogRootState } from './dialogState.js';
 
 const ModalForm = lazy(() => import(/* webpackChunkName: "modal-form" */ './ModalForm.js'));
 

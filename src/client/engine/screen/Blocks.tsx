@@ -13,7 +13,7 @@ import { isAbsoluteUrl } from '../../../common/serviceLinks.js';
 import { DEFAULT_LANGUAGE, isLanguage } from '../../../common/languages.js';
 import { isPending, uploadedShare, type OperationsRootState } from '../../state/operations.js';
 import { formatDate } from '../dates.js';
-import { actionCancelled, actionOperation, actionRequested } from './actions.js';
+import { actionCancelled, actionOperation, actionRequested } from './dialogState.js';
 import { matches } from './conditions.js';
 import { formatted } from './formats.js';
 import { fragmentByName } from './fragments.js';

@@ -11,7 +11,7 @@ import { useFormModule } from '../forms/formModule.js';
 import { formChanged, formReset, formSubmitted, selectForm, type FormsRootState } from '../forms/formState.js';
 import { initialDataOf } from '../forms/pathParams.js';
 import { SchemaForm } from '../forms/SchemaForm.js';
-import type { OpenDialog } from './actions.js';
+import type { OpenDialog } from './dialogState.js';
 import { screenById } from './navigation.js';
 
 export default function ModalForm({ form, onCancel }: { form: NonNullable<OpenDialog['form']>; onCancel: () => void }): ReactElement {

@@ -12,12 +12,13 @@ import { tokyoToday } from '../../../common/subscriptionRules.js';
 import { basePath, fillRoute, hasSteps } from '../routes.js';
 import { isPending, type OperationsRootState } from '../../state/operations.js';
 import { selectMe, selectOrganization, selectRole, type SessionRootState } from '../../state/session.js';
-import { actionOperation } from './actions.js';
+import { actionOperation } from './dialogState.js';
 import type { FeatureFlagsRootState } from '../featureFlags.js';
 import { Loader } from '../Loader.js';
 import { Blocks } from './Blocks.js';
 import { ActionDialog } from './ActionDialog.js';
-import { screenEntered, screenLeft, selectScreenData, type ScreenDataRootState } from './screenData.js';
+import { startScreenEngine } from './engineSagas.js';
+import { screenEntered, screenLeft, selectScreenData, type ScreenDataRootState } from './screenDataState.js';
 import { screenReady } from './screenModule.js';
 import { queryOf, type ScreenContext } from './values.js';
 
@@ -69,6 +70,7 @@ const FORM_ONLY: Block[] = [{ type: 'form' }];
  * conditions and its words — is there, so nothing renders with a missing condition or a word as its key.
  */
 export function ScreenView({ screen }: { screen: ScreenDefinition }): ReactElement {
+  startScreenEngine(); // its sagas, before the screen's effects ask them for anything
   return (
     <Suspense fallback={<Loader />}>
       <ScreenChunk route={screen} />

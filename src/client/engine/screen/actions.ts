@@ -1,45 +1,17 @@
 /**
  * A screen's actions (ScreenDefinition.actions): a button, a select or a row action asks for one; when it has a
  * confirmation dialog the saga opens it and waits for Cancel or the confirm button (SPEC 2.13); then the call and the
- * first matching row of its outcome table (flash, navigation, reload of the screen's data).
+ * first matching row of its outcome table (flash, navigation, reload of the screen's data). Its actions and the
+ * dialog's state are in dialogState.ts.
  */
 import type { Action, UnknownAction } from 'redux';
 import { call, put, race, take, takeEvery } from 'redux-saga/effects';
-import type { DialogDefinition } from '../../../common/screens.js';
-import { actionCreator } from '../../state/actions.js';
 import { applyOutcome, chooseOutcome, runCall, type CallResult } from './calls.js';
 import { matches } from './conditions.js';
+import { actionCancelled, actionOperation, actionRequested, dialogCancelled, dialogConfirmed, dialogOpened } from './dialogState.js';
 import { screenById } from './navigation.js';
-import { screenDataReloaded } from './screenData.js';
-import { resolveValues, type ScreenContext } from './values.js';
-
-/** An open dialog, its values already resolved: a confirmation, or the form of an action (`form`). */
-export interface OpenDialog extends Omit<DialogDefinition, 'values' | 'alternatives'> {
-  values: Record<string, unknown>;
-  form?: { screenId: string; actionId: string; context: Partial<ScreenContext> };
-}
-
-export const actionRequested = actionCreator<{ screenId: string; actionId: string; context: Partial<ScreenContext> }>('screens/actionRequested');
-/** Stops an action's running call (an upload's Cancel): the request is aborted and no outcome follows. */
-export const actionCancelled = actionCreator<{ screenId: string; actionId: string }>('screens/actionCancelled');
-export const dialogOpened = actionCreator<OpenDialog>('screens/dialogOpened');
-export const dialogConfirmed = actionCreator<void>('screens/dialogConfirmed');
-export const dialogCancelled = actionCreator<void>('screens/dialogCancelled');
-
-export function dialogReducer(state: OpenDialog | null = null, action: UnknownAction): OpenDialog | null {
-  if (dialogOpened.match(action)) return action.payload;
-  if (dialogConfirmed.match(action) || dialogCancelled.match(action)) return null;
-  return state;
-}
-
-export interface DialogRootState {
-  dialog: OpenDialog | null;
-}
-
-export const selectDialog = (state: DialogRootState): OpenDialog | null => state.dialog;
-
-/** The operation name of an action's call, for its pending state. */
-export const actionOperation = (screenId: string, actionId: string): string => `screens/${screenId}/actions/${actionId}`;
+import { screenDataReloaded } from './screenDataState.js';
+import { resolveValues } from './values.js';
 
 export function* runAction({ payload }: ReturnType<typeof actionRequested>): Generator<unknown, void, unknown> {
   const { screenId, actionId, context } = payload;

@@ -4,64 +4,12 @@
  * outcomes (e.g. navigate to top), else the general handling of SPEC §8; a success follows a row of them that matches
  * it (e.g. `{"on": "success", "when": <the answer is empty>, "navigate": …}`).
  */
-import type { UnknownAction } from 'redux';
 import { all, call, delay, put, race, select, take, takeLatest } from 'redux-saga/effects';
-import { actionCreator } from '../../state/actions.js';
 import { applyOutcome, chooseOutcome, runCall, type CallResult } from './calls.js';
 import { matches } from './conditions.js';
-import { screenLocalSet } from './local.js';
 import { navigateToScreen, screenById } from './navigation.js';
 import type { ScreenContext } from './values.js';
-
-export type LoadStatus = 'loading' | 'loaded' | 'failed';
-
-export interface ScreenDataEntry {
-  status: LoadStatus;
-  /** The answers by data key. */
-  values: Record<string, unknown>;
-  /** The context of the last load, for reloads. */
-  context: Partial<ScreenContext>;
-  /** The screen's own state (Outcome.set), empty on entering. */
-  local: Record<string, unknown>;
-}
-
-export type ScreenDataState = Record<string, ScreenDataEntry>;
-
-/** The route params, query, navigation state and session values the data paths and queries may use. */
-export const screenEntered = actionCreator<{ screenId: string; context: Partial<ScreenContext> }>('screens/entered');
-export const screenDataReloaded = actionCreator<{ screenId: string }>('screens/reloaded');
-export const screenDataLoaded = actionCreator<{ screenId: string; status: LoadStatus; values: Record<string, unknown> }>('screens/loaded');
-export const screenLeft = actionCreator<{ screenId: string }>('screens/left');
-
-
-export function screenDataReducer(state: ScreenDataState = {}, action: UnknownAction): ScreenDataState {
-  if (screenEntered.match(action)) {
-    const { screenId, context } = action.payload;
-    return { ...state, [screenId]: { status: 'loading', values: state[screenId]?.values ?? {}, context, local: {} } };
-  }
-  if (screenLocalSet.match(action)) {
-    const entry = state[action.payload.screenId];
-    if (!entry) return state;
-    return { ...state, [action.payload.screenId]: { ...entry, local: { ...entry.local, ...action.payload.values } } };
-  }
-  if (screenDataLoaded.match(action)) {
-    const entry = state[action.payload.screenId];
-    if (!entry) return state;
-    return { ...state, [action.payload.screenId]: { ...entry, status: action.payload.status, values: action.payload.values } };
-  }
-  if (screenLeft.match(action)) {
-    const { [action.payload.screenId]: _left, ...rest } = state;
-    return rest;
-  }
-  return state;
-}
-
-export interface ScreenDataRootState {
-  screenData: ScreenDataState;
-}
-
-const NOTHING: ScreenDataEntry = { status: 'loaded', values: {}, context: {}, local: {} };
-export const selectScreenData = (state: ScreenDataRootState, screenId: string): ScreenDataEntry => state.screenData[screenId] ?? NOTHING;
+import { screenDataLoaded, screenDataReloaded, screenEntered, screenLeft, type ScreenDataEntry, type ScreenDataRootState } from './screenDataState.js';
 
 /**
  * Loads the screen's data entries, at once those that wait for none, then each as soon as the entries named in its

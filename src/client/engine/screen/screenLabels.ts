@@ -6,7 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { useSelector } from 'react-redux';
 import type { FormStep, ScreenDefinition, ScreenLink } from '../../../common/screens.js';
 import { screenPath } from './navigation.js';
-import { selectScreenData, type ScreenDataRootState } from './screenData.js';
+import { selectScreenData, type ScreenDataRootState } from './screenDataState.js';
 import { resolveValue } from './values.js';
 
 export function useScreenLabel(screen: ScreenDefinition | undefined): (label: string) => string {

@@ -1,6 +1,8 @@
-/** Sign-in, callback, session persistence, refresh and logout (SPEC 2.3, §4 Sign-in and Session). */
+/**
+ * Sign-in, callback, session persistence, refresh and logout (SPEC 2.3, §4 Sign-in and Session). The callback's saga
+ * comes with its page (./lazy.ts), not in the first load.
+ */
 import { all, fork } from 'redux-saga/effects';
-import { callbackSaga } from './callbackSaga.js';
 import { logoutSaga } from './logoutSaga.js';
 import { persistenceSaga } from './persistenceSaga.js';
 import { sessionReplacedSaga } from './sessionReplacedSaga.js';
@@ -14,5 +16,5 @@ export { SESSION_REPLACED } from './sessionReplacedSaga.js';
 export { safeReturnPath, type SigninOptions } from './signinRequest.js';
 
 export function* authSaga() {
-  yield all([fork(signinSaga), fork(callbackSaga), fork(logoutSaga), fork(persistenceSaga), fork(sessionReplacedSaga)]);
+  yield all([fork(signinSaga), fork(logoutSaga), fork(persistenceSaga), fork(sessionReplacedSaga)]);
 }

@@ -18,7 +18,7 @@ import { screenById } from '../../../../src/client/engine/screen/navigation.js';
 import { loadScreen } from '../../../../src/client/engine/screen/screenModule.js';
 import type { InitialAlternatives } from '../../../../src/common/screens.js';
 import type { UiSchema } from '@rjsf/utils';
-import { screenDataReducer, screenEntered } from '../../../../src/client/engine/screen/screenData.js';
+import { screenDataReducer, screenEntered } from '../../../../src/client/engine/screen/screenDataState.js';
 import { selectFlashMessages } from '../../../../src/client/state/flash.js';
 import { organizationSelected, sessionFromTokenResponse, sessionStored } from '../../../../src/client/state/session.js';
 import { bodyOf, jsonResponse, setup, type Route } from '../../api/harness.js';

@@ -1,0 +1,19 @@
+/**
+ * The screen engine's side effects: a screen's data, its actions and its forms. Started by the first screen shown
+ * (ScreenView, the gallery), in their chunk: the first load carries only their state (screenDataState.ts,
+ * dialogState.ts, forms/formState.ts).
+ */
+import { all, fork } from 'redux-saga/effects';
+import { startLazySaga } from '../../state/lazySagas.js';
+import { formsSaga } from '../forms/formSaga.js';
+import { screenActionsSaga } from './actions.js';
+import { screenDataSaga } from './screenData.js';
+
+export function* screenEngineSaga() {
+  yield all([fork(formsSaga), fork(screenDataSaga), fork(screenActionsSaga)]);
+}
+
+/** Before the first screen's effects run: idempotent, so called while rendering. */
+export function startScreenEngine(): void {
+  startLazySaga(screenEngineSaga);
+}
