@@ -62,8 +62,9 @@ export function controlCharacterPlace(url: string, headers: Record<string, strin
 
 /** The hook: before routing's handlers and every other hook of the portal, the API and the identity provider. */
 export function refuseControlCharacters(app: FastifyInstance): void {
-  app.addHook('onRequest', async (request) => {
+  // synchronous (done callback): it runs on every request
+  app.addHook('onRequest', (request, _reply, done) => {
     const place = controlCharacterPlace(request.url, request.headers);
-    if (place) throw controlCharacterError(place);
+    done(place ? controlCharacterError(place) : undefined);
   });
 }
