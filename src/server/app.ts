@@ -2,8 +2,9 @@
  * Builds the Fastify app; every plugin is registered here (DESIGN §2).
  * The caller owns listening and closing: `const app = await buildApp(loadConfig()); await app.listen(…)`.
  */
-import helmet from '@fastify/helmet';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
+import helmet, { type HelmetOptions } from 'helmet';
 import type { Logger } from 'pino';
 import type { AuditAction } from '../common/auditActions.js';
 import { API_ERROR } from '../common/errorCodes.js';
@@ -77,17 +78,33 @@ export function contentSecurityPolicy(config: Pick<Config, 'publicUrl' | 'suppor
   };
 }
 
+/**
+ * helmet's headers for these options, worked out once: nothing in them depends on the request (no nonces, no
+ * directive functions), and @fastify/helmet built helmet's middleware anew for every request (its CSP parsing showed in
+ * the profile of an authenticated read, issue 20).
+ */
+export function securityHeaders(options: Readonly<HelmetOptions>): ReadonlyArray<readonly [string, string]> {
+  const headers: [string, string][] = [];
+  const response = { setHeader: (name: string, value: string) => void headers.push([name, value]), removeHeader: () => undefined };
+  helmet(options)({} as IncomingMessage, response as unknown as ServerResponse, (error) => {
+    if (error) throw error;
+  });
+  return headers;
+}
+
 export async function buildApp(config: Config, deps: AppDeps = {}): Promise<FastifyInstance> {
+  // every log line's request: the URL without tokens, codes or query values (issue 7 finding 4); on the app's logger
+  // itself, so Fastify's per-request child loggers inherit it (a childLoggerFactory adding it cost a serializer copy
+  // and a logger validation per request, issue 20)
+  const serializers = { req: serializeRequest };
   const app = Fastify({
-    ...(deps.logger ? { loggerInstance: deps.logger } : { logger: { level: config.logLevel } }),
+    ...(deps.logger ? { loggerInstance: deps.logger.child({}, { serializers }) } : { logger: { level: config.logLevel, serializers } }),
     // A hop count is valid at runtime (proxy-addr) though Fastify's types omit it.
     trustProxy: config.trustProxy as boolean | string[],
     // a malformed URL (bad percent-encoding…) is answered like every other error: {error: bad_request}
     frameworkErrors: (error, request, reply) => void errorHandler(error, request, reply),
     // one line per request, written when it is answered, instead of Fastify's two
     logController: new OneLinePerRequest(),
-    // every request's log lines: the URL without tokens, codes or query values (issue 7 finding 4)
-    childLoggerFactory: (logger, bindings, options) => logger.child(bindings, { ...options, serializers: { ...options.serializers, req: serializeRequest } }),
   }) as unknown as FastifyInstance;
 
   const ownsDatabase = deps.database === undefined;
@@ -110,10 +127,12 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   const metrics = createMetrics(database);
   app.decorate('metrics', metrics);
   database.onQueryError = () => metrics.dbQueryErrors.inc();
-  app.addHook('onResponse', async (request, reply) => {
+  // the hooks that run on every request are synchronous (done callback): an async one costs a promise and a turn
+  app.addHook('onResponse', (request, reply, done) => {
     // the route's pattern, never the raw URL (unbounded labels, tokens in paths)
     const route = request.routeOptions.url ?? 'unmatched';
     metrics.requestDuration.observe({ method: request.method, route, status_code: String(reply.statusCode) }, reply.elapsedTime / 1000);
+    done();
   });
 
   const transport = createMailer({ db: database.db, smtpUrl: config.smtpUrl, from: config.mailFrom });
@@ -127,7 +146,10 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   app.decorate('mailQueue', mailQueue);
   // routes queue their mails: sent after the answer (issue 7 finding 11)
   app.decorate('mailer', mailQueue.mailer);
-  app.addHook('onResponse', async () => mailQueue.kick());
+  app.addHook('onResponse', (_request, _reply, done) => {
+    mailQueue.kick();
+    done();
+  });
   app.addHook('onClose', async () => {
     await mailQueue.close();
     transport.close();
@@ -197,8 +219,9 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   // NUL and other control characters in paths, queries and credentials: 400, before any route (issue 15 finding 5)
   refuseControlCharacters(app);
   // API answers carry tokens and personal data: never kept by a browser or a proxy (issue 7 finding 14)
-  app.addHook('onSend', async (request, reply) => {
+  app.addHook('onSend', (request, reply, payload, done) => {
     if (API_PATH.test(request.url)) reply.header('cache-control', 'no-store');
+    done(null, payload);
   });
   app.setValidatorCompiler(createValidatorCompiler());
   app.setErrorHandler(errorHandler);
@@ -207,10 +230,15 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
     return reply.code(404).send({ error: API_ERROR.notFound });
   });
 
-  await app.register(helmet, {
+  const headers = securityHeaders({
     contentSecurityPolicy: contentSecurityPolicy(config),
     // HSTS only makes sense when the portal is served over https.
     strictTransportSecurity: config.publicUrl.startsWith('https:') ? { maxAge: 31536000, includeSubDomains: true } : false,
+  });
+  // on the raw response as helmet does, so answers written past Fastify (the identity provider's) carry them too
+  app.addHook('onRequest', (_request, reply, done) => {
+    for (const [name, value] of headers) reply.raw.setHeader(name, value);
+    done();
   });
 
   // the document collects the routes registered after it

@@ -36,12 +36,14 @@ function isJsonBody(request: FastifyRequest): boolean {
 
 function installWireConventions(app: FastifyInstance): void {
   app.addHook('onRoute', documentAnswers(COMMON_ERRORS));
-  app.addHook('preValidation', async (request) => {
+  // synchronous hooks (done callback): they run on every API call, most of which are reads without a body
+  app.addHook('preValidation', (request, _reply, done) => {
     if (request.body !== undefined && request.body !== null && isJsonBody(request)) {
       request.body = fromWire(request.body);
     }
+    done();
   });
-  app.addHook('preSerialization', async (_request, _reply, payload) => toWire(payload));
+  app.addHook('preSerialization', (_request, _reply, payload, done) => done(null, toWire(payload)));
 }
 
 const apiV2: FastifyPluginAsync = async (app) => {

@@ -48,10 +48,13 @@ export function fromWire(value: unknown): unknown {
  * instances pass through for the serialiser.
  */
 export function toWire(value: unknown): unknown {
+  // every answer goes through here (lists of hundreds of rows too): no [key, value] pair per key, strings, numbers and
+  // nulls (most values) returned before the object tests
+  if (typeof value !== 'object' || value === null) return value;
   if (Array.isArray(value)) return value.map(toWire);
   if (isPlainObject(value)) {
     const result: Record<string, unknown> = {};
-    for (const [key, inner] of Object.entries(value)) result[toSnakeKey(key)] = toWire(inner);
+    for (const key of Object.keys(value)) result[toSnakeKey(key)] = toWire(value[key]);
     return result;
   }
   return value;

@@ -19,7 +19,7 @@ import { mailLanguage, renderMail, validityText } from '../mail/templates.js';
 import { activationLink } from './accountTokens.js';
 import type { AuditTrail } from './audit.js';
 import { closeOpenTokens, issueToken } from './adminTokens.js';
-import { affiliationQuery, affiliationView, normalizeEmail } from './admins.js';
+import { affiliationQuery, normalizeEmail } from './admins.js';
 
 export interface InvitationDeps {
   db: Db;
@@ -60,18 +60,25 @@ function memberQuery(db: Db) {
 
 type MemberRow = Awaited<ReturnType<ReturnType<typeof memberQuery>['executeTakeFirstOrThrow']>>;
 
-const isoOrNull = (value: Date | string | null): string | null => (value === null ? null : new Date(value).toISOString());
+// pg reads timestamptz as a Date (PGlite too); a string is taken as well. One Date and one toISOString per value.
+const isoOrNull = (value: Date | string | null): string | null => (value === null ? null : (value instanceof Date ? value : new Date(value)).toISOString());
 
+/** The list's row (built at once, without spreading affiliationView's: the list maps up to hundreds of rows per call). */
 function toView(row: MemberRow, now: Date): OrganizationAffiliation {
-  const affiliation = affiliationView(row);
-  const invitationExpiresAt = isoOrNull(row.invitationExpiresAt);
+  const invitationExpiresAt = row.invitationExpiresAt === null ? null : new Date(row.invitationExpiresAt);
   return {
-    ...affiliation,
+    role: row.role,
+    organization: { id: row.organizationId, gloplaId: row.gloplaId, corporationOfficialName: row.corporationOfficialName },
     admin: {
-      ...affiliation.admin,
+      id: row.adminId,
+      firstName: row.firstName,
+      lastName: row.lastName,
+      kanaFirstName: row.kanaFirstName,
+      kanaLastName: row.kanaLastName,
+      email: row.email,
       activatedAt: isoOrNull(row.activatedAt),
-      invitationExpiresAt,
-      invitationExpired: row.activatedAt === null && (invitationExpiresAt === null || Date.parse(invitationExpiresAt) <= now.getTime()),
+      invitationExpiresAt: invitationExpiresAt && invitationExpiresAt.toISOString(),
+      invitationExpired: row.activatedAt === null && (invitationExpiresAt === null || invitationExpiresAt.getTime() <= now.getTime()),
     },
   };
 }
