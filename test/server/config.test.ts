@@ -123,6 +123,14 @@ describe('server/config', () => {
     expect(() => loadConfig({ SUBSCRIPTION_OVERLAP_MONTHS: 'a year' })).to.throw(ConfigError, /SUBSCRIPTION_OVERLAP_MONTHS/);
   });
 
+  it("reads DEMO_LEARNERS, the demo's extra learners (default 0, at most 100,000)", () => {
+    expect(loadConfig({}).demoLearners).to.equal(0);
+    expect(loadConfig({ DEMO_LEARNERS: '0' }).demoLearners).to.equal(0);
+    expect(loadConfig({ DEMO_LEARNERS: '10000' }).demoLearners).to.equal(10_000);
+    expect(() => loadConfig({ DEMO_LEARNERS: 'many' })).to.throw(ConfigError, /DEMO_LEARNERS/);
+    expect(() => loadConfig({ DEMO_LEARNERS: '100001' })).to.throw(ConfigError, /DEMO_LEARNERS must be at most 100000/);
+  });
+
   it('reads SHUTDOWN_TIMEOUT, a duration (default 5 s)', () => {
     expect(loadConfig({}).shutdownTimeout).to.equal(5);
     expect(loadConfig({ SHUTDOWN_TIMEOUT: '30s' }).shutdownTimeout).to.equal(30);
