@@ -21,12 +21,11 @@ import { createHash, randomBytes } from 'node:crypto';
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import autocannon from 'autocannon';
 import Fastify from 'fastify';
 import pg from 'pg';
 import { buildApp } from '../src/server/app.js';
 import { loadConfig } from '../src/server/config.js';
-import { listen, type Row } from './support.js';
+import { listen, measure, type Row } from './support.js';
 import { seedDemoData } from '../src/server/db/seed/index.js';
 import { affiliationQuery } from '../src/server/domain/admins.js';
 import { organizationAffiliationsSql } from '../src/server/domain/memberships.js';
@@ -43,19 +42,8 @@ const MANAGER_ID = 1;
 const ORGANIZATION_ID = 1;
 
 
-/** errors: connection errors, timeouts and answers other than 2xx. */
-async function measure(name: string, url: string, headers: Record<string, string>): Promise<Row> {
-  const options = { url, method: 'GET' as const, headers, connections, workers: 1 };
-  await autocannon({ ...options, duration: 1 }); // warm-up: JIT, connection pools, plan cache
-  const result = await autocannon({ ...options, duration });
-  const counts = result as unknown as Record<string, number>;
-  return {
-    name,
-    requestsPerSecond: result.requests.average,
-    p50: result.latency.p50,
-    p99: result.latency.p99,
-    errors: result.errors + result.timeouts + ['1xx', '3xx', '4xx', '5xx'].reduce((sum, key) => sum + (counts[key] ?? 0), 0),
-  };
+function measureGet(name: string, url: string, headers: Record<string, string>): Promise<Row> {
+  return measure(name, { url, method: 'GET', headers, connections, workers: 1 }, duration);
 }
 
 /** More admins of G0000001: a page of the list, with not-activated admins and their open invitations. */
@@ -145,16 +133,16 @@ export async function benchAffiliations(): Promise<ReadResult[]> {
 
       // alternating rounds: on a shared machine the load changes during the run, and should weigh on both alike
       for (let round = 1; round <= rounds; round += 1) {
-        rows.push(await measure(`${round}: portal GET organizations/{orgId}/affiliations (${size} admins)`, portalUrl, headers));
-        rows.push(await measure(`${round}: bare Fastify + pg, the same SQL (floor)`, bareUrl, {}));
+        rows.push(await measureGet(`${round}: portal GET organizations/{orgId}/affiliations (${size} admins)`, portalUrl, headers));
+        rows.push(await measureGet(`${round}: bare Fastify + pg, the same SQL (floor)`, bareUrl, {}));
       }
       const ownUrl = `${portalUrl.replace(/\/organizations\/.*$/, '')}/admins/me/affiliations`;
       const ownCheck = await fetch(ownUrl, { headers });
       if (ownCheck.status !== 200) throw new Error(`the portal answered ${ownCheck.status}: ${await ownCheck.text()}`);
       const ownBareUrl = bareUrl.replace('/affiliations', '/me/affiliations');
       for (let round = 1; round <= rounds; round += 1) {
-        ownRows.push(await measure(`${round}: portal GET admins/me/affiliations`, ownUrl, headers));
-        ownRows.push(await measure(`${round}: bare Fastify + pg, the same SQL (floor)`, ownBareUrl, {}));
+        ownRows.push(await measureGet(`${round}: portal GET admins/me/affiliations`, ownUrl, headers));
+        ownRows.push(await measureGet(`${round}: bare Fastify + pg, the same SQL (floor)`, ownBareUrl, {}));
       }
     } finally {
       await bare.close();

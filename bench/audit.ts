@@ -21,7 +21,7 @@ import { loadConfig } from '../src/server/config.js';
 import { seedDemoData } from '../src/server/db/seed/index.js';
 import { createTestDatabase, type TestDatabase } from '../test/server/support/testApp.js';
 import { accessToken } from '../test/server/support/tokens.js';
-import { listen, type Row } from './support.js';
+import { listen, measure, type Row } from './support.js';
 
 const baseUrl = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const duration = Number(process.env.BENCH_DURATION ?? 10);
@@ -87,19 +87,9 @@ const ROUTES: Array<{ name: string; requests: (portal: Portal) => Requests }> = 
   { name: 'PATCH organizations/{orgId}/contacts/{id}', requests: (portal) => [patchAny(portal)] },
 ];
 
-async function measure(name: string, portal: Portal, requests: Requests): Promise<Row> {
+function measureRoute(name: string, portal: Portal, requests: Requests): Promise<Row> {
   // in this thread (no worker: setupRequest functions cannot be sent to one), alike for both portals
-  const options = { url: portal.url, headers: portal.headers, requests, connections };
-  await autocannon({ ...options, duration: 1 }); // warm-up
-  const result = await autocannon({ ...options, duration });
-  const counts = result as unknown as Record<string, number>;
-  return {
-    name,
-    requestsPerSecond: result.requests.average,
-    p50: result.latency.p50,
-    p99: result.latency.p99,
-    errors: result.errors + result.timeouts + ['1xx', '3xx', '4xx', '5xx'].reduce((sum, key) => sum + (counts[key] ?? 0), 0),
-  };
+  return measure(name, { url: portal.url, headers: portal.headers, requests, connections }, duration);
 }
 
 export async function benchAudit(): Promise<void> {
@@ -111,7 +101,7 @@ export async function benchAudit(): Promise<void> {
       for (const route of ROUTES) {
         for (const trail of round % 2 === 1 ? [true, false] : [false, true]) {
           const portal = trail ? withTrail : without;
-          rows.push({ ...(await measure(`${round}: ${route.name}, ${trail ? 'trail' : 'no trail'}`, portal, route.requests(portal))), route: route.name, trail });
+          rows.push({ ...(await measureRoute(`${round}: ${route.name}, ${trail ? 'trail' : 'no trail'}`, portal, route.requests(portal))), route: route.name, trail });
         }
       }
     }

@@ -8,14 +8,9 @@
 import { expect } from 'chai';
 import type { Page } from 'playwright-core';
 import { expectAccessible } from './support/axe.js';
+import { mailWithSubject } from './support/outbox.js';
 import { newPage, useE2E } from './support/portal.js';
 import { chooseOrganization, DEMO_PASSWORD, enterCredentials, MANAGER, useEnglish, waitForHeader } from './support/signin.js';
-
-interface OutboxMail {
-  to: string;
-  subject: string;
-  text: string;
-}
 
 const learnerRow = (index: number) => `Ken${index}\tSato\tけん\tさとう\tken${index}.sato@example.com`;
 const LEARNERS = ['Hana\tMori\tはな\tもり\thana.mori@example.com', 'Sota\tAbe\tそうた\tあべ\tsota.abe@example.com', 'Rin\tOno\tりん\tおの\trin.ono@example.com'].join('\n');
@@ -30,17 +25,6 @@ async function pasteLearners(page: Page, rows: string, cellIndex = 0): Promise<v
   await cells.nth(cellIndex === 0 ? 1 : cellIndex - 1).click({ force: true });
   await cells.nth(cellIndex).click();
   await page.keyboard.press('Control+V');
-}
-
-/** The outbox's mail with this subject; mails go out just after the answer, so it may take a moment. */
-async function mailWithSubject(url: string, subject: string): Promise<OutboxMail> {
-  for (const until = Date.now() + 15_000; ; ) {
-    const mails = (await (await fetch(`${url}/dev/mails.json`)).json()) as OutboxMail[];
-    const found = mails.find((mail) => mail.subject === subject);
-    if (found) return found;
-    if (Date.now() > until) throw new Error(`no mail "${subject}" in the outbox`);
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
 }
 
 describe('Classes: register learners, edit a confirmed registration, the gls Service Details (issue 17)', function () {

@@ -6,14 +6,9 @@
  */
 import { expect } from 'chai';
 import type { Page } from 'playwright-core';
+import { mailWithSubject } from './support/outbox.js';
 import { newPage, useE2E } from './support/portal.js';
 import { chooseOrganization, DEMO_PASSWORD, enterCredentials, MANAGER, useEnglish, waitForHeader } from './support/signin.js';
-
-interface OutboxMail {
-  to: string;
-  subject: string;
-  text: string;
-}
 
 const LEARNERS = ['Ken\tSato\tけん\tさとう\tken.sato@example.com', 'Yumi\tIto\tゆみ\tいとう\tyumi.ito@example.com', 'Jiro\tKato\tじろう\tかとう\tjiro.kato@example.com'].join('\n');
 
@@ -22,17 +17,6 @@ async function pasteLearners(page: Page, rows: string): Promise<void> {
   await page.evaluate(async (text) => navigator.clipboard.writeText(text), rows);
   await page.locator('.learner-grid td.Spreadsheet__cell').first().click();
   await page.keyboard.press('Control+V');
-}
-
-/** The outbox's mail with this subject; mails go out just after the answer, so it may take a moment. */
-async function mailWithSubject(url: string, subject: string): Promise<OutboxMail> {
-  for (const until = Date.now() + 15_000; ; ) {
-    const mails = (await (await fetch(`${url}/dev/mails.json`)).json()) as OutboxMail[];
-    const found = mails.find((mail) => mail.subject === subject);
-    if (found) return found;
-    if (Date.now() > until) throw new Error(`no mail "${subject}" in the outbox`);
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
 }
 
 describe('Applications: section, details, new and edit wizards, cancel (SPEC 2.9–2.11)', function () {

@@ -3,7 +3,7 @@ import { expect } from 'chai';
 import iconv from 'iconv-lite';
 import type { Page } from 'playwright-core';
 import { newPage, useE2E } from './support/portal.js';
-import { chooseOrganization, DEMO_PASSWORD, enterCredentials, MANAGER, useEnglish, waitForHeader } from './support/signin.js';
+import { signInAsManagerAt } from './support/signin.js';
 
 describe('Users: CSV download, upload, preview and bulk update; the inline nameId edit (SPEC 2.15)', function () {
   this.timeout(300_000);
@@ -12,12 +12,7 @@ describe('Users: CSV download, upload, preview and bulk update; the inline nameI
   let page: Page;
   before(async () => {
     page = await newPage(e2e.browser, errors);
-    await useEnglish(page, e2e.portal.url);
-    await page.goto(`${e2e.portal.url}/users`);
-    await enterCredentials(page, MANAGER, DEMO_PASSWORD);
-    await chooseOrganization(page, 'G0000001');
-    await page.waitForURL(`${e2e.portal.url}/users`);
-    await waitForHeader(page, '[G0000001]');
+    await signInAsManagerAt(page, e2e.portal.url, '/users', 'G0000001');
   });
   after(() => page.context().close());
   afterEach(() => {

@@ -8,7 +8,7 @@ import { expect } from 'chai';
 import type { Page } from 'playwright-core';
 import { expectAccessible } from './support/axe.js';
 import { newPage, useE2E } from './support/portal.js';
-import { chooseOrganization, DEMO_PASSWORD, enterCredentials, MANAGER, useEnglish, waitForHeader } from './support/signin.js';
+import { signInAsManagerAt } from './support/signin.js';
 
 const LEARNERS = 10_000;
 const MAX_ROWS_IN_DOM = 100;
@@ -20,12 +20,7 @@ describe('Users with 10,000 learners: the virtualised list, and the whole file t
   let page: Page;
   before(async () => {
     page = await newPage(e2e.browser, errors);
-    await useEnglish(page, e2e.portal.url);
-    await page.goto(`${e2e.portal.url}/users`);
-    await enterCredentials(page, MANAGER, DEMO_PASSWORD);
-    await chooseOrganization(page, 'G0000001');
-    await page.waitForURL(`${e2e.portal.url}/users`);
-    await waitForHeader(page, '[G0000001]');
+    await signInAsManagerAt(page, e2e.portal.url, '/users', 'G0000001');
   });
   after(() => page.context().close());
   afterEach(() => expect(errors.filter((error) => !/status of 401/.test(error)), 'errors logged by the page').to.deep.equal([]));

@@ -38,3 +38,13 @@ export async function openMenuItem(page: Page, name: string): Promise<void> {
   await page.getByRole('button', { name: 'Menu' }).click();
   await page.getByRole('link', { name }).click();
 }
+
+/** The manager, in English, opens `path`, signs in for the organisation and is brought back there. */
+export async function signInAsManagerAt(page: Page, url: string, path: string, gloplaId: string): Promise<void> {
+  await useEnglish(page, url);
+  await page.goto(`${url}${path}`);
+  await enterCredentials(page, MANAGER, DEMO_PASSWORD);
+  await chooseOrganization(page, gloplaId);
+  await page.waitForURL(`${url}${path}`);
+  await waitForHeader(page, `[${gloplaId}]`);
+}
