@@ -4,7 +4,7 @@
  * left as they are). Keys that do not start with a lowercase letter (numeric ids, codes such as
  * 'E001', '__private') are kept verbatim so they survive a round trip.
  */
-import { camelCase, snakeCase } from 'change-case';
+import { toCamelKey as toCamel, toSnakeKey as toSnake } from '../../common/keyCase.js';
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {
   if (value === null || typeof value !== 'object') return false;
@@ -22,25 +22,6 @@ function convertKeys(value: unknown, convertKey: (key: string) => string): unkno
   return result;
 }
 
-/**
- * A key's conversion, remembered: an answer repeats the same few keys on every row (10,000 learners: 80,000 keys,
- * which change-case's regular expressions took about 200 ms to convert one by one). The keys are the API's field
- * names, a small set, so the memo stays small.
- */
-function remembered(convert: (key: string) => string): (key: string) => string {
-  const memo = new Map<string, string>();
-  return (key) => {
-    let converted = memo.get(key);
-    if (converted === undefined) {
-      converted = convert(key);
-      if (memo.size < 10_000) memo.set(key, converted);
-    }
-    return converted;
-  };
-}
-
-const toSnake = remembered(snakeCase);
-const toCamel = remembered(camelCase);
 
 export function toSnakeKeys<T = unknown>(value: unknown): T {
   return convertKeys(value, toSnake) as T;

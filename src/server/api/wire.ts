@@ -3,24 +3,9 @@
  * Request bodies are converted (and every string trimmed) before validation; responses are converted
  * back before serialisation.
  */
-import { camelCase, snakeCase } from 'change-case';
+import { toCamelKey, toSnakeKey } from '../../common/keyCase.js';
 
-const MAX_CACHED_KEYS = 10_000;
-const camelCache = new Map<string, string>();
-const snakeCache = new Map<string, string>();
-
-function cached(cache: Map<string, string>, convert: (key: string) => string, key: string): string {
-  let result = cache.get(key);
-  if (result === undefined) {
-    result = convert(key);
-    // Keys come from clients too: stop caching rather than grow without bound.
-    if (cache.size < MAX_CACHED_KEYS) cache.set(key, result);
-  }
-  return result;
-}
-
-export const toCamelKey = (key: string): string => cached(camelCache, camelCase, key);
-export const toSnakeKey = (key: string): string => cached(snakeCache, snakeCase, key);
+export { toCamelKey, toSnakeKey };
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {
   if (typeof value !== 'object' || value === null) return false;
