@@ -12,6 +12,7 @@ import type { Logger } from 'pino';
 import { MEMORY_DATABASE_URL } from '../config.js';
 import { DatabaseUnavailableError } from './errors.js';
 import { migrationProvider } from './migrations/index.js';
+import { preparingPool } from './preparedStatements.js';
 import type { Database } from './types.js';
 
 export type Db = Kysely<Database>;
@@ -189,7 +190,7 @@ export function createDatabase(options: DatabaseOptions): DatabaseHandle {
     pool.on('connect', (client) => {
       client.on('error', (error) => options.logger?.debug({ err: error }, 'database connection lost (client in use)'));
     });
-    dialect = new PostgresDialect({ pool });
+    dialect = new PostgresDialect({ pool: preparingPool(pool) });
     poolStats = () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount });
     listen = (channel, handlers) => listenOnPostgres(databaseUrl, channel, handlers, options.logger);
   } else {

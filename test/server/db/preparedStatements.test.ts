@@ -1,0 +1,34 @@
+/**
+ * Named prepared statements (issue 21's cost): a declared statement is parsed once per PostgreSQL connection and sent
+ * by its name after that; every other statement stays unnamed. On PGlite, or on PostgreSQL with TEST_DATABASE_URL.
+ */
+import { expect } from 'chai';
+import { sql } from 'kysely';
+import { preparedStatement } from '../../../src/server/db/preparedStatements.js';
+import { createTestDatabase, type TestDatabase } from '../support/testApp.js';
+
+const plusOne = preparedStatement('test_plus_one', 'select $1::int + 1 as n');
+
+describe('server/db prepared statements', function () {
+  this.timeout(60_000);
+  let database: TestDatabase;
+  before(async () => {
+    database = await createTestDatabase();
+  });
+  after(async () => database.destroy());
+
+  it('answers a declared statement like any other, on either database', async () => {
+    const answers = await Promise.all([1, 2, 3].map(async (value) => (await database.db.executeQuery<{ n: number }>(plusOne([value]))).rows));
+    expect(answers).to.deep.equal([[{ n: 2 }], [{ n: 3 }], [{ n: 4 }]]);
+  });
+
+  it('prepares a declared statement once per PostgreSQL connection and leaves the others unnamed', async function () {
+    if (database.database.kind !== 'postgres') this.skip();
+    const prepared = await database.db.connection().execute(async (connection) => {
+      for (const value of [1, 2, 3]) await connection.executeQuery(plusOne([value]));
+      await sql`select ${1}::int + 2 as n`.execute(connection);
+      return (await sql<{ name: string; statement: string }>`select name, statement from pg_prepared_statements`.execute(connection)).rows;
+    });
+    expect(prepared).to.deep.equal([{ name: 'test_plus_one', statement: 'select $1::int + 1 as n' }]);
+  });
+});
