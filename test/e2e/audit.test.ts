@@ -5,7 +5,7 @@ import { expectAccessible } from './support/axe.js';
 import { newPage, useE2E } from './support/portal.js';
 import { chooseOrganization, DEMO_PASSWORD, enterCredentials, MANAGER, MEMBER, openMenuItem, useEnglish, waitForHeader } from './support/signin.js';
 
-describe('Activity log (issue 21): a role change appears with its before and after, the filter finds it, the export has it', function () {
+describe("Activity log (issue 21): a role change appears with its before and after, the filters find it (its target's link too), the export has it", function () {
   this.timeout(300_000);
   const e2e = useE2E();
   const errors: string[] = [];
@@ -53,6 +53,19 @@ describe('Activity log (issue 21): a role change appears with its before and aft
       const change = changes.getByRole('row').filter({ hasText: 'role' });
       expect((await change.getByRole('cell').allTextContents()).map((text) => text.trim())).to.deep.equal(['role', 'member', 'manager']);
       await expectAccessible(page);
+
+      // the target's link: that admin's whole history, until the filters are cleared
+      await roleChange.getByRole('link', { name: 'Admin: member@example.com' }).click();
+      await page.waitForURL(/target_id=2/);
+      await page.getByText('Only the entries of one target').waitFor();
+      await page.waitForFunction(() => {
+        const body = [...document.querySelectorAll('table:has(> caption) > tbody > tr')].filter((row) => row.closest('table')?.caption?.textContent?.includes('Activity log'));
+        return body.length > 0 && body.every((row) => row.textContent?.includes('Admin: member@example.com'));
+      });
+      expect(await rows.filter({ hasText: 'Signed in' }).count()).to.equal(0);
+      await page.getByRole('link', { name: 'Clear the filters' }).click();
+      await page.waitForURL(`${e2e.portal.url}/audit`);
+      await rows.filter({ hasText: 'Signed in' }).first().waitFor();
     });
 
     it('finds it with the action filter, and exports the filtered list as CSV with a byte-order mark', async () => {

@@ -1,7 +1,7 @@
 /**
  * The organisation's audit trail (issue 21), a manager's calls:
  *
- *   GET organizations/{orgId}/audit_events      ?from&to&admin_id&action&target_type&cursor&limit → {audit_events, next_cursor}
+ *   GET organizations/{orgId}/audit_events      ?from&to&days&admin_id&action&target_type&target_id&cursor&limit → {audit_events, next_cursor}
  *   GET organizations/{orgId}/audit_events/csv  the same filters → the list as CSV (UTF-8 with BOM, CRLF)
  *
  * The organisation must be the session's and the caller its manager (api/auth.ts); the query joins nothing else, so
@@ -31,6 +31,7 @@ const filterProperties = {
   admin_id: { type: 'string', pattern: '^([1-9]\\d{0,8})?$', description: "The acting admin's id" },
   action: { type: 'string', enum: ['', ...AUDIT_ACTIONS] },
   target_type: { type: 'string', enum: ['', ...AUDIT_TARGET_TYPES] },
+  target_id: { type: 'string', maxLength: 100, description: "The target's id: one target's history (with target_type)" },
 } as const;
 const filterQuery = { type: 'object', additionalProperties: false, properties: filterProperties } as const;
 const pageQuery = {
@@ -51,6 +52,7 @@ const filterOf = (query: FilterQuery): AuditFilter => ({
   adminId: query.admin_id ? Number(query.admin_id) : undefined,
   action: query.action || undefined,
   targetType: query.target_type || undefined,
+  targetId: query.target_id || undefined,
 });
 
 async function requireManagerOf(request: FastifyRequest<{ Params: OrganizationParams }>): Promise<number> {

@@ -93,13 +93,14 @@ export function auditTrail(actor: AuditActor, declared: readonly AuditAction[]):
 // ---------------------------------------------------------------------------------------------------
 // The list and the export
 
-/** What the list is narrowed to: a period (Tokyo days, inclusive), the acting admin, the action, the target's type. */
+/** What the list is narrowed to: a period (Tokyo days, inclusive), the acting admin, the action, the target (its type, its id). */
 export interface AuditFilter {
   from?: string;
   to?: string;
   adminId?: number;
   action?: AuditAction;
   targetType?: AuditTargetType;
+  targetId?: string;
 }
 
 /** Where a page starts: after the event of this time (PostgreSQL's own text, microseconds kept) and id. */
@@ -137,6 +138,7 @@ function auditQuery(db: Db, organizationId: number, filter: AuditFilter) {
   if (filter.adminId !== undefined) query = query.where('actorAdminId', '=', filter.adminId);
   if (filter.action) query = query.where('action', '=', filter.action);
   if (filter.targetType) query = query.where('targetType', '=', filter.targetType);
+  if (filter.targetId) query = query.where('targetId', '=', filter.targetId);
   return query.orderBy('occurredAt', 'desc').orderBy('id', 'desc');
 }
 

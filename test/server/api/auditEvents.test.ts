@@ -324,7 +324,7 @@ describe('Audit trail (issue 21)', function () {
       expect((await call('GET', 'organizations/1/audit_events?limit=1000', as.manager)).statusCode).to.equal(422);
     });
 
-    it('filters by period, admin, action and target type', async () => {
+    it('filters by period, admin, action, target type and one target', async () => {
       expect((await events('&admin_id=2')).map((event) => event.action)).to.deep.equal(['account.passwordChanged']);
       expect((await events('&target_type=subscription')).map((event) => event.action).sort()).to.deep.equal(
         ['subscription.cancelled', 'subscription.confirmedUpdated', 'subscription.created', 'subscription.updated'],
@@ -332,8 +332,15 @@ describe('Audit trail (issue 21)', function () {
       expect(await events(`&from=${today}&to=${today}`)).to.have.length((await events()).length);
       expect(await events(`&to=${addDays(today, -1)}`)).to.deep.equal([]);
       expect(await events(`&from=${addDays(today, 1)}`)).to.deep.equal([]);
+      // one target's history: the admin member@ was invited, made a manager, …
+      const [roleChange] = await events('&action=membership.roleChanged');
+      const history = await events(`&target_type=admin&target_id=${roleChange!.target.id}`);
+      expect(history.map((event) => event.action)).to.include('membership.roleChanged');
+      expect(history.every((event) => event.target.type === 'admin' && event.target.id === roleChange!.target.id)).to.equal(true);
+      expect(await events('&target_id=no-such-target')).to.deep.equal([]);
+      expect((await call('GET', `organizations/1/audit_events?target_id=${'x'.repeat(101)}`, as.manager)).statusCode).to.equal(422);
       // the page's selects: empty is no filter; days counts back from today
-      expect(await events('&action=&target_type=&admin_id=&days=1&cursor=')).to.have.length((await events()).length);
+      expect(await events('&action=&target_type=&admin_id=&target_id=&days=1&cursor=')).to.have.length((await events()).length);
     });
 
     it('exports the filtered list as CSV: UTF-8 with a byte-order mark, CRLF, the header first', async () => {
