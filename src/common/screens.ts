@@ -494,6 +494,14 @@ export interface SelectBlock extends BlockBase {
   optionsFrom?: { items: ValueRef; value: ValueRef; label: string; values?: Record<string, ValueRef> };
 }
 
+/** A date bound to a query parameter (YYYY-MM-DD, empty for none): e.g. the first day of a period. */
+export interface DateBlock extends BlockBase {
+  type: 'date';
+  /** Locale key of the label. */
+  label: string;
+  query: string;
+}
+
 /**
  * Blocks shared by screens (screens/fragments/<name>.json), shown with `values` as `$values.<name>`: e.g. SPEC
  * 2.11's order summary on the wizard's confirm step and on Application Details (`{"detail": true}`).
@@ -518,7 +526,7 @@ export interface DividerBlock extends BlockBase {
   label: string;
 }
 
-export type Block = ItemListBlock | SelectBlock | FragmentBlock | UploadBlock | DividerBlock | TextBlock | BannerBlock | LinksBlock | DetailsBlock | CardsBlock | TableBlock | ListBlock | FormBlock | PanelBlock | ImageBlock | ColumnsBlock | LinkListBlock;
+export type Block = ItemListBlock | SelectBlock | DateBlock | FragmentBlock | UploadBlock | DividerBlock | TextBlock | BannerBlock | LinksBlock | DetailsBlock | CardsBlock | TableBlock | ListBlock | FormBlock | PanelBlock | ImageBlock | ColumnsBlock | LinkListBlock;
 
 export interface ScreenDefinition {
   id: string;

@@ -149,6 +149,7 @@ const block = {
       },
       ['type', 'label', 'query', 'options'],
     ),
+    object({ type: { const: 'date' }, label: localeKey, query: { type: 'string', pattern: '^[a-z][a-z0-9_]*$' }, when: condition }, ['type', 'label', 'query']),
     object({ type: { const: 'fragment' }, name: fragmentName, values: { type: 'object' }, when: condition }, ['type', 'name']),
     object(
       { type: { const: 'upload' }, label: localeKey, accept: { type: 'string' }, action: { type: 'string', minLength: 1 }, style: { enum: ['primary', 'link'] }, when: condition },

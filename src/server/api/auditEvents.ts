@@ -23,11 +23,11 @@ export const AUDIT_PAGE_MAX = 100;
 const AUDIT_PAGE_DEFAULT = 50;
 
 // an empty value is no filter: the Activity log's selects send their 'all' choice that way
-const day = { type: 'string', pattern: '^(\\d{4}-\\d{2}-\\d{2})?$' } as const;
+const day = { type: 'string', anyOf: [{ const: '' }, { format: 'date' }] } as const;
 const filterProperties = {
   from: { ...day, description: 'The first day (Tokyo), inclusive' },
   to: { ...day, description: 'The last day (Tokyo), inclusive' },
-  days: { type: 'string', pattern: '^([1-9]\\d{0,2})?$', description: 'The last this many days (Tokyo), today included: instead of from' },
+  days: { type: 'string', pattern: '^([1-9]\\d{0,2})?$', description: 'The last this many days (Tokyo), today included (with from: the later first day)' },
   admin_id: { type: 'string', pattern: '^([1-9]\\d{0,8})?$', description: "The acting admin's id" },
   action: { type: 'string', enum: ['', ...AUDIT_ACTIONS] },
   target_type: { type: 'string', enum: ['', ...AUDIT_TARGET_TYPES] },
@@ -46,8 +46,11 @@ const pageQuery = {
 type FilterQuery = FromSchema<typeof filterQuery>;
 type PageQuery = FromSchema<typeof pageQuery>;
 
+/** Both bounds apply: the later first day (YYYY-MM-DD compares as text). */
+const latestDay = (...days: Array<string | undefined>) => days.filter(Boolean).sort().at(-1);
+
 const filterOf = (query: FilterQuery): AuditFilter => ({
-  from: query.days ? addDays(tokyoToday(), 1 - Number(query.days)) : query.from || undefined,
+  from: latestDay(query.from, query.days ? addDays(tokyoToday(), 1 - Number(query.days)) : undefined),
   to: query.to || undefined,
   adminId: query.admin_id ? Number(query.admin_id) : undefined,
   action: query.action || undefined,

@@ -125,8 +125,14 @@ export function decodeCursor(text: string): Cursor | undefined {
   }
 }
 
-/** Japan has no daylight saving: a Tokyo day starts at 00:00+09:00. */
-const tokyoDayStart = (day: string, plusDays = 0) => new Date(Date.parse(`${day}T00:00:00+09:00`) + plusDays * 86_400_000);
+/**
+ * Japan has no daylight saving: a Tokyo day starts at 00:00+09:00. Days outside 1970–9999 are brought to its ends
+ * (they bound nothing more), where JavaScript's dates and the database's agree.
+ */
+function tokyoDayStart(day: string, plusDays = 0): Date {
+  const within = day < '1970-01-01' ? '1970-01-01' : day > '9999-12-30' ? '9999-12-30' : day;
+  return new Date(Date.parse(`${within}T00:00:00+09:00`) + plusDays * 86_400_000);
+}
 
 function auditQuery(db: Db, organizationId: number, filter: AuditFilter) {
   let query = db

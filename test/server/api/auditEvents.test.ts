@@ -332,6 +332,14 @@ describe('Audit trail (issue 21)', function () {
       expect(await events(`&from=${today}&to=${today}`)).to.have.length((await events()).length);
       expect(await events(`&to=${addDays(today, -1)}`)).to.deep.equal([]);
       expect(await events(`&from=${addDays(today, 1)}`)).to.deep.equal([]);
+      // a preset and a first day both apply; the ends of the calendar are days too, a day that is not one is refused
+      expect(await events(`&days=7&from=${addDays(today, 1)}`)).to.deep.equal([]);
+      expect(await events(`&days=7&from=${addDays(today, -30)}`)).to.have.length((await events()).length);
+      expect(await events('&from=0001-01-01&to=9999-12-31')).to.have.length((await events()).length);
+      for (const notADay of ['2026-02-29', '2026-13-01', '26-01-01', 'today']) {
+        expect((await call('GET', `organizations/1/audit_events?from=${notADay}`, as.manager)).statusCode, notADay).to.equal(422);
+        expect((await call('GET', `organizations/1/audit_events/csv?to=${notADay}`, as.manager)).statusCode, notADay).to.equal(422);
+      }
       // one target's history: the admin member@ was invited, made a manager, …
       const [roleChange] = await events('&action=membership.roleChanged');
       const history = await events(`&target_type=admin&target_id=${roleChange!.target.id}`);

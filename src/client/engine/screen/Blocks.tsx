@@ -8,7 +8,7 @@ import { observeElementRect, useVirtualizer } from '@tanstack/react-virtual';
 import { Trans, useTranslation } from 'react-i18next';
 import { useDispatch, useSelector } from 'react-redux';
 import { Link, useSearchParams } from 'react-router-dom';
-import type { BannerBlock, Block, CardsBlock, Cell, ColumnsBlock, DetailsBlock, DividerBlock, FragmentBlock, ImageBlock, ItemListBlock, UploadBlock, LinkItem, LinkListBlock, LinksBlock, ListBlock, PanelBlock, ScreenDefinition, SelectBlock, TableBlock, TextBlock, VirtualTable } from '../../../common/screens.js';
+import type { BannerBlock, Block, CardsBlock, Cell, ColumnsBlock, DateBlock, DetailsBlock, DividerBlock, FragmentBlock, ImageBlock, ItemListBlock, UploadBlock, LinkItem, LinkListBlock, LinksBlock, ListBlock, PanelBlock, ScreenDefinition, SelectBlock, TableBlock, TextBlock, VirtualTable } from '../../../common/screens.js';
 import { isAbsoluteUrl } from '../../../common/serviceLinks.js';
 import { DEFAULT_LANGUAGE, isLanguage } from '../../../common/languages.js';
 import { isPending, uploadedShare, type OperationsRootState } from '../../state/operations.js';
@@ -591,12 +591,22 @@ function ItemListView({ block, screen, context }: BlockProps<ItemListBlock>): Re
   );
 }
 
-/** A dropdown bound to a query parameter: a choice puts its value in the URL (the screen is entered again). */
+/** A query parameter as a field's value: a new value replaces it in the URL (the screen is entered again). */
+function useQueryParameter(name: string, context: ScreenContext): [string, (value: string) => void] {
+  const [searchParams, setSearchParams] = useSearchParams();
+  const set = (value: string) => {
+    const next = new URLSearchParams(searchParams);
+    next.set(name, value);
+    setSearchParams(next, { replace: true });
+  };
+  return [context.query[name] ?? '', set];
+}
+
+/** A dropdown bound to a query parameter. */
 function SelectView({ block, screen, context }: BlockProps<SelectBlock>): ReactElement {
   const { t } = useTranslation();
-  const [searchParams, setSearchParams] = useSearchParams();
+  const [current, setCurrent] = useQueryParameter(block.query, context);
   const id = `select-${screen.id}-${block.query}`;
-  const current = context.query[block.query] ?? '';
   const items = block.optionsFrom ? resolveValue(block.optionsFrom.items, context) : undefined;
   const fromData = (Array.isArray(items) ? items : []).map((item) => {
     const itemContext = { ...context, item };
@@ -608,16 +618,7 @@ function SelectView({ block, screen, context }: BlockProps<SelectBlock>): ReactE
       <label className="select-field__label" htmlFor={id}>
         {t(block.label)}
       </label>
-      <select
-        id={id}
-        className="select-field__select"
-        value={current}
-        onChange={(event) => {
-          const next = new URLSearchParams(searchParams);
-          next.set(block.query, event.target.value);
-          setSearchParams(next, { replace: true });
-        }}
-      >
+      <select id={id} className="select-field__select" value={current} onChange={(event) => setCurrent(event.target.value)}>
         {block.options.map((option) => (
           <option key={option.value} value={option.value}>
             {t(option.label)}
@@ -629,6 +630,37 @@ function SelectView({ block, screen, context }: BlockProps<SelectBlock>): ReactE
           </option>
         ))}
       </select>
+    </div>
+  );
+}
+
+/** While a year is typed digit by digit the field holds years like 0002: only a cleared field or a four-digit year counts. */
+const FULL_YEAR = /^[1-9]\d{3}-/;
+
+/** A date field bound to a query parameter. */
+function DateView({ block, screen, context }: BlockProps<DateBlock>): ReactElement {
+  const { t } = useTranslation();
+  const [current, setCurrent] = useQueryParameter(block.query, context);
+  // what the field shows while a date is typed, until it is one to put in the URL
+  const [draft, setDraft] = useState(current);
+  useEffect(() => setDraft(current), [current]);
+  const id = `date-${screen.id}-${block.query}`;
+  return (
+    <div className="select-field">
+      <label className="select-field__label" htmlFor={id}>
+        {t(block.label)}
+      </label>
+      <input
+        id={id}
+        type="date"
+        className="select-field__select"
+        value={draft}
+        onChange={(event) => {
+          const { value } = event.target;
+          setDraft(value);
+          if (value === '' || FULL_YEAR.test(value)) setCurrent(value);
+        }}
+      />
     </div>
   );
 }
@@ -654,6 +686,8 @@ function BlockView({ block, screen, context }: BlockProps<Block>): ReactNode {
       return <ItemListView block={block} screen={screen} context={context} />;
     case 'select':
       return <SelectView block={block} screen={screen} context={context} />;
+    case 'date':
+      return <DateView block={block} screen={screen} context={context} />;
     case 'fragment':
       return <FragmentView block={block} screen={screen} context={context} />;
     case 'upload':

@@ -1,7 +1,9 @@
 /**
  * The Activity log (screens/audit.json, issue 21) through the engine: the admin filter's options come from the
- * organisation's admins (a select's `optionsFrom`), and choosing one puts its id in the query the list is loaded with.
+ * organisation's admins (a select's `optionsFrom`), and choosing one puts its id in the query the list is loaded with;
+ * the period's first and last days are date fields bound to the query (a `date` block).
  */
+import 'global-jsdom/register';
 import { expect } from 'chai';
 import { cleanup, fireEvent, waitFor, within } from '@testing-library/react';
 import { jsonResponse } from '../../api/harness.js';
@@ -28,5 +30,29 @@ describe('screens/audit.json (issue 21 Activity log)', () => {
     expect([...select.options].map((option) => option.value)).to.deep.equal(['', '1', '2']);
     fireEvent.change(select, { target: { value: '2' } });
     await waitFor(() => expect(calls('GET', '/api/v2/organizations/1/audit_events').at(-1)!.args[0]).to.contain('admin_id=2'));
+  });
+
+  it('loads the list from and to the days in the date fields, and not while a year is half typed', async () => {
+    const { view, calls } = await renderScreen('audit', {
+      signedIn: MANAGER,
+      routes: {
+        'GET /api/v2/organizations/1/affiliations': () => jsonResponse(200, { affiliations: ADMINS }),
+        'GET /api/v2/organizations/1/audit_events': () => jsonResponse(200, { audit_events: [], next_cursor: null }),
+      },
+    });
+    const lastCall = () => calls('GET', '/api/v2/organizations/1/audit_events').at(-1)!.args[0] as string;
+    await view.findByText('There are no entries.');
+    const from = view.getByLabelText('From') as HTMLInputElement;
+    expect(from.type).to.equal('date');
+    fireEvent.change(from, { target: { value: '2026-04-01' } });
+    await waitFor(() => expect(lastCall()).to.contain('from=2026-04-01'));
+    fireEvent.change(view.getByLabelText('To'), { target: { value: '2026-06-30' } });
+    await waitFor(() => expect(lastCall()).to.match(/from=2026-04-01.*to=2026-06-30|to=2026-06-30.*from=2026-04-01/));
+    const loads = calls('GET', '/api/v2/organizations/1/audit_events').length;
+    fireEvent.change(from, { target: { value: '0002-04-01' } });
+    expect(from.value).to.equal('0002-04-01');
+    fireEvent.change(from, { target: { value: '' } });
+    await waitFor(() => expect(lastCall()).to.not.contain('from=2026'));
+    expect(calls('GET', '/api/v2/organizations/1/audit_events').length).to.equal(loads + 1);
   });
 });
