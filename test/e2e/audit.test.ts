@@ -3,7 +3,7 @@ import { expect } from 'chai';
 import type { Page } from 'playwright-core';
 import { expectAccessible } from './support/axe.js';
 import { newPage, useE2E } from './support/portal.js';
-import { chooseOrganization, DEMO_PASSWORD, enterCredentials, MANAGER, MEMBER, openMenuItem, useEnglish, waitForHeader } from './support/signin.js';
+import { chooseOrganization, DEMO_PASSWORD, enterCredentials, MANAGER, MEMBER, openMenuItem, signInAsManagerAt, useEnglish, waitForHeader } from './support/signin.js';
 
 describe("Activity log (issue 21): a role change appears with its before and after, the filters find it (its target's link too), the export has it", function () {
   this.timeout(300_000);
@@ -19,12 +19,7 @@ describe("Activity log (issue 21): a role change appears with its before and aft
     let page: Page;
     before(async () => {
       page = await newPage(e2e.browser, errors);
-      await useEnglish(page, e2e.portal.url);
-      await page.goto(`${e2e.portal.url}/memberships`);
-      await enterCredentials(page, MANAGER, DEMO_PASSWORD);
-      await chooseOrganization(page, 'G0000001');
-      await page.waitForURL(`${e2e.portal.url}/memberships`);
-      await waitForHeader(page, '[G0000001]');
+      await signInAsManagerAt(page, e2e.portal.url, '/memberships', 'G0000001');
     });
     after(() => page.context().close());
 

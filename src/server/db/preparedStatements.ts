@@ -1,7 +1,7 @@
 /**
  * Statements PostgreSQL parses and plans once per connection (named prepared statements) instead of on every call:
  * for the few that nearly every write runs, where planning costs more than running (the audit trail's insert took
- * 0.08 ms to plan and 0.004 ms to run, bench/audit.ts and docs/performance.md). Declared by name and fixed text;
+ * ~0.08 ms to plan and ~0.01–0.02 ms to run: docs/performance.md). Declared by name and fixed text;
  * everything else stays unnamed, so schema changes and poolers see the usual protocol.
  *
  * PGlite runs the same text unnamed. Behind PgBouncer in transaction mode, use PgBouncer 1.21 or later with
