@@ -602,6 +602,18 @@ function useQueryParameter(name: string, context: ScreenContext): [string, (valu
   return [context.query[name] ?? '', set];
 }
 
+/** A labelled field of the query's filters. */
+function QueryField({ id, label, children }: { id: string; label: string; children: ReactNode }): ReactElement {
+  return (
+    <div className="select-field">
+      <label className="select-field__label" htmlFor={id}>
+        {label}
+      </label>
+      {children}
+    </div>
+  );
+}
+
 /** A dropdown bound to a query parameter. */
 function SelectView({ block, screen, context }: BlockProps<SelectBlock>): ReactElement {
   const { t } = useTranslation();
@@ -614,10 +626,7 @@ function SelectView({ block, screen, context }: BlockProps<SelectBlock>): ReactE
     return { value: String(resolveValue(value, itemContext) ?? ''), text: t(label, resolveValues(values, itemContext)) };
   });
   return (
-    <div className="select-field">
-      <label className="select-field__label" htmlFor={id}>
-        {t(block.label)}
-      </label>
+    <QueryField id={id} label={t(block.label)}>
       <select id={id} className="select-field__select" value={current} onChange={(event) => setCurrent(event.target.value)}>
         {block.options.map((option) => (
           <option key={option.value} value={option.value}>
@@ -630,7 +639,7 @@ function SelectView({ block, screen, context }: BlockProps<SelectBlock>): ReactE
           </option>
         ))}
       </select>
-    </div>
+    </QueryField>
   );
 }
 
@@ -646,10 +655,7 @@ function DateView({ block, screen, context }: BlockProps<DateBlock>): ReactEleme
   useEffect(() => setDraft(current), [current]);
   const id = `date-${screen.id}-${block.query}`;
   return (
-    <div className="select-field">
-      <label className="select-field__label" htmlFor={id}>
-        {t(block.label)}
-      </label>
+    <QueryField id={id} label={t(block.label)}>
       <input
         id={id}
         type="date"
@@ -661,7 +667,7 @@ function DateView({ block, screen, context }: BlockProps<DateBlock>): ReactEleme
           if (value === '' || FULL_YEAR.test(value)) setCurrent(value);
         }}
       />
-    </div>
+    </QueryField>
   );
 }
 
