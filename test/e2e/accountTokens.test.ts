@@ -1,17 +1,11 @@
 import { expect } from 'chai';
 import type { Page } from 'playwright-core';
+import { mailTo } from './support/outbox.js';
 import { newPage, solveCaptcha, useE2E } from './support/portal.js';
 import { chooseOrganization, DEMO_PASSWORD, enterCredentials, MANAGER, waitForHeader } from './support/signin.js';
 
 const PENDING = 'pending@example.com';
 const NEW_PASSWORD = 'Kiwi-Harbor-93-Lantern';
-
-interface OutboxMail {
-  id: number;
-  to: string;
-  subject: string;
-  links: string[];
-}
 
 describe('Activation and password reset in the browser (SPEC 2.4, 2.5)', function () {
   this.timeout(240_000);
@@ -19,12 +13,7 @@ describe('Activation and password reset in the browser (SPEC 2.4, 2.5)', functio
   let page: Page;
   let errors: string[] = [];
 
-  const latestMail = async (to: string): Promise<OutboxMail> => {
-    const mails = (await (await fetch(`${e2e.portal.url}/dev/mails.json`)).json()) as OutboxMail[];
-    const mail = mails.find((candidate) => candidate.to === to);
-    if (!mail) throw new Error(`no mail to ${to} in the outbox`);
-    return mail;
-  };
+  const latestMail = (to: string) => mailTo(e2e.portal.url, to);
 
   beforeEach(async () => {
     errors = [];

@@ -1,13 +1,8 @@
 import { expect } from 'chai';
 import type { Browser, Page } from 'playwright-core';
+import { mailTo } from './support/outbox.js';
 import { newPage, useE2E } from './support/portal.js';
 import { chooseOrganization, DEMO_PASSWORD, enterCredentials, MANAGER, MEMBER, openMenuItem, useEnglish, waitForHeader } from './support/signin.js';
-
-interface OutboxMail {
-  to: string;
-  subject: string;
-  links: string[];
-}
 
 const INVITEE = 'new-admin@example.com';
 const INVITEE_PASSWORD = 'Invited-Passw0rd-2026';
@@ -55,15 +50,12 @@ describe('Manage Admin Accounts, invitations and Admin Permissions (SPEC 2.13, 2
       const row = rowOf(page, INVITEE);
       await row.getByText('Account not yet activated').waitFor();
 
-      const mails = (await (await fetch(`${e2e.portal.url}/dev/mails.json`)).json()) as OutboxMail[];
-      const invitation = mails.find((mail) => mail.to === INVITEE);
-      expect(invitation, 'the invitation mail').to.not.equal(undefined);
-      expect(invitation!.links.some((link) => /\/admins\/\d+\/activate\//.test(link))).to.equal(true);
+      const invitation = await mailTo(e2e.portal.url, INVITEE);
+      expect(invitation.links.some((link) => /\/admins\/\d+\/activate\//.test(link))).to.equal(true);
     });
 
     it('the invitee activates from the mailed link and shows as activated', async () => {
-      const mails = (await (await fetch(`${e2e.portal.url}/dev/mails.json`)).json()) as OutboxMail[];
-      const link = mails.find((mail) => mail.to === INVITEE)!.links.find((candidate) => /\/activate\//.test(candidate))!;
+      const link = (await mailTo(e2e.portal.url, INVITEE)).links.find((candidate) => /\/activate\//.test(candidate))!;
       const invitee = await newPage(e2e.browser, errors);
       await invitee.goto(link);
       await invitee.getByRole('button', { name: /activate/i }).waitFor();
