@@ -8,8 +8,8 @@
  *   `Client#query` for that database's connections only): what the routes cost if there were no trail at all.
  * Routes: POST contacts (an insert and its entry) and PATCH contacts/{id} (a locked read, an update and its entry)
  * over CONTACTS contacts chosen at random, so that the connections do not queue on one row's lock (what is measured
- * is the trail, not lock waits); each body changes the department, so every request writes a change. Rounds rotate
- * which portal goes first.
+ * is the trail, not lock waits); each body changes the department, so every request writes a change. Each run has
+ * its one-second warm-up (bench/support.ts measure); rounds rotate which portal goes first.
  *
  * BENCH_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/test), BENCH_DURATION seconds (default 10),
  * BENCH_AUDIT_CONNECTIONS (default 10), BENCH_AUDIT_ROUNDS rounds (default 5). Target: with the trail, at least 90 %
@@ -38,7 +38,6 @@ const PERSON = { corporation_name: '株式会社デモ', phone_number: '03-1234-
 const contact = (department: string) => JSON.stringify({ ...PERSON, department_name: department, postal_code: '100-0005', address: '東京都千代田区丸の内1-1-1' });
 
 const CONTACTS = 50;
-const WARM_UP_SECONDS = 2;
 
 interface Portal {
   url: string;
@@ -123,8 +122,6 @@ export async function benchAudit(): Promise<void> {
   const rows: Array<Row & { route: string; variant: Variant }> = [];
   try {
     for (const variant of VARIANTS) portals.set(variant, await startPortal(variant));
-    // warm-up, not counted: the first seconds of a process (its JIT, the database's caches) would go to round 1's first
-    for (const [variant, portal] of portals) for (const route of ROUTES) await measure(`warm-up: ${variant}`, { url: portal.url, headers: portal.headers, requests: route.requests(portal), connections }, WARM_UP_SECONDS);
     for (let round = 0; round < rounds; round += 1) {
       const order = VARIANTS.map((_, index) => VARIANTS[(index + round) % VARIANTS.length]!);
       for (const route of ROUTES) {

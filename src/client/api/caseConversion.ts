@@ -4,7 +4,7 @@
  * left as they are). Keys that do not start with a lowercase letter (numeric ids, codes such as
  * 'E001', '__private') are kept verbatim so they survive a round trip.
  */
-import { toCamelKey as toCamel, toSnakeKey as toSnake } from '../../common/keyCase.js';
+import { toCamelKey, toSnakeKey } from '../../common/keyCase.js';
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {
   if (value === null || typeof value !== 'object') return false;
@@ -22,19 +22,18 @@ function convertKeys(value: unknown, convertKey: (key: string) => string): unkno
   return result;
 }
 
-
 export function toSnakeKeys<T = unknown>(value: unknown): T {
-  return convertKeys(value, toSnake) as T;
+  return convertKeys(value, toSnakeKey) as T;
 }
 
 export function toCamelKeys<T = unknown>(value: unknown): T {
-  return convertKeys(value, toCamel) as T;
+  return convertKeys(value, toCamelKey) as T;
 }
 
 /** 'users.0.phone_number' → 'users.0.phoneNumber' (each segment of a dot path). */
 export function camelCasePath(path: string): string {
   return path
     .split('.')
-    .map((segment) => (/^[a-z]/.test(segment) ? toCamel(segment) : segment))
+    .map((segment) => (/^[a-z]/.test(segment) ? toCamelKey(segment) : segment))
     .join('.');
 }

@@ -27,7 +27,6 @@ export const screenDataReloaded = actionCreator<{ screenId: string }>('screens/r
 export const screenDataLoaded = actionCreator<{ screenId: string; status: LoadStatus; values: Record<string, unknown> }>('screens/loaded');
 export const screenLeft = actionCreator<{ screenId: string }>('screens/left');
 
-
 export function screenDataReducer(state: ScreenDataState = {}, action: UnknownAction): ScreenDataState {
   if (screenEntered.match(action)) {
     const { screenId, context } = action.payload;

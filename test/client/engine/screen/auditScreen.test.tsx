@@ -14,17 +14,21 @@ const ADMINS = [
   { role: 'member', admin: { id: 2, email: 'member@example.com', first_name: '花子', last_name: '佐藤', kana_first_name: 'はなこ', kana_last_name: 'さとう', activated: true } },
 ];
 
+/** The Activity log of a manager whose organisation has ADMINS and, so far, no entries. */
+const renderAudit = () =>
+  renderScreen('audit', {
+    signedIn: MANAGER,
+    routes: {
+      'GET /api/v2/organizations/1/affiliations': () => jsonResponse(200, { affiliations: ADMINS }),
+      'GET /api/v2/organizations/1/audit_events': () => jsonResponse(200, { audit_events: [], next_cursor: null }),
+    },
+  });
+
 describe('screens/audit.json (issue 21 Activity log)', () => {
   afterEach(cleanup);
 
   it("offers the organisation's admins in the Admin filter, after 'All'; choosing one loads the list with its admin_id", async () => {
-    const { view, calls } = await renderScreen('audit', {
-      signedIn: MANAGER,
-      routes: {
-        'GET /api/v2/organizations/1/affiliations': () => jsonResponse(200, { affiliations: ADMINS }),
-        'GET /api/v2/organizations/1/audit_events': () => jsonResponse(200, { audit_events: [], next_cursor: null }),
-      },
-    });
+    const { view, calls } = await renderAudit();
     const select = (await view.findByRole('combobox', { name: 'Admin' })) as HTMLSelectElement;
     await waitFor(() => expect(within(select).getAllByRole('option').map((option) => option.textContent)).to.deep.equal(['All', 'manager@example.com', 'member@example.com']));
     expect([...select.options].map((option) => option.value)).to.deep.equal(['', '1', '2']);
@@ -33,13 +37,7 @@ describe('screens/audit.json (issue 21 Activity log)', () => {
   });
 
   it('loads the list from and to the days in the date fields, and not while a year is half typed', async () => {
-    const { view, calls } = await renderScreen('audit', {
-      signedIn: MANAGER,
-      routes: {
-        'GET /api/v2/organizations/1/affiliations': () => jsonResponse(200, { affiliations: ADMINS }),
-        'GET /api/v2/organizations/1/audit_events': () => jsonResponse(200, { audit_events: [], next_cursor: null }),
-      },
-    });
+    const { view, calls } = await renderAudit();
     const lastCall = () => calls('GET', '/api/v2/organizations/1/audit_events').at(-1)!.args[0] as string;
     await view.findByText('There are no entries.');
     const from = view.getByLabelText('From') as HTMLInputElement;
