@@ -227,6 +227,8 @@ export function createProvider({ config, db, keys, log }: ProviderDeps): Provide
   };
 
   const provider = new Provider(issuer, configuration);
+  /** Token requests during which the provider revoked a grant: a refresh token or code presented again. */
+  const revokedOnReuse = new WeakSet<object>();
   provider.proxy = config.trustProxy !== false;
   // The app speaks plain HTTP behind a TLS proxy: with an https PUBLIC_URL the public scheme is https whatever the
   // last hop was (and whether or not its X-Forwarded-Proto is trusted), so Koa may set Secure cookies and builds
@@ -259,6 +261,22 @@ export function createProvider({ config, db, keys, log }: ProviderDeps): Provide
     if (oidc?.route !== 'end_session_confirm' || ctx.status !== 303) return;
     const accountId = (oidc.session as unknown as { accountId?: string } | undefined)?.accountId;
     if (accountId && /^\d+$/.test(accountId)) await endAdminTokens(db, Number(accountId));
+  });
+
+  // A refresh token or code used twice has leaked: oidc-provider revokes its grant (its refresh tokens), but the access
+  // tokens already minted are JWTs the API verifies locally, so they end the way a logout ends them (issue 25
+  // finding 8). The whole current second too: the thief's token may have been minted in it. The admin's other
+  // sessions lose only their current access token; their refresh tokens still work.
+  provider.use(async (ctx, next) => {
+    await next();
+    const oidc = (ctx as unknown as Ctx).oidc;
+    if (oidc?.route !== 'token' || ctx.status !== 400 || !revokedOnReuse.has(ctx)) return;
+    const { RefreshToken, AuthorizationCode } = oidc.entities;
+    const accountId = RefreshToken?.accountId ?? AuthorizationCode?.accountId;
+    if (accountId && /^\d+$/.test(accountId)) await endAdminTokens(db, Number(accountId), Date.now() + 1000);
+  });
+  provider.on('grant.revoked', (ctx: Ctx) => {
+    if (ctx.oidc?.route === 'token') revokedOnReuse.add(ctx);
   });
 
   // SPEC §3 Session: the token response also says when it was made and how long the refresh token lives.

@@ -128,6 +128,20 @@ describe('identity provider: the code flow over HTTP', () => {
       expect((await refresh(ctx.app, rotated.refresh_token)).statusCode).to.equal(400);
     });
 
+    it('ends the access tokens already minted in a grant whose refresh token is presented again (issue 25 finding 8)', async () => {
+      // an admin no other test of this file signs in: the reuse ends this admin's tokens of the current second
+      const session = await signIn(ctx.app, { email: 'support@example.com', password: DEMO_PASSWORD });
+      const first = (await refresh(ctx.app, session.tokens.refresh_token)).json();
+      const affiliations = (token: string) => ctx.app.inject({ url: '/api/v2/admins/me/affiliations', headers: bearer(token) });
+      expect((await affiliations(first.access_token)).statusCode).to.equal(200);
+      expect((await refresh(ctx.app, session.tokens.refresh_token)).statusCode).to.equal(400);
+      for (const token of [first.access_token, session.tokens.access_token]) {
+        const refused = await affiliations(token);
+        expect(refused.statusCode).to.equal(401);
+        expect(refused.json().error).to.equal('invalid_access_token');
+      }
+    });
+
     it('revokes a refresh token at the revocation endpoint', async () => {
       const again = await signIn(ctx.app, { email: 'member@example.com', password: DEMO_PASSWORD });
       const revoked = await ctx.app.inject({
