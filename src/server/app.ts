@@ -108,11 +108,19 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   }) as unknown as FastifyInstance;
 
   const ownsDatabase = deps.database === undefined;
-  const database = deps.database ?? createDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, logger: app.log as Logger });
+  const database =
+    deps.database ??
+    createDatabase({
+      databaseUrl: config.databaseUrl,
+      dataDir: config.dataDir,
+      logger: app.log as Logger,
+      listenDatabaseUrl: config.notifications.listenDatabaseUrl,
+      heartbeatIntervalMs: config.notifications.heartbeatIntervalSeconds * 1000,
+    });
   app.decorate('config', config);
   app.decorate('database', database);
   app.decorate('db', database.db);
-  const tokenValidity = createTokenValidity(database);
+  const tokenValidity = createTokenValidity(database, { maxAgeSeconds: config.notifications.tokenValidityMaxAgeSeconds });
   app.decorate('tokenValidity', tokenValidity);
   // before the database closes (added first, onClose hooks run in order)
   app.addHook('onClose', async () => tokenValidity.close());
@@ -127,6 +135,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   const metrics = createMetrics(database);
   app.decorate('metrics', metrics);
   database.onQueryError = () => metrics.dbQueryErrors.inc();
+  database.onNotificationsInterrupted = () => metrics.notificationInterruptions.inc();
   // the hooks that run on every request are synchronous (done callback): an async one costs a promise and a turn
   app.addHook('onResponse', (request, reply, done) => {
     // the route's pattern, never the raw URL (unbounded labels, tokens in paths)

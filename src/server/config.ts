@@ -43,6 +43,8 @@ export interface Config {
   dataDir: string;
   /** `postgres://…` for PostgreSQL, `memory://` for an in-memory PGlite, undefined for PGlite in dataDir. */
   databaseUrl: string | undefined;
+  /** Notifications between instances (issue 25 finding 1): see NotificationsConfig. */
+  notifications: NotificationsConfig;
   smtpUrl: string | undefined;
   /** Sender of the portal's mails (MAIL_FROM); default no-reply@ the host of PUBLIC_URL. */
   mailFrom: string;
@@ -119,6 +121,15 @@ export interface Config {
   usersBulkUpdateMaxBytes: number;
   /** Corporate subscriptions: the values SPEC §4/§5 leave open (domain/corporateSubscriptions.ts). */
   subscriptions: SubscriptionsConfig;
+}
+
+export interface NotificationsConfig {
+  /** The listening connection's own PostgreSQL URL (LISTEN_DATABASE_URL, default DATABASE_URL): direct, not through a pooler in transaction mode. */
+  listenDatabaseUrl: string | undefined;
+  /** How often the listening connection must hear its own notification back, seconds (LISTEN_HEARTBEAT_INTERVAL, default 5). */
+  heartbeatIntervalSeconds: number;
+  /** How long an admin's token validity is kept before it is read again whatever the notifications say, seconds (TOKEN_VALIDITY_MAX_AGE, default 30). */
+  tokenValidityMaxAgeSeconds: number;
 }
 
 export interface SubscriptionsConfig {
@@ -336,6 +347,14 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
   const usersCsvMaxBytes = count('USERS_CSV_MAX_BYTES', 4 * 1024 * 1024);
   const usersBulkUpdateMaxBytes = count('USERS_BULK_UPDATE_MAX_BYTES', 12 * 1024 * 1024);
   const shutdownTimeout = duration('SHUTDOWN_TIMEOUT', 5);
+  const listenDatabaseUrl = value('LISTEN_DATABASE_URL');
+  if (listenDatabaseUrl !== undefined && !isPostgresUrl(listenDatabaseUrl)) problems.push(`LISTEN_DATABASE_URL must be a postgres:// or postgresql:// URL, got "${redactUrl(listenDatabaseUrl)}"`);
+  else if (listenDatabaseUrl !== undefined && (databaseUrl === undefined || !isPostgresUrl(databaseUrl))) problems.push('LISTEN_DATABASE_URL needs DATABASE_URL (PostgreSQL): the embedded database has no listening connection');
+  const notifications: NotificationsConfig = {
+    listenDatabaseUrl,
+    heartbeatIntervalSeconds: Math.max(1, duration('LISTEN_HEARTBEAT_INTERVAL', 5)),
+    tokenValidityMaxAgeSeconds: Math.max(1, duration('TOKEN_VALIDITY_MAX_AGE', 30)),
+  };
   const subscriptions: SubscriptionsConfig = { enlargementDays: count('SUBSCRIPTION_ENLARGEMENT_DAYS', 7), overlapMonths: count('SUBSCRIPTION_OVERLAP_MONTHS', 12) };
   const metricsToken = value('METRICS_TOKEN');
   if (metricsToken !== undefined && metricsToken.length < 32) problems.push('METRICS_TOKEN must be at least 32 characters long');
@@ -359,6 +378,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
     publicUrl: publicUrl.replace(/\/+$/, ''),
     dataDir: path.resolve(cwd, value('DATA_DIR') ?? './data'),
     databaseUrl,
+    notifications: Object.freeze(notifications),
     smtpUrl,
     mailFrom,
     registrationNotifyTo: Object.freeze(registrationNotifyTo) as string[],

@@ -13,6 +13,7 @@ export interface PortalMetrics {
   registry: client.Registry;
   requestDuration: client.Histogram<'method' | 'route' | 'status_code'>;
   dbQueryErrors: client.Counter;
+  notificationInterruptions: client.Counter;
   mailsSent: client.Counter;
   mailFailures: client.Counter<'outcome'>;
   signins: client.Counter<'outcome'>;
@@ -52,6 +53,11 @@ export function createMetrics(database: DatabaseHandle): PortalMetrics {
       registers: [registry],
     }),
     dbQueryErrors: new client.Counter({ name: 'portal_db_query_errors_total', help: 'Database queries that failed', registers: [registry] }),
+    notificationInterruptions: new client.Counter({
+      name: 'portal_db_notification_interruptions_total',
+      help: 'Times a listening connection was lost or went silent (its heartbeat did not come back): cached token validities were dropped',
+      registers: [registry],
+    }),
     mailsSent: new client.Counter({ name: 'portal_mail_sent_total', help: 'Mail jobs done (mails delivered to SMTP or the outbox)', registers: [registry] }),
     mailFailures: new client.Counter({
       name: 'portal_mail_failures_total',
@@ -102,6 +108,14 @@ export function createMetrics(database: DatabaseHandle): PortalMetrics {
       this.set({ state: 'total' }, stats.total);
       this.set({ state: 'idle' }, stats.idle);
       this.set({ state: 'waiting' }, stats.waiting);
+    },
+  });
+  new client.Gauge({
+    name: 'portal_db_notifications_listening',
+    help: '1 while every database notification listener hears its heartbeat (token revocations reach this instance at once), 0 while one reconnects',
+    registers: [registry],
+    collect() {
+      this.set(database.notificationsListening() ? 1 : 0);
     },
   });
   new client.Gauge({

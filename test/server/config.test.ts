@@ -131,6 +131,15 @@ describe('server/config', () => {
     expect(() => loadConfig({ DEMO_LEARNERS: '100001' })).to.throw(ConfigError, /DEMO_LEARNERS must be at most 100000/);
   });
 
+  it('reads the notification settings: LISTEN_DATABASE_URL (PostgreSQL only), the heartbeat and the bounded age', () => {
+    expect(loadConfig({}).notifications).to.deep.equal({ listenDatabaseUrl: undefined, heartbeatIntervalSeconds: 5, tokenValidityMaxAgeSeconds: 30 });
+    const config = loadConfig({ DATABASE_URL: 'postgres://u@pgbouncer:6432/portal', LISTEN_DATABASE_URL: 'postgres://u@db:5432/portal', LISTEN_HEARTBEAT_INTERVAL: '2s', TOKEN_VALIDITY_MAX_AGE: '1m' });
+    expect(config.notifications).to.deep.equal({ listenDatabaseUrl: 'postgres://u@db:5432/portal', heartbeatIntervalSeconds: 2, tokenValidityMaxAgeSeconds: 60 });
+    expect(() => loadConfig({ LISTEN_DATABASE_URL: 'postgres://u@db:5432/portal' })).to.throw(ConfigError, /LISTEN_DATABASE_URL needs DATABASE_URL/);
+    expect(() => loadConfig({ DATABASE_URL: 'postgres://u@db/p', LISTEN_DATABASE_URL: 'http://db' })).to.throw(ConfigError, /LISTEN_DATABASE_URL must be a postgres/);
+    expect(() => loadConfig({ TOKEN_VALIDITY_MAX_AGE: 'long' })).to.throw(ConfigError, /TOKEN_VALIDITY_MAX_AGE/);
+  });
+
   it('reads SHUTDOWN_TIMEOUT, a duration (default 5 s)', () => {
     expect(loadConfig({}).shutdownTimeout).to.equal(5);
     expect(loadConfig({ SHUTDOWN_TIMEOUT: '30s' }).shutdownTimeout).to.equal(30);

@@ -2,6 +2,7 @@
  * The Kysely instance over PGlite (embedded, the default) or PostgreSQL (DATABASE_URL), with the
  * same migrations and the same typed Database for both.
  */
+import { randomUUID } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
@@ -29,6 +30,10 @@ export interface DatabaseHandle {
   poolStats?(): { total: number; idle: number; waiting: number };
   /** Called with each query that fails (the metrics count them); set by the app. */
   onQueryError?: (error: unknown) => void;
+  /** Called whenever a listening connection is lost or goes silent (the metrics count them); set by the app. */
+  onNotificationsInterrupted?: () => void;
+  /** Whether every notification listener listens now (false while one reconnects). */
+  notificationsListening(): boolean;
   /**
    * Listens to a notification channel (PostgreSQL LISTEN on a connection of its own, reconnected when lost; PGlite
    * in process). `onInterrupted` is called whenever notifications may have been missed: while `listening` is false
@@ -68,26 +73,75 @@ function listenOnPglite(pglite: PGlite, channel: string, handlers: NotificationH
   };
 }
 
-/** LISTEN on a connection of its own (a pooled one would be handed to other queries); reconnects after a loss. */
-function listenOnPostgres(databaseUrl: string, channel: string, handlers: NotificationHandlers, logger?: Pick<Logger, 'warn' | 'debug'>): NotificationListener {
+/** Ends a client, cutting its socket after graceMs: end() waits for the server's goodbye, which a silent connection never sends. */
+async function endClient(client: pg.Client, graceMs: number): Promise<void> {
+  const cut = setTimeout(() => client.connection.stream.destroy(), graceMs);
+  await client.end().catch(() => undefined);
+  clearTimeout(cut);
+}
+
+/** Payloads of the listener's own heartbeats: never handed to the channel's handlers. */
+const HEARTBEAT_PREFIX = 'heartbeat:';
+/** The heartbeat's period unless the caller names one (LISTEN_HEARTBEAT_INTERVAL). */
+export const DEFAULT_HEARTBEAT_INTERVAL_MS = 5000;
+
+interface PostgresListenOptions {
+  /** The connection string of the listening connection: a direct one, never through a pooler in transaction mode. */
+  url: string;
+  /** Sends a notification through the pool, the way every other instance's writes notify. */
+  notify(channel: string, payload: string): Promise<void>;
+  heartbeatIntervalMs: number;
+  logger?: Pick<Logger, 'warn' | 'info' | 'debug'>;
+  onInterrupted?: () => void;
+}
+
+/**
+ * LISTEN on a connection of its own (a pooled one would be handed to other queries); reconnects after a loss.
+ * A connection can also die silently — a NAT or load balancer dropping it without FIN or RST, or a pooler in
+ * transaction mode that never delivers notifications — and then `listening` would stay true while nothing arrives
+ * (issue 25 finding 1). So TCP keepalive is on, and a heartbeat goes through the pool every `heartbeatIntervalMs`
+ * and must come back on this connection before the next one leaves; when it does not, the connection is taken as
+ * lost: `onInterrupted`, a log line, and a new connection.
+ */
+function listenOnPostgres(channel: string, handlers: NotificationHandlers, options: PostgresListenOptions): NotificationListener {
+  const { logger, heartbeatIntervalMs } = options;
+  const beat = `${HEARTBEAT_PREFIX}${randomUUID()}:`;
   let client: pg.Client | undefined;
   let listening = false;
   let closed = false;
   let retry: NodeJS.Timeout | undefined;
+  let sent = 0;
+  let heard = 0;
+  let interrupted = false;
   const connect = async () => {
-    const next = new pg.Client({ connectionString: databaseUrl, application_name: 'corporate-admin-portal (listen)' });
+    const next = new pg.Client({
+      connectionString: options.url,
+      application_name: 'corporate-admin-portal (listen)',
+      keepAlive: true,
+      keepAliveInitialDelayMillis: heartbeatIntervalMs,
+      // a black-holed address must not keep the reconnection waiting for ever
+      connectionTimeoutMillis: Math.max(2 * heartbeatIntervalMs, 2000),
+      query_timeout: Math.max(2 * heartbeatIntervalMs, 2000),
+    });
     let lost = false;
     const onLost = (error?: unknown) => {
       if (lost) return;
       lost = true;
-      if (error) logger?.warn({ err: error }, `database notifications interrupted (${channel})`);
+      if (!interrupted) logger?.warn({ err: error, channel }, `database notifications interrupted (${channel}): cached values dropped, reconnecting`);
+      interrupted = true;
       listening = false;
       handlers.onInterrupted();
+      options.onInterrupted?.();
       if (client === next) client = undefined;
-      next.end().catch(() => undefined);
+      void endClient(next, 0);
       if (!closed) retry = setTimeout(() => void connect(), RELISTEN_DELAY_MS).unref();
     };
-    next.on('notification', (message) => message.channel === channel && handlers.onNotification(message.payload ?? ''));
+    next.on('notification', (message) => {
+      if (message.channel !== channel) return;
+      const payload = message.payload ?? '';
+      if (!payload.startsWith(HEARTBEAT_PREFIX)) handlers.onNotification(payload);
+      else if (client === next && payload.startsWith(beat)) heard = Math.max(heard, Number(payload.slice(beat.length)));
+    });
     next.on('error', onLost);
     next.on('end', () => onLost());
     try {
@@ -95,13 +149,27 @@ function listenOnPostgres(databaseUrl: string, channel: string, handlers: Notifi
       await next.query(`listen ${channel}`);
       if (closed) return void next.end().catch(() => undefined);
       client = next;
+      heard = sent;
       // notifications sent before the LISTEN were missed
       handlers.onInterrupted();
       listening = true;
+      if (interrupted) logger?.info({ channel }, `database notifications listening again (${channel})`);
+      interrupted = false;
     } catch (error) {
       onLost(error);
     }
   };
+  const heartbeat = setInterval(() => {
+    const current = client;
+    if (!current || !listening) return;
+    if (heard < sent) {
+      current.emit('error', new Error(`no heartbeat came back within ${heartbeatIntervalMs} ms`));
+      return;
+    }
+    sent += 1;
+    // a failed send (the database away) leaves the beat unheard: the next tick takes the connection as lost
+    options.notify(channel, `${beat}${sent}`).catch(() => undefined);
+  }, heartbeatIntervalMs).unref();
   void connect();
   return {
     get listening() {
@@ -111,7 +179,8 @@ function listenOnPostgres(databaseUrl: string, channel: string, handlers: Notifi
       closed = true;
       listening = false;
       clearTimeout(retry);
-      await client?.end().catch(() => undefined);
+      clearInterval(heartbeat);
+      if (client) await endClient(client, 1000);
     },
   };
 }
@@ -120,9 +189,13 @@ export interface DatabaseOptions {
   /** `postgres://…`, `memory://`, or undefined for PGlite in `<dataDir>/pgdata`. */
   databaseUrl?: string;
   dataDir?: string;
-  logger?: Pick<Logger, 'warn' | 'debug'>;
+  logger?: Pick<Logger, 'warn' | 'info' | 'debug'>;
   /** pg pool size (PostgreSQL only). */
   poolSize?: number;
+  /** The listening connection's own connection string (LISTEN_DATABASE_URL); default databaseUrl. */
+  listenDatabaseUrl?: string;
+  /** How often the listening connection proves it still hears (LISTEN_HEARTBEAT_INTERVAL), ms. */
+  heartbeatIntervalMs?: number;
   /** An open PGlite to use (tests clone a migrated template); closed with the handle. */
   pglite?: PGlite;
 }
@@ -192,7 +265,14 @@ export function createDatabase(options: DatabaseOptions): DatabaseHandle {
     });
     dialect = new PostgresDialect({ pool: preparingPool(pool) });
     poolStats = () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount });
-    listen = (channel, handlers) => listenOnPostgres(databaseUrl, channel, handlers, options.logger);
+    listen = (channel, handlers) =>
+      listenOnPostgres(channel, handlers, {
+        url: options.listenDatabaseUrl ?? databaseUrl,
+        notify: async (name, payload) => void (await sql`select pg_notify(${name}, ${payload})`.execute(db)),
+        heartbeatIntervalMs: options.heartbeatIntervalMs ?? DEFAULT_HEARTBEAT_INTERVAL_MS,
+        logger: options.logger,
+        onInterrupted: () => handle?.onNotificationsInterrupted?.(),
+      });
   } else {
     kind = 'pglite';
     let dataDir: string | undefined;
@@ -238,6 +318,7 @@ export function createDatabase(options: DatabaseOptions): DatabaseHandle {
         clearTimeout(timer);
       }
     },
+    notificationsListening: () => [...listeners].every((listener) => listener.listening),
     close() {
       closing ??= Promise.all([...listeners].map((listener) => listener.close())).then(() => db.destroy());
       return closing;

@@ -4,18 +4,33 @@
  * role change or removal in one organisation) — is kept in memory per admin, loaded on first use, bounded (the least
  * recently used admin goes first) and forgotten when the database says it changed: a trigger notifies
  * `portal_token_validity` with the admin's id at commit (migration 0085), and every instance listens. While the
- * listening connection is down nothing is kept and every check asks the database.
+ * listening connection is down nothing is kept and every check asks the database. Whatever is kept is also asked
+ * again after `maxAgeSeconds` (TOKEN_VALIDITY_MAX_AGE): should notifications stop in a way nobody notices, a change
+ * still reaches every instance within that bound (issue 25 finding 1).
  */
 import type { DatabaseHandle, Db, NotificationListener } from '../db/index.js';
 
 export const TOKEN_VALIDITY_CHANNEL = 'portal_token_validity';
 /** Admins kept at most (a few hundred bytes each). */
 export const TOKEN_VALIDITY_CACHE_SIZE = 50_000;
+/** How long a kept validity is trusted unless TOKEN_VALIDITY_MAX_AGE says otherwise, seconds. */
+export const TOKEN_VALIDITY_MAX_AGE = 30;
+
+export interface TokenValidityOptions {
+  maxEntries?: number;
+  maxAgeSeconds?: number;
+}
 
 /** When an admin's tokens stop being good, in epoch seconds (null: never ended); absent: no such admin. */
 interface Validity {
   validAfter: number | null;
   byOrganization: Map<string, number>;
+}
+
+interface Kept {
+  validity: Validity | undefined;
+  /** Date.now() when it was read from the database. */
+  loadedAt: number;
 }
 
 const epochSeconds = (value: Date | string) => Math.floor(new Date(value).getTime() / 1000);
@@ -53,8 +68,8 @@ export interface TokenValidity {
 const byDatabase = new WeakMap<Db, Set<TokenValidity>>();
 
 /** The token validity of one database, listening to its notifications; closed with the app. */
-export function createTokenValidity(database: DatabaseHandle, maxEntries = TOKEN_VALIDITY_CACHE_SIZE): TokenValidity {
-  const kept = new Map<number, Validity | undefined>();
+export function createTokenValidity(database: DatabaseHandle, { maxEntries = TOKEN_VALIDITY_CACHE_SIZE, maxAgeSeconds = TOKEN_VALIDITY_MAX_AGE }: TokenValidityOptions = {}): TokenValidity {
+  const kept = new Map<number, Kept>();
   // a load that a change overtook must not be kept: each forget moves the generation on
   let generation = 0;
   const forget = (adminId: number) => {
@@ -70,17 +85,19 @@ export function createTokenValidity(database: DatabaseHandle, maxEntries = TOKEN
   });
   const tokenValidity: TokenValidity = {
     async isCurrent(adminId, issuedAt, gloplaId) {
-      if (kept.has(adminId)) {
-        const validity = kept.get(adminId);
+      const entry = kept.get(adminId);
+      if (entry && Date.now() - entry.loadedAt < maxAgeSeconds * 1000) {
         // most recently used last: the first key is the one to evict
         kept.delete(adminId);
-        kept.set(adminId, validity);
-        return isCurrent(validity, issuedAt, gloplaId);
+        kept.set(adminId, entry);
+        return isCurrent(entry.validity, issuedAt, gloplaId);
       }
       const loadedAt = generation;
+      const started = Date.now();
       const validity = await loadValidity(database.db, adminId);
       if (listener.listening && generation === loadedAt) {
-        kept.set(adminId, validity);
+        kept.delete(adminId);
+        kept.set(adminId, { validity, loadedAt: started });
         if (kept.size > maxEntries) kept.delete(kept.keys().next().value!);
       }
       return isCurrent(validity, issuedAt, gloplaId);

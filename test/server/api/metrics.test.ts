@@ -89,6 +89,18 @@ describe('GET /metrics in demo mode', () => {
     expect(sample(text, 'portal_db_pool_connections{state="waiting"}')).to.be.a('number');
   });
 
+  it('shows whether token revocations are heard from the other instances, and counts the interruptions', async () => {
+    let text = await metrics();
+    for (const deadline = Date.now() + 5000; sample(text, 'portal_db_notifications_listening') !== 1 && Date.now() < deadline; text = await metrics()) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    expect(sample(text, 'portal_db_notifications_listening')).to.equal(1);
+    const before = sample(text, 'portal_db_notification_interruptions_total') ?? 0;
+    // what the listener calls when its connection is lost or its heartbeat does not come back (db/index.ts)
+    ctx.app.database.onNotificationsInterrupted!();
+    expect(sample(await metrics(), 'portal_db_notification_interruptions_total')).to.equal(before + 1);
+  });
+
   it('counts failed database queries', async () => {
     const before = sample(await metrics(), 'portal_db_query_errors_total') ?? 0;
     await sql`select * from no_such_table`.execute(ctx.db).catch(() => undefined);

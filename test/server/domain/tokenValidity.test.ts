@@ -4,6 +4,7 @@ import sinon from 'sinon';
 import { createDatabase, type DatabaseHandle } from '../../../src/server/db/index.js';
 import { endAdminTokens, endOrganizationTokens } from '../../../src/server/domain/admins.js';
 import { createTokenValidity, type TokenValidity } from '../../../src/server/domain/tokenValidity.js';
+import { startTcpProxy, type TcpProxy } from '../support/tcpProxy.js';
 import { createTestDatabase, type TestDatabase } from '../support/testApp.js';
 
 const now = () => Math.floor(Date.now() / 1000);
@@ -41,6 +42,8 @@ describe('token validity kept in memory (issue 20)', function () {
 
   it('asks the database once per admin, then answers from memory', async () => {
     const issuedAt = now();
+    // nothing is kept before the listener listens
+    expect(await eventually(async () => testDatabase.database.notificationsListening())).to.equal(true);
     await eventually(async () => (await validity.isCurrent(adminId, issuedAt, 'G0000001')) && (await validity.isCurrent(adminId, issuedAt, 'G0000001')));
     const selects = sinon.spy(testDatabase.db, 'selectFrom');
     try {
@@ -78,7 +81,7 @@ describe('token validity kept in memory (issue 20)', function () {
   });
 
   it('keeps at most its bound of admins, the least recently used going first', async () => {
-    const small = createTokenValidity(testDatabase.database, 2);
+    const small = createTokenValidity(testDatabase.database, { maxEntries: 2 });
     try {
       const ids = [adminId, await addAdmin(testDatabase.database, 'second@example.com'), await addAdmin(testDatabase.database, 'third@example.com')];
       await eventually(async () => {
@@ -154,6 +157,72 @@ describe('token validity kept in memory (issue 20)', function () {
           }
         }),
       ).to.equal(true);
+    });
+  });
+  interface Instance {
+    database: DatabaseHandle;
+    validity: TokenValidity;
+    logger: { warn: sinon.SinonSpy; info: sinon.SinonSpy; debug: sinon.SinonSpy };
+  }
+
+  describe('an instance whose listening connection goes silent (no FIN, no RST: a NAT or load balancer forgot it)', () => {
+    let proxy: TcpProxy | undefined;
+    const opened: Instance[] = [];
+
+    /** Instance C: its pool straight to PostgreSQL, its listening connection through the proxy (LISTEN_DATABASE_URL). */
+    function instanceBehindProxy(heartbeatIntervalMs: number, maxAgeSeconds: number): Instance {
+      const listenUrl = new URL(testDatabase.url!);
+      listenUrl.host = `127.0.0.1:${proxy!.port}`;
+      const logger = { warn: sinon.fake(), info: sinon.fake(), debug: sinon.fake() };
+      const database = createDatabase({ databaseUrl: testDatabase.url, listenDatabaseUrl: listenUrl.toString(), heartbeatIntervalMs, poolSize: 2, logger });
+      database.onNotificationsInterrupted = sinon.fake();
+      const instance = { database, validity: createTokenValidity(database, { maxAgeSeconds }), logger };
+      opened.push(instance);
+      return instance;
+    }
+
+    /** Logged out on another instance after C has kept the admin's validity while listening. */
+    async function logoutHeardBeforeSilence(instance: Instance, email: string) {
+      const adminId = await addAdmin(testDatabase.database, email);
+      const issuedAt = now() - 30;
+      expect(await eventually(async () => instance.database.notificationsListening() && (await instance.validity.isCurrent(adminId, issuedAt, 'G0000001')))).to.equal(true);
+      proxy!.blackHole();
+      await endAdminTokens(testDatabase.db, adminId, (issuedAt + 1) * 1000);
+      return { adminId, issuedAt };
+    }
+
+    beforeEach(async function () {
+      if (!testDatabase.url) this.skip();
+      const target = new URL(testDatabase.url);
+      proxy = await startTcpProxy({ host: target.hostname, port: Number(target.port || 5432) });
+    });
+
+    afterEach(async () => {
+      for (const { database, validity } of opened.splice(0)) {
+        await validity.close();
+        await database.close();
+      }
+      await proxy?.dispose();
+    });
+
+    it('notices by its heartbeat, drops what it kept, refuses the logged-out token, says so, and listens again once the path is back', async () => {
+      const instance = instanceBehindProxy(200, 3600);
+      const { adminId, issuedAt } = await logoutHeardBeforeSilence(instance, 'silent-heartbeat@example.com');
+      // the notification is lost; the heartbeat that does not come back takes the connection as lost
+      expect(await eventually(async () => !(await instance.validity.isCurrent(adminId, issuedAt, 'G0000001')))).to.equal(true);
+      expect(instance.database.notificationsListening()).to.equal(false);
+      expect((instance.database.onNotificationsInterrupted as sinon.SinonSpy).called, 'the metric is counted').to.equal(true);
+      expect(instance.logger.warn.lastCall.lastArg).to.match(/database notifications interrupted \(portal_token_validity\)/);
+      proxy!.restore();
+      expect(await eventually(async () => instance.database.notificationsListening())).to.equal(true);
+      expect(instance.logger.info.lastCall.lastArg).to.match(/listening again/);
+    });
+
+    it('refuses the logged-out token within the bounded age even when no heartbeat tells', async () => {
+      const instance = instanceBehindProxy(3_600_000, 1);
+      const { adminId, issuedAt } = await logoutHeardBeforeSilence(instance, 'silent-age@example.com');
+      expect(instance.database.notificationsListening(), 'the heartbeat has not noticed').to.equal(true);
+      expect(await eventually(async () => !(await instance.validity.isCurrent(adminId, issuedAt, 'G0000001')))).to.equal(true);
     });
   });
 });
