@@ -4,11 +4,21 @@
  * enlargement days (enlargementDeadline). A learner is a row's identity — its e-mail and names — not its id: a kept
  * id that takes other names or another e-mail removes its learner and adds another, so it is refused too.
  */
+import { sql } from 'kysely';
 import { addDays } from '../../common/subscriptionRules.js';
 import { FIELD_ERROR, type FieldError } from '../../common/errorCodes.js';
 import type { SubscriptionsConfig } from '../config.js';
 import type { Db } from '../db/index.js';
 import type { LearnerRow } from './corporateSubscriptionChecks.js';
+
+/**
+ * An application's start date, as every read and every deadline takes it (is_updatable, the change deadline, the
+ * class deadlines, cancelling; issue 25): the first day of its class when the class has a period — the class owns
+ * it, whatever date was stored — else its own. Selected from corporate_subscriptions, joined or not.
+ */
+export const applicationStartsOn = sql<string>`to_char(coalesce(
+  (select project_classes.starts_on from project_classes where project_classes.id = corporate_subscriptions.project_class_id),
+  corporate_subscriptions.starts_on), 'YYYY-MM-DD')`;
 
 type Identity = Pick<LearnerRow, 'firstName' | 'lastName' | 'kanaFirstName' | 'kanaLastName' | 'email'>;
 export type StoredLearner = Identity & { id: number };

@@ -112,8 +112,14 @@ async function groupRules(db: Db, services: ChosenService[]): Promise<ServiceGro
   return { id: row.id, identifier: row.identifier, selection: row.selection, maximumUsers: row.maximumUsers, classSize };
 }
 
-/** startsOn inside the window of SPEC §5; an update that keeps its start date is not checked again. */
-function startsOnErrors(form: SubscriptionForm, services: ChosenService[], stored: StoredApplication | undefined, today: string): FieldError[] {
+/**
+ * startsOn: a class with a period owns it (issue 25): an application for the class starts on the class's first day,
+ * any other date is refused (invalid, with the class's) rather than silently replaced, so that what an API client sent
+ * is what is stored or nothing is; the wizard sends the class's date. Otherwise inside the window of SPEC §5; an
+ * update that keeps its start date is not checked again.
+ */
+function startsOnErrors(form: SubscriptionForm, services: ChosenService[], stored: StoredApplication | undefined, today: string, classStartsOn: string | null): FieldError[] {
+  if (classStartsOn !== null && form.startsOn !== classStartsOn) return [error('starts_on', FIELD_ERROR.invalid, { classStartsOn })];
   if (stored?.startsOn === form.startsOn) return [];
   const lastStartsOns = services.map((service) => service.lastStartsOn);
   return isStartsOnInRange(form.startsOn, today, lastStartsOns) ? [] : [error('starts_on', FIELD_ERROR.outOfRange)];
@@ -149,8 +155,14 @@ function closedClassErrors(row: { kind: string; startsOn: string | null }, form:
   return deadline !== null && today <= deadline ? [] : [error('project_class_id', FIELD_ERROR.classClosed, { deadline })];
 }
 
+/** The chosen class: its kind and its first day (null: the class has no period). */
+interface ChosenClass {
+  kind: string;
+  startsOn: string | null;
+}
+
 /** The class, or (none chosen) the billing contact and the contact: the organisation's own, else an error. */
-async function classOrContactErrors(db: Db, context: ApplicationContext, form: SubscriptionForm, stored: StoredApplication | undefined): Promise<{ errors: FieldError[]; classKind?: string }> {
+async function classOrContactErrors(db: Db, context: ApplicationContext, form: SubscriptionForm, stored: StoredApplication | undefined): Promise<{ errors: FieldError[]; chosenClass?: ChosenClass }> {
   if (form.projectClassId) {
     const row = await db
       .selectFrom('projectClasses')
@@ -159,7 +171,7 @@ async function classOrContactErrors(db: Db, context: ApplicationContext, form: S
       .where('projects.organizationId', '=', context.organizationId)
       .where('projectClasses.id', '=', form.projectClassId)
       .executeTakeFirst();
-    return row ? { errors: closedClassErrors(row, form, stored, context.today), classKind: row.kind } : { errors: [error('project_class_id', FIELD_ERROR.notFound)] };
+    return row ? { errors: closedClassErrors(row, form, stored, context.today), chosenClass: row } : { errors: [error('project_class_id', FIELD_ERROR.notFound)] };
   }
   const errors: FieldError[] = [];
   if (!(await isOwnRecord(db, 'billingContacts', context.organizationId, form.billingContactId))) errors.push(error('billing_contact_id', FIELD_ERROR.blank));
@@ -193,12 +205,12 @@ export async function checkApplication(db: Db, context: ApplicationContext, form
   const services = await chosenServices(db, context, form.serviceIds);
   const group = await groupRules(db, services);
   const serviceProblems = serviceErrors(form, services, stored, group);
-  const { errors: classProblems, classKind } = await classOrContactErrors(db, context, form, stored);
+  const { errors: classProblems, chosenClass } = await classOrContactErrors(db, context, form, stored);
   // a closed class says why on its own: its first day is also past the start window
   const classClosed = classProblems.some((problem) => problem.code === FIELD_ERROR.classClosed);
   const errors = [
     ...serviceProblems,
-    ...(classClosed ? [] : startsOnErrors(form, services, stored, context.today)),
+    ...(classClosed ? [] : startsOnErrors(form, services, stored, context.today, chosenClass?.startsOn ?? null)),
     ...(await adminErrors(db, context.organizationId, form.adminIds)),
     ...classProblems,
     ...learnerIdErrors(form.users, stored),
@@ -206,7 +218,7 @@ export async function checkApplication(db: Db, context: ApplicationContext, form
     ...(serviceProblems.length === 0 ? userLimitErrors(group, services.length, form.users.length) : []),
   ];
   // warnings only for an application that may be written (a refusal answers the errors alone)
-  const warnings = errors.length > 0 ? { users: [], codes: [] } : await applicationWarnings(db, context, form, stored, group, classKind);
+  const warnings = errors.length > 0 ? { users: [], codes: [] } : await applicationWarnings(db, context, form, stored, group, chosenClass?.kind);
   return { errors, warnings, group };
 }
 

@@ -17,7 +17,7 @@ import type { SubscriptionsConfig } from '../config.js';
 import type { Db } from '../db/index.js';
 import { allInt, anyInt } from '../db/lists.js';
 import { changesBetween, type AuditTrail } from './audit.js';
-import { deadlineErrors, storedLearners } from './classDeadlines.js';
+import { applicationStartsOn, deadlineErrors, storedLearners } from './classDeadlines.js';
 import { checkApplication, type LearnerRow, type StoredApplication, type SubscriptionForm } from './corporateSubscriptionChecks.js';
 import { BILLING_CONTACTS, CONTACTS, findContact } from './contacts.js';
 import { claimKey, recordAnswer, type IdempotentRequest } from './idempotency.js';
@@ -62,7 +62,7 @@ function subscriptionQuery(db: Db, organizationId: number) {
       'corporateSubscriptions.id',
       'corporateSubscriptions.requestCode',
       'corporateSubscriptions.serviceGroupId',
-      sql<string>`to_char(corporate_subscriptions.starts_on, 'YYYY-MM-DD')`.as('startsOn'),
+      applicationStartsOn.as('startsOn'),
       'corporateSubscriptions.appliedAt',
       'corporateSubscriptions.billingContactId',
       'corporateSubscriptions.contactId',
@@ -116,7 +116,7 @@ function summaryOf(row: SubscriptionRow, services: SummaryService[], today: stri
 /** The organisation's applications (SPEC 2.9): newest start first by default, optionally of one service group. */
 export async function listSubscriptions(db: Db, reader: SubscriptionReader, filter: { serviceGroupId?: number; order?: SubscriptionOrder }): Promise<SubscriptionSummary[]> {
   const direction = filter.order === 'starts_on' ? 'asc' : 'desc';
-  let query = subscriptionQuery(db, reader.organizationId).orderBy('corporateSubscriptions.startsOn', direction).orderBy('corporateSubscriptions.id', direction);
+  let query = subscriptionQuery(db, reader.organizationId).orderBy('startsOn', direction).orderBy('corporateSubscriptions.id', direction);
   if (filter.serviceGroupId !== undefined) query = query.where('corporateSubscriptions.serviceGroupId', '=', filter.serviceGroupId);
   const rows = await query.execute();
   const services = await servicesOf(
@@ -204,7 +204,7 @@ async function lockStored(trx: Db, organizationId: number, requestCode: string):
   if (!REQUEST_CODE.test(requestCode)) return undefined;
   const row = await trx
     .selectFrom('corporateSubscriptions')
-    .select(['id', 'requestCode', 'serviceGroupId', 'projectClassId', sql<string>`to_char(starts_on, 'YYYY-MM-DD')`.as('startsOn')])
+    .select(['id', 'requestCode', 'serviceGroupId', 'projectClassId', applicationStartsOn.as('startsOn')])
     .where('organizationId', '=', organizationId)
     .where('requestCode', '=', requestCode)
     .forUpdate()

@@ -8,6 +8,7 @@ import { sql } from 'kysely';
 import type { ProjectAnswer, ProjectClassAnswer, ProjectsAnswer } from '../../common/api/answers.js';
 import { classDeadlines, isUpdatable, lastApplicationDay } from '../../common/subscriptionRules.js';
 import type { Db } from '../db/index.js';
+import { applicationStartsOn } from './classDeadlines.js';
 
 /** Who reads: the organisation, today (Asia/Tokyo), the enlargement days of the class deadlines. */
 export interface ProjectReader {
@@ -100,12 +101,12 @@ export async function listProjects(db: Db, reader: ProjectReader): Promise<Proje
     .select([
       'corporateSubscriptions.projectClassId',
       'corporateSubscriptions.requestCode',
-      sql<string>`to_char(corporate_subscriptions.starts_on, 'YYYY-MM-DD')`.as('startsOn'),
+      applicationStartsOn.as('startsOn'),
       sql<number>`(select count(*)::int from subscription_learners where subscription_learners.subscription_id = corporate_subscriptions.id)`.as('userCount'),
     ])
     .where('corporateSubscriptions.organizationId', '=', reader.organizationId)
     .where('projectClasses.kind', '=', 'gls')
-    .orderBy('corporateSubscriptions.startsOn')
+    .orderBy('startsOn')
     .orderBy('corporateSubscriptions.id')
     .execute();
   const projects = new Map<number, ProjectsAnswer['projects'][number]>();

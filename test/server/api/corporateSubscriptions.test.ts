@@ -7,7 +7,7 @@
  */
 import { expect } from 'chai';
 import { sql } from 'kysely';
-import { addDays, earliestStartsOn, isUpdatable, lastApplicationDay, latestStartsOn, tokyoToday } from '../../../src/common/subscriptionRules.js';
+import { addDays, classDeadlines, earliestStartsOn, isUpdatable, lastApplicationDay, latestStartsOn, tokyoToday } from '../../../src/common/subscriptionRules.js';
 import { hashPassword } from '../../../src/server/domain/passwords.js';
 import { bearer } from '../support/oidc.js';
 import { accessToken } from '../support/tokens.js';
@@ -44,6 +44,16 @@ describe('Corporate subscriptions API (SPEC §7 Corporate subscriptions)', funct
     billing_note: 'PO-1',
     project_class_id: 0,
     ...extra,
+  });
+  /** A class of G0000001's gls project (GLS-A … GLS-D): its id and first day. */
+  const glsClass = (code: string) =>
+    ctx.db.selectFrom('projectClasses').select(['id', sql<string>`to_char(starts_on, 'YYYY-MM-DD')`.as('startsOn')]).where('code', '=', code).executeTakeFirstOrThrow();
+  /** A valid gls application (service 4) for the class, on its first day unless told: no contacts (a class has none). */
+  const classApplication = (projectClass: { id: number; startsOn: string }, extra: Json = {}) => ({
+    ...application({ service_group_id: 4, service_ids: [4], project_class_id: projectClass.id, users: learners(10), starts_on: projectClass.startsOn, ...extra }),
+    billing_contact_id: undefined,
+    contact_id: undefined,
+    billing_note: undefined,
   });
 
   before(async () => {
@@ -148,7 +158,7 @@ describe('Corporate subscriptions API (SPEC §7 Corporate subscriptions)', funct
     });
 
     it('with a class: no contacts nor billing note (given ones are refused by the form)', async () => {
-      const withClass = application({ service_group_id: 4, service_ids: [4], project_class_id: 1, users: learners(10), billing_contact_id: undefined, contact_id: undefined, billing_note: undefined });
+      const withClass = classApplication(await glsClass('GLS-A'));
       const response = await call('POST', 'organizations/1/corporate_subscriptions?dryrun=true', as.manager, withClass);
       expect(response.statusCode, response.body).to.equal(200);
       expect(response.json().corporate_subscription).to.include({ type: 'class', billing_contact_id: null, contact_id: null, billing_note: null });
@@ -158,22 +168,16 @@ describe('Corporate subscriptions API (SPEC §7 Corporate subscriptions)', funct
     });
 
     it('refuses a new registration for a gls class past its registration deadline (classClosed, with the deadline), however it is dated', async () => {
-      const classOf = (code: string) =>
-        ctx.db.selectFrom('projectClasses').select(['id', sql<string>`to_char(starts_on, 'YYYY-MM-DD')`.as('startsOn')]).where('code', '=', code).executeTakeFirstOrThrow();
-      const started = await classOf('GLS-C');
-      const register = (projectClassId: number, date: string) =>
-        call('POST', 'organizations/1/corporate_subscriptions?dryrun=true', as.manager, {
-          ...application({ service_group_id: 4, service_ids: [4], project_class_id: projectClassId, users: learners(10), starts_on: date }),
-          billing_contact_id: undefined,
-          contact_id: undefined,
-        });
+      const started = await glsClass('GLS-C');
+      const register = (projectClass: { id: number; startsOn: string }, date: string) =>
+        call('POST', 'organizations/1/corporate_subscriptions?dryrun=true', as.manager, classApplication(projectClass, { starts_on: date }));
       for (const date of [started.startsOn, startsOn()]) {
-        const refused = await register(started.id, date);
+        const refused = await register(started, date);
         expect(refused.statusCode, date).to.equal(422);
         expect(refused.json().errors, date).to.deep.equal([{ field: 'project_class_id', code: 'classClosed', meta: { deadline: lastApplicationDay(started.startsOn) } }]);
       }
-      const open = await classOf('GLS-B');
-      expect((await register(open.id, open.startsOn)).statusCode).to.equal(200);
+      const open = await glsClass('GLS-B');
+      expect((await register(open, open.startsOn)).statusCode).to.equal(200);
       // the class's own application keeps it: A000000106 (GLS-C) changes its learners through the confirmed route
     });
 
@@ -276,11 +280,7 @@ describe('Corporate subscriptions API (SPEC §7 Corporate subscriptions)', funct
         expect((await call('POST', 'organizations/1/corporate_subscriptions?dryrun=true', as.manager, application({ users: learners(2) }))).statusCode).to.equal(200);
         const emba = await call('POST', 'organizations/1/corporate_subscriptions?dryrun=true', as.manager, application({ service_group_id: 2, service_ids: [2, 13], users: learners(3) }));
         expect(emba.json().errors).to.deep.equal([{ field: 'users', code: 'maximumNumberUsers.emba', meta: { number: 2 } }]);
-        const gls = await call('POST', 'organizations/1/corporate_subscriptions?dryrun=true', as.manager, {
-          ...application({ service_group_id: 4, service_ids: [4], project_class_id: 1, users: learners(41) }),
-          billing_contact_id: undefined,
-          contact_id: undefined,
-        });
+        const gls = await call('POST', 'organizations/1/corporate_subscriptions?dryrun=true', as.manager, classApplication(await glsClass('GLS-A'), { users: learners(41) }));
         expect(gls.json().errors).to.deep.equal([{ field: 'users', code: 'classSize', meta: { number: 40 } }]);
       } finally {
         await ctx.db.updateTable('serviceGroups').set({ maximumUsers: 1000 }).where('id', '=', 9).execute();
@@ -301,11 +301,8 @@ describe('Corporate subscriptions API (SPEC §7 Corporate subscriptions)', funct
         users: [[{ engaged_request_code: 'A000000104' }], ['duplicatedName'], ['duplicatedName']],
         codes: ['alreadyBooked'],
       });
-      const small = await call('POST', 'organizations/1/corporate_subscriptions?dryrun=true', as.manager, {
-        ...application({ service_group_id: 4, service_ids: [4], project_class_id: 1, users: learners(3), starts_on: startsOn(120) }),
-        billing_contact_id: undefined,
-        contact_id: undefined,
-      });
+      // GLS-B: no application of the group in its start month (A000000103, GLS-A, starts 39 days earlier)
+      const small = await call('POST', 'organizations/1/corporate_subscriptions?dryrun=true', as.manager, classApplication(await glsClass('GLS-B'), { users: learners(3) }));
       expect(small.json().warnings.codes).to.deep.equal(['belowClassMinimum']);
       const bundled = await ctx.db.selectFrom('projectClasses').select('id').where('code', '=', 'BND-1').executeTakeFirstOrThrow();
       const otherKind = await call('POST', 'organizations/1/corporate_subscriptions?dryrun=true', as.manager, {
@@ -403,8 +400,9 @@ describe('Corporate subscriptions API (SPEC §7 Corporate subscriptions)', funct
 
   describe('changing the learners of a confirmed class application', () => {
     const confirmedPath = (code: string) => `organizations/1/confirmed_corporate_subscriptions/${code}`;
+    /** A000000103 as its class GLS-A started `days` ago (the class owns the start date: only the class's is moved). */
     async function glsStartedDaysAgo(days: number): Promise<Json> {
-      await ctx.db.updateTable('corporateSubscriptions').set({ startsOn: addDays(today, -days) }).where('requestCode', '=', 'A000000103').execute();
+      await ctx.db.updateTable('projectClasses').set({ startsOn: addDays(today, -days) }).where('code', '=', 'GLS-A').execute();
       return (await call('GET', 'organizations/1/corporate_subscriptions/A000000103', as.manager)).json().corporate_subscription;
     }
     /** The application as the page sends it: its services, admins, start date and class as stored, the learners given. */
@@ -459,12 +457,89 @@ describe('Corporate subscriptions API (SPEC §7 Corporate subscriptions)', funct
       expect(stored.users).to.deep.equal(open.users);
     });
 
+    after(() => glsStartedDaysAgo(-21));
+
     it('answers notUpdatable for an application without a class, 404 for another organisation’s', async () => {
       const emba = (await call('GET', 'organizations/1/corporate_subscriptions/A000000101', as.manager)).json().corporate_subscription;
       const response = await call('PATCH', confirmedPath('A000000101'), as.manager, { ...body({ starts_on: emba.starts_on, project_class: { id: 1 } }, emba.users) });
       expect(errorsOf(response.json())).to.deep.equal({ request_code: 'notUpdatable' });
       const open = await glsStartedDaysAgo(1);
       expect((await call('PATCH', confirmedPath('A000000105'), as.manager, body(open, open.users))).statusCode).to.equal(404);
+    });
+  });
+
+  describe('a class with a period owns the start date (issue 25, finding 2)', () => {
+    /** The application as the edit page sends it, on the given start date. */
+    const asForm = (subscription: Json, startsOnGiven: string) => ({
+      service_ids: [4],
+      admin_ids: subscription.admins.map((admin: Json) => admin.id),
+      users: subscription.users,
+      starts_on: startsOnGiven,
+      project_class_id: subscription.project_class.id,
+    });
+    const read = async (requestCode: string) => (await call('GET', `organizations/1/corporate_subscriptions/${requestCode}`, as.manager)).json().corporate_subscription;
+
+    it("refuses a new application for the class on another day (starts_on invalid, with the class's first day), dry run or real, and stores nothing", async () => {
+      const glsB = await glsClass('GLS-B');
+      const before = await count('corporateSubscriptions');
+      // a day inside the start window before the class, and one after the class has ended
+      for (const date of [startsOn(), addDays(glsB.startsOn, 70)]) {
+        for (const query of ['?dryrun=true', '']) {
+          const refused = await call('POST', `organizations/1/corporate_subscriptions${query}`, as.manager, classApplication(glsB, { starts_on: date }));
+          expect(refused.statusCode, `${date}${query}`).to.equal(422);
+          expect(refused.json().errors).to.deep.equal([{ field: 'starts_on', code: 'invalid', meta: { class_starts_on: glsB.startsOn } }]);
+        }
+      }
+      expect(await count('corporateSubscriptions')).to.equal(before);
+    });
+
+    it("applies for the class on its first day (201): stored on that day, every deadline computed from it", async () => {
+      const glsB = await glsClass('GLS-B');
+      const response = await call('POST', 'organizations/1/corporate_subscriptions', as.manager, classApplication(glsB));
+      expect(response.statusCode, response.body).to.equal(201);
+      const subscription = response.json().corporate_subscription;
+      expect(subscription.starts_on).to.deep.equal([glsB.startsOn]);
+      expect(subscription.is_updatable).to.equal(isUpdatable(glsB.startsOn, today));
+      expect(subscription.class_deadlines).to.deep.equal(classDeadlines(glsB.startsOn, today, ctx.app.config.subscriptions.enlargementDays));
+      expect((await call('DELETE', `organizations/1/corporate_subscriptions/${subscription.request_code}`, as.manager)).statusCode).to.equal(204);
+    });
+
+    it('refuses changing a class application to another day (PATCH, dry run or real: starts_on invalid) and changes nothing; the confirmed route keeps the class’s day', async () => {
+      const stored = await read('A000000103');
+      const otherDay = addDays(stored.starts_on[0], 7);
+      for (const query of ['?dryrun=true', '']) {
+        const refused = await call('PATCH', `organizations/1/corporate_subscriptions/A000000103${query}`, as.manager, asForm(stored, otherDay));
+        expect(refused.statusCode, query).to.equal(422);
+        expect(refused.json().errors).to.deep.equal([{ field: 'starts_on', code: 'invalid', meta: { class_starts_on: stored.starts_on[0] } }]);
+      }
+      expect(await read('A000000103')).to.deep.equal(stored);
+      const kept = await call('PATCH', 'organizations/1/confirmed_corporate_subscriptions/A000000103?dryrun=true', as.manager, asForm(stored, otherDay));
+      expect(kept.statusCode, kept.body).to.equal(200);
+      expect(kept.json().corporate_subscription.starts_on).to.deep.equal(stored.starts_on);
+    });
+
+    it("takes every deadline from the class's first day, not the stored date: once the class has started, not updatable, changes and cancelling refused", async () => {
+      // the class starts yesterday; A000000103 still holds the date it was stored with (three weeks ahead)
+      const glsA = await glsClass('GLS-A');
+      const started = addDays(today, -1);
+      await ctx.db.updateTable('projectClasses').set({ startsOn: started }).where('id', '=', glsA.id).execute();
+      try {
+        const subscription = await read('A000000103');
+        expect(subscription.starts_on).to.deep.equal([started]);
+        expect(subscription.is_updatable).to.equal(false);
+        expect(subscription.class_deadlines).to.deep.equal(classDeadlines(started, today, ctx.app.config.subscriptions.enlargementDays));
+        const listed = (await call('GET', 'organizations/1/corporate_subscriptions', as.manager)).json().corporate_subscriptions as Json[];
+        expect(listed.find((item) => item.request_code === 'A000000103')!.is_updatable).to.equal(false);
+        const project = (await call('GET', 'organizations/1/projects', as.manager)).json().project_classes.find((projectClass: Json) => projectClass.id === glsA.id);
+        expect(project.subscriptions[0]).to.include({ request_code: 'A000000103', state: 'confirmed', starts_on: started });
+        const changed = await call('PATCH', 'organizations/1/corporate_subscriptions/A000000103?dryrun=true', as.manager, asForm(subscription, started));
+        expect(changed.json().errors).to.deep.equal([{ field: 'request_code', code: 'notUpdatable', meta: {} }]);
+        const cancelled = await call('DELETE', 'organizations/1/corporate_subscriptions/A000000103', as.manager);
+        expect(cancelled.statusCode).to.equal(422);
+        expect(cancelled.json().errors).to.deep.equal([{ field: 'request_code', code: 'notUpdatable', meta: {} }]);
+      } finally {
+        await ctx.db.updateTable('projectClasses').set({ startsOn: glsA.startsOn }).where('id', '=', glsA.id).execute();
+      }
     });
   });
 
