@@ -2,9 +2,11 @@
  * Serves the browser build (DIST_DIR): hashed assets under /assets/ with a year-long immutable cache,
  * other files and index.html with no-cache, and index.html for every HTML navigation the server has
  * no route for (the single-page app's routes). Everything is looked up per request, so a build made
- * after the server started is picked up, and a missing build answers 503 instead of crashing.
+ * after the server started is picked up, and a missing build answers 503 instead of crashing. Every file goes out as
+ * the brotli or gzip sibling the build wrote beside it when the browser accepts one (issue 26), `Vary:
+ * Accept-Encoding` either way.
  */
-import { readFile } from 'node:fs/promises';
+import { access } from 'node:fs/promises';
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -32,6 +34,7 @@ export async function registerBrowserBuild(app: FastifyInstance, distDir: string
     lastModified: true,
     dotfiles: 'ignore',
     serveDotFiles: false,
+    preCompressed: true,
     setHeaders(reply, filePath) {
       reply.header('cache-control', filePath.startsWith(assetsDir) ? IMMUTABLE : NO_CACHE);
     },
@@ -50,13 +53,12 @@ export function isAppNavigation(request: FastifyRequest): boolean {
   return /\btext\/html\b|\bapplication\/xhtml\+xml\b/.test(accept);
 }
 
-/** Sends dist/index.html (never cached, so a new build takes effect at once), or 503 without a build. */
+/** Sends dist/index.html (never cached, so a new build takes effect at once; compressed as above), or 503 without a build. */
 export async function sendIndexHtml(reply: FastifyReply, distDir: string): Promise<FastifyReply> {
-  let html: Buffer;
   try {
-    html = await readFile(path.join(distDir, 'index.html'));
+    await access(path.join(distDir, 'index.html'));
   } catch {
     return reply.code(503).header('cache-control', 'no-store').type('text/plain; charset=utf-8').send(MISSING_BUILD_MESSAGE);
   }
-  return reply.code(200).header('cache-control', NO_CACHE).type('text/html; charset=utf-8').send(html);
+  return reply.code(200).sendFile('index.html', distDir);
 }

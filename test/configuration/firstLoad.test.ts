@@ -3,9 +3,10 @@
  * language's words, gzip -9, stay within FIRST_LOAD_BUDGET_KB; a failure prints each file and the biggest modules.
  */
 import { expect } from 'chai';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import zlib from 'node:zlib';
 import webpack from 'webpack';
 import { describeFirstLoad, FIRST_LOAD_BUDGET_KB, measureFirstLoad } from '../../scripts/firstLoad.js';
 import { generate } from '../../scripts/generate.js';
@@ -41,5 +42,15 @@ describe('first load (issue 20): the JavaScript of a first visit, the language w
     const definitions = names.filter((name) => /generated\/(screens\.json|screens\/|fragments\.json)/.test(name) && !name.includes(' lazy '));
     expect(definitions, report).to.deep.equal([]);
     expect(names, report).to.not.include('moment');
+  });
+
+  it('writes a brotli and a gzip sibling of index.html and every script (issue 26: served as the browser accepts)', () => {
+    const main = readdirSync(path.join(outputPath, 'assets')).find((file) => /^main\.[0-9a-f]+\.js$/.test(file));
+    for (const file of ['index.html', `assets/${main}`]) {
+      const original = readFileSync(path.join(outputPath, file));
+      expect(zlib.brotliDecompressSync(readFileSync(path.join(outputPath, `${file}.br`))).equals(original), `${file}.br`).to.equal(true);
+      expect(zlib.gunzipSync(readFileSync(path.join(outputPath, `${file}.gz`))).equals(original), `${file}.gz`).to.equal(true);
+    }
+    expect(existsSync(path.join(outputPath, `assets/${main}.map.br`)), 'source maps stay plain').to.equal(false);
   });
 });

@@ -1,6 +1,7 @@
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import zlib from 'node:zlib';
 import { expect } from 'chai';
 import { MISSING_BUILD_MESSAGE } from '../../src/server/browserBuild.js';
 import { useTestApp } from './support/testApp.js';
@@ -126,6 +127,69 @@ describe('server/app', () => {
       const provider = await ctx.app.inject({ url: '/oidc/unknown', headers: { accept: 'text/html' } });
       expect(provider.statusCode).to.equal(404);
       expect(provider.body).to.not.contain('<div id="root">');
+    });
+  });
+
+  describe('compression (issue 26)', () => {
+    const distDir = path.join(os.tmpdir(), `portal-dist-compressed-${process.pid}-${Date.now()}`);
+    const ctx = useTestApp({ env: { DIST_DIR: distDir, SEED: 'demo' } });
+    const script = `console.log(${JSON.stringify('app '.repeat(500))})`;
+    const html = `<!doctype html><title>portal</title>${'<!-- padding -->'.repeat(100)}`;
+
+    before(async () => {
+      await mkdir(path.join(distDir, 'assets'), { recursive: true });
+      // what the build writes (webpack.config.ts): each file with its .br and .gz siblings
+      for (const [file, content] of [['index.html', html], ['assets/main.0a1b2c3d.js', script]] as const) {
+        await writeFile(path.join(distDir, file), content);
+        await writeFile(path.join(distDir, `${file}.br`), zlib.brotliCompressSync(content));
+        await writeFile(path.join(distDir, `${file}.gz`), zlib.gzipSync(content));
+      }
+    });
+    after(async () => {
+      await rm(distDir, { recursive: true, force: true });
+    });
+
+    const decoded = (response: { rawPayload: Buffer; headers: Record<string, unknown> }) =>
+      response.headers['content-encoding'] === 'br' ? zlib.brotliDecompressSync(response.rawPayload).toString() : response.headers['content-encoding'] === 'gzip' ? zlib.gunzipSync(response.rawPayload).toString() : response.rawPayload.toString();
+
+    it("sends the build's brotli or gzip sibling as the browser accepts, the plain file otherwise, varying on Accept-Encoding", async () => {
+      for (const [acceptEncoding, encoding] of [['gzip, deflate, br', 'br'], ['gzip', 'gzip'], ['identity', undefined]] as const) {
+        for (const [url, accept, content] of [['/assets/main.0a1b2c3d.js', '*/*', script], ['/memberships', 'text/html', html]] as const) {
+          const response = await ctx.app.inject({ url, headers: { accept, 'accept-encoding': acceptEncoding } });
+          expect(response.statusCode, url).to.equal(200);
+          expect(response.headers['content-encoding'], `${url} ${acceptEncoding}`).to.equal(encoding);
+          expect(response.headers.vary, url).to.match(/accept-encoding/i);
+          expect(decoded(response), url).to.equal(content);
+        }
+      }
+    });
+
+    it('compresses JSON answers above the threshold on the fly, not the small ones', async () => {
+      const large = await ctx.app.inject({ url: '/api/docs/json', headers: { 'accept-encoding': 'br' } });
+      expect(large.headers['content-encoding']).to.equal('br');
+      expect(JSON.parse(decoded(large))).to.have.property('openapi');
+      const small = await ctx.app.inject({ url: '/healthz', headers: { 'accept-encoding': 'br' } });
+      expect(small.headers['content-encoding']).to.equal(undefined);
+      expect(small.json()).to.deep.equal({ status: 'ok' });
+    });
+
+    it("never compresses the identity provider's answers (tokens and CSRF-guarded pages, per BREACH)", async () => {
+      const discovery = await ctx.app.inject({ url: '/oidc/.well-known/openid-configuration', headers: { 'accept-encoding': 'gzip, br' } });
+      expect(discovery.statusCode).to.equal(200);
+      expect(discovery.headers['content-encoding']).to.equal(undefined);
+      const token = await ctx.app.inject({ method: 'POST', url: '/oidc/token', headers: { 'accept-encoding': 'gzip, br', 'content-type': 'application/x-www-form-urlencoded' }, payload: 'grant_type=refresh_token&client_id=portal&refresh_token=x' });
+      expect(token.headers['content-encoding']).to.equal(undefined);
+      expect(token.json()).to.have.property('error');
+    });
+
+    it('does not inflate compressed request bodies', async () => {
+      const response = await ctx.app.inject({
+        method: 'POST',
+        url: '/api/v2/registration_requests',
+        headers: { 'content-type': 'application/json', 'content-encoding': 'gzip' },
+        payload: zlib.gzipSync(JSON.stringify({ email: 'a@example.com' })),
+      });
+      expect(response.statusCode).to.be.within(400, 499);
     });
   });
 
