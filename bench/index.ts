@@ -2,14 +2,16 @@
  * `npm run bench`: browser bundle sizes, the API pipeline's throughput next to a bare Fastify route, the authenticated
  * reads on PostgreSQL next to the same SQL through pg (bench/affiliations.ts; BENCH_DATABASE_URL), and the learner grid
  * next to bare react-spreadsheet in chromium (bench/grid.ts), the Users page's calls with 10,000 learners on PostgreSQL
- * (bench/users.ts) and the list painted in chromium (bench/usersPaint.ts), write routes with and without the audit trail (bench/audit.ts); then one table of every budget (issue 20): its goal, the
- * figure measured, the ratio and whether it holds. BENCH_ONLY=bundle,api,reads,grid,users,audit runs some of them.
+ * (bench/users.ts) and the list painted in chromium (bench/usersPaint.ts), write routes with and without the audit trail (bench/audit.ts), cold page loads over an
+ * emulated network (bench/coldLoad.ts); then one table of every budget (issue 20): its goal, the figure measured, the
+ * ratio and whether it holds. BENCH_ONLY=bundle,api,reads,grid,users,audit,cold runs some of them.
  */
 import { benchAffiliations, type ReadResult } from './affiliations.js';
 import { benchApi, type PipelineResult } from './api.js';
 import { benchAudit } from './audit.js';
 import { FIRST_LOAD_BUDGET_KB, type FirstLoad } from '../scripts/firstLoad.js';
 import { benchBundle } from './bundle.js';
+import { benchColdLoad, FIRST_DATA_CALL_GOAL_MS, JS_REQUESTS_GOAL, PROFILES, type ColdLoadRow } from './coldLoad.js';
 import { benchGrid, GRID_TARGET, type GridResult } from './grid.js';
 import { benchUsers, type UsersResult } from './users.js';
 import { benchUsersPaint, USERS_PAINT_BUDGET_MS, USERS_ROWS_BUDGET, type UsersPaintResult } from './usersPaint.js';
@@ -28,6 +30,7 @@ const grid = runs('grid') ? await benchGrid() : undefined;
 const users = runs('users') ? await benchUsers() : undefined;
 const usersPaint = runs('users') ? await benchUsersPaint() : undefined;
 if (runs('audit')) await benchAudit();
+const coldLoads = runs('cold') ? await benchColdLoad() : undefined;
 
 interface Budget {
   budget: string;
@@ -91,6 +94,20 @@ function usersPaintRows({ afterAnswerMs, fromNavigationMs, rowsInDom }: UsersPai
   ];
 }
 
+function coldLoadRows(rows: ColdLoadRow[]): Budget[] {
+  return rows.flatMap(({ page, profile, contentMs, firstDataCallMs, jsRequests }) => {
+    const goalMs = PROFILES[profile].goalMs;
+    const content = { budget: `cold ${page}, ${profile}: content (median)`, goal: `≤ ${goalMs} ms`, figure: `${contentMs} ms`, ratio: (contentMs / goalMs).toFixed(2), holds: yes(contentMs <= goalMs) };
+    if (profile !== 'fast 4G') return [content];
+    const call = firstDataCallMs ?? Infinity;
+    return [
+      content,
+      { budget: `cold ${page}, fast 4G: first data call`, goal: `≤ ${FIRST_DATA_CALL_GOAL_MS} ms`, figure: `${firstDataCallMs ?? '—'} ms`, ratio: (call / FIRST_DATA_CALL_GOAL_MS).toFixed(2), holds: yes(call <= FIRST_DATA_CALL_GOAL_MS) },
+      { budget: `cold ${page}: JS requests`, goal: `≤ ${JS_REQUESTS_GOAL}`, figure: String(jsRequests), ratio: (jsRequests / JS_REQUESTS_GOAL).toFixed(2), holds: yes(jsRequests <= JS_REQUESTS_GOAL) },
+    ];
+  });
+}
+
 const budgets = [
   ...(firstLoad ? firstLoadRows(firstLoad) : []),
   ...(pipeline ? pipelineRows(pipeline) : []),
@@ -98,6 +115,7 @@ const budgets = [
   ...(grid ? gridRows(grid) : []),
   ...(users ? usersRows(users) : []),
   ...(usersPaint ? usersPaintRows(usersPaint) : []),
+  ...(coldLoads ? coldLoadRows(coldLoads) : []),
 ];
 console.log('\nBudgets (issue 20)');
 console.table(budgets);
