@@ -394,18 +394,22 @@ describe('Audit trail (issue 21)', function () {
       const token = bearer(await accessToken(ctx.app, { sub: String(addedId) }));
       return (await call('PUT', `admins/${addedId}/password`, token, { current: PASSWORDS[passwordChanges - 1], new: PASSWORDS[passwordChanges] })).statusCode;
     };
-    /** The entries of added@'s account in the organisation's trail: [action, actor's id]. */
-    const accountEvents = async (orgId: number) =>
-      (await events(`&target_type=admin&target_id=${addedId}`, orgId, orgId === 1 ? as.manager : as.otherManager)).map((event) => [event.action, event.actor.admin_id]);
-
-    before(async () => {
-      const added = await ctx.db
+    /** The entries of the admin's account in the organisation's trail: [action, actor's id]. */
+    const accountEvents = async (orgId: number, adminId = addedId) =>
+      (await events(`&target_type=admin&target_id=${adminId}`, orgId, orgId === 1 ? as.manager : as.otherManager)).map((event) => [event.action, event.actor.admin_id]);
+    /** An activated admin, a member of these organisations, who has not signed in yet. */
+    const addAdmin = async (email: string, organizationIds: number[]) => {
+      const { id } = await ctx.db
         .insertInto('admins')
-        .values({ email: ADDED, firstName: '三郎', lastName: '佐藤', kanaFirstName: 'さぶろう', kanaLastName: 'さとう', passwordHash: await hashPassword(DEMO_PASSWORD), activatedAt: new Date() })
+        .values({ email, firstName: '三郎', lastName: '佐藤', kanaFirstName: 'さぶろう', kanaLastName: 'さとう', passwordHash: await hashPassword(DEMO_PASSWORD), activatedAt: new Date() })
         .returning('id')
         .executeTakeFirstOrThrow();
-      addedId = added.id;
-      await ctx.db.insertInto('affiliations').values({ adminId: addedId, organizationId: 1, role: 'member' }).execute();
+      await ctx.db.insertInto('affiliations').values(organizationIds.map((organizationId) => ({ adminId: id, organizationId, role: 'member' as const }))).execute();
+      return id;
+    };
+
+    before(async () => {
+      addedId = await addAdmin(ADDED, [1]);
       await signIn(ctx.app, { email: ADDED, password: DEMO_PASSWORD, browser: new Browser(ctx.app, undefined, '10.0.1.1') });
       const response = await call('POST', 'organizations/2/affiliations', as.otherManager, { email: ADDED, role: 'member' });
       expect(response.statusCode, response.body).to.equal(201);
@@ -434,6 +438,16 @@ describe('Audit trail (issue 21)', function () {
       const locks = (await events(`&action=signIn.locked&target_id=${addedId}`)).slice(0, 2);
       expect((await accountEvents(1)).length).to.equal(before + 2);
       expect(locks.map((event) => event.actor)).to.deep.equal([await actorOf(null), await actorOf(null)]);
+    });
+
+    it('counts the organisation a signed-in session switches to (a requested glopla_id, chosen at once) as signed in', async () => {
+      const switcherId = await addAdmin('switcher@example.com', [1, 2]);
+      const browser = new Browser(ctx.app, undefined, '10.0.1.6');
+      await signIn(ctx.app, { email: 'switcher@example.com', password: DEMO_PASSWORD, choose: 'G0000001', browser });
+      expect(await accountEvents(2, switcherId)).to.deep.equal([]);
+      const switched = await signIn(ctx.app, { email: 'switcher@example.com', password: DEMO_PASSWORD, gloplaId: 'G0000002', browser });
+      expect(switched.choiceShown || switched.lastPage !== undefined, 'no page: the session, its organisation chosen at once').to.equal(false);
+      expect(await accountEvents(2, switcherId)).to.deep.equal([['signIn.succeeded', switcherId]]);
     });
   });
 
