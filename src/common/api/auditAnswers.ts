@@ -6,7 +6,11 @@ import type { FromSchema } from 'json-schema-to-ts';
 import { AUDIT_ACTIONS, AUDIT_TARGET_TYPES } from '../auditActions.js';
 import { objectOf } from './answers.js';
 
-/** A value before or after a change: whatever the field held (text, a number, a list of ids), null when absent. */
+/**
+ * A value before or after a change: whatever the field held (text, a number, a list of ids), null when absent. Both
+ * null: a field of personal data (a name, an e-mail, a phone number, an address, a nameId) changed, and the trail does
+ * not keep its values.
+ */
 const changeValue = {} as const;
 
 export const auditEventSchema = objectOf({

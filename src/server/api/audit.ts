@@ -7,12 +7,12 @@ import type { FastifyRequest } from 'fastify';
 import { auditTrail, type AuditTrail } from '../domain/audit.js';
 import { signedIn } from './auth.js';
 
-/** The signed-in admin's trail in the organisation; without one, in every organisation of the admin (account events). */
+/** The signed-in admin's trail in the organisation; without one, in every organisation the admin signed in to (account events). */
 export function auditOf(request: FastifyRequest, organizationId?: number): AuditTrail {
   return actingAs(request, signedIn(request).id, organizationId);
 }
 
-/** The trail of an actor known otherwise than by a token (sign-in, a link's admin). */
-export function actingAs(request: FastifyRequest, adminId: number, organizationId?: number): AuditTrail {
+/** The trail of an actor known otherwise than by a token (sign-in, a link's admin), or of no one (null: an unauthenticated client). */
+export function actingAs(request: FastifyRequest, adminId: number | null, organizationId?: number): AuditTrail {
   return auditTrail({ adminId, organizationId }, request.routeOptions.config.audit ?? []);
 }

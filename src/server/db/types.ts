@@ -68,6 +68,8 @@ export interface AffiliationsTable {
   adminId: number;
   organizationId: number;
   role: ColumnType<AffiliationRole, AffiliationRole | undefined, AffiliationRole>;
+  /** The admin's first sign-in for this organisation (null: none yet): account events reach it from then on (domain/audit.ts). */
+  firstSignedInAt: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
   createdAt: CreatedAt;
   updatedAt: UpdatedAt;
 }

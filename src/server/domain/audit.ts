@@ -28,9 +28,13 @@ export interface AuditEntry {
   changes?: Changes;
 }
 
-/** Who acts, and where: one organisation, or (account and sign-in events) every organisation of the actor. */
+/**
+ * Who acts (null: an unauthenticated client, e.g. the wrong passwords that lock an account), and where: one
+ * organisation, or (account events, whose target is the account's admin) every organisation that admin has signed in
+ * to: not one whose manager merely added them (migration 0088).
+ */
 export interface AuditActor {
-  adminId: number;
+  adminId: number | null;
   organizationId?: number;
 }
 
@@ -40,6 +44,26 @@ export interface AuditTrail {
 
 /** Fields never written into the trail, whatever a caller passes: passwords, tokens, secrets and their hashes. */
 const SECRET_FIELD = /password|token|secret|hash|otp/i;
+
+/**
+ * Fields whose values are personal data (people's names, phone numbers, addresses, e-mail addresses, a learner's
+ * nameId): the trail is kept for months and cannot be edited, so it records that such a field changed, never its
+ * values (docs/operations.md 'What the audit trail keeps'), whatever a caller passes. A field of one of several
+ * targets is named by the field, a space and the target ('nameId #12').
+ */
+const PERSONAL_FIELDS: ReadonlySet<string> = new Set([
+  'firstName', 'lastName', 'kanaFirstName', 'kanaLastName', 'latinFirstName', 'latinLastName',
+  'phoneNumber', 'email', 'ccEmail', 'addressee', 'postalCode', 'address', 'nameId',
+]);
+
+/** A personal field's change: it changed, its values are not kept. Both sides null, which no other change is (equal sides are no change). */
+const PERSONAL_CHANGE: FieldChange = Object.freeze({ before: null, after: null });
+
+const isPersonal = (field: string) => PERSONAL_FIELDS.has(field.split(' ')[0]!);
+
+/** The changes as the trail keeps them: personal fields without their values. */
+const withoutPersonalValues = (changes: Changes): Changes =>
+  Object.fromEntries(Object.entries(changes).map(([field, change]) => [field, isPersonal(field) ? PERSONAL_CHANGE : change]));
 
 /**
  * The fields whose values differ between two versions (undefined on creation or deletion), secrets left out.
@@ -65,19 +89,23 @@ const ACTOR_EMAIL = `coalesce((select email from admins where id = $1::int), '')
 /** An organisation's entry (nearly every write): planned once per connection, as planning it cost more than running it. */
 const insertEntry = preparedStatement('audit_event_insert', `insert into audit_events (${ENTRY_COLUMNS}) values ($2::int, $1::int, ${ACTOR_EMAIL}, $3, $4, $5, $6, $7::jsonb)`);
 
-/** An account event: one entry in every organisation of the actor. */
-const insertEntryEverywhere = preparedStatement(
-  'audit_event_insert_everywhere',
-  `insert into audit_events (${ENTRY_COLUMNS}) select organization_id, $1::int, ${ACTOR_EMAIL}, $2, $3, $4, $5, $6::jsonb from affiliations where admin_id = $1::int`,
+/** An account event: one entry in every organisation the account's admin ($7) has signed in to. */
+const insertAccountEntry = preparedStatement(
+  'audit_event_insert_account',
+  `insert into audit_events (${ENTRY_COLUMNS}) select organization_id, $1::int, ${ACTOR_EMAIL}, $2, $3, $4, $5, $6::jsonb
+    from affiliations where admin_id = $7::int and first_signed_in_at is not null`,
 );
 
 /** Records one entry for the actor, in `db` (the write's transaction): one statement whatever the fan-out. */
 export async function recordAuditEvent(db: Db, actor: AuditActor, entry: AuditEntry): Promise<void> {
   const { action, target } = entry;
-  const described = [action, target.type, String(target.id), target.label, JSON.stringify(entry.changes ?? {})];
-  await db.executeQuery(
-    actor.organizationId === undefined ? insertEntryEverywhere([actor.adminId, ...described]) : insertEntry([actor.adminId, actor.organizationId, ...described]),
-  );
+  const described = [action, target.type, String(target.id), target.label, JSON.stringify(withoutPersonalValues(entry.changes ?? {}))];
+  if (actor.organizationId !== undefined) {
+    await db.executeQuery(insertEntry([actor.adminId, actor.organizationId, ...described]));
+    return;
+  }
+  if (target.type !== 'admin') throw new Error(`audit action ${action}: an entry without an organisation is an account event, whose target is an admin`);
+  await db.executeQuery(insertAccountEntry([actor.adminId, ...described, Number(target.id)]));
 }
 
 /** A trail for the actor that records only the declared actions: anything else is a programming error. */

@@ -81,13 +81,13 @@ export async function findContact<Fields, Record>(db: Db, table: ContactTable<Fi
   return row as Record | undefined;
 }
 
-/** A contact as the audit trail names it: the person and the corporation. */
+/** A contact as the audit trail names it: the corporation and the department, not the person (personal data stays out of the trail). */
 function contactTarget(table: ContactTable<unknown, unknown>, row: { id?: unknown; [column: string]: unknown }) {
-  const label = [`${String(row.lastName ?? '')} ${String(row.firstName ?? '')}`.trim(), row.corporationName].filter(Boolean).join(', ');
+  const label = [row.corporationName, row.departmentName].filter(Boolean).join(' ');
   return { type: table.auditType, id: Number(row.id), label };
 }
 
-/** The fields a trail entry compares (the id and the organisation are the target, not changes). */
+/** The fields a trail entry compares (the id and the organisation are the target, not changes); personal ones are recorded without their values (audit.ts). */
 function auditedFields(table: ContactTable<unknown, unknown>): string[] {
   return table.columns.filter((column) => column !== 'id' && column !== 'organizationId');
 }

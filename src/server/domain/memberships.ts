@@ -329,6 +329,23 @@ export async function removeAffiliation(db: Db, organizationId: number, adminId:
   });
 }
 
+/**
+ * A sign-in for the organisation (its choice for a grant): the organisation's trail records it, and the first one
+ * marks the affiliation, so the admin's account events reach this organisation from then on (domain/audit.ts).
+ */
+export async function recordSignIn(db: Db, admin: { id: number; email: string }, organizationId: number, trail: AuditTrail): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    await trx
+      .updateTable('affiliations')
+      .set({ firstSignedInAt: sql<Date>`now()` })
+      .where('adminId', '=', admin.id)
+      .where('organizationId', '=', organizationId)
+      .where('firstSignedInAt', 'is', null)
+      .execute();
+    await trail.record(trx, { action: 'signIn.succeeded', target: adminTarget(admin) });
+  });
+}
+
 /** An admin as the audit trail names them: by the e-mail (a not-activated admin has no name yet). */
 function adminTarget(admin: { id: number; email: string }) {
   return { type: 'admin', id: admin.id, label: admin.email } as const;

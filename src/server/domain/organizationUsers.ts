@@ -197,11 +197,19 @@ export async function previewUsersCsv(db: Db, organizationId: number, file: Buff
 /** How many learners' changes one bulk update's trail entry lists (its label counts them all): an entry stays small. */
 export const AUDIT_BULK_CHANGES = 100;
 
-/** The trail entry of a bulk update: the learners whose nameId changed, named by e-mail, the first AUDIT_BULK_CHANGES of them. */
-function bulkUpdateEntry(organizationId: number, changed: Array<{ email: string; before: string; after: string }>): AuditEntry {
-  const changes = Object.fromEntries(changed.slice(0, AUDIT_BULK_CHANGES).map((user) => [`${user.email} nameId`, { before: user.before, after: user.after }]));
+/**
+ * The trail entry of a bulk update: which learners' nameId changed, the first AUDIT_BULK_CHANGES of them (the trail
+ * keeps no nameId values: audit.ts). A learner is named by #id, the id of the API's users/{userId}, rather than the
+ * e-mail (personal data) or a keyed hash of it: the id already tells learners apart within the organisation, needs no
+ * key to keep, and says nothing once the learner is gone.
+ */
+function bulkUpdateEntry(organizationId: number, changed: Array<{ id: number; before: string; after: string }>): AuditEntry {
+  const changes = Object.fromEntries(changed.slice(0, AUDIT_BULK_CHANGES).map((user) => [`nameId ${learnerLabel(user.id)}`, { before: user.before, after: user.after }]));
   return { action: 'users.bulkUpdated', target: { type: 'users', id: organizationId, label: String(changed.length) }, changes };
 }
+
+/** A learner as the trail names them: by id, not by e-mail (personal data stays out of the trail). */
+const learnerLabel = (id: number) => `#${id}`;
 
 export type BulkUpdateResult = { ok: true; users: OrganizationUser[] } | { ok: false; errors: UserRowError[]; users: OrganizationUser[] };
 
@@ -221,7 +229,7 @@ export async function bulkUpdateUsers(db: Db, organizationId: number, rows: read
       await sql`update organization_users as learner set name_id = given.name_id, updated_at = ${new Date()}
         from unnest(${changed.map((user) => user.id)}::int[], ${changed.map((user) => user.nameId)}::text[]) as given(id, name_id)
         where learner.organization_id = ${organizationId} and learner.id = given.id`.execute(trx);
-      await trail.record(trx, bulkUpdateEntry(organizationId, changed.map((user) => ({ email: user.email, before: byId.get(user.id)!.nameId, after: user.nameId }))));
+      await trail.record(trx, bulkUpdateEntry(organizationId, changed.map((user) => ({ id: user.id, before: byId.get(user.id)!.nameId, after: user.nameId }))));
     }
     return { ok: true, users: await usersQuery(trx, organizationId).execute() };
   });
@@ -242,7 +250,7 @@ export async function updateUser(db: Db, organizationId: number, userId: number,
     if (errors.length > 0) return { ok: false, reason: 'invalid', errors };
     await trx.updateTable('organizationUsers').set({ nameId, updatedAt: new Date() }).where('id', '=', userId).execute();
     if (nameId !== user.nameId) {
-      await trail.record(trx, { action: 'user.nameIdChanged', target: { type: 'user', id: userId, label: user.email }, changes: { nameId: { before: user.nameId, after: nameId } } });
+      await trail.record(trx, { action: 'user.nameIdChanged', target: { type: 'user', id: userId, label: learnerLabel(userId) }, changes: { nameId: { before: user.nameId, after: nameId } } });
     }
     return { ok: true, user: { ...user, nameId } };
   });

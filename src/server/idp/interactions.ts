@@ -19,6 +19,7 @@ import { isLanguage, type Language } from '../../common/languages.js';
 import type { Affiliation } from '../../common/api/answers.js';
 import { DEMO_PASSWORD } from '../db/seed/demoData.js';
 import { affiliationsOfAdmin, authenticateAdmin, normalizeEmail } from '../domain/admins.js';
+import { recordSignIn } from '../domain/memberships.js';
 import { beginAttempt, minutesUntil, recordSuccess } from '../domain/signinThrottle.js';
 import { API_SCOPES, isSecureUrl, LANGUAGE_COOKIE, SUPPORTED_SCOPES } from './constants.js';
 import { saveOrganizationChoice } from './organizationChoice.js';
@@ -131,8 +132,8 @@ export const interactionRoutes =
       );
     }
 
-    /** A new grant of the requested scopes for the chosen organisation; returns its id. */
-    async function grantFor(interaction: Interaction, accountId: string, affiliation: Affiliation): Promise<string> {
+    /** A new grant of the requested scopes for the chosen organisation, a sign-in for it (recordSignIn); returns its id. */
+    async function grantFor(request: FastifyRequest, interaction: Interaction, accountId: string, affiliation: Affiliation): Promise<string> {
       const requested = String(interaction.params.scope ?? '')
         .split(' ')
         .filter((scope) => (SUPPORTED_SCOPES as readonly string[]).includes(scope));
@@ -142,6 +143,9 @@ export const interactionRoutes =
       if (apiScopes.length > 0) grant.addResourceScope(audience, apiScopes.join(' '));
       const grantId = await grant.save();
       await saveOrganizationChoice(Adapter, grantId, accountId, { organizationId: affiliation.organization.id, gloplaId: affiliation.organization.gloplaId }, grantTtl);
+      // the trail of the chosen organisation only (the session is for it alone)
+      const { organization, admin } = affiliation;
+      await recordSignIn(db, { id: Number(accountId), email: admin.email }, organization.id, actingAs(request, Number(accountId), organization.id));
       return grantId;
     }
 
@@ -178,7 +182,7 @@ export const interactionRoutes =
       if (affiliations.length === 0) return withoutOrganization(reply, interaction);
       const chosen = automaticChoice(interaction, affiliations);
       if (chosen) {
-        const grantId = await grantFor(interaction, accountId, chosen);
+        const grantId = await grantFor(request, interaction, accountId, chosen);
         return finish(request, reply, { select_account: { organizationId: chosen.organization.id }, consent: { grantId } }, true);
       }
       return html(
@@ -194,7 +198,8 @@ export const interactionRoutes =
       );
     }
 
-    app.get<{ Params: { uid: string } }>(`${ISSUER_PATH}/interaction/:uid`, async (request, reply) => {
+    // a signed-in session's organisation may be chosen here at once (glopla_id, a single affiliation): a sign-in for it
+    app.get<{ Params: { uid: string } }>(`${ISSUER_PATH}/interaction/:uid`, { config: { audit: ['signIn.succeeded'] } }, async (request, reply) => {
       const interaction = await details(request, reply, request.params.uid);
       if (!interaction) return expired(request, reply);
       const { language, explicit } = languageFor(request, interaction);
@@ -212,16 +217,15 @@ export const interactionRoutes =
       }
     });
 
-    /** A sign-in in the organisation chosen: the trail of that organisation (the session is for it alone). */
-    const recordSignIn = (request: FastifyRequest, adminId: number, chosen: Affiliation) =>
-      actingAs(request, adminId, chosen.organization.id).record(db, { action: 'signIn.succeeded', target: { type: 'admin', id: adminId, label: chosen.admin.email } });
-
-    /** An account locked by this failure: every organisation of the admin with that e-mail learns it (none when unknown). */
+    /**
+     * An account locked by this failure: every organisation the admin with that e-mail signed in to learns it (none when
+     * unknown). No actor: whoever typed the passwords is not signed in, and need not be the admin.
+     */
     async function recordLock(request: FastifyRequest, email: string, lockedUntil: Date): Promise<void> {
       const admin = await db.selectFrom('admins').select(['id', 'email']).where('email', '=', normalizeEmail(email)).executeTakeFirst();
       if (!admin) return;
       const changes = { lockedUntil: { before: null, after: lockedUntil.toISOString() } };
-      await actingAs(request, admin.id).record(db, { action: 'signIn.locked', target: { type: 'admin', id: admin.id, label: admin.email }, changes });
+      await actingAs(request, null).record(db, { action: 'signIn.locked', target: { type: 'admin', id: admin.id, label: admin.email }, changes });
     }
 
     app.post<{ Params: { uid: string }; Body: Record<string, string> | undefined }>(`${ISSUER_PATH}/interaction/:uid/login`, { config: { audit: ['signIn.succeeded', 'signIn.locked'] } }, async (request, reply) => {
@@ -266,8 +270,7 @@ export const interactionRoutes =
       if (affiliations.length === 0) return withoutOrganization(reply, interaction);
       const chosen = automaticChoice(interaction, affiliations);
       if (!chosen) return finish(request, reply, { login }, false);
-      const grantId = await grantFor(interaction, accountId, chosen);
-      await recordSignIn(request, admin.id, chosen);
+      const grantId = await grantFor(request, interaction, accountId, chosen);
       return finish(request, reply, { login, select_account: { organizationId: chosen.organization.id }, consent: { grantId } }, false);
     });
 
@@ -284,8 +287,7 @@ export const interactionRoutes =
         const organizationId = Number(request.body?.organization_id);
         const chosen = affiliations.find((affiliation) => affiliation.organization.id === organizationId);
         if (!chosen) return chooseOrganization(request, reply, interaction, accountId, language, explicit, 400);
-        const grantId = await grantFor(interaction, accountId, chosen);
-        await recordSignIn(request, Number(accountId), chosen);
+        const grantId = await grantFor(request, interaction, accountId, chosen);
         return finish(request, reply, { select_account: { organizationId: chosen.organization.id }, consent: { grantId } }, true);
       },
     );

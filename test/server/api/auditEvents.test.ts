@@ -2,7 +2,8 @@
  * The audit trail (issue 21), on the demo data: manager@ (1) manages G0000001 (id 1) and is a member of G0000002
  * (id 2); member@ (2) and pending@ (3, not activated) are members of G0000001. Each write route records its action with
  * its actor and changes (read back through GET audit_events); refused, rolled-back and dry-run writes record nothing;
- * the list and the export show the token's organisation only; the table refuses updates and deletes.
+ * the list and the export show the token's organisation only; the table refuses updates and deletes. Account events
+ * reach only the organisations the admin signed in to, and no entry keeps a personal field's values (issue 25).
  */
 import { expect } from 'chai';
 import { sql } from 'kysely';
@@ -25,7 +26,8 @@ const learner = (index: number) => ({ last_name: '山田', first_name: '太郎',
 
 describe('Audit trail (issue 21)', function () {
   this.timeout(60_000);
-  const ctx = useTestApp({ env: { SEED: 'demo', PUBLIC_URL: 'http://localhost:3000', SIGNIN_MAX_FAILURES: '3', SIGNIN_FAILURE_DELAY_MS: '0' } });
+  // TRUST_PROXY=true (demo mode only): a client's X-Forwarded-For is its address
+  const ctx = useTestApp({ env: { SEED: 'demo', PUBLIC_URL: 'http://localhost:3000', SIGNIN_MAX_FAILURES: '3', SIGNIN_FAILURE_DELAY_MS: '0', TRUST_PROXY: 'true' } });
   const as = {} as Record<'manager' | 'member' | 'otherManager', Record<string, string>>;
   let otherManagerId = 0;
   const today = tokyoToday();
@@ -40,6 +42,16 @@ describe('Audit trail (issue 21)', function () {
   };
   const count = async () => Number((await ctx.db.selectFrom('auditEvents').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
 
+  /** The actor as an entry shows it: an admin and their e-mail, or no one (an unauthenticated client). */
+  const actorOf = async (adminId: number | null) =>
+    adminId === null ? { admin_id: null, email: '' } : { admin_id: adminId, email: (await ctx.db.selectFrom('admins').select('email').where('id', '=', adminId).executeTakeFirstOrThrow()).email };
+  /** Wrong passwords for the e-mail until the sign-in is locked (SIGNIN_MAX_FAILURES=3); answers the last status, 429 when locked. */
+  const lockOut = async (email: string, browser: Browser) => {
+    let status = 0;
+    for (let attempt = 1; attempt <= 3; attempt += 1) status = (await authorize(ctx.app, { email, password: `Wrong-${attempt}`, browser })).lastStatus ?? 0;
+    return status;
+  };
+
   before(async () => {
     await ctx.db.updateTable('services').set({ lastStartsOn: null }).where('id', '!=', 25).execute();
     const other = await ctx.db
@@ -52,6 +64,8 @@ describe('Audit trail (issue 21)', function () {
     as.manager = bearer(await accessToken(ctx.app, { sub: '1' }));
     as.member = bearer(await accessToken(ctx.app, { sub: '2' }));
     as.otherManager = bearer(await accessToken(ctx.app, { sub: String(other.id), gloplaId: 'G0000002' }));
+    // the account events below reach these organisations: their admins have signed in there (issue 25 finding 5)
+    await ctx.db.updateTable('affiliations').set({ firstSignedInAt: new Date() }).where('adminId', 'in', [1, 2]).execute();
   });
 
   /** What each case leaves behind for the next (ids made by earlier writes). */
@@ -62,7 +76,8 @@ describe('Audit trail (issue 21)', function () {
     /** Does the write; answers the HTTP status. */
     write: () => Promise<number>;
     status: number;
-    actor?: number;
+    /** The acting admin (default manager@, 1); null: an unauthenticated client. */
+    actor?: number | null;
     target: Json;
     /** Changes the entry must hold (field → [before, after]); every other field is free. */
     changes?: Record<string, [unknown, unknown]>;
@@ -113,22 +128,23 @@ describe('Audit trail (issue 21)', function () {
             return response.statusCode;
           },
           status: 201,
-          target: { type: kind, label: '鈴木 一郎, 株式会社デモ' },
-          changes: { departmentName: [null, '総務部'], email: [null, 'soumu@example.com'] },
+          target: { type: kind, label: '株式会社デモ 総務部' },
+          // a personal field: that it changed, not its values (issue 25 finding 7)
+          changes: { departmentName: [null, '総務部'], email: [null, null] },
         },
         {
           action: `${kind}.updated`,
           write: async () => (await call('PATCH', `organizations/1/${path}/${made[kind]}`, as.manager, { ...body, department_name: '経理部' })).statusCode,
           status: 200,
-          target: { type: kind, label: '鈴木 一郎, 株式会社デモ' },
+          target: { type: kind, label: '株式会社デモ 経理部' },
           changes: { departmentName: ['総務部', '経理部'] },
         },
         {
           action: `${kind}.deleted`,
           write: async () => (await call('DELETE', `organizations/1/${path}/${made[kind]}`, as.manager)).statusCode,
           status: 204,
-          target: { type: kind, label: '鈴木 一郎, 株式会社デモ' },
-          changes: { departmentName: ['経理部', null] },
+          target: { type: kind, label: '株式会社デモ 経理部' },
+          changes: { departmentName: ['経理部', null], lastName: [null, null] },
         },
       ];
     }),
@@ -181,8 +197,8 @@ describe('Audit trail (issue 21)', function () {
         return (await call('PATCH', `organizations/1/users/${user!.id}`, as.manager, { ...row, name_id: 'AUDIT0001' })).statusCode;
       },
       status: 200,
-      target: { type: 'user', label: 'aoki.kenta@example.com' },
-      changes: { nameId: ['EMP0001', 'AUDIT0001'] },
+      target: { type: 'user' },
+      changes: { nameId: [null, null] },
     },
     {
       action: 'users.bulkUpdated',
@@ -199,7 +215,7 @@ describe('Audit trail (issue 21)', function () {
       write: async () => (await call('PATCH', 'organizations/1/affiliations/admins/1', as.manager, { ...NAME, first_name: '次郎' })).statusCode,
       status: 200,
       target: { type: 'admin', id: '1', label: 'manager@example.com' },
-      changes: { firstName: ['太郎', '次郎'], lastName: ['山田', '鈴木'] },
+      changes: { firstName: [null, null], lastName: [null, null] },
       // the name is the admin's in every organisation
       organizations: [1, 2],
     },
@@ -221,16 +237,10 @@ describe('Audit trail (issue 21)', function () {
     },
     {
       action: 'signIn.locked',
-      write: async () => {
-        let status = 0;
-        for (let attempt = 1; attempt <= 3; attempt += 1) {
-          status = (await authorize(ctx.app, { email: 'pending@example.com', password: `Wrong-${attempt}`, browser: new Browser(ctx.app, undefined, '10.0.0.9') })).lastStatus ?? 0;
-        }
-        return status;
-      },
+      write: async () => lockOut('member@example.com', new Browser(ctx.app, undefined, '10.0.0.9')),
       status: 429,
-      actor: 3,
-      target: { type: 'admin', id: '3', label: 'pending@example.com' },
+      actor: null,
+      target: { type: 'admin', id: '2', label: 'member@example.com' },
     },
   ];
 
@@ -288,8 +298,7 @@ describe('Audit trail (issue 21)', function () {
           const headers = orgId === 1 ? as.manager : as.otherManager;
           const [event] = await events(`&action=${testCase.action}`, orgId, headers);
           expect(event, `the entry in organisation ${orgId}`).to.not.equal(undefined);
-          const actor = testCase.actor ?? 1;
-          expect(event!.actor).to.deep.equal({ admin_id: actor, email: (await ctx.db.selectFrom('admins').select('email').where('id', '=', actor).executeTakeFirstOrThrow()).email });
+          expect(event!.actor).to.deep.equal(await actorOf(testCase.actor === undefined ? 1 : testCase.actor));
           expect(event!.target).to.include(testCase.target);
           const changes = Object.fromEntries((event!.changes as Json[]).map((change) => [change.field, [change.before, change.after]]));
           for (const [field, change] of Object.entries(testCase.changes ?? {})) expect(changes[field], field).to.deep.equal(change);
@@ -298,11 +307,10 @@ describe('Audit trail (issue 21)', function () {
       });
     }
 
-    it('lists the bulk update as the learners whose nameId changed, by e-mail', async () => {
+    it('lists the bulk update as the learners whose nameId changed, by id, without the values', async () => {
       const [event] = await events('&action=users.bulkUpdated');
-      expect(event!.changes).to.have.length(1);
-      expect(event!.changes[0]).to.deep.include({ after: 'AUDIT0002' });
-      expect(event!.changes[0].field).to.match(/@example\.com nameId$/);
+      const [, changed] = (await call('GET', 'organizations/1/users', as.manager)).json().users as Json[];
+      expect(event!.changes).to.deep.equal([{ field: `nameId #${changed!.id}`, before: null, after: null }]);
     });
   });
 
@@ -372,6 +380,117 @@ describe('Audit trail (issue 21)', function () {
       expect(csv).to.not.contain('member@example.com');
       expect(csv.trimEnd().split('\r\n')).to.have.length(2);
       expect(otherManagerId).to.be.greaterThan(0);
+    });
+  });
+
+  describe('account events reach only the organisations the admin signed in to (issue 25 finding 5)', () => {
+    // added@ belongs to G0000001 and has signed in there; the manager of G0000002 then adds them (they join at once)
+    const ADDED = 'added@example.com';
+    const PASSWORDS = [DEMO_PASSWORD, 'Kz9!vQ2#mP7@wL4x', 'Rt5$wN8&jB3*hD6y'];
+    let addedId = 0;
+    let passwordChanges = 0;
+    const changePassword = async () => {
+      passwordChanges += 1;
+      const token = bearer(await accessToken(ctx.app, { sub: String(addedId) }));
+      return (await call('PUT', `admins/${addedId}/password`, token, { current: PASSWORDS[passwordChanges - 1], new: PASSWORDS[passwordChanges] })).statusCode;
+    };
+    /** The entries of the admin's account in the organisation's trail: [action, actor's id]. */
+    const accountEvents = async (orgId: number, adminId = addedId) =>
+      (await events(`&target_type=admin&target_id=${adminId}`, orgId, orgId === 1 ? as.manager : as.otherManager)).map((event) => [event.action, event.actor.admin_id]);
+    /** An activated admin, a member of these organisations, who has not signed in yet. */
+    const addAdmin = async (email: string, organizationIds: number[]) => {
+      const { id } = await ctx.db
+        .insertInto('admins')
+        .values({ email, firstName: '三郎', lastName: '佐藤', kanaFirstName: 'さぶろう', kanaLastName: 'さとう', passwordHash: await hashPassword(DEMO_PASSWORD), activatedAt: new Date() })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      await ctx.db.insertInto('affiliations').values(organizationIds.map((organizationId) => ({ adminId: id, organizationId, role: 'member' as const }))).execute();
+      return id;
+    };
+
+    before(async () => {
+      addedId = await addAdmin(ADDED, [1]);
+      await signIn(ctx.app, { email: ADDED, password: DEMO_PASSWORD, browser: new Browser(ctx.app, undefined, '10.0.1.1') });
+      const response = await call('POST', 'organizations/2/affiliations', as.otherManager, { email: ADDED, role: 'member' });
+      expect(response.statusCode, response.body).to.equal(201);
+      expect(response.json().outcome).to.equal('joined');
+    });
+
+    it('records the password change and the lock of an admin whom another organisation added only where the admin signed in', async () => {
+      expect(await changePassword()).to.equal(200);
+      expect(await lockOut(ADDED, new Browser(ctx.app, undefined, '10.0.1.2'))).to.equal(429);
+      expect(await accountEvents(1)).to.deep.equal([['signIn.locked', null], ['account.passwordChanged', addedId], ['signIn.succeeded', addedId]]);
+      expect(await accountEvents(2), 'the organisation that merely added the admin').to.deep.equal([['membership.invited', otherManagerId]]);
+    });
+
+    it('records them in that organisation too once the admin has signed in for it', async () => {
+      await signIn(ctx.app, { email: ADDED, password: PASSWORDS[1]!, choose: 'G0000002', browser: new Browser(ctx.app, undefined, '10.0.1.3') });
+      expect(await changePassword()).to.equal(200);
+      expect(await lockOut(ADDED, new Browser(ctx.app, undefined, '10.0.1.4'))).to.equal(429);
+      expect(await accountEvents(2)).to.deep.equal([['signIn.locked', null], ['account.passwordChanged', addedId], ['signIn.succeeded', addedId], ['membership.invited', otherManagerId]]);
+    });
+
+    it('records a lock without an actor, whatever address the client claims (X-Forwarded-For)', async () => {
+      const before = (await accountEvents(1)).length;
+      for (const spoofed of ['203.0.113.7', '203.0.113.8']) {
+        expect(await lockOut(ADDED, new Browser(ctx.app, undefined, '10.0.1.5', { 'x-forwarded-for': spoofed }))).to.equal(429);
+      }
+      const locks = (await events(`&action=signIn.locked&target_id=${addedId}`)).slice(0, 2);
+      expect((await accountEvents(1)).length).to.equal(before + 2);
+      expect(locks.map((event) => event.actor)).to.deep.equal([await actorOf(null), await actorOf(null)]);
+    });
+
+    it('counts the organisation a signed-in session switches to (a requested glopla_id, chosen at once) as signed in', async () => {
+      const switcherId = await addAdmin('switcher@example.com', [1, 2]);
+      const browser = new Browser(ctx.app, undefined, '10.0.1.6');
+      await signIn(ctx.app, { email: 'switcher@example.com', password: DEMO_PASSWORD, choose: 'G0000001', browser });
+      expect(await accountEvents(2, switcherId)).to.deep.equal([]);
+      const switched = await signIn(ctx.app, { email: 'switcher@example.com', password: DEMO_PASSWORD, gloplaId: 'G0000002', browser });
+      expect(switched.choiceShown || switched.lastPage !== undefined, 'no page: the session, its organisation chosen at once').to.equal(false);
+      expect(await accountEvents(2, switcherId)).to.deep.equal([['signIn.succeeded', switcherId]]);
+    });
+  });
+
+  describe('keeps no personal data (issue 25 finding 7)', () => {
+    const PERSON = { last_name: '秘匿', first_name: '花子', kana_last_name: 'ひとく', kana_first_name: 'はなこ', phone_number: '06-9876-5432', email: 'hitoku@example.com' };
+    const CHANGED = { last_name: '改名', first_name: '桜子', kana_last_name: 'かいめい', kana_first_name: 'さくらこ', phone_number: '06-1111-2222', email: 'kaimei@example.com' };
+    const PLACE = { postal_code: '530-0001', address: '大阪府大阪市北区梅田9-9-9' };
+    const PLACE_CHANGED = { postal_code: '530-0002', address: '大阪府大阪市北区曽根崎8-8-8' };
+    const BILLING = { cc_email: 'hitoku-cc@example.com', addressee: '秘匿経理' };
+    const BILLING_CHANGED = { cc_email: 'kaimei-cc@example.com', addressee: '改名経理' };
+    const COMPANY = { corporation_name: '株式会社デモ', department_name: '総務部' };
+    /** Every audit row as PostgreSQL's JSON of it. */
+    const rawRows = async () => (await sql<{ row: string }>`select to_jsonb(audit_events)::text as row from audit_events`.execute(ctx.db)).rows.map((row) => row.row).join('\n');
+
+    it('a contact and a billing contact created, changed and deleted, a learner edit and a bulk update leave no name, phone, address, e-mail or nameId in any entry', async () => {
+      const secrets: string[] = [...Object.values(PERSON), ...Object.values(CHANGED), ...Object.values(PLACE), ...Object.values(PLACE_CHANGED), ...Object.values(BILLING), ...Object.values(BILLING_CHANGED)];
+      for (const [path, key, first, second] of [
+        ['contacts', 'contact', { ...COMPANY, ...PERSON, ...PLACE }, { ...COMPANY, ...CHANGED, ...PLACE_CHANGED }],
+        ['billing_contacts', 'billing_contact', { ...COMPANY, ...PERSON, ...BILLING }, { ...COMPANY, ...CHANGED, ...BILLING_CHANGED }],
+      ] as const) {
+        const created = await call('POST', `organizations/1/${path}`, as.manager, first);
+        expect(created.statusCode, created.body).to.equal(201);
+        const id = created.json()[key].id;
+        expect((await call('PATCH', `organizations/1/${path}/${id}`, as.manager, second)).statusCode).to.equal(200);
+        expect((await call('DELETE', `organizations/1/${path}/${id}`, as.manager)).statusCode).to.equal(204);
+      }
+      const listed = (await call('GET', 'organizations/1/users', as.manager)).json().users as Json[];
+      const users = listed.map(({ name_id_type: _type, ...row }) => row);
+      // learners signing in by nameId (other learners' nameId stays blank), not those of the cases above
+      const [edited, ...bulk] = users.filter((_user, index) => listed[index]!.name_id_type === 'nameId').slice(2, 5);
+      secrets.push(...[edited!, ...bulk].flatMap((user) => [user.email, user.name_id]), 'PRIVATEID1', 'PRIVATEID2', 'PRIVATEID3');
+      edited!.name_id = 'PRIVATEID1';
+      expect((await call('PATCH', `organizations/1/users/${edited!.id}`, as.manager, edited)).statusCode).to.equal(200);
+      bulk.forEach((user, index) => (user.name_id = `PRIVATEID${index + 2}`));
+      expect((await call('POST', 'organizations/1/users/bulk_update', as.manager, { users })).statusCode).to.equal(200);
+
+      // the entries are there and say which fields changed
+      const [contactUpdate] = await events('&action=contact.updated');
+      expect(contactUpdate!.changes.map((change: Json) => change.field)).to.include.members(['lastName', 'phoneNumber', 'email', 'postalCode', 'address']);
+      const [bulkUpdate] = await events('&action=users.bulkUpdated');
+      expect(bulkUpdate!.changes.map((change: Json) => change.field)).to.deep.equal(bulk.map((user) => `nameId #${user.id}`));
+      const rows = await rawRows();
+      for (const secret of secrets.filter(Boolean)) expect(rows, secret).to.not.contain(secret);
     });
   });
 

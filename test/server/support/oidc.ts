@@ -73,11 +73,13 @@ export class Browser {
     readonly jar = new CookieJar(),
     /** The client address the requests come from (request.ip); default light-my-request's 127.0.0.1. */
     readonly remoteAddress?: string,
+    /** Headers every request sends (X-Forwarded-For, …). */
+    readonly headers: Record<string, string> = {},
   ) {}
 
   /** The same cookies against another instance of the app. */
   withApp(app: FastifyInstance): Browser {
-    return new Browser(app, this.jar, this.remoteAddress);
+    return new Browser(app, this.jar, this.remoteAddress, this.headers);
   }
 
   async request(method: 'GET' | 'POST', url: string, form?: Record<string, string>): Promise<LightMyRequestResponse> {
@@ -86,6 +88,7 @@ export class Browser {
       url,
       ...(this.remoteAddress ? { remoteAddress: this.remoteAddress } : {}),
       headers: {
+        ...this.headers,
         cookie: this.jar.header(),
         ...(form ? { 'content-type': 'application/x-www-form-urlencoded' } : {}),
       },

@@ -21,6 +21,7 @@ import * as m0081 from './0081_idempotency_records.js';
 import * as m0085 from './0085_token_validity_notifications.js';
 import * as m0086 from './0086_class_periods.js';
 import * as m0087 from './0087_audit_events.js';
+import * as m0088 from './0088_affiliation_sign_ins.js';
 
 export const migrations: Record<string, Migration> = {
   '0001_initial': m0001,
@@ -41,6 +42,7 @@ export const migrations: Record<string, Migration> = {
   '0085_token_validity_notifications': m0085,
   '0086_class_periods': m0086,
   '0087_audit_events': m0087,
+  '0088_affiliation_sign_ins': m0088,
 };
 
 export const migrationProvider: MigrationProvider = {

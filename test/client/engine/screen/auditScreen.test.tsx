@@ -14,13 +14,26 @@ const ADMINS = [
   { role: 'member', admin: { id: 2, email: 'member@example.com', first_name: '花子', last_name: '佐藤', kana_first_name: 'はなこ', kana_last_name: 'さとう', activated: true } },
 ];
 
-/** The Activity log of a manager whose organisation has ADMINS and, so far, no entries. */
-const renderAudit = () =>
+/** A sign-in lock (no actor: an unauthenticated client) and a contact change of a personal field (its values not kept). */
+const ENTRIES = [
+  {
+    id: '2', occurred_at: '2026-11-24T09:00:00.000Z', actor: { admin_id: null, email: '' }, action: 'signIn.locked',
+    target: { type: 'admin', id: '2', label: 'member@example.com' }, changes: [{ field: 'lockedUntil', before: null, after: '2026-11-24T09:15:00.000Z' }],
+  },
+  {
+    id: '1', occurred_at: '2026-11-24T08:00:00.000Z', actor: { admin_id: 1, email: 'manager@example.com' }, action: 'contact.updated',
+    target: { type: 'contact', id: '5', label: '株式会社デモ 総務部' }, changes: [{ field: 'email', before: null, after: null }, { field: 'departmentName', before: '経理部', after: '総務部' }],
+  },
+];
+
+/** The Activity log of a manager whose organisation has ADMINS and these entries (default none). */
+const renderAudit = (entries: unknown[] = [], language: 'en' | 'ja' = 'en') =>
   renderScreen('audit', {
     signedIn: MANAGER,
+    language,
     routes: {
       'GET /api/v2/organizations/1/affiliations': () => jsonResponse(200, { affiliations: ADMINS }),
-      'GET /api/v2/organizations/1/audit_events': () => jsonResponse(200, { audit_events: [], next_cursor: null }),
+      'GET /api/v2/organizations/1/audit_events': () => jsonResponse(200, { audit_events: entries, next_cursor: null }),
     },
   });
 
@@ -35,6 +48,24 @@ describe('screens/audit.json (issue 21 Activity log)', () => {
     fireEvent.change(select, { target: { value: '2' } });
     await waitFor(() => expect(calls('GET', '/api/v2/organizations/1/audit_events').at(-1)!.args[0]).to.contain('admin_id=2'));
   });
+
+  for (const [language, words] of [
+    ['en', { noActor: 'An unauthenticated client', showChanges: 'Show changes', notKept: 'Not recorded (personal data)' }],
+    ['ja', { noActor: '未認証のクライアント', showChanges: '変更を表示', notKept: '記録しません（個人情報）' }],
+  ] as const) {
+    it(`names an entry without an actor as an unauthenticated client, and a personal field's change as not recorded (${language})`, async () => {
+      const { view } = await renderAudit(ENTRIES, language);
+      const [, lock, contact] = await view.findAllByRole('row');
+      expect(within(lock!).getByText(words.noActor).tagName).to.not.equal('A');
+      expect(within(lock!).queryAllByRole('link').map((link) => link.textContent)).to.not.include('');
+      expect(within(contact!).getByRole('link', { name: 'manager@example.com' })).to.not.equal(null);
+      fireEvent.click(within(contact!).getByRole('button', { name: new RegExp(words.showChanges) }));
+      const changes = await view.findByRole('table', { name: language === 'en' ? 'Changes' : '変更内容' });
+      const [, email, department] = within(changes).getAllByRole('row');
+      expect(within(email!).getAllByText(words.notKept)).to.have.length(2);
+      expect(within(department!).getAllByRole('cell').map((cell) => cell.textContent)).to.deep.equal(['departmentName', '経理部', '総務部']);
+    });
+  }
 
   it('loads the list from and to the days in the date fields, and not while a year is half typed', async () => {
     const { view, calls } = await renderAudit();
