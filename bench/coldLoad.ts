@@ -40,6 +40,8 @@ export interface ColdLoadRow {
   contentMs: number;
   firstDataCallMs: number | undefined;
   jsRequests: number;
+  /** Bytes over the wire until the content showed (compressed where the server compressed). */
+  transferredBytes: number;
 }
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
@@ -53,9 +55,14 @@ async function emulate(session: CDPSession, profile: Profile): Promise<void> {
 }
 
 /** One cold load: from the navigation's start to the content, counting what the page asked for on the way. */
-async function coldLoad(page: Page, url: string, content: string): Promise<{ contentMs: number; firstDataCallMs: number | undefined; jsRequests: number }> {
+async function coldLoad(page: Page, session: CDPSession, url: string, content: string): Promise<Omit<ColdLoadRow, 'page' | 'profile'>> {
   let jsRequests = 0;
   let firstDataCallAt: number | undefined;
+  let transferredBytes = 0;
+  const onLoaded = ({ encodedDataLength }: { encodedDataLength: number }) => {
+    transferredBytes += encodedDataLength;
+  };
+  session.on('Network.loadingFinished', onLoaded);
   const started = Date.now();
   const onRequest = (request: { url(): string; resourceType(): string }) => {
     if (request.resourceType() === 'script') jsRequests += 1;
@@ -65,9 +72,10 @@ async function coldLoad(page: Page, url: string, content: string): Promise<{ con
   try {
     await page.goto(url, { waitUntil: 'commit' });
     await page.locator(content).first().waitFor({ state: 'visible', timeout: 60_000 });
-    return { contentMs: Date.now() - started, firstDataCallMs: firstDataCallAt === undefined ? undefined : firstDataCallAt - started, jsRequests };
+    return { contentMs: Date.now() - started, firstDataCallMs: firstDataCallAt === undefined ? undefined : firstDataCallAt - started, jsRequests, transferredBytes };
   } finally {
     page.off('request', onRequest);
+    session.off('Network.loadingFinished', onLoaded);
   }
 }
 
@@ -88,7 +96,7 @@ export async function benchColdLoad(): Promise<ColdLoadRow[]> {
       await emulate(session, profile);
       for (const { path, content } of PAGES) {
         const runs = [];
-        for (let round = 0; round < rounds; round += 1) runs.push(await coldLoad(page, `${portal.url}${path}`, content));
+        for (let round = 0; round < rounds; round += 1) runs.push(await coldLoad(page, session, `${portal.url}${path}`, content));
         const dataCalls = runs.map((run) => run.firstDataCallMs).filter((ms): ms is number => ms !== undefined);
         rows.push({
           page: path,
@@ -96,6 +104,7 @@ export async function benchColdLoad(): Promise<ColdLoadRow[]> {
           contentMs: median(runs.map((run) => run.contentMs)),
           firstDataCallMs: dataCalls.length > 0 ? median(dataCalls) : undefined,
           jsRequests: Math.max(...runs.map((run) => run.jsRequests)),
+          transferredBytes: median(runs.map((run) => run.transferredBytes)),
         });
       }
     }
@@ -109,6 +118,7 @@ export async function benchColdLoad(): Promise<ColdLoadRow[]> {
         goal: `≤ ${PROFILES[row.profile].goalMs}`,
         'first data call, ms': row.firstDataCallMs ?? '—',
         'JS requests': row.jsRequests,
+        'transferred, KB': Math.round(row.transferredBytes / 1024),
       })),
     );
     return rows;
