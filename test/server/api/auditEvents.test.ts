@@ -390,6 +390,8 @@ describe('Audit trail (issue 21)', function () {
     const firstPage = async () => (await call('GET', 'organizations/1/audit_events?limit=1', as.manager)).json();
 
     it('refuses a cursor whose time is no real date-time (400, not the cast failing)', async () => {
+      // two entries at least, so the first page has a next one
+      for (const turn of [1, 2]) expect((await call('POST', 'organizations/1/contacts', as.manager, { ...CONTACT, department_name: `課${turn}` })).statusCode).to.equal(201);
       const [time, id] = cursorOf((await firstPage()).next_cursor);
       expect((await call('GET', `organizations/1/audit_events?cursor=${cursorWith(time, id)}`, as.manager)).statusCode, 'the cursor as made').to.equal(200);
       for (const notATime of ['2026-02-30 00:00:00+00', '2026-13-01 00:00:00+00', '2026-01-01 00:00:00+99', '0000-01-01 00:00:00+00', '2026-01-01 24:00:00+00', '2026-01-01 00:00:00+16']) {
