@@ -152,7 +152,8 @@ const CODED_TARGETS: Partial<Record<AuditTargetType, IdKind>> = { contact: 'cont
 /** A trail entry's target id as answered. */
 export function publicTargetId(ids: PublicIds, type: AuditTargetType, recorded: string): string {
   const kind = CODED_TARGETS[type];
-  return kind && /^\d{1,10}$/.test(recorded) ? String(ids[kind].toPublic(Number(recorded))) : recorded;
+  const id = /^\d{1,10}$/.test(recorded) ? Number(recorded) : 0;
+  return kind && id >= 1 && id <= MAX_INT_ID ? String(ids[kind].toPublic(id)) : recorded;
 }
 
 /**
