@@ -28,6 +28,7 @@ import { createMailer } from './mail/mailer.js';
 import { createMailQueue } from './mail/queue.js';
 import { devRoutes } from './api/devPages.js';
 import { metricsRoutes } from './api/metrics.js';
+import { loadPublicIds } from './domain/publicIds.js';
 import { runRetention } from './domain/retention.js';
 import { createTokenValidity } from './domain/tokenValidity.js';
 import { createMetrics } from './metrics.js';
@@ -210,6 +211,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
 
   try {
     await migrateToLatest(database.db);
+    app.decorate('publicIds', await loadPublicIds(database.db));
     if (config.seed === 'demo' && config.demo) {
       const result = await seedDemoData(database.db);
       if (result.seeded) app.log.info('seeded the demo data');

@@ -2,6 +2,7 @@
 import type { AuditAction } from '../common/auditActions.js';
 import type { Config } from './config.js';
 import type { DatabaseHandle, Db } from './db/index.js';
+import type { PublicIds } from './domain/publicIds.js';
 import type { RetentionResult } from './domain/retention.js';
 import type { TokenValidity } from './domain/tokenValidity.js';
 import type { PortalMetrics } from './metrics.js';
@@ -9,6 +10,8 @@ import type { PortalMetrics } from './metrics.js';
 declare module 'fastify' {
   interface FastifyInstance {
     config: Config;
+    /** The public ids of records whose stored ids count across organisations (domain/publicIds.ts). */
+    publicIds: PublicIds;
     /** The Kysely instance (camelCase names over the snake_case tables). */
     db: Db;
     /** The database handle: kind, ping, close. */

@@ -76,11 +76,13 @@ describe('two instances started at once on an empty PostgreSQL database', functi
     expect(await count('idp_keys', "where kind = 'signing'")).to.equal(1);
     expect(await count('idp_keys', "where kind = 'cookie'")).to.equal(1);
 
-    // the same signing key published by both, the same captcha secret generated once for both
+    // the same signing key published by both, the same captcha secret and public ids' key generated once for both
     const [jwksA, jwksB] = await Promise.all(apps.map(async (app) => (await app.inject({ url: '/oidc/jwks' })).json()));
     expect(jwksA).to.deep.equal(jwksB);
     const [secretA, secretB] = await Promise.all(apps.map((app) => serverSecret(app.db, 'captcha_hmac')));
     expect(secretA).to.equal(secretB);
-    expect(await count('server_secrets')).to.equal(1);
+    const [idsA, idsB] = apps.map((app) => [1, 2, 3].map(app.publicIds.contact.toPublic));
+    expect(idsA).to.deep.equal(idsB);
+    expect(await count('server_secrets')).to.equal(2);
   });
 });

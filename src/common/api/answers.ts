@@ -7,6 +7,12 @@
 import type { FromSchema, JSONSchema } from 'json-schema-to-ts';
 
 /**
+ * The id of a record whose stored ids count across organisations (contacts, applications, audit events): the server
+ * shows a keyed permutation of it (src/server/domain/publicIds.ts).
+ */
+export const PUBLIC_ID = "a public id: a keyed permutation of the stored one, telling nothing of other organisations' records";
+
+/**
  * An object of exactly these properties, all required: most records and answers. The `const` type parameter keeps
  * the literal types `as const` would, so FromSchema computes the same type as from the spelled-out schema.
  */
@@ -327,7 +333,7 @@ export type SingleSignOnArrival = FromSchema<typeof singleSignOnArrivalSchema>;
 
 /** SPEC §3 Contact: a delivery address of the organisation (record fields). */
 export const contactSchema = objectOf({
-  id: { type: 'integer' },
+  id: { type: 'integer', description: PUBLIC_ID },
   organizationId: { type: 'integer' },
   corporationName: { type: 'string' },
   departmentName: { type: 'string' },
@@ -352,7 +358,7 @@ export type ContactAnswer = FromSchema<typeof contactAnswerSchema>;
 
 /** SPEC §3 Billing contact (record fields): email is the 'To e-mail'; ccEmail and addressee are '' when blank. */
 export const billingContactSchema = objectOf({
-  id: { type: 'integer' },
+  id: { type: 'integer', description: PUBLIC_ID },
   organizationId: { type: 'integer' },
   corporationName: { type: 'string' },
   departmentName: { type: 'string' },
@@ -436,7 +442,7 @@ export const subscriptionServiceSchema = {
 } as const satisfies JSONSchema;
 
 const subscriptionSummaryProperties = {
-  id: { type: 'integer', description: '0 in a dry run of a new application' },
+  id: { type: 'integer', description: `${PUBLIC_ID}; 0 in a dry run of a new application` },
   requestCode: { type: 'string', description: "the application number ('A' + 9 digits); '' in a dry run of a new application" },
   isUpdatable: { type: 'boolean', description: 'true until 2 business days before startsOn (src/common/subscriptionRules.ts isUpdatable)' },
   appliedAt: { type: 'string', format: 'date-time' },
@@ -506,9 +512,9 @@ export const subscriptionSchema = {
     admins: { type: 'array', items: subscriptionAdminSchema },
     users: { type: 'array', items: subscriptionUserSchema },
     billingContact: { anyOf: [billingContactSchema, { type: 'null' }] },
-    billingContactId: { type: ['integer', 'null'] },
+    billingContactId: { type: ['integer', 'null'], description: PUBLIC_ID },
     contact: { anyOf: [contactSchema, { type: 'null' }] },
-    contactId: { type: ['integer', 'null'] },
+    contactId: { type: ['integer', 'null'], description: PUBLIC_ID },
     billingNote: { type: ['string', 'null'] },
     classDeadlines: { anyOf: [classDeadlinesSchema, { type: 'null' }], description: 'a class application\'s deadlines (SPEC §4); null without a class' },
   },

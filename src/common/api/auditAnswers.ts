@@ -4,7 +4,7 @@
  */
 import type { FromSchema } from 'json-schema-to-ts';
 import { AUDIT_ACTIONS, AUDIT_TARGET_TYPES } from '../auditActions.js';
-import { objectOf } from './answers.js';
+import { objectOf, PUBLIC_ID } from './answers.js';
 
 /**
  * A value before or after a change: whatever the field held (text, a number, a list of ids), null when absent. Both
@@ -14,11 +14,15 @@ import { objectOf } from './answers.js';
 const changeValue = {} as const;
 
 export const auditEventSchema = objectOf({
-  id: { type: 'string' },
+  id: { type: 'string', description: PUBLIC_ID },
   occurredAt: { type: 'string', format: 'date-time' },
   actor: objectOf({ adminId: { type: ['integer', 'null'] }, email: { type: 'string' } }),
   action: { type: 'string', enum: AUDIT_ACTIONS },
-  target: objectOf({ type: { type: 'string', enum: AUDIT_TARGET_TYPES }, id: { type: 'string' }, label: { type: 'string' } }),
+  target: objectOf({
+    type: { type: 'string', enum: AUDIT_TARGET_TYPES },
+    id: { type: 'string', description: "the target's id as the API shows it (a contact's: its public id; an application's: its requestCode)" },
+    label: { type: 'string' },
+  }),
   changes: { type: 'array', items: objectOf({ field: { type: 'string' }, before: changeValue, after: changeValue }) },
 });
 export type AuditEvent = FromSchema<typeof auditEventSchema>;
@@ -26,6 +30,6 @@ export type AuditEvent = FromSchema<typeof auditEventSchema>;
 export const auditEventsAnswerSchema = objectOf({
   auditEvents: { type: 'array', items: auditEventSchema },
   /** The cursor of the next (older) page; null on the last page. */
-  nextCursor: { type: ['string', 'null'] },
+  nextCursor: { type: ['string', 'null'], description: 'opaque: pass it back as the cursor' },
 });
 export type AuditEventsAnswer = FromSchema<typeof auditEventsAnswerSchema>;

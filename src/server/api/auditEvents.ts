@@ -80,9 +80,9 @@ export const auditEventsRoutes: FastifyPluginAsync = async (app) => {
     },
     async (request) => {
       const organizationId = await requireManagerOf(request);
-      const cursor = request.query.cursor ? decodeCursor(request.query.cursor) : undefined;
+      const cursor = request.query.cursor ? decodeCursor(request.query.cursor, app.publicIds) : undefined;
       if (request.query.cursor && !cursor) throw new ApiError(400, API_ERROR.badRequest);
-      return listAuditEvents(app.db, organizationId, filterOf(request.query), { cursor, limit: request.query.limit ?? AUDIT_PAGE_DEFAULT });
+      return listAuditEvents(app.db, organizationId, filterOf(request.query), { cursor, limit: request.query.limit ?? AUDIT_PAGE_DEFAULT }, app.publicIds);
     },
   );
 
@@ -99,7 +99,7 @@ export const auditEventsRoutes: FastifyPluginAsync = async (app) => {
     },
     async (request, reply) => {
       const organizationId = await requireManagerOf(request);
-      const csv = await auditEventsCsv(app.db, organizationId, filterOf(request.query));
+      const csv = await auditEventsCsv(app.db, organizationId, filterOf(request.query), app.publicIds);
       return reply.type('text/csv; charset=utf-8').header('content-disposition', 'attachment; filename="activity-log.csv"').send(csv);
     },
   );

@@ -12,7 +12,8 @@
  * Who: managers only, reading too. Contacts exist for applications, and applying for services is a manager's call
  * (SPEC §6); the addresses, names, phone numbers and e-mail addresses in them are nothing a member needs. The
  * organisation must be the session's (token glopla_id) and the caller its manager, else 403. An id the organisation
- * does not have — another organisation's included — answers 404 not_found.
+ * does not have — another organisation's included — answers 404 not_found. Ids travel as public ids
+ * (domain/publicIds.ts): the stored sequence is shared by every organisation.
  */
 import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
 import {
@@ -38,6 +39,7 @@ import {
   type ContactFields,
   type ContactTable,
 } from '../domain/contacts.js';
+import { publicContact, type IdCodec } from '../domain/publicIds.js';
 import { auditOf } from './audit.js';
 import { requireManager, signedIn, useAuthentication } from './auth.js';
 import { ApiError } from './errors.js';
@@ -56,6 +58,8 @@ interface ContactKind<Fields, Record> {
   listAnswer: object;
   oneAnswer: object;
   table: ContactTable<Fields, Record>;
+  /** The public ids of its records. */
+  ids: (app: FastifyInstance) => IdCodec;
 }
 
 const CONTACT_KIND: ContactKind<ContactFields, Contact> = {
@@ -67,6 +71,7 @@ const CONTACT_KIND: ContactKind<ContactFields, Contact> = {
   listAnswer: contactsAnswerSchema,
   oneAnswer: contactAnswerSchema,
   table: CONTACTS,
+  ids: (app) => app.publicIds.contact,
 };
 
 const BILLING_CONTACT_KIND: ContactKind<BillingContactFields, BillingContact> = {
@@ -78,16 +83,25 @@ const BILLING_CONTACT_KIND: ContactKind<BillingContactFields, BillingContact> = 
   listAnswer: billingContactsAnswerSchema,
   oneAnswer: billingContactAnswerSchema,
   table: BILLING_CONTACTS,
+  ids: (app) => app.publicIds.billingContact,
 };
 
 const ACCESS_ERRORS = { 403: [API_ERROR.forbidden] } as const;
 const RECORD_ERRORS = { 403: [API_ERROR.forbidden], 404: [API_ERROR.notFound] } as const;
 
-function registerKind<Fields, Record>(app: FastifyInstance, db: Db, kind: ContactKind<Fields, Record>): void {
+function registerKind<Fields, Record extends { id: number }>(app: FastifyInstance, db: Db, kind: ContactKind<Fields, Record>): void {
   const collection = `/organizations/:orgId/${kind.path}`;
   const member = `${collection}/:id`;
   const tags = [TAG.contacts];
   const notFound = () => new ApiError(404, API_ERROR.notFound);
+  const ids = kind.ids(app);
+  const shown = (record: Record) => publicContact(ids, record);
+  /** The stored id of the path's public id; a number that is none is an id the organisation does not have. */
+  const storedId = (request: { params: OrganizationRecordParams }) => {
+    const id = ids.toStored(request.params.id);
+    if (id === undefined) throw notFound();
+    return id;
+  };
 
   app.get<{ Params: OrganizationParams }>(
     collection,
@@ -101,7 +115,7 @@ function registerKind<Fields, Record>(app: FastifyInstance, db: Db, kind: Contac
     },
     async (request) => {
       await requireManager(db, signedIn(request), request.params.orgId);
-      return { [kind.listKey]: await listContacts(db, kind.table, request.params.orgId) };
+      return { [kind.listKey]: (await listContacts(db, kind.table, request.params.orgId)).map(shown) };
     },
   );
 
@@ -117,9 +131,9 @@ function registerKind<Fields, Record>(app: FastifyInstance, db: Db, kind: Contac
     },
     async (request) => {
       await requireManager(db, signedIn(request), request.params.orgId);
-      const record = await findContact(db, kind.table, request.params.orgId, request.params.id);
+      const record = await findContact(db, kind.table, request.params.orgId, storedId(request));
       if (!record) throw notFound();
-      return { [kind.oneKey]: record };
+      return { [kind.oneKey]: shown(record) };
     },
   );
 
@@ -139,7 +153,7 @@ function registerKind<Fields, Record>(app: FastifyInstance, db: Db, kind: Contac
       await requireManager(db, signedIn(request), request.params.orgId);
       const record = await createContact(db, kind.table, request.params.orgId, request.body as Fields, auditOf(request, request.params.orgId));
       request.log.info({ organizationId: request.params.orgId, kind: kind.path }, 'contact added');
-      return reply.code(201).send({ [kind.oneKey]: record });
+      return reply.code(201).send({ [kind.oneKey]: shown(record) });
     },
   );
 
@@ -157,9 +171,9 @@ function registerKind<Fields, Record>(app: FastifyInstance, db: Db, kind: Contac
     },
     async (request) => {
       await requireManager(db, signedIn(request), request.params.orgId);
-      const record = await updateContact(db, kind.table, request.params.orgId, request.params.id, request.body as Fields, auditOf(request, request.params.orgId));
+      const record = await updateContact(db, kind.table, request.params.orgId, storedId(request), request.body as Fields, auditOf(request, request.params.orgId));
       if (!record) throw notFound();
-      return { [kind.oneKey]: record };
+      return { [kind.oneKey]: shown(record) };
     },
   );
 
@@ -176,7 +190,7 @@ function registerKind<Fields, Record>(app: FastifyInstance, db: Db, kind: Contac
     },
     async (request, reply) => {
       await requireManager(db, signedIn(request), request.params.orgId);
-      if (!(await deleteContact(db, kind.table, request.params.orgId, request.params.id, auditOf(request, request.params.orgId)))) throw notFound();
+      if (!(await deleteContact(db, kind.table, request.params.orgId, storedId(request), auditOf(request, request.params.orgId)))) throw notFound();
       request.log.info({ organizationId: request.params.orgId, kind: kind.path, id: request.params.id }, 'contact deleted');
       return reply.code(204).send();
     },

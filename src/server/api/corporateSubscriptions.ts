@@ -15,10 +15,17 @@
  * before it is validated, learner rows with all five fields blank are dropped (SPEC §5), a contact id of 0 or null
  * means none, and a change that leaves out the billing contact or the contact keeps the stored one (SPEC §7 payload
  * rules). Rules that need data answer 422 field errors (domain/corporateSubscriptionChecks.ts). The writes take an
- * Idempotency-Key header (api/idempotency.ts): a repeat answers the first answer, without a second mail.
+ * Idempotency-Key header (api/idempotency.ts): a repeat answers the first answer, without a second mail. The ids of
+ * applications, learner rows and contacts travel as public ids (domain/publicIds.ts), in answers and bodies alike.
  */
 import type { FastifyInstance, FastifyPluginAsync, FastifyRequest } from 'fastify';
-import { subscriptionAnswerSchema, subscriptionsAnswerSchema, subscriptionWriteAnswerSchema, type Subscription } from '../../common/api/answers.js';
+import {
+  subscriptionAnswerSchema,
+  subscriptionsAnswerSchema,
+  subscriptionWriteAnswerSchema,
+  type Subscription,
+  type SubscriptionWriteAnswer,
+} from '../../common/api/answers.js';
 import { API_ERROR } from '../../common/errorCodes.js';
 import type { AuditAction } from '../../common/auditActions.js';
 import { DEFAULT_LANGUAGE, LANGUAGES, type Language } from '../../common/languages.js';
@@ -36,6 +43,7 @@ import {
   type SubscriptionOrder,
   type SubscriptionWriter,
 } from '../domain/corporateSubscriptions.js';
+import { publicSubscription, storedSubscriptionForm } from '../domain/publicIds.js';
 import { mailSubscription, type SubscriptionMailKind } from '../domain/subscriptionMails.js';
 import { auditOf } from './audit.js';
 import { requireManager, signedIn, useAuthentication } from './auth.js';
@@ -125,8 +133,9 @@ async function keepStoredContacts(app: FastifyInstance, request: FastifyRequest<
   const reader = await subscriptionReader(app, request);
   const stored = await storedContactIds(app.db, reader.organizationId, request.params.requestCode);
   if (!stored) throw notFound();
-  if (!('billingContactId' in form) && stored.billingContactId !== null) form.billingContactId = stored.billingContactId;
-  if (!('contactId' in form) && stored.contactId !== null) form.contactId = stored.contactId;
+  // the body holds public ids until the handler takes the stored ones
+  if (!('billingContactId' in form) && stored.billingContactId !== null) form.billingContactId = app.publicIds.billingContact.toPublic(stored.billingContactId);
+  if (!('contactId' in form) && stored.contactId !== null) form.contactId = app.publicIds.contact.toPublic(stored.contactId);
 }
 
 /** The manager's confirmation mail of a real write (domain/subscriptionMails.ts); queued, never fails the answer. */
@@ -147,6 +156,11 @@ async function refusedAsFieldErrors<T>(work: Promise<T>): Promise<T> {
   }
 }
 
+/** A write's answer with public ids (the domain's, and an idempotent replay's, hold the stored ones). */
+function publicWriteAnswer(app: FastifyInstance, answer: SubscriptionWriteAnswer): SubscriptionWriteAnswer {
+  return { ...answer, corporateSubscription: publicSubscription(app.publicIds, answer.corporateSubscription) };
+}
+
 function registerReads(app: FastifyInstance, tags: string[]): void {
   app.get<{ Params: OrgParams; Querystring: ListQuery }>(
     '/organizations/:orgId/corporate_subscriptions',
@@ -162,7 +176,8 @@ function registerReads(app: FastifyInstance, tags: string[]): void {
     async (request) => {
       const reader = await subscriptionReader(app, request);
       const { service_group_id: serviceGroupId, order_by: order } = request.query;
-      return { corporateSubscriptions: await listSubscriptions(app.db, reader, { serviceGroupId, order }) };
+      const subscriptions = await listSubscriptions(app.db, reader, { serviceGroupId, order });
+      return { corporateSubscriptions: subscriptions.map((subscription) => publicSubscription(app.publicIds, subscription)) };
     },
   );
 
@@ -180,7 +195,7 @@ function registerReads(app: FastifyInstance, tags: string[]): void {
     async (request) => {
       const corporateSubscription = await findSubscription(app.db, await subscriptionReader(app, request), request.params.requestCode);
       if (!corporateSubscription) throw notFound();
-      return { corporateSubscription };
+      return { corporateSubscription: publicSubscription(app.publicIds, corporateSubscription) };
     },
   );
 }
@@ -208,12 +223,13 @@ function registerCreate(app: FastifyInstance, tags: string[]): void {
       const reader = await subscriptionReader(app, request);
       const dryRun = request.query.dryrun === true;
       const idempotency = idempotentRequest(request, reader.organizationId, signedIn(request).id);
-      const { replayed, ...answer } = await refusedAsFieldErrors(createSubscription(app.db, reader, request.body, dryRun, idempotency));
+      const form = storedSubscriptionForm(app.publicIds, request.body);
+      const { replayed, ...answer } = await refusedAsFieldErrors(createSubscription(app.db, reader, form, dryRun, idempotency));
       if (!dryRun && !replayed) {
         request.log.info({ organizationId: reader.organizationId, requestCode: answer.corporateSubscription.requestCode }, 'corporate subscription applied');
         await mailConfirmation(app, request, 'subscriptionApplied', answer.corporateSubscription);
       }
-      return reply.code(dryRun ? 200 : 201).send(answer);
+      return reply.code(dryRun ? 200 : 201).send(publicWriteAnswer(app, answer));
     },
   );
 }
@@ -243,14 +259,15 @@ function registerUpdates(app: FastifyInstance, tags: string[]): void {
         const reader = await subscriptionReader(app, request);
         const dryRun = request.query.dryrun === true;
         const idempotency = idempotentRequest(request, reader.organizationId, signedIn(request).id);
-        const result = await refusedAsFieldErrors(write(app.db, reader, request.params.requestCode, request.body, dryRun, idempotency));
+        const form = storedSubscriptionForm(app.publicIds, request.body);
+        const result = await refusedAsFieldErrors(write(app.db, reader, request.params.requestCode, form, dryRun, idempotency));
         if (!result) throw notFound();
         const { replayed, ...answer } = result;
         if (!dryRun && !replayed) {
           request.log.info({ organizationId: reader.organizationId, requestCode: request.params.requestCode, path }, 'corporate subscription changed');
           await mailConfirmation(app, request, 'subscriptionChanged', answer.corporateSubscription);
         }
-        return answer;
+        return publicWriteAnswer(app, answer);
       },
     );
   update('/organizations/:orgId/corporate_subscriptions/:requestCode', 'Change an application while it is updatable (a manager); 422 requestCode notUpdatable after its deadline', 'subscription.updated', updateSubscription);

@@ -13,6 +13,7 @@ import type { AuditAction, AuditTargetType } from '../../common/auditActions.js'
 import type { Db } from '../db/index.js';
 import { preparedStatement } from '../db/preparedStatements.js';
 import { guardCsvCell } from './organizationUsers.js';
+import { publicTargetId, recordedTargetIds, type PublicIds } from './publicIds.js';
 
 /** before → after of one field; null where the field did not exist (creation, deletion). */
 export interface FieldChange {
@@ -131,23 +132,38 @@ export interface AuditFilter {
   targetId?: string;
 }
 
-/** Where a page starts: after the event of this time (PostgreSQL's own text, microseconds kept) and id. */
+/** Where a page starts: after the event of this time (PostgreSQL's own text, microseconds kept) and stored id. */
 interface Cursor {
   time: string;
   id: string;
 }
 
-/** PostgreSQL's text of a timestamptz: 2026-11-24 18:58:31.123456+00 */
-const CURSOR_TIME = /^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d(\.\d{1,6})?[+-]\d\d(:\d\d)?$/;
+/**
+ * PostgreSQL's text of a timestamptz (2026-11-24 18:58:31.123456+00), each field within what the cast takes: a
+ * cursor the server did not make must not reach it (issue 25 finding 4). The day is checked against its month below.
+ */
+const CURSOR_TIME = /^(\d{4})-(\d\d)-(\d\d) ([01]\d|2[0-3]):[0-5]\d:[0-5]\d(\.\d{1,6})?[+-](0\d|1[0-5])(:[0-5]\d)?$/;
 
-export const encodeCursor = (cursor: Cursor): string => Buffer.from(JSON.stringify([cursor.time, cursor.id])).toString('base64url');
+function isCursorTime(text: string): boolean {
+  const match = CURSOR_TIME.exec(text);
+  if (!match) return false;
+  const [year, month, day] = match.slice(1, 4).map(Number) as [number, number, number];
+  const date = new Date(0);
+  date.setUTCFullYear(year, month - 1, day);
+  return year >= 1 && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
+}
+
+/** The cursor as the answer carries it: the time and the event's public id (never the shared sequence's value). */
+export const encodeCursor = (cursor: Cursor, ids: PublicIds): string =>
+  Buffer.from(JSON.stringify([cursor.time, String(ids.auditEvent.toPublic(Number(cursor.id)))])).toString('base64url');
 
 /** The cursor in a request, or undefined when it is not one this API made. */
-export function decodeCursor(text: string): Cursor | undefined {
+export function decodeCursor(text: string, ids: PublicIds): Cursor | undefined {
   try {
     const [time, id] = JSON.parse(Buffer.from(text, 'base64url').toString('utf8')) as unknown[];
-    if (typeof time !== 'string' || !CURSOR_TIME.test(time) || typeof id !== 'string' || !/^\d{1,18}$/.test(id)) return undefined;
-    return { time, id };
+    if (typeof time !== 'string' || !isCursorTime(time) || typeof id !== 'string' || !/^\d{1,15}$/.test(id)) return undefined;
+    const stored = ids.auditEvent.toStored(Number(id));
+    return stored === undefined ? undefined : { time, id: String(stored) };
   } catch {
     return undefined;
   }
@@ -162,7 +178,7 @@ function tokyoDayStart(day: string, plusDays = 0): Date {
   return new Date(Date.parse(`${within}T00:00:00+09:00`) + plusDays * 86_400_000);
 }
 
-function auditQuery(db: Db, organizationId: number, filter: AuditFilter) {
+function auditQuery(db: Db, organizationId: number, filter: AuditFilter, ids: PublicIds) {
   let query = db
     .selectFrom('auditEvents')
     .select(['id', 'occurredAt', 'actorAdminId', 'actorEmail', 'action', 'targetType', 'targetId', 'targetLabel', 'changes', sql<string>`occurred_at::text`.as('cursorTime')])
@@ -172,20 +188,31 @@ function auditQuery(db: Db, organizationId: number, filter: AuditFilter) {
   if (filter.adminId !== undefined) query = query.where('actorAdminId', '=', filter.adminId);
   if (filter.action) query = query.where('action', '=', filter.action);
   if (filter.targetType) query = query.where('targetType', '=', filter.targetType);
-  if (filter.targetId) query = query.where('targetId', '=', filter.targetId);
+  if (filter.targetId) {
+    // contacts' ids are public ids on the wire, stored ids in the trail (domain/publicIds.ts)
+    const { codedTypes, coded } = recordedTargetIds(ids, filter.targetId);
+    const targetId = filter.targetId;
+    query = query.where((eb) =>
+      eb.or([
+        eb.and([eb('targetType', 'not in', codedTypes), eb('targetId', '=', targetId)]),
+        ...coded.map((target) => eb.and([eb('targetType', '=', target.type), eb('targetId', '=', target.id)])),
+      ]),
+    );
+  }
   return query.orderBy('occurredAt', 'desc').orderBy('id', 'desc');
 }
 
 type AuditRow = Awaited<ReturnType<ReturnType<typeof auditQuery>['execute']>>[number];
 
-function toEvent(row: AuditRow): AuditEvent {
+function toEvent(row: AuditRow, ids: PublicIds): AuditEvent {
   const changes = (row.changes ?? {}) as Changes;
+  const targetType = row.targetType as AuditTargetType;
   return {
-    id: String(row.id),
+    id: String(ids.auditEvent.toPublic(Number(row.id))),
     occurredAt: new Date(row.occurredAt).toISOString(),
     actor: { adminId: row.actorAdminId, email: row.actorEmail },
     action: row.action as AuditAction,
-    target: { type: row.targetType as AuditTargetType, id: row.targetId, label: row.targetLabel },
+    target: { type: targetType, id: publicTargetId(ids, targetType, row.targetId), label: row.targetLabel },
     changes: Object.entries(changes).map(([field, change]) => ({ field, before: change.before, after: change.after })),
   };
 }
@@ -196,13 +223,16 @@ export interface AuditPage {
 }
 
 /** One page of the organisation's trail, newest first, after the cursor. */
-export async function listAuditEvents(db: Db, organizationId: number, filter: AuditFilter, page: { cursor?: Cursor; limit: number }): Promise<AuditPage> {
-  let query = auditQuery(db, organizationId, filter);
+export async function listAuditEvents(db: Db, organizationId: number, filter: AuditFilter, page: { cursor?: Cursor; limit: number }, ids: PublicIds): Promise<AuditPage> {
+  let query = auditQuery(db, organizationId, filter, ids);
   if (page.cursor) query = query.where(sql<boolean>`(occurred_at, id) < (${page.cursor.time}::timestamptz, ${page.cursor.id}::bigint)`);
   const rows = await query.limit(page.limit + 1).execute();
   const shown = rows.slice(0, page.limit);
   const last = shown.at(-1);
-  return { auditEvents: shown.map(toEvent), nextCursor: rows.length > page.limit && last ? encodeCursor({ time: last.cursorTime, id: String(last.id) }) : null };
+  return {
+    auditEvents: shown.map((row) => toEvent(row, ids)),
+    nextCursor: rows.length > page.limit && last ? encodeCursor({ time: last.cursorTime, id: String(last.id) }, ids) : null,
+  };
 }
 
 /** The most rows one export holds: a bound on one answer's size; narrow the period for more. */
@@ -211,9 +241,9 @@ export const AUDIT_EXPORT_MAX_ROWS = 10_000;
 export const AUDIT_CSV_HEADER = ['occurredAt', 'actorEmail', 'action', 'targetType', 'targetId', 'targetLabel', 'changes'] as const;
 
 /** The filtered trail as CSV (UTF-8 with a byte-order mark, CRLF, like the learners file), newest first. */
-export async function auditEventsCsv(db: Db, organizationId: number, filter: AuditFilter): Promise<string> {
-  const rows = await auditQuery(db, organizationId, filter).limit(AUDIT_EXPORT_MAX_ROWS).execute();
-  const records = rows.map(toEvent).map((event) =>
+export async function auditEventsCsv(db: Db, organizationId: number, filter: AuditFilter, ids: PublicIds): Promise<string> {
+  const rows = await auditQuery(db, organizationId, filter, ids).limit(AUDIT_EXPORT_MAX_ROWS).execute();
+  const records = rows.map((row) => toEvent(row, ids)).map((event) =>
     [
       event.occurredAt,
       event.actor.email,

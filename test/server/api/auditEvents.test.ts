@@ -40,6 +40,8 @@ describe('Audit trail (issue 21)', function () {
     expect(response.statusCode, response.body).to.equal(200);
     return response.json().audit_events;
   };
+  /** The public ids of G0000001's first contact and billing contact (stored as 1). */
+  const contacts = () => ({ billing_contact_id: ctx.app.publicIds.billingContact.toPublic(1), contact_id: ctx.app.publicIds.contact.toPublic(1) });
   const count = async () => Number((await ctx.db.selectFrom('auditEvents').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
 
   /** The actor as an entry shows it: an admin and their e-mail, or no one (an unauthenticated client). */
@@ -79,6 +81,8 @@ describe('Audit trail (issue 21)', function () {
     /** The acting admin (default manager@, 1); null: an unauthenticated client. */
     actor?: number | null;
     target: Json;
+    /** The target's id as the API shows it, known once written (a contact's public id). */
+    targetId?: () => string;
     /** Changes the entry must hold (field → [before, after]); every other field is free. */
     changes?: Record<string, [unknown, unknown]>;
     /** Organisations whose trail shows it (default [1]). */
@@ -129,6 +133,7 @@ describe('Audit trail (issue 21)', function () {
           },
           status: 201,
           target: { type: kind, label: '株式会社デモ 総務部' },
+          targetId: () => String(made[kind]),
           // a personal field: that it changed, not its values (issue 25 finding 7)
           changes: { departmentName: [null, '総務部'], email: [null, null] },
         },
@@ -137,6 +142,7 @@ describe('Audit trail (issue 21)', function () {
           write: async () => (await call('PATCH', `organizations/1/${path}/${made[kind]}`, as.manager, { ...body, department_name: '経理部' })).statusCode,
           status: 200,
           target: { type: kind, label: '株式会社デモ 経理部' },
+          targetId: () => String(made[kind]),
           changes: { departmentName: ['総務部', '経理部'] },
         },
         {
@@ -144,6 +150,7 @@ describe('Audit trail (issue 21)', function () {
           write: async () => (await call('DELETE', `organizations/1/${path}/${made[kind]}`, as.manager)).statusCode,
           status: 204,
           target: { type: kind, label: '株式会社デモ 経理部' },
+          targetId: () => String(made[kind]),
           changes: { departmentName: ['経理部', null], lastName: [null, null] },
         },
       ];
@@ -151,7 +158,7 @@ describe('Audit trail (issue 21)', function () {
     {
       action: 'subscription.created',
       write: async () => {
-        const body = { service_group_id: 9, service_ids: [9], admin_ids: [1], users: [learner(0), learner(1)], starts_on: startsOn(14), billing_contact_id: 1, contact_id: 1, project_class_id: 0 };
+        const body = { service_group_id: 9, service_ids: [9], admin_ids: [1], users: [learner(0), learner(1)], starts_on: startsOn(14), ...contacts(), project_class_id: 0 };
         const response = await call('POST', 'organizations/1/corporate_subscriptions', as.manager, body);
         made.application = body;
         made.requestCode = response.json().corporate_subscription?.request_code;
@@ -246,8 +253,8 @@ describe('Audit trail (issue 21)', function () {
 
   describe('records nothing', () => {
     const NOTHING: Array<[string, () => Promise<number>, number]> = [
-      ['for a dry run', async () => (await call('POST', 'organizations/1/corporate_subscriptions?dryrun=true', as.manager, { service_group_id: 9, service_ids: [9], admin_ids: [1], users: [learner(5)], starts_on: startsOn(20), billing_contact_id: 1, contact_id: 1, project_class_id: 0 })).statusCode, 200],
-      ['for a refused application (422)', async () => (await call('POST', 'organizations/1/corporate_subscriptions', as.manager, { service_group_id: 9, service_ids: [9], admin_ids: [1], users: [learner(5)], starts_on: '2020-01-06', billing_contact_id: 1, contact_id: 1, project_class_id: 0 })).statusCode, 422],
+      ['for a dry run', async () => (await call('POST', 'organizations/1/corporate_subscriptions?dryrun=true', as.manager, { service_group_id: 9, service_ids: [9], admin_ids: [1], users: [learner(5)], starts_on: startsOn(20), ...contacts(), project_class_id: 0 })).statusCode, 200],
+      ['for a refused application (422)', async () => (await call('POST', 'organizations/1/corporate_subscriptions', as.manager, { service_group_id: 9, service_ids: [9], admin_ids: [1], users: [learner(5)], starts_on: '2020-01-06', ...contacts(), project_class_id: 0 })).statusCode, 422],
       ["for a member's role change (403)", async () => (await call('PATCH', 'organizations/1/affiliations/admins/3', as.member, { role: 'manager' })).statusCode, 403],
       ["for another organisation's manager (403)", async () => (await call('POST', 'organizations/1/contacts', as.otherManager, CONTACT)).statusCode, 403],
       ['for a role that already was (no change)', async () => (await call('PATCH', 'organizations/1/affiliations/admins/3', as.manager, { role: 'member' })).statusCode, 200],
@@ -300,6 +307,7 @@ describe('Audit trail (issue 21)', function () {
           expect(event, `the entry in organisation ${orgId}`).to.not.equal(undefined);
           expect(event!.actor).to.deep.equal(await actorOf(testCase.actor === undefined ? 1 : testCase.actor));
           expect(event!.target).to.include(testCase.target);
+          if (testCase.targetId) expect(event!.target.id, 'the id the API shows').to.equal(testCase.targetId());
           const changes = Object.fromEntries((event!.changes as Json[]).map((change) => [change.field, [change.before, change.after]]));
           for (const [field, change] of Object.entries(testCase.changes ?? {})) expect(changes[field], field).to.deep.equal(change);
           expect(JSON.stringify(event!.changes), 'no secret').to.not.match(/password|hash|token|Kz9!/i);
@@ -491,6 +499,51 @@ describe('Audit trail (issue 21)', function () {
       expect(bulkUpdate!.changes.map((change: Json) => change.field)).to.deep.equal(bulk.map((user) => `nameId #${user.id}`));
       const rows = await rawRows();
       for (const secret of secrets.filter(Boolean)) expect(rows, secret).to.not.contain(secret);
+    });
+  });
+
+  describe('ids and the cursor (issue 25 findings 4, 6)', () => {
+    /** A cursor's content: [time, event id]. */
+    const cursorOf = (cursor: string) => JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as [string, string];
+    const cursorWith = (time: string, id: string) => Buffer.from(JSON.stringify([time, id])).toString('base64url');
+    const firstPage = async () => (await call('GET', 'organizations/1/audit_events?limit=1', as.manager)).json();
+
+    it('refuses a cursor whose time is no real date-time (400, not the cast failing)', async () => {
+      // two entries at least, so the first page has a next one
+      for (const turn of [1, 2]) expect((await call('POST', 'organizations/1/contacts', as.manager, { ...CONTACT, department_name: `課${turn}` })).statusCode).to.equal(201);
+      const [time, id] = cursorOf((await firstPage()).next_cursor);
+      expect((await call('GET', `organizations/1/audit_events?cursor=${cursorWith(time, id)}`, as.manager)).statusCode, 'the cursor as made').to.equal(200);
+      for (const notATime of ['2026-02-30 00:00:00+00', '2026-13-01 00:00:00+00', '2026-01-01 00:00:00+99', '0000-01-01 00:00:00+00', '2026-01-01 24:00:00+00', '2026-01-01 00:00:00+16']) {
+        const response = await call('GET', `organizations/1/audit_events?cursor=${cursorWith(notATime, id)}`, as.manager);
+        expect(response.statusCode, notATime).to.equal(400);
+        expect(response.json()).to.deep.equal({ error: 'bad_request' });
+      }
+    });
+
+    it('shows event ids, cursors and contact targets that do not tell how many entries other organisations made', async () => {
+      const contactEvents: Json[] = [];
+      for (let turn = 0; turn < 4; turn += 1) {
+        const created = (await call('POST', 'organizations/1/contacts', as.manager, CONTACT)).json().contact;
+        expect((await call('POST', 'organizations/2/contacts', as.otherManager, CONTACT)).statusCode).to.equal(201);
+        const [event] = await events(`&target_type=contact&target_id=${created.id}`);
+        expect(event, 'one target\'s history, found by the id the API shows').to.deep.include({ action: 'contact.created' });
+        expect(event!.target.id).to.equal(String(created.id));
+        expect(await events(`&target_id=${created.id}`), 'without the type too').to.have.length(1);
+        contactEvents.push(event!);
+      }
+      // stored ids would step by 2 (the other organisation's entry in between)
+      const ids = contactEvents.map((event) => Number(event.id));
+      const steps = ids.slice(1).map((id, index) => id - ids[index]!);
+      expect(new Set(steps).size, `steps ${steps.join(', ')}`).to.be.greaterThan(1);
+      for (const id of ids) expect(Number.isSafeInteger(id) && id >= 1, String(id)).to.equal(true);
+      // the cursor holds the page's last public id, not the stored one
+      const page = await firstPage();
+      const stored = await ctx.db.selectFrom('auditEvents').select('id').where('organizationId', '=', 1).orderBy('id', 'desc').executeTakeFirstOrThrow();
+      expect(cursorOf(page.next_cursor)[1]).to.equal(page.audit_events[0].id).and.not.equal(String(stored.id));
+      expect(page.audit_events[0].id).to.not.equal(String(stored.id));
+      // the export shows the same target ids
+      const csv = (await call('GET', 'organizations/1/audit_events/csv?target_type=contact', as.manager)).body;
+      for (const event of contactEvents) expect(csv).to.contain(`,contact,${event.target.id},`);
     });
   });
 

@@ -51,6 +51,9 @@ const SUBSCRIPTION = {
   billing_contact_id: 1,
   contact_id: 1,
 };
+/** G0000001's first contact and billing contact in a URL (stored as 1): their public ids are known once the app runs. */
+const FIRST_CONTACT = '{first contact}';
+const FIRST_BILLING_CONTACT = '{first billing contact}';
 /** Routes of G0000001's managers: the member and the sessions of another organisation are refused. */
 const MANAGERS_OF_ONE = (status: number) => ({ member: 403, manager: status, otherManager: 403, otherSession: 403 });
 
@@ -125,14 +128,14 @@ const MATRIX: Record<string, Row> = {
   // contacts and billing contacts of G0000001 (id 1; contact 1 and billing contact 1 are its): managers only, reading
   // too; the manager's 404 for an id the organisation does not have shows they got past the access checks
   'GET /api/v2/organizations/:orgId/contacts': signedInRoute({ url: '/api/v2/organizations/1/contacts' }, MANAGERS_OF_ONE(200)),
-  'GET /api/v2/organizations/:orgId/contacts/:id': signedInRoute({ url: '/api/v2/organizations/1/contacts/1' }, MANAGERS_OF_ONE(200)),
+  'GET /api/v2/organizations/:orgId/contacts/:id': signedInRoute({ url: `/api/v2/organizations/1/contacts/${FIRST_CONTACT}` }, MANAGERS_OF_ONE(200)),
   'POST /api/v2/organizations/:orgId/contacts': signedInRoute({ method: 'POST', url: '/api/v2/organizations/1/contacts', payload: CONTACT }, MANAGERS_OF_ONE(201)),
-  'PATCH /api/v2/organizations/:orgId/contacts/:id': signedInRoute({ method: 'PATCH', url: '/api/v2/organizations/1/contacts/1', payload: CONTACT }, MANAGERS_OF_ONE(200)),
+  'PATCH /api/v2/organizations/:orgId/contacts/:id': signedInRoute({ method: 'PATCH', url: `/api/v2/organizations/1/contacts/${FIRST_CONTACT}`, payload: CONTACT }, MANAGERS_OF_ONE(200)),
   'DELETE /api/v2/organizations/:orgId/contacts/:id': signedInRoute({ method: 'DELETE', url: '/api/v2/organizations/1/contacts/999999' }, MANAGERS_OF_ONE(404)),
   'GET /api/v2/organizations/:orgId/billing_contacts': signedInRoute({ url: '/api/v2/organizations/1/billing_contacts' }, MANAGERS_OF_ONE(200)),
-  'GET /api/v2/organizations/:orgId/billing_contacts/:id': signedInRoute({ url: '/api/v2/organizations/1/billing_contacts/1' }, MANAGERS_OF_ONE(200)),
+  'GET /api/v2/organizations/:orgId/billing_contacts/:id': signedInRoute({ url: `/api/v2/organizations/1/billing_contacts/${FIRST_BILLING_CONTACT}` }, MANAGERS_OF_ONE(200)),
   'POST /api/v2/organizations/:orgId/billing_contacts': signedInRoute({ method: 'POST', url: '/api/v2/organizations/1/billing_contacts', payload: BILLING_CONTACT }, MANAGERS_OF_ONE(201)),
-  'PATCH /api/v2/organizations/:orgId/billing_contacts/:id': signedInRoute({ method: 'PATCH', url: '/api/v2/organizations/1/billing_contacts/1', payload: BILLING_CONTACT }, MANAGERS_OF_ONE(200)),
+  'PATCH /api/v2/organizations/:orgId/billing_contacts/:id': signedInRoute({ method: 'PATCH', url: `/api/v2/organizations/1/billing_contacts/${FIRST_BILLING_CONTACT}`, payload: BILLING_CONTACT }, MANAGERS_OF_ONE(200)),
   'DELETE /api/v2/organizations/:orgId/billing_contacts/:id': signedInRoute({ method: 'DELETE', url: '/api/v2/organizations/1/billing_contacts/999999' }, MANAGERS_OF_ONE(404)),
   // corporate subscriptions of G0000001 (demo: A000000101 updatable emba, A000000102 started newemba, A000000103 gls
   // with a class; A000000105 is G0000002's): managers only. The manager's answers show they got past the access checks
@@ -268,8 +271,12 @@ describe('Route authorisation matrix', () => {
     expect(undeclared, 'write routes without config.audit').to.deep.equal([]);
   });
 
-  for (const [route, { request, expected }] of Object.entries(MATRIX)) {
+  for (const [route, { request: row, expected }] of Object.entries(MATRIX)) {
     it(route, async () => {
+      const url = String(row.url)
+        .replace(FIRST_CONTACT, String(ctx.app.publicIds.contact.toPublic(1)))
+        .replace(FIRST_BILLING_CONTACT, String(ctx.app.publicIds.billingContact.toPublic(1)));
+      const request = { ...row, url };
       const seen = {} as Record<Caller, number>;
       for (const [index, caller] of CALLERS.entries()) {
         // each caller from its own address, so per-address rate limits do not mix the callers up

@@ -1,7 +1,8 @@
 /**
  * Contacts and billing contacts API (SPEC §7 'Contacts', §3 Contact and Billing contact, §5 validation): the five
- * calls of each, managers only, on the demo data: G0000001 (id 1) has contacts 1 and 2 and billing contact 1;
- * manager@ (1) manages it and is a member of G0000002 (id 2), member@ (2) is its member.
+ * calls of each, managers only, on the demo data: G0000001 (id 1) has contacts 1 and 2 and billing contact 1 (stored
+ * ids; the API shows their public ids, domain/publicIds.ts); manager@ (1) manages it and is a member of G0000002 (id 2),
+ * member@ (2) is its member.
  */
 import { expect } from 'chai';
 import { hashPassword } from '../../../src/server/domain/passwords.js';
@@ -61,7 +62,7 @@ describe('Contacts API (SPEC §7 Contacts)', function () {
       const response = await call('GET', 'organizations/1/contacts', as.manager);
       expect(response.statusCode, response.body).to.equal(200);
       const contacts = response.json().contacts;
-      expect(contacts.map((contact: { id: number }) => contact.id)).to.deep.equal([1, 2]);
+      expect(contacts.map((contact: { id: number }) => contact.id)).to.deep.equal([1, 2].map(ctx.app.publicIds.contact.toPublic));
       expect(contacts[0]).to.have.all.keys(
         'id', 'organization_id', 'corporation_name', 'department_name', 'postal_code', 'address', 'first_name', 'last_name', 'kana_first_name', 'kana_last_name', 'phone_number', 'email',
       );
@@ -144,7 +145,7 @@ describe('Contacts API (SPEC §7 Contacts)', function () {
       const listed = await call('GET', 'organizations/1/billing_contacts', as.manager);
       expect(listed.statusCode, listed.body).to.equal(200);
       expect(listed.json().billing_contacts).to.have.length(1);
-      expect(listed.json().billing_contacts[0]).to.include({ id: 1, organization_id: 1, addressee: '' });
+      expect(listed.json().billing_contacts[0]).to.include({ id: ctx.app.publicIds.billingContact.toPublic(1), organization_id: 1, addressee: '' });
 
       const created = await call('POST', 'organizations/1/billing_contacts', as.manager, BILLING_CONTACT);
       expect(created.statusCode, created.body).to.equal(201);
@@ -184,5 +185,45 @@ describe('Contacts API (SPEC §7 Contacts)', function () {
       expect((await call('GET', 'organizations/1/billing_contacts', as.member)).statusCode).to.equal(403);
       expect((await call('POST', 'organizations/1/billing_contacts', as.member, BILLING_CONTACT)).statusCode).to.equal(403);
     });
+  });
+
+  describe('public ids (issue 25 finding 6)', () => {
+    const KINDS = [
+      { path: 'contacts', body: CONTACT, key: 'contact' },
+      { path: 'billing_contacts', body: BILLING_CONTACT, key: 'billing_contact' },
+    ] as const;
+
+    for (const kind of KINDS) {
+      it(`${kind.path}: two organisations adding in turn, the ids one sees do not tell how many the other added`, async () => {
+        const ours: number[] = [];
+        for (let turn = 0; turn < 4; turn += 1) {
+          const mine = await call('POST', `organizations/1/${kind.path}`, as.manager, kind.body);
+          expect(mine.statusCode, mine.body).to.equal(201);
+          ours.push(mine.json()[kind.key].id);
+          expect((await call('POST', `organizations/2/${kind.path}`, as.otherManager, kind.body)).statusCode).to.equal(201);
+        }
+        // stored ids would step by 2 (the other organisation's in between); public ids step by no rule
+        const steps = ours.slice(1).map((id, index) => id - ours[index]!);
+        expect(new Set(steps).size, `steps ${steps.join(', ')}`).to.be.greaterThan(1);
+        for (const id of ours) expect(Number.isSafeInteger(id) && id >= 1 && id <= 2147483647, String(id)).to.equal(true);
+        for (const id of ours) expect((await call('GET', `organizations/1/${kind.path}/${id}`, as.manager)).statusCode).to.equal(200);
+        for (const id of ours) await call('DELETE', `organizations/1/${kind.path}/${id}`, as.manager);
+      });
+
+      it(`${kind.path}: the stored id, another organisation's id and any other number answer 404 like an unknown id`, async () => {
+        const created = (await call('POST', `organizations/1/${kind.path}`, as.manager, kind.body)).json()[kind.key];
+        const stored = await ctx.db.selectFrom(kind.path === 'contacts' ? 'contacts' : 'billingContacts').select('id').where('organizationId', '=', 1).orderBy('id', 'desc').executeTakeFirstOrThrow();
+        const theirs = (await call('POST', `organizations/2/${kind.path}`, as.otherManager, kind.body)).json()[kind.key];
+        for (const id of [stored.id, theirs.id, 2147483647]) {
+          expect(id, 'the stored id is not the public one').to.not.equal(created.id);
+          for (const method of ['GET', 'PATCH', 'DELETE'] as const) {
+            const response = await call(method, `organizations/1/${kind.path}/${id}`, as.manager, method === 'PATCH' ? kind.body : undefined);
+            expect(response.statusCode, `${method} ${id}`).to.equal(404);
+            expect(response.json()).to.deep.equal({ error: 'not_found' });
+          }
+        }
+        await call('DELETE', `organizations/1/${kind.path}/${created.id}`, as.manager);
+      });
+    }
   });
 });

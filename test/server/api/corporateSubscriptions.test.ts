@@ -4,6 +4,7 @@
  * days ago), A000000103 (gls, class GLS-A, +21 days, 12 learners), A000000104 (newhodaiplus, +42 days, 5 learners);
  * G0000002 (id 2) has A000000105. manager@ (1) manages G0000001; member@ (2) is its member; pending@ (3) is not
  * activated. The services' last start dates are lifted (emba's 2026-05-01 has passed) so that the window is today's.
+ * G0000001's first contact and billing contact are stored as 1; the API shows public ids (domain/publicIds.ts).
  */
 import { expect } from 'chai';
 import { sql } from 'kysely';
@@ -32,6 +33,9 @@ describe('Corporate subscriptions API (SPEC §7 Corporate subscriptions)', funct
   const today = tokyoToday();
   /** A start date inside the window, this many days after its first day. */
   const startsOn = (days = 14) => addDays(earliestStartsOn(today), days);
+  /** The public ids of G0000001's first contact and billing contact. */
+  const contact1 = () => ctx.app.publicIds.contact.toPublic(1);
+  const billingContact1 = () => ctx.app.publicIds.billingContact.toPublic(1);
   /** A valid newhodaiplus application (service 9) with the organisation's first contact and billing contact. */
   const application = (extra: Json = {}) => ({
     service_group_id: 9,
@@ -39,8 +43,8 @@ describe('Corporate subscriptions API (SPEC §7 Corporate subscriptions)', funct
     admin_ids: [1],
     users: learners(2),
     starts_on: startsOn(),
-    billing_contact_id: 1,
-    contact_id: 1,
+    billing_contact_id: billingContact1(),
+    contact_id: contact1(),
     billing_note: 'PO-1',
     project_class_id: 0,
     ...extra,
@@ -104,12 +108,12 @@ describe('Corporate subscriptions API (SPEC §7 Corporate subscriptions)', funct
       const response = await call('GET', 'organizations/1/corporate_subscriptions/A000000101?lang=en', as.manager);
       expect(response.statusCode, response.body).to.equal(200);
       const subscription = response.json().corporate_subscription;
-      expect(subscription).to.include({ type: 'standard', term: null, billing_contact_id: 1, contact_id: 1, billing_note: '発注番号 PO-2026-0042' });
+      expect(subscription).to.include({ type: 'standard', term: null, billing_contact_id: billingContact1(), contact_id: contact1(), billing_note: '発注番号 PO-2026-0042' });
       expect(subscription.admins.map((admin: Json) => admin.email)).to.deep.equal(['manager@example.com', 'manager2@example.com']);
       expect(subscription.users).to.have.length(3);
       expect(subscription.users[0]).to.have.all.keys('id', 'first_name', 'last_name', 'kana_first_name', 'kana_last_name', 'email');
-      expect(subscription.billing_contact).to.include({ id: 1, email: 'accounting@example.com' });
-      expect(subscription.contact).to.include({ id: 1, postal_code: '100-0005' });
+      expect(subscription.billing_contact).to.include({ id: billingContact1(), email: 'accounting@example.com' });
+      expect(subscription.contact).to.include({ id: contact1(), postal_code: '100-0005' });
       expect(subscription.services[0].service_group.urls).to.be.an('array').that.is.not.empty;
       const gls = (await call('GET', 'organizations/1/corporate_subscriptions/A000000103', as.manager)).json().corporate_subscription;
       expect(gls).to.include({ type: 'class', billing_contact: null, contact: null });
@@ -162,7 +166,7 @@ describe('Corporate subscriptions API (SPEC §7 Corporate subscriptions)', funct
       const response = await call('POST', 'organizations/1/corporate_subscriptions?dryrun=true', as.manager, withClass);
       expect(response.statusCode, response.body).to.equal(200);
       expect(response.json().corporate_subscription).to.include({ type: 'class', billing_contact_id: null, contact_id: null, billing_note: null });
-      const refused = await call('POST', 'organizations/1/corporate_subscriptions?dryrun=true', as.manager, { ...withClass, contact_id: 1 });
+      const refused = await call('POST', 'organizations/1/corporate_subscriptions?dryrun=true', as.manager, { ...withClass, contact_id: contact1() });
       expect(refused.statusCode).to.equal(422);
       expect(errorsOf(refused.json())).to.have.property('contact_id', 'invalid');
     });
@@ -236,7 +240,7 @@ describe('Corporate subscriptions API (SPEC §7 Corporate subscriptions)', funct
         .values({ organizationId: 2, corporationName: 'x', departmentName: 'x', postalCode: '100-0001', address: 'x', firstName: 'x', lastName: 'x', kanaFirstName: 'x', kanaLastName: 'x', phoneNumber: '0', email: 'x@example.com' })
         .returning('id')
         .execute();
-      const contacts = await call('POST', 'organizations/1/corporate_subscriptions?dryrun=true', as.manager, application({ contact_id: theirContact!.id, billing_contact_id: 999 }));
+      const contacts = await call('POST', 'organizations/1/corporate_subscriptions?dryrun=true', as.manager, application({ contact_id: ctx.app.publicIds.contact.toPublic(theirContact!.id), billing_contact_id: 999 }));
       expect(errorsOf(contacts.json())).to.deep.equal({ billing_contact_id: 'blank', contact_id: 'blank' });
       const theirClass = await ctx.db.selectFrom('projectClasses').select('id').where('code', '=', 'GLS-S').executeTakeFirstOrThrow();
       const projectClass = await call('POST', 'organizations/1/corporate_subscriptions?dryrun=true', as.manager, {
@@ -357,8 +361,8 @@ describe('Corporate subscriptions API (SPEC §7 Corporate subscriptions)', funct
       const changed = response.json().corporate_subscription;
       expect(changed.users.map((user: Json) => user.id).slice(0, 2)).to.deep.equal([third.id, first.id]);
       expect(changed.users[0].first_name).to.equal('三郎');
-      expect(changed.users[2].id).to.be.above(third.id);
-      expect(changed).to.include({ billing_contact_id: 1, contact_id: 1, billing_note: 'PO-2', request_code: stored.request_code });
+      expect(changed.users[2].id).to.be.above(0).and.not.be.oneOf([first.id, third.id]);
+      expect(changed).to.include({ billing_contact_id: billingContact1(), contact_id: contact1(), billing_note: 'PO-2', request_code: stored.request_code });
       expect(changed.admins.map((admin: Json) => admin.id)).to.deep.equal([1, 4]);
       expect((await call('GET', `organizations/1/corporate_subscriptions/${stored.request_code}`, as.manager)).json().corporate_subscription).to.deep.equal(changed);
     });
@@ -660,7 +664,8 @@ describe('Corporate subscriptions API (SPEC §7 Corporate subscriptions)', funct
       const response = await call('DELETE', `organizations/1/corporate_subscriptions/${created.request_code}`, as.manager);
       expect(response.statusCode).to.equal(204);
       expect((await call('GET', `organizations/1/corporate_subscriptions/${created.request_code}`, as.manager)).statusCode).to.equal(404);
-      expect(await ctx.db.selectFrom('subscriptionLearners').select('id').where('subscriptionId', '=', created.id).execute()).to.deep.equal([]);
+      const storedId = ctx.app.publicIds.subscription.toStored(created.id)!;
+      expect(await ctx.db.selectFrom('subscriptionLearners').select('id').where('subscriptionId', '=', storedId).execute()).to.deep.equal([]);
       expect((await call('DELETE', `organizations/1/corporate_subscriptions/${created.request_code}`, as.manager)).statusCode).to.equal(404);
     });
 
@@ -670,6 +675,42 @@ describe('Corporate subscriptions API (SPEC §7 Corporate subscriptions)', funct
       expect(late.json().errors).to.deep.equal([{ field: 'request_code', code: 'notUpdatable', meta: {} }]);
       expect((await call('DELETE', 'organizations/1/corporate_subscriptions/A000000105', as.manager)).statusCode).to.equal(404);
       expect((await call('GET', 'organizations/2/corporate_subscriptions/A000000105', as.otherManager)).statusCode).to.equal(200);
+    });
+  });
+
+  describe('public ids (issue 25 finding 6)', () => {
+    /** Another organisation's application with a learner, stored between two of ours (as its own API call would). */
+    async function theirApplication(index: number): Promise<void> {
+      const { id: _id, ...theirs } = await ctx.db.selectFrom('corporateSubscriptions').selectAll().where('requestCode', '=', 'A000000105').executeTakeFirstOrThrow();
+      const { id } = await ctx.db.insertInto('corporateSubscriptions').values({ ...theirs, requestCode: `A80000000${index}` }).returning('id').executeTakeFirstOrThrow();
+      await ctx.db
+        .insertInto('subscriptionLearners')
+        .values({ subscriptionId: id, position: 0, firstName: '花子', lastName: '佐藤', kanaFirstName: 'はなこ', kanaLastName: 'さとう', email: `theirs${index}@example.com` })
+        .execute();
+    }
+
+    it('two organisations applying in turn: the application and learner ids one sees do not tell how many the other made', async () => {
+      const ours: Json[] = [];
+      for (let turn = 0; turn < 4; turn += 1) {
+        const response = await call('POST', 'organizations/1/corporate_subscriptions', as.manager, application({ starts_on: startsOn(50 + turn), users: [learner(100 + turn)] }));
+        expect(response.statusCode, response.body).to.equal(201);
+        ours.push(response.json().corporate_subscription);
+        await theirApplication(turn);
+      }
+      // stored ids would step by 2 (the other organisation's in between); public ids step by no rule
+      for (const ids of [ours.map((subscription) => subscription.id as number), ours.map((subscription) => subscription.users[0].id as number)]) {
+        const steps = ids.slice(1).map((id, index) => id - ids[index]!);
+        expect(new Set(steps).size, `steps ${steps.join(', ')}`).to.be.greaterThan(1);
+        for (const id of ids) expect(Number.isSafeInteger(id) && id >= 1 && id <= 2147483647, String(id)).to.equal(true);
+      }
+      for (const subscription of ours) expect((await call('DELETE', `organizations/1/corporate_subscriptions/${subscription.request_code}`, as.manager)).statusCode).to.equal(204);
+    });
+
+    it('takes a stored contact id or any other number that is not a contact the organisation was shown as none (blank)', async () => {
+      for (const id of [1, 2147483647]) {
+        const response = await call('POST', 'organizations/1/corporate_subscriptions?dryrun=true', as.manager, application({ contact_id: id, billing_contact_id: id }));
+        expect(errorsOf(response.json()), String(id)).to.deep.equal({ billing_contact_id: 'blank', contact_id: 'blank' });
+      }
     });
   });
 });
