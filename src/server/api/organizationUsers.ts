@@ -3,7 +3,8 @@
  * is admin-only):
  *
  *   GET   organizations/{orgId}/users                          → {users}
- *   GET   organizations/{orgId}/users/csv                      → the list as CSV text (the page saves it with a BOM)
+ *   GET   organizations/{orgId}/users/csv                      → the list as CSV text (the page saves it with a BOM), streamed;
+ *                                                                429 while the admin's previous export is being sent
  *   PATCH organizations/{orgId}/users/{userId}   {last_name, first_name, kana_last_name, kana_first_name, email, name_id}
  *                                                              → {user}; 422 {errors} (names/e-mail changed, nameId rules)
  *   POST  organizations/{orgId}/users/preview    multipart, field csv → {users}; 400 {error: exceedMaxSize | fileNotFound |
@@ -26,6 +27,7 @@ import { API_ERROR, CSV_FORMAT_ERRORS } from '../../common/errorCodes.js';
 import { bulkUpdateUsers, CsvFormatProblem, listUsers, previewUsersCsv, updateUser, usersCsv, type UserInput } from '../domain/organizationUsers.js';
 import { auditOf } from './audit.js';
 import { requireManager, requireManagerBeforeBody, signedIn, useAuthentication } from './auth.js';
+import { CSV_EXPORT_ERRORS, sendCsvExport } from './csvExports.js';
 import { controlCharacterError, formHasControlCharacter } from './controlCharacters.js';
 import { ApiError } from './errors.js';
 import { TAG } from './openapi.js';
@@ -112,15 +114,15 @@ export const organizationUsersRoutes: FastifyPluginAsync = async (app) => {
     {
       schema: {
         tags: [TAG.organisationUsers],
-        summary: 'The learners as CSV text (header id,lastName,firstName,kanaLastName,kanaFirstName,email,nameId); the page saves it with a UTF-8 byte-order mark',
+        summary: `The learners as CSV text (header id,lastName,firstName,kanaLastName,kanaFirstName,email,nameId), at most ${config.csvExportMaxRows} rows, then a line saying it was cut; the page saves it with a UTF-8 byte-order mark; one export at a time per admin`,
         params: organizationParams,
-        response: { 200: { type: 'string', description: 'text/csv; charset=utf-8' }, ...errorAnswers({ 403: [API_ERROR.forbidden] }) },
+        response: { 200: { type: 'string', description: 'text/csv; charset=utf-8' }, ...errorAnswers(CSV_EXPORT_ERRORS) },
       },
     },
     async (request, reply) => {
-      await requireManager(db, signedIn(request), request.params.orgId);
-      const csv = usersCsv(await listUsers(db, request.params.orgId));
-      return reply.type('text/csv; charset=utf-8').send(csv);
+      const orgId = request.params.orgId;
+      await requireManager(db, signedIn(request), orgId);
+      return sendCsvExport(request, reply, () => usersCsv(db, orgId, config.csvExportMaxRows));
     },
   );
 
