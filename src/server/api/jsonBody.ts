@@ -35,8 +35,8 @@ const OPEN_BOUNDS: BodyBounds = { maxItems: OPEN_MAX_ITEMS, maxKeys: OPEN_MAX_KE
 
 /** The bounds of a body schema: plain JSON Schema, or a form marker (api/validation.ts) whose schemas use local `#/$defs/` references. */
 function boundsOf(schema: Schema): BodyBounds {
-  // a single-item array may stand for a scalar (ajv coerceTypes 'array'): at least one item is always allowed
-  const bounds = { maxItems: 1, maxKeys: 0, keys: new Set<string>() };
+  // a single-item array may stand for a scalar (ajv coerceTypes 'array'): one item is always allowed, and KEY_ALLOWANCE keys
+  const bounds = { maxItems: 1, maxKeys: KEY_ALLOWANCE, keys: new Set<string>() };
   const seen = new Set<unknown>();
   const visit = (node: unknown, root: Schema): void => {
     if (typeof node !== 'object' || node === null || seen.has(node)) return;
