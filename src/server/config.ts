@@ -119,6 +119,8 @@ export interface Config {
   usersCsvMaxBytes: number;
   /** The largest bulk-update body, bytes (USERS_BULK_UPDATE_MAX_BYTES, default 12 MiB: the previewed rows of 40,000 learners as JSON): larger answers 413. */
   usersBulkUpdateMaxBytes: number;
+  /** The most rows of one CSV export, the learners or the audit trail (CSV_EXPORT_MAX_ROWS, default 100,000): a longer file ends with a line saying it was cut. */
+  csvExportMaxRows: number;
   /** Corporate subscriptions: the values SPEC §4/§5 leave open (domain/corporateSubscriptions.ts). */
   subscriptions: SubscriptionsConfig;
 }
@@ -346,6 +348,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
   };
   const usersCsvMaxBytes = count('USERS_CSV_MAX_BYTES', 4 * 1024 * 1024);
   const usersBulkUpdateMaxBytes = count('USERS_BULK_UPDATE_MAX_BYTES', 12 * 1024 * 1024);
+  const csvExportMaxRows = count('CSV_EXPORT_MAX_ROWS', 100_000);
   const shutdownTimeout = duration('SHUTDOWN_TIMEOUT', 5);
   const listenDatabaseUrl = value('LISTEN_DATABASE_URL');
   if (listenDatabaseUrl !== undefined && !isPostgresUrl(listenDatabaseUrl)) problems.push(`LISTEN_DATABASE_URL must be a postgres:// or postgresql:// URL, got "${redactUrl(listenDatabaseUrl)}"`);
@@ -398,6 +401,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
     trustProxy: trustProxy!,
     usersCsvMaxBytes,
     usersBulkUpdateMaxBytes,
+    csvExportMaxRows,
     shutdownTimeout,
     subscriptions: Object.freeze(subscriptions),
     accessTokenTtl,

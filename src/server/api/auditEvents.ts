@@ -2,7 +2,8 @@
  * The organisation's audit trail (issue 21), a manager's calls:
  *
  *   GET organizations/{orgId}/audit_events      ?from&to&days&admin_id&action&target_type&target_id&cursor&limit → {audit_events, next_cursor}
- *   GET organizations/{orgId}/audit_events/csv  the same filters → the list as CSV (UTF-8 with BOM, CRLF)
+ *   GET organizations/{orgId}/audit_events/csv  the same filters → the list as CSV (UTF-8 with BOM, CRLF), streamed;
+ *                                               429 while the admin's previous export is being sent (api/csvExports.ts)
  *
  * The organisation must be the session's and the caller its manager (api/auth.ts); the query joins nothing else, so
  * another organisation's events are never read.
@@ -13,8 +14,9 @@ import { auditEventsAnswerSchema, type AuditEventsAnswer } from '../../common/ap
 import { AUDIT_ACTIONS, AUDIT_TARGET_TYPES } from '../../common/auditActions.js';
 import { API_ERROR } from '../../common/errorCodes.js';
 import { addDays, tokyoToday } from '../../common/subscriptionRules.js';
-import { AUDIT_EXPORT_MAX_ROWS, auditEventsCsv, decodeCursor, listAuditEvents, type AuditFilter } from '../domain/audit.js';
+import { auditEventsCsv, decodeCursor, listAuditEvents, type AuditFilter } from '../domain/audit.js';
 import { requireManager, signedIn, useAuthentication } from './auth.js';
+import { CSV_EXPORT_ERRORS, sendCsvExport } from './csvExports.js';
 import { ApiError } from './errors.js';
 import { TAG } from './openapi.js';
 import { errorAnswers, organizationParams, wire, type OrganizationParams } from './schemas.js';
@@ -91,16 +93,16 @@ export const auditEventsRoutes: FastifyPluginAsync = async (app) => {
     {
       schema: {
         tags,
-        summary: `The filtered audit trail as CSV, newest first, at most ${AUDIT_EXPORT_MAX_ROWS} rows (a manager): UTF-8 with a byte-order mark, CRLF`,
+        summary: `The filtered audit trail as CSV, newest first, at most ${app.config.csvExportMaxRows} rows, then a line saying it was cut (a manager): UTF-8 with a byte-order mark, CRLF; one export at a time per admin`,
         params: organizationParams,
         querystring: filterQuery,
-        response: { 200: { type: 'string', description: 'text/csv; charset=utf-8' }, ...errorAnswers({ 403: [API_ERROR.forbidden] }) },
+        response: { 200: { type: 'string', description: 'text/csv; charset=utf-8' }, ...errorAnswers(CSV_EXPORT_ERRORS) },
       },
     },
     async (request, reply) => {
       const organizationId = await requireManagerOf(request);
-      const csv = await auditEventsCsv(app.db, organizationId, filterOf(request.query), app.publicIds);
-      return reply.type('text/csv; charset=utf-8').header('content-disposition', 'attachment; filename="activity-log.csv"').send(csv);
+      const filter = filterOf(request.query);
+      return sendCsvExport(request, reply, () => auditEventsCsv(app.db, organizationId, filter, app.publicIds, app.config.csvExportMaxRows), 'activity-log.csv');
     },
   );
 };

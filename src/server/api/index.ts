@@ -3,7 +3,8 @@
  * the API routes only (the OpenAPI document and the static files are left alone), and document the errors
  * every route may answer (api/openapi.ts):
  * - preValidation: a JSON body's keys become camelCase and its strings are trimmed (deep, arrays of
- *   objects too); multipart and other bodies are not touched;
+ *   objects too; only the keys the route's schema names are remembered, api/jsonBody.ts); multipart and other bodies
+ *   are not touched;
  * - preSerialization: response keys become snake_case (deep).
  */
 import type { FastifyInstance, FastifyPluginAsync, FastifyRequest } from 'fastify';
@@ -24,6 +25,7 @@ import { projectsRoutes } from './projects.js';
 import { registrationRequestsRoutes } from './registrationRequests.js';
 import { servicesRoutes } from './services.js';
 import { singleSignOnRoutes, singleSignOnVerifyRoutes } from './singleSignOn.js';
+import { bodyBounds } from './jsonBody.js';
 import { documentAnswers } from './openapi.js';
 import { COMMON_ERRORS } from './schemas.js';
 import { fromWire, toWire } from './wire.js';
@@ -39,7 +41,7 @@ function installWireConventions(app: FastifyInstance): void {
   // synchronous hooks (done callback): they run on every API call, most of which are reads without a body
   app.addHook('preValidation', (request, _reply, done) => {
     if (request.body !== undefined && request.body !== null && isJsonBody(request)) {
-      request.body = fromWire(request.body);
+      request.body = fromWire(request.body, bodyBounds(request).keys);
     }
     done();
   });

@@ -3,7 +3,8 @@
  * is admin-only):
  *
  *   GET   organizations/{orgId}/users                          → {users}
- *   GET   organizations/{orgId}/users/csv                      → the list as CSV text (the page saves it with a BOM)
+ *   GET   organizations/{orgId}/users/csv                      → the list as CSV text (the page saves it with a BOM), streamed;
+ *                                                                429 while the admin's previous export is being sent
  *   PATCH organizations/{orgId}/users/{userId}   {last_name, first_name, kana_last_name, kana_first_name, email, name_id}
  *                                                              → {user}; 422 {errors} (names/e-mail changed, nameId rules)
  *   POST  organizations/{orgId}/users/preview    multipart, field csv → {users}; 400 {error: exceedMaxSize | fileNotFound |
@@ -25,7 +26,8 @@ import type { Forms } from '../../common/api/forms.js';
 import { API_ERROR, CSV_FORMAT_ERRORS } from '../../common/errorCodes.js';
 import { bulkUpdateUsers, CsvFormatProblem, listUsers, previewUsersCsv, updateUser, usersCsv, type UserInput } from '../domain/organizationUsers.js';
 import { auditOf } from './audit.js';
-import { requireManager, signedIn, useAuthentication } from './auth.js';
+import { requireManager, requireManagerBeforeBody, signedIn, useAuthentication } from './auth.js';
+import { CSV_EXPORT_ERRORS, sendCsvExport } from './csvExports.js';
 import { controlCharacterError, formHasControlCharacter } from './controlCharacters.js';
 import { ApiError } from './errors.js';
 import { TAG } from './openapi.js';
@@ -112,15 +114,15 @@ export const organizationUsersRoutes: FastifyPluginAsync = async (app) => {
     {
       schema: {
         tags: [TAG.organisationUsers],
-        summary: 'The learners as CSV text (header id,lastName,firstName,kanaLastName,kanaFirstName,email,nameId); the page saves it with a UTF-8 byte-order mark',
+        summary: `The learners as CSV text (header id,lastName,firstName,kanaLastName,kanaFirstName,email,nameId), at most ${config.csvExportMaxRows} rows, then a line saying it was cut; the page saves it with a UTF-8 byte-order mark; one export at a time per admin`,
         params: organizationParams,
-        response: { 200: { type: 'string', description: 'text/csv; charset=utf-8' }, ...errorAnswers({ 403: [API_ERROR.forbidden] }) },
+        response: { 200: { type: 'string', description: 'text/csv; charset=utf-8' }, ...errorAnswers(CSV_EXPORT_ERRORS) },
       },
     },
     async (request, reply) => {
-      await requireManager(db, signedIn(request), request.params.orgId);
-      const csv = usersCsv(await listUsers(db, request.params.orgId));
-      return reply.type('text/csv; charset=utf-8').send(csv);
+      const orgId = request.params.orgId;
+      await requireManager(db, signedIn(request), orgId);
+      return sendCsvExport(request, reply, () => usersCsv(db, orgId, config.csvExportMaxRows));
     },
   );
 
@@ -201,6 +203,8 @@ export const organizationUsersRoutes: FastifyPluginAsync = async (app) => {
     {
       // a large organisation's previewed rows are more than Fastify's default 1 MiB (issue 19)
       bodyLimit: config.usersBulkUpdateMaxBytes,
+      // the manager check before the body is read (up to 12 MiB): anyone else is answered 403 at once
+      onRequest: requireManagerBeforeBody,
       config: { audit: ['users.bulkUpdated'] },
       schema: {
         tags: [TAG.organisationUsers],
@@ -212,7 +216,6 @@ export const organizationUsersRoutes: FastifyPluginAsync = async (app) => {
     },
     async (request, reply) => {
       const orgId = request.params.orgId;
-      await requireManager(db, signedIn(request), orgId);
       try {
         const result = await bulkUpdateUsers(db, orgId, request.body.users, auditOf(request, orgId));
         if (!result.ok) return reply.code(422).send({ errors: result.errors, users: result.users } as never);

@@ -81,7 +81,7 @@ export function validateForm(name: string, data: unknown): FieldError[] | null {
 
 /** Sorts field errors the way the form lists its fields (ajv reports `required` before the rest). */
 function inFormOrder(schema: JsonSchema, errors: FieldError[]): FieldError[] {
-  const order = Object.keys((schema.properties ?? {}) as Record<string, unknown>).map(toSnakeKey);
+  const order = Object.keys((schema.properties ?? {}) as Record<string, unknown>).map((key) => toSnakeKey(key));
   const rank = (error: FieldError) => {
     const index = order.indexOf(error.field.split('.', 1)[0]!);
     return index === -1 ? order.length : index;

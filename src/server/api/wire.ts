@@ -13,15 +13,18 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
   return proto === Object.prototype || proto === null;
 }
 
-/** Deep copy of a parsed JSON body with camelCase keys and trimmed strings (arrays of objects too). */
-export function fromWire(value: unknown): unknown {
+/**
+ * Deep copy of a parsed JSON body with camelCase keys and trimmed strings (arrays of objects too). Only the `known`
+ * keys (the route's schema names them: api/jsonBody.ts bodyBounds) are remembered by the conversion; without `known`, all.
+ */
+export function fromWire(value: unknown, known?: ReadonlySet<string>): unknown {
   if (typeof value === 'string') return value.trim();
-  if (Array.isArray(value)) return value.map(fromWire);
+  if (Array.isArray(value)) return value.map((item) => fromWire(item, known));
   if (isPlainObject(value)) {
     const result: Record<string, unknown> = {};
     for (const [key, inner] of Object.entries(value)) {
       if (key === '__proto__') continue;
-      result[toCamelKey(key)] = fromWire(inner);
+      result[toCamelKey(key, known?.has(key) ?? true)] = fromWire(inner, known);
     }
     return result;
   }

@@ -6,13 +6,13 @@
  * Routes bind the actor and the organisation (api/audit.ts) and may record only the actions their route config
  * declares; the domain functions call `trail.record(trx, entry)` inside their transactions.
  */
-import { stringify } from 'csv-stringify/sync';
+import type { Readable } from 'node:stream';
 import { sql } from 'kysely';
 import type { AuditEvent } from '../../common/api/auditAnswers.js';
 import type { AuditAction, AuditTargetType } from '../../common/auditActions.js';
 import type { Db } from '../db/index.js';
 import { preparedStatement } from '../db/preparedStatements.js';
-import { guardCsvCell } from './organizationUsers.js';
+import { CSV_BATCH_ROWS, csvStream } from './csv.js';
 import { publicTargetId, recordedTargetIds, type PublicIds } from './publicIds.js';
 
 /** before → after of one field; null where the field did not exist (creation, deletion). */
@@ -235,24 +235,29 @@ export async function listAuditEvents(db: Db, organizationId: number, filter: Au
   };
 }
 
-/** The most rows one export holds: a bound on one answer's size; narrow the period for more. */
-export const AUDIT_EXPORT_MAX_ROWS = 10_000;
-
 export const AUDIT_CSV_HEADER = ['occurredAt', 'actorEmail', 'action', 'targetType', 'targetId', 'targetLabel', 'changes'] as const;
 
-/** The filtered trail as CSV (UTF-8 with a byte-order mark, CRLF, like the learners file), newest first. */
-export async function auditEventsCsv(db: Db, organizationId: number, filter: AuditFilter, ids: PublicIds): Promise<string> {
-  const rows = await auditQuery(db, organizationId, filter, ids).limit(AUDIT_EXPORT_MAX_ROWS).execute();
-  const records = rows.map((row) => toEvent(row, ids)).map((event) =>
-    [
-      event.occurredAt,
-      event.actor.email,
-      event.action,
-      event.target.type,
-      event.target.id,
-      event.target.label,
-      event.changes.map((change) => `${change.field}: ${JSON.stringify(change.before)} → ${JSON.stringify(change.after)}`).join('\n'),
-    ].map(guardCsvCell),
-  );
-  return `\uFEFF${stringify(records, { header: true, columns: [...AUDIT_CSV_HEADER], record_delimiter: 'windows' })}`;
+const auditRecord = (event: AuditEvent): string[] => [
+  event.occurredAt,
+  event.actor.email,
+  event.action,
+  event.target.type,
+  event.target.id,
+  event.target.label,
+  event.changes.map((change) => `${change.field}: ${isPersonal(change.field) ? '(personal data, not recorded)' : `${JSON.stringify(change.before)} → ${JSON.stringify(change.after)}`}`).join('\n'),
+];
+
+/** The filtered trail a page at a time (the list's own pages and cursors), as CSV records. */
+async function* auditBatches(db: Db, organizationId: number, filter: AuditFilter, ids: PublicIds): AsyncGenerator<string[][]> {
+  for (let cursor: Cursor | undefined; ; ) {
+    const page = await listAuditEvents(db, organizationId, filter, { cursor, limit: CSV_BATCH_ROWS }, ids);
+    yield page.auditEvents.map(auditRecord);
+    cursor = page.nextCursor ? decodeCursor(page.nextCursor, ids) : undefined;
+    if (!cursor) return;
+  }
+}
+
+/** The filtered trail as CSV (UTF-8 with a byte-order mark, CRLF), newest first, at most `maxRows` records, read a page at a time. */
+export function auditEventsCsv(db: Db, organizationId: number, filter: AuditFilter, ids: PublicIds, maxRows: number): Readable {
+  return csvStream({ columns: AUDIT_CSV_HEADER, bom: true, maxRows }, auditBatches(db, organizationId, filter, ids));
 }

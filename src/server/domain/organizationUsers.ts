@@ -8,14 +8,15 @@
  * matched to learners by id. A file that is no such table is a format error (400); a table whose rows break a rule
  * answers row errors (422) with the rows as read, so the page can show them.
  */
+import type { Readable } from 'node:stream';
 import { parse } from 'csv-parse/sync';
-import { stringify } from 'csv-stringify/sync';
 import iconv from 'iconv-lite';
 import { sql } from 'kysely';
 import type { OrganizationUser, UserRowError } from '../../common/api/answers.js';
 import { API_ERROR, USER_ROW_ERROR, type CsvFormatError, type UserRowErrorCode } from '../../common/errorCodes.js';
 import type { Db } from '../db/index.js';
 import type { AuditEntry, AuditTrail } from './audit.js';
+import { CSV_BATCH_ROWS, csvStream, unguardCsvCell } from './csv.js';
 
 /** The CSV's header, in order (the fields of SPEC §3 Organisation user the page shows, and the id that matches rows). */
 export const USERS_CSV_HEADER = ['id', 'lastName', 'firstName', 'kanaLastName', 'kanaFirstName', 'email', 'nameId'] as const;
@@ -60,27 +61,19 @@ export function listUsers(db: Db, organizationId: number): Promise<OrganizationU
   return usersQuery(db, organizationId).execute();
 }
 
-/**
- * A cell a spreadsheet would read as a formula (OWASP CSV injection: =, +, -, @, tab, carriage return), also behind
- * leading single quotes: such a value gets one more quote on export, and the upload takes exactly that one off, so a
- * downloaded file uploads unchanged whatever the stored value (issue 15 finding 10).
- */
-const FORMULA_CELL = /^'*[=+\-@\t\r]/;
-
-export function guardCsvCell(value: string): string {
-  return FORMULA_CELL.test(value) ? `'${value}` : value;
+/** The list as CSV (no byte-order mark: the page adds it when it saves the file, SPEC §9), formula cells guarded, read a batch at a time. */
+export function usersCsv(db: Db, organizationId: number, maxRows: number): Readable {
+  return csvStream({ columns: USERS_CSV_HEADER, bom: false, maxRows }, usersBatches(db, organizationId));
 }
 
-export function unguardCsvCell(cell: string): string {
-  return cell.startsWith("'") && FORMULA_CELL.test(cell.slice(1)) ? cell.slice(1) : cell;
-}
-
-/** The list as CSV text (no byte-order mark: the page adds it when it saves the file, SPEC §9), formula cells guarded. */
-export function usersCsv(users: readonly OrganizationUser[]): string {
-  return stringify(
-    users.map((user) => USERS_CSV_HEADER.map((column) => guardCsvCell(String(user[column])))),
-    { header: true, columns: [...USERS_CSV_HEADER], record_delimiter: 'windows' },
-  );
+/** The learners by id, CSV_BATCH_ROWS at a time (each batch after the last id of the one before). */
+async function* usersBatches(db: Db, organizationId: number): AsyncGenerator<string[][]> {
+  for (let after = 0; ; ) {
+    const users = await usersQuery(db, organizationId).where('id', '>', after).limit(CSV_BATCH_ROWS).execute();
+    yield users.map((user) => USERS_CSV_HEADER.map((column) => String(user[column])));
+    if (users.length < CSV_BATCH_ROWS) return;
+    after = users.at(-1)!.id;
+  }
 }
 
 /** The encodings an uploaded CSV may come in: what Japanese Excel saves ("CSV UTF-8", "CSV (カンマ区切り)" = CP932). */

@@ -11,10 +11,11 @@ import { addDays, earliestStartsOn, tokyoToday } from '../../../src/common/subsc
 import type { AuditAction } from '../../../src/common/auditActions.js';
 import { DEMO_PASSWORD } from '../../../src/server/db/seed/demoData.js';
 import { auditTrail } from '../../../src/server/domain/audit.js';
+import { cutNote } from '../../../src/server/domain/csv.js';
 import { hashPassword } from '../../../src/server/domain/passwords.js';
 import { authorize, bearer, Browser, signIn } from '../support/oidc.js';
 import { accessToken } from '../support/tokens.js';
-import { useTestApp } from '../support/testApp.js';
+import { startTestServer, useTestApp, type TestServer } from '../support/testApp.js';
 
 type Json = Record<string, any>;
 
@@ -557,5 +558,69 @@ describe('Audit trail (issue 21)', function () {
       expect(String(truncate)).to.match(/append-only/);
       expect(await count()).to.be.greaterThan(0);
     });
+  });
+});
+
+describe('The audit export of a large trail (issue 25 finding 3)', function () {
+  this.timeout(300_000);
+  const ENTRIES = 100_000;
+  /** The heap the whole export (server and this reading client, one process) may add: the file itself is about 14 MB. */
+  const HEAP_BOUND = 100 * 1024 * 1024;
+  let server: TestServer;
+  let manager: Record<string, string>;
+  const exportUrl = () => `${server.url}/api/v2/organizations/1/audit_events/csv?action=contact.created`;
+
+  before(async () => {
+    server = await startTestServer({ env: { SEED: 'demo', CSV_EXPORT_MAX_ROWS: String(ENTRIES) } });
+    // one more entry than the file may hold, one a second back from now
+    await sql`insert into audit_events (organization_id, actor_admin_id, actor_email, action, target_type, target_id, target_label, changes, occurred_at)
+      select 1, 1, 'manager@example.com', 'contact.created', 'contact', g::text, '株式会社デモ ' || g,
+        jsonb_build_object('address', jsonb_build_object('before', null, 'after', '東京都千代田区丸の内1-1-' || g)), now() - g * interval '1 second'
+      from generate_series(1, ${sql.lit(ENTRIES + 1)}) as g`.execute(server.db);
+    manager = bearer(await accessToken(server.app, { sub: '1' }));
+  });
+  after(async () => server?.close());
+
+  it('streams 100,000 entries, then a line saying the file was cut, the heap growing less than 100 MB', async () => {
+    const before = process.memoryUsage().heapUsed;
+    let peak = before;
+    const response = await fetch(exportUrl(), { headers: manager });
+    expect(response.status).to.equal(200);
+    const decoder = new TextDecoder('utf-8', { ignoreBOM: true });
+    let lines = 0;
+    let head = '';
+    let tail = '';
+    for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
+      const text = decoder.decode(chunk, { stream: true });
+      lines += text.split('\n').length - 1; // a CRLF may span two chunks
+      if (head.length < 200) head += text;
+      tail = (tail + text).slice(-500);
+      peak = Math.max(peak, process.memoryUsage().heapUsed);
+    }
+    expect(head.split('\r\n')[0]).to.equal('\uFEFFoccurredAt,actorEmail,action,targetType,targetId,targetLabel,changes');
+    expect(lines).to.equal(1 + ENTRIES + 1);
+    expect(tail.trimEnd().split('\r\n').at(-1)).to.equal(`${cutNote(ENTRIES)},,,,,,`);
+    expect(peak - before, `heap grew by ${Math.round((peak - before) / 1024 / 1024)} MB`).to.be.below(HEAP_BOUND);
+  });
+
+  it("answers the same admin's second export 429 too_many_requests while the first is being sent, and exports again once it ended", async () => {
+    const first = (await fetch(exportUrl(), { headers: manager })).body!.getReader();
+    try {
+      expect((await first.read()).done).to.equal(false);
+      const second = await fetch(exportUrl(), { headers: manager });
+      expect(second.status).to.equal(429);
+      expect(await second.json()).to.deep.equal({ error: 'too_many_requests' });
+    } finally {
+      await first.cancel();
+    }
+    // the first export ends when the server sees the client gone
+    for (const deadline = Date.now() + 30_000; ; ) {
+      const again = await fetch(exportUrl(), { headers: manager });
+      await again.body?.cancel();
+      if (again.status === 200) break;
+      expect(again.status).to.equal(429);
+      expect(Date.now(), 'the export slot was never freed').to.be.below(deadline);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
   });
 });

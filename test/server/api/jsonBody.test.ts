@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { jsonShapeProblem } from '../../../src/server/api/jsonBody.js';
 import { useTestApp } from '../support/testApp.js';
 
 const nested = (depth: number) => '['.repeat(depth) + ']'.repeat(depth);
@@ -41,3 +42,35 @@ describe('JSON bodies (issue 7 finding 2)', () => {
   });
 });
 
+
+describe('JSON bodies within the route schema\'s bounds (issue 25 finding 3)', () => {
+  const ctx = useTestApp();
+  const post = (url: string, payload: string) => ctx.app.inject({ method: 'POST', url, headers: { 'content-type': 'application/json' }, payload });
+  /** A text the parser would refuse (400): only a refusal before parsing answers otherwise. */
+  const unparsable = '!!! not JSON';
+
+  it('refuses a list longer than the schema allows with 422 on that list before parsing the body', async () => {
+    // registration_requests has no list: one item (a scalar sent as a list) at most
+    const response = await post('/api/v2/registration_requests', `{"captcha":{"x":1},"email":[${'"a",'.repeat(5)}${unparsable}`);
+    expect(response.statusCode, response.body).to.equal(422);
+    expect(response.json()).to.deep.equal({ errors: [{ field: 'email', code: 'invalid', meta: {} }] });
+  });
+
+  it('refuses an anonymous body of about 1 MiB of distinct keys with 413 before parsing it', async () => {
+    const keys = Array.from({ length: 90_000 }, (_, index) => `"k${index}":0`).join(',');
+    expect(keys.length).to.be.within(0.9 * 1024 * 1024, 1024 * 1024 - 100); // about the 1 MiB body limit
+    const response = await post('/api/v2/registration_requests', `{${keys},${unparsable}`);
+    expect(response.statusCode, response.body).to.equal(413);
+    expect(response.json()).to.deep.equal({ error: 'bad_request' });
+  });
+
+  it('counts the structure outside strings only: brackets, commas, colons and escaped quotes inside strings do not count', () => {
+    const bounds = { maxItems: 2, maxKeys: 2 };
+    expect(jsonShapeProblem(JSON.stringify({ a: '[1,2,3],{"x":1,"y":2,"z":3}\\"', b: ['\\",', ',,,'] }), bounds)).to.equal(undefined);
+    expect(jsonShapeProblem('{"a":[1,2,3]}', bounds)).to.deep.equal({ kind: 'items', at: ['a'] });
+    expect(jsonShapeProblem('{"a":[{"b\\"c":[]},{"b\\"c":[1,[],"x"]}]}', bounds)).to.deep.equal({ kind: 'items', at: ['a', '1', 'b"c'] });
+    expect(jsonShapeProblem('{"a":1,"b":{},"c":[]}', bounds)).to.deep.equal({ kind: 'keys' });
+    expect(jsonShapeProblem('[[],[],[ ]]', bounds)).to.deep.equal({ kind: 'items', at: [] });
+    expect(jsonShapeProblem('[[],[ ]]', bounds)).to.equal(undefined);
+  });
+});

@@ -5,12 +5,13 @@
  * the database. On PGlite, or on PostgreSQL with TEST_DATABASE_URL. A 33,000-item list once left PGlite answering
  * every later query wrongly (a statement's parameters are counted in 16 bits), and PostgreSQL answered 503.
  */
+import http from 'node:http';
 import { expect } from 'chai';
 import { addDays, earliestStartsOn, tokyoToday } from '../../../src/common/subscriptionRules.js';
 import { DEMO_PASSWORD } from '../../../src/server/db/seed/demoData.js';
 import { bearer, signIn } from '../support/oidc.js';
 import { accessToken } from '../support/tokens.js';
-import { useTestApp } from '../support/testApp.js';
+import { startTestServer, useTestApp, type TestServer } from '../support/testApp.js';
 
 type Json = Record<string, unknown>;
 type Schema = Record<string, any>;
@@ -151,5 +152,61 @@ describe('bounded lists in every request body (issue 15 finding 1)', function ()
     const response = await ctx.app.inject({ method: 'POST', url: '/api/v2/organizations/1/corporate_subscriptions', headers: manager, payload: { ...application(), users } });
     expect(response.statusCode, response.body.slice(0, 300)).to.equal(201);
     expect(response.json().corporate_subscription.users).to.have.length(1000);
+  });
+});
+
+/** A POST whose body is written a chunk at a time, as long as the server reads it; `answer` settles when the server answers. */
+function slowUpload(url: string, headers: Record<string, string>, chunks: Iterable<string>): { answer: Promise<number>; uploaded: () => boolean; abort: () => void } {
+  let done = false;
+  const request = http.request(url, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' } });
+  const answer = new Promise<number>((resolve, reject) => {
+    request.once('response', (response) => {
+      response.resume();
+      resolve(response.statusCode!);
+    });
+    request.once('error', reject);
+  });
+  const iterator = chunks[Symbol.iterator]();
+  const writeMore = (): void => {
+    for (let next = iterator.next(); !next.done; next = iterator.next()) {
+      if (request.destroyed) return;
+      if (!request.write(next.value)) return void request.once('drain', writeMore);
+    }
+    done = true;
+    request.end();
+  };
+  writeMore();
+  return { answer, uploaded: () => done, abort: () => request.destroy() };
+}
+
+/** `{"users":[{},{},…]}` of about `bytes`, in 64 KiB chunks. */
+function* emptyRows(bytes: number): Generator<string> {
+  yield '{"users":[{}';
+  const chunk = ',{}'.repeat(64 * 1024 / 3);
+  for (let sent = 0; sent < bytes; sent += chunk.length) yield chunk;
+  yield ']}';
+}
+
+describe('manager-only bodies (issue 25 finding 3)', function () {
+  this.timeout(60_000);
+  let server: TestServer;
+
+  before(async () => {
+    server = await startTestServer({ env: { SEED: 'demo' } });
+  });
+  after(async () => server?.close());
+
+  it('answers two 12 MB bulk updates of a member 403 before their bodies are uploaded, while /healthz keeps answering', async () => {
+    const member = bearer(await accessToken(server.app, { sub: '2' }));
+    const uploads = [1, 2].map(() => slowUpload(`${server.url}/api/v2/organizations/1/users/bulk_update`, member, emptyRows(12 * 1000 * 1000)));
+    try {
+      const health = await fetch(`${server.url}/healthz`);
+      expect(health.status).to.equal(200);
+      // the answers come while the bodies are still on their way: nothing waited for them, nothing parsed them
+      expect(await Promise.all(uploads.map((upload) => upload.answer))).to.deep.equal([403, 403]);
+      expect(uploads.map((upload) => upload.uploaded())).to.deep.equal([false, false]);
+    } finally {
+      for (const upload of uploads) upload.abort();
+    }
   });
 });
