@@ -7,7 +7,7 @@
  */
 import type { CDPSession, Page } from 'playwright-core';
 import { launchBrowser, newPage, startPortal } from '../test/e2e/support/portal.js';
-import { chooseOrganization, DEMO_PASSWORD, enterCredentials, MANAGER, useEnglish, waitForHeader } from '../test/e2e/support/signin.js';
+import { signInAsManagerAt } from '../test/e2e/support/signin.js';
 
 /** The emulated networks (Chrome DevTools' presets' figures) and the CPU slowdown. */
 export const PROFILES = {
@@ -85,11 +85,7 @@ export async function benchColdLoad(): Promise<ColdLoadRow[]> {
   const errors: string[] = [];
   try {
     const page = await newPage(browser, errors);
-    await useEnglish(page, portal.url);
-    await page.goto(`${portal.url}/`);
-    await enterCredentials(page, MANAGER, DEMO_PASSWORD);
-    await chooseOrganization(page, 'G0000001');
-    await waitForHeader(page, '[G0000001]');
+    await signInAsManagerAt(page, portal.url, '/', 'G0000001');
     const session = await page.context().newCDPSession(page);
     const rows: ColdLoadRow[] = [];
     for (const profile of Object.keys(PROFILES) as Profile[]) {
