@@ -100,7 +100,7 @@ interface PostgresListenOptions {
  * A connection can also die silently — a NAT or load balancer dropping it without FIN or RST, or a pooler in
  * transaction mode that never delivers notifications — and then `listening` would stay true while nothing arrives
  * (issue 25 finding 1). So TCP keepalive is on, and a heartbeat goes through the pool every `heartbeatIntervalMs`
- * and must come back on this connection before the next one leaves; when it does not, the connection is taken as
+ * and must come back on this connection within two periods (a busy pool may hold one back a while); when it does not, the connection is taken as
  * lost: `onInterrupted`, a log line, and a new connection.
  */
 function listenOnPostgres(channel: string, handlers: NotificationHandlers, options: PostgresListenOptions): NotificationListener {
@@ -162,12 +162,12 @@ function listenOnPostgres(channel: string, handlers: NotificationHandlers, optio
   const heartbeat = setInterval(() => {
     const current = client;
     if (!current || !listening) return;
-    if (heard < sent) {
-      current.emit('error', new Error(`no heartbeat came back within ${heartbeatIntervalMs} ms`));
+    if (sent - heard >= 2) {
+      current.emit('error', new Error(`no heartbeat came back within ${2 * heartbeatIntervalMs} ms`));
       return;
     }
     sent += 1;
-    // a failed send (the database away) leaves the beat unheard: the next tick takes the connection as lost
+    // a failed send (the database away) leaves the beat unheard: two ticks later the connection is taken as lost
     options.notify(channel, `${beat}${sent}`).catch(() => undefined);
   }, heartbeatIntervalMs).unref();
   void connect();

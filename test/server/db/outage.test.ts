@@ -135,7 +135,9 @@ describe('database outage', function () {
     let testDatabase: TestDatabase;
     let testApp: TestApp;
 
-    before(async () => {
+    before(async function () {
+      // the process's first PGlite in the PostgreSQL lane: the migrated template is made first (tens of seconds on a busy machine)
+      this.timeout(120_000);
       testDatabase = await createTestDatabase({ baseUrl: '' });
       testApp = await createTestApp({ testDatabase, env });
     });

@@ -28,7 +28,9 @@ describe('token validity kept in memory (issue 20)', function () {
   let validity: TokenValidity;
   let adminId: number;
 
-  before(async () => {
+  before(async function () {
+    // alone, the file makes the process's migrated PGlite template first (tens of seconds on a busy machine)
+    this.timeout(120_000);
     testDatabase = await createTestDatabase();
     validity = createTokenValidity(testDatabase.database);
     adminId = await addAdmin(testDatabase.database, 'cached@example.com');
