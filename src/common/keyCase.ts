@@ -3,8 +3,8 @@
  * answer or a body repeats the same few keys on every row (10,000 learners: 80,000 keys, which change-case's regular
  * expressions took about 85 ms to convert one by one). Keys come from clients too, so the memo stops growing at
  * MAX_REMEMBERED_KEYS rather than grow without bound, and the server remembers only the keys a route's schema names
-(`remember: false` for the others, issue 25 finding 3: a body's made-up keys would fill it for good). Used by the server (api/wire.ts) and the browser
- * (client/api/caseConversion.ts).
+ * (`remember: false` for the others, issue 25 finding 3: a body's made-up keys would fill it for good). Used by the
+ * server (api/wire.ts) and the browser (client/api/caseConversion.ts).
  */
 import { camelCase, snakeCase } from 'change-case';
 
