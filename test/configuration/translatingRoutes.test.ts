@@ -12,7 +12,9 @@ const MAIL_LANGUAGE = [
 ];
 
 describe('translating routes (src/common/translatingRoutes.ts)', () => {
-  it("are exactly the server's routes whose query takes lang, but those where it is a mail's language", async () => {
+  it("are exactly the server's routes whose query takes lang, but those where it is a mail's language", async function () {
+    // a whole app on a new in-memory database: its migrations take tens of seconds on a busy machine
+    this.timeout(120_000);
     const app = await buildApp(loadConfig({ ...process.env, DATABASE_URL: MEMORY_DATABASE_URL, SEED: 'none', LOG_LEVEL: 'error' }));
     try {
       await app.ready();
