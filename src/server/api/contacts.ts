@@ -39,7 +39,7 @@ import {
   type ContactFields,
   type ContactTable,
 } from '../domain/contacts.js';
-import { publicContact, type IdCodec } from '../domain/publicIds.js';
+import { publicContact, type IdKind } from '../domain/publicIds.js';
 import { auditOf } from './audit.js';
 import { requireManager, signedIn, useAuthentication } from './auth.js';
 import { ApiError } from './errors.js';
@@ -58,8 +58,8 @@ interface ContactKind<Fields, Record> {
   listAnswer: object;
   oneAnswer: object;
   table: ContactTable<Fields, Record>;
-  /** The public ids of its records. */
-  ids: (app: FastifyInstance) => IdCodec;
+  /** Which public ids its records show. */
+  idKind: IdKind;
 }
 
 const CONTACT_KIND: ContactKind<ContactFields, Contact> = {
@@ -71,7 +71,7 @@ const CONTACT_KIND: ContactKind<ContactFields, Contact> = {
   listAnswer: contactsAnswerSchema,
   oneAnswer: contactAnswerSchema,
   table: CONTACTS,
-  ids: (app) => app.publicIds.contact,
+  idKind: 'contact',
 };
 
 const BILLING_CONTACT_KIND: ContactKind<BillingContactFields, BillingContact> = {
@@ -83,7 +83,7 @@ const BILLING_CONTACT_KIND: ContactKind<BillingContactFields, BillingContact> = 
   listAnswer: billingContactsAnswerSchema,
   oneAnswer: billingContactAnswerSchema,
   table: BILLING_CONTACTS,
-  ids: (app) => app.publicIds.billingContact,
+  idKind: 'billingContact',
 };
 
 const ACCESS_ERRORS = { 403: [API_ERROR.forbidden] } as const;
@@ -94,7 +94,7 @@ function registerKind<Fields, Record extends { id: number }>(app: FastifyInstanc
   const member = `${collection}/:id`;
   const tags = [TAG.contacts];
   const notFound = () => new ApiError(404, API_ERROR.notFound);
-  const ids = kind.ids(app);
+  const ids = app.publicIds[kind.idKind];
   const shown = (record: Record) => publicContact(ids, record);
   /** The stored id of the path's public id; a number that is none is an id the organisation does not have. */
   const storedId = (request: { params: OrganizationRecordParams }) => {
