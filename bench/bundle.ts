@@ -49,7 +49,7 @@ export async function benchBundle(): Promise<FirstLoad> {
   console.log('  per screen (added on first visit):');
   for (const screen of loadScreens()) {
     const engine = screen.component ? byName(`screen-${screen.component}`) : byName('screen-view');
-    const own = [...byName(`screen-${screen.id}-cjs`), ...byName(`words-ja-${screen.id}-json`), ...(screen.component ? [] : byName('words-engine-ja'))];
+    const own = [...byName(`screen-ja-${screen.id}-cjs`), ...(screen.component ? [] : byName('words-engine-ja'))];
     const needed = [...engine, ...own, ...(screen.form ? [...byName('form-screen'), ...byName(`form-${screen.form.schema}`)] : [])];
     console.log(`    ${screen.path}: ${kb(withSiblings(needed))}`);
   }

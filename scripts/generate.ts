@@ -4,13 +4,12 @@
  *   runs under a strict Content-Security-Policy);
  * - locales/<lang>.json: the language chunk, the words of the frame (src/configuration/split.ts); words-all/<lang>.json
  *   every word (the screen gallery); words-engine/<lang>.json: the words of lazily loaded code (widgets, form engine);
- *   words/<lang>/<screen id>.json: the words only that screen names;
  * - forms.json: the names of the forms (the screen gallery at /dev/screens shows each);
- * - routes.json: each screen's route entry (path, access, title, breadcrumb…), from which the router and the frame are
- *   built; screens.json: every full definition (the gallery); navigation.json: the menu and footer;
+ * - routes.json: each screen's route entry (path, access, title, breadcrumb…, what to preload), from which the router
+ *   and the frame are built; screens.json: every full definition (the gallery); navigation.json: the menu and footer;
  * - conditions.cjs (+ .d.cts): the conditions (`when`) of the menu, precompiled (src/configuration/conditions.ts);
- * - screens/<id>.cjs: a screen's chunk: its full definition, the fragments (screens/fragments/) it shows, and their
- *   conditions, precompiled;
+ * - screens/<lang>/<id>.cjs: a screen's chunk in one language: its full definition, the fragments (screens/fragments/)
+ *   it shows, their conditions, precompiled, and the words only that screen names (one request, not two, issue 26);
  * - forms/types.ts: the TypeScript type of each form's data (`Forms['admin-name']`), computed by json-schema-to-ts
  *   from the schema's structure, for the routes that receive it and the browser code that sends it.
  */
@@ -120,10 +119,11 @@ export function generate(outDir = GENERATED_DIR): void {
   const namespaces = new Set(Object.keys(locales.ja));
   const inCode = codeNamespaces(path.join(PROJECT_ROOT, 'src/client/app/main.tsx'), ['src/client', 'src/common'].map((dir) => path.join(PROJECT_ROOT, dir)), namespaces);
   const byScreen: Record<string, Set<string>> = {};
+  const screenSources: Record<string, string> = {};
   for (const screen of screens) {
     const parts = screenParts(screen, fragments, formSchemas, namespaces);
     byScreen[screen.id] = parts.namespaces;
-    write(path.join('screens', `${screen.id}.cjs`), screenModuleSource(screen, parts.fragments));
+    screenSources[screen.id] = screenModuleSource(screen, parts.fragments);
   }
   const shown = frameKeys(routes, navigation);
   for (const [language, tree] of Object.entries(locales)) {
@@ -131,7 +131,7 @@ export function generate(outDir = GENERATED_DIR): void {
     write(path.join('locales', `${language}.json`), JSON.stringify(words.frame));
     write(path.join('words-all', `${language}.json`), JSON.stringify(tree));
     write(path.join('words-engine', `${language}.json`), JSON.stringify(words.engine));
-    for (const [id, own] of Object.entries(words.screens)) write(path.join('words', language, `${id}.json`), JSON.stringify(own));
+    for (const [id, own] of Object.entries(words.screens)) write(path.join('screens', language, `${id}.cjs`), `${screenSources[id]}exports.words = ${JSON.stringify(own)};\n`);
   }
   removeAllBut(outDir, written);
 }

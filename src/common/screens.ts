@@ -566,6 +566,18 @@ export interface ScreenDefinition {
   stepsBefore?: string[];
   /** The page title per step (SPEC 2.11: 'new index / confirm / done'), instead of `title` on that step. */
   stepTitles?: Partial<Record<FormStep, string>>;
+  /** Generated into the route table (src/configuration/split.ts), never written in screens/: see RoutePreload. */
+  preload?: RoutePreload;
+}
+
+/**
+ * What the first load starts the moment a route is matched, beside the screen's code (issue 26): its data calls
+ * that need nothing but the URL, the session and the language (no `after`, `when`, body or token), and the form it
+ * shows at once, whose validators are a chunk of their own.
+ */
+export interface RoutePreload {
+  data?: Record<string, CallDefinition>;
+  form?: string;
 }
 
 /** The header's account menu and the footer links (frame/navigation.json). */

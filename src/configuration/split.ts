@@ -6,16 +6,45 @@
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import type { FragmentDefinition, NavigationDefinition, ScreenDefinition } from '../common/screens.js';
+import type { CallDefinition, DataDefinition, FragmentDefinition, NavigationDefinition, RoutePreload, ScreenDefinition } from '../common/screens.js';
+import { translates } from '../common/translatingRoutes.js';
 import type { JsonSchema, LocaleTree } from './load.js';
 
 /** The keys of a screen the frame reads: route, access, title, lead, breadcrumb, step titles. */
-const ROUTE_KEYS = ['id', 'path', 'access', 'width', 'title', 'lead', 'breadcrumb', 'flag', 'component', 'reauthentication', 'stepTitles'] as const;
+const ROUTE_KEYS = ['id', 'path', 'access', 'width', 'title', 'lead', 'breadcrumb', 'query', 'flag', 'component', 'reauthentication', 'stepTitles'] as const;
 
-/** A screen's entry in the route table: its frame keys, and of its form only the steps (a step is a route segment). */
+/** A value the route alone gives: a literal, a route parameter, the URL's query or the page's language. */
+const fromRoute = (value: unknown) => typeof value !== 'string' || !value.startsWith('$') || /^\$(params|query)\.[^.]+$|^\$language$/.test(value);
+
+/** A data entry the first load can call on matching the route: a GET that waits for nothing but the route. */
+function preloadable(definition: DataDefinition): boolean {
+  const { method = 'GET', after, when, body, bearer, instead, multipart, params = {}, query = {} } = definition;
+  return method === 'GET' && !after && when === undefined && !body && !bearer && !instead && !multipart && [...Object.values(params), ...Object.values(query)].every(fromRoute);
+}
+
+/** The query, with the page's language where the answer is translated: as calls.ts adds it, known here at build time. */
+function withLanguage(path: string, version: CallDefinition['version'], query: CallDefinition['query']): Pick<CallDefinition, 'query'> {
+  if (!translates('GET', path, version) || query?.lang !== undefined) return query ? { query } : {};
+  return { query: { ...query, lang: '$language' } };
+}
+
+/** What the first load starts beside the screen's code when its route is matched (RoutePreload). */
+function routePreload(screen: ScreenDefinition): RoutePreload | undefined {
+  const data = Object.entries(screen.data ?? {})
+    .filter(([, definition]) => preloadable(definition))
+    .map(([key, { path, version, params, query }]): [string, CallDefinition] => [key, { path, ...(version && { version }), ...(params && { params }), ...withLanguage(path, version, query) }]);
+  const preload: RoutePreload = { ...(data.length > 0 && { data: Object.fromEntries(data) }), ...(screen.form && !screen.component && { form: screen.form.schema }) };
+  return Object.keys(preload).length > 0 ? preload : undefined;
+}
+
+/**
+ * A screen's entry in the route table: its frame keys, of its form only the steps (a step is a route segment), and
+ * what to start loading when the route is matched.
+ */
 export function routeEntry(screen: ScreenDefinition): ScreenDefinition {
   const entry = Object.fromEntries(ROUTE_KEYS.filter((key) => screen[key] !== undefined).map((key) => [key, screen[key]])) as unknown as ScreenDefinition;
-  return screen.form?.steps ? { ...entry, form: { steps: screen.form.steps } as ScreenDefinition['form'] } : entry;
+  const preload = routePreload(screen);
+  return { ...entry, ...(screen.form?.steps && { form: { steps: screen.form.steps } as ScreenDefinition['form'] }), ...(preload && { preload }) };
 }
 
 /** Every string anywhere in a value. */
@@ -148,5 +177,5 @@ export function splitWords(tree: LocaleTree, screens: Record<string, Set<string>
 
 /** The keys the frame shows itself: the menu's labels and every screen's title, lead, step titles and breadcrumb. */
 export function frameKeys(routes: ScreenDefinition[], navigation: NavigationDefinition): Set<string> {
-  return new Set([...strings(navigation), ...routes.flatMap((route) => [...strings({ ...route, id: undefined, path: undefined })])].filter((text) => /^[a-zA-Z]+\./.test(text)));
+  return new Set([...strings(navigation), ...routes.flatMap((route) => [...strings({ ...route, id: undefined, path: undefined, query: undefined, preload: undefined })])].filter((text) => /^[a-zA-Z]+\./.test(text)));
 }

@@ -10,22 +10,41 @@ const SCREEN = {
   width: 'normal',
   title: 'demo.title',
   breadcrumb: [{ label: 'common.home', screen: { screen: 'home' } }],
-  data: { list: { call: { method: 'GET', path: 'x' } } },
+  query: { order: 'name' },
+  data: {
+    list: { path: 'organizations/:orgId/things', query: { order: '$query.order', lang: '$language' } },
+    services: { path: 'services/:id', params: { id: '$params.id' } },
+    later: { path: 'y', after: ['list'] },
+    chosen: { path: 'z', when: { role: 'manager' } },
+    fromData: { path: 'w', query: { id: '$data.list.id' } },
+    sent: { method: 'POST', path: 'v' },
+  },
   blocks: [{ type: 'text', text: 'demo.body', when: { role: 'manager' } }, { type: 'fragment', name: 'outer' }],
   form: { schema: 'demo-form', steps: ['input', 'confirm'], submit: { method: 'POST', path: 'x' } },
 } as unknown as ScreenDefinition;
 
 describe('configuration/split: what the first load holds and what comes with a screen', () => {
-  it("a route entry keeps what the router and the frame read, and of the form only its steps", () => {
-    expect(routeEntry(SCREEN)).to.deep.equal({
+  it("a route entry keeps what the router and the frame read, of the form only its steps, and what to preload", () => {
+    const { preload, ...entry } = routeEntry(SCREEN);
+    expect(entry).to.deep.equal({
       id: 'demo',
       path: '/demo/:step?',
       access: 'authenticated',
       width: 'normal',
       title: 'demo.title',
       breadcrumb: SCREEN.breadcrumb,
+      query: { order: 'name' },
       form: { steps: ['input', 'confirm'] },
     });
+    expect(preload?.form).to.equal('demo-form');
+  });
+
+  it('preloads the data calls that need only the route, the session and the language, with the language where the answer is translated (issue 26)', () => {
+    expect(routeEntry(SCREEN).preload?.data).to.deep.equal({
+      list: { path: 'organizations/:orgId/things', query: { order: '$query.order', lang: '$language' } },
+      services: { path: 'services/:id', params: { id: '$params.id' }, query: { lang: '$language' } },
+    });
+    expect(routeEntry({ ...SCREEN, data: undefined, form: undefined }).preload).to.equal(undefined);
   });
 
   it('the fragments a screen shows, through the fragments they show', () => {

@@ -2,16 +2,15 @@
 import { lazy, type ReactElement } from 'react';
 import { createBrowserRouter, Navigate, type RouteObject } from 'react-router-dom';
 import type { ScreenDefinition } from '../../common/screens.js';
+import { importScreenView } from '../engine/chunks.js';
 import { Guard } from '../engine/Guard.js';
 import { buildRouteTable } from '../engine/routes.js';
 import { screenComponents, type ScreenComponent } from '../screens/registry.js';
 import type { ComponentId } from '../screens/componentIds.js';
 import { Frame, type ScreenHandle } from './frame/Frame.js';
 
-/** The block engine, one chunk shared by every screen made of blocks. */
-const ScreenView: ScreenComponent = lazy(() =>
-  import(/* webpackChunkName: "screen-view", webpackPrefetch: true */ '../engine/screen/ScreenView.js').then((module) => ({ default: module.ScreenView })),
-);
+/** The block engine, one chunk shared by every screen made of blocks (the route's preload asks for it first). */
+const ScreenView: ScreenComponent = lazy(() => importScreenView().then((module) => ({ default: module.ScreenView })));
 
 /** A code component where a protocol needs one; otherwise the engine shows the screen's blocks (or its form). */
 function ScreenContent({ screen }: { screen: ScreenDefinition }): ReactElement {

@@ -9,6 +9,7 @@ import type { ApiSagaContext } from '../api/context.js';
 import { formsReducer } from '../engine/forms/formState.js';
 import { reauthenticationReducer, reauthenticationSaga } from '../engine/reauthentication.js';
 import { dialogReducer } from '../engine/screen/dialogState.js';
+import { preloadSaga } from '../engine/screen/preload.js';
 import { screenDataReducer } from '../engine/screen/screenDataState.js';
 import { accountSaga } from '../features/account/index.js';
 import { announcementsReducers, announcementsSaga } from '../features/announcements/index.js';
@@ -38,6 +39,7 @@ export type RootState = ReturnType<typeof rootReducer>;
 
 function* rootSaga() {
   yield all([
+    fork(preloadSaga),
     fork(flashSaga),
     fork(reauthenticationSaga),
     fork(noticesSaga),

@@ -21,6 +21,14 @@ export function basePath(screen: ScreenDefinition): string {
   return screen.path.endsWith(STEP_SEGMENT) ? screen.path.slice(0, -STEP_SEGMENT.length) : screen.path.replace(/\/$/, '') || '/';
 }
 
+/**
+ * What makes a new entry to a screen (its data loaded again): each navigation, but the steps of a form are one entry
+ * (moving between them, or to a field's anchor, keeps its data and its own state).
+ */
+export function screenEntryKey(screen: ScreenDefinition, params: Record<string, string | undefined>, location: { key: string }): string {
+  return hasSteps(screen) ? fillRoute(basePath(screen), params) : location.key;
+}
+
 export function buildRouteTable(screens: ScreenDefinition[]): RouteEntry[] {
   return screens.map((screen) => ({
     screen,

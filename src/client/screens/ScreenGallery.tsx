@@ -18,7 +18,6 @@ import { SchemaForm, type FormData } from '../engine/forms/SchemaForm.js';
 import { createI18n } from '../engine/i18n.js';
 import { Loader } from '../engine/Loader.js';
 import { screenSummary, wrongSample } from './galleryValues.js';
-import './ScreenGallery.css';
 
 const screens = screenList as ScreenDefinition[];
 

@@ -2,6 +2,7 @@
 import { useEffect, useState } from 'react';
 import createPrecompiledValidator from '@rjsf/validator-ajv8/lib/createPrecompiledValidator.js';
 import type { RJSFSchema, ValidatorType } from '@rjsf/utils';
+import { importFormChunk } from '../chunks.js';
 
 export interface FormModule {
   schema: RJSFSchema;
@@ -13,7 +14,7 @@ const cache = new Map<string, Promise<FormModule>>();
 export function loadFormModule(name: string): Promise<FormModule> {
   let module = cache.get(name);
   if (!module) {
-    module = import(/* webpackChunkName: "form-[request]" */ `../../../../build/generated/forms/${name}.cjs`).then((imported) => {
+    module = importFormChunk(name).then((imported) => {
       // a CommonJS module: its exports are the default export (webpack and Node alike)
       const { schema, ...validateFns } = imported.default ?? imported;
       return { schema, validator: createPrecompiledValidator(validateFns, schema) };

@@ -1,28 +1,7 @@
-/**
- * Placeholders in a form's submit path (screens/*.json `form.submit.path`), e.g.
- * 'organizations/:orgId/affiliations/admins/:adminId'. A placeholder is filled from the route's parameters, else from
- * the session by the names below. A placeholder that cannot be filled is an error (the screen and the route disagree).
- */
+/** A form's first data, from the screen context (its call's path is filled by screen/callRequest.ts). */
 import type { FormDefinition, InitialAlternatives } from '../../../common/screens.js';
 import { matches } from '../screen/conditions.js';
-import { organizationId, type SessionRootState } from '../../state/session.js';
 import { resolveValue, type ScreenContext } from '../screen/values.js';
-
-/** Names a submit path may use for values of the current login context. */
-export const SESSION_PATH_PARAMS: Record<string, (state: SessionRootState) => string | number | null | undefined> = {
-  /** The selected organisation's id. */
-  orgId: organizationId,
-  /** The signed-in admin's id. */
-  adminId: (state) => state.session.me?.id,
-};
-
-export function fillPath(path: string, params: Record<string, string | undefined>, state: SessionRootState): string {
-  return path.replace(/:([a-zA-Z][a-zA-Z0-9]*)/g, (_match, name: string) => {
-    const value = params[name] ?? SESSION_PATH_PARAMS[name]?.(state);
-    if (value === undefined || value === null || value === '') throw new Error(`submit path ${path}: no value for :${name}`);
-    return encodeURIComponent(String(value));
-  });
-}
 
 /** Only the properties the form's schema has, and only values a form field can hold. */
 export function pickFormFields(source: unknown, fields: readonly string[]): Record<string, unknown> {

@@ -3,7 +3,7 @@
  * fragment…), each shown only when its condition holds for the screen context. Components dispatch; actions run in
  * sagas (actions.ts).
  */
-import { lazy, useEffect, useMemo, useRef, useState, type FocusEvent, type ReactElement, type ReactNode } from 'react';
+import { lazy, Suspense, useEffect, useMemo, useRef, useState, type FocusEvent, type ReactElement, type ReactNode } from 'react';
 import { observeElementRect, useVirtualizer } from '@tanstack/react-virtual';
 import { Trans, useTranslation } from 'react-i18next';
 import { useDispatch, useSelector } from 'react-redux';
@@ -12,6 +12,8 @@ import type { BannerBlock, Block, CardsBlock, Cell, ColumnsBlock, DateBlock, Det
 import { isAbsoluteUrl } from '../../../common/serviceLinks.js';
 import { DEFAULT_LANGUAGE, isLanguage } from '../../../common/languages.js';
 import { isPending, uploadedShare, type OperationsRootState } from '../../state/operations.js';
+import { importFormScreen } from '../chunks.js';
+import { Loader } from '../Loader.js';
 import { formatDate } from '../dates.js';
 import { actionCancelled, actionOperation, actionRequested } from './dialogState.js';
 import { matches } from './conditions.js';
@@ -21,7 +23,7 @@ import { linkClassName, LinkView, useHref } from './LinkView.js';
 import { screenPath } from './navigation.js';
 import { resolveValue, resolveValues, type ScreenContext } from './values.js';
 
-const FormScreen = lazy(() => import(/* webpackChunkName: "form-screen" */ '../forms/FormScreen.js').then((module) => ({ default: module.FormScreen })));
+const FormScreen = lazy(() => importFormScreen().then((module) => ({ default: module.FormScreen })));
 
 interface BlockProps<B> {
   block: B;
@@ -715,7 +717,12 @@ function BlockView({ block, screen, context }: BlockProps<Block>): ReactNode {
     case 'list':
       return <ListView block={block} screen={screen} context={context} />;
     case 'form':
-      return <FormScreen screen={screen} context={context} renderBlocks={(blocks, shown) => <Blocks blocks={blocks} screen={screen} context={shown} />} />;
+      // its own boundary: while the form engine arrives, the rest of the page stays (a row's inline form, a list's rows)
+      return (
+        <Suspense fallback={<Loader />}>
+          <FormScreen screen={screen} context={context} renderBlocks={(blocks, shown) => <Blocks blocks={blocks} screen={screen} context={shown} />} />
+        </Suspense>
+      );
     case 'panel':
       return <PanelView block={block} screen={screen} context={context} />;
     case 'image':

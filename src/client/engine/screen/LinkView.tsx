@@ -3,7 +3,7 @@
  * placeholders filled, or to a URL held by a `links.*` locale key or a value of the context; where its `disabled`
  * condition holds, a disabled button with the same words. Used by the blocks and by the page frame's menu and footer (frame/navigation.json).
  */
-import { useEffect, type ReactElement } from 'react';
+import type { ReactElement } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
 import type { LinkItem } from '../../../common/screens.js';
@@ -27,8 +27,8 @@ export function LinkView({ item, context, className }: { item: LinkItem; context
   const { t, i18n } = useTranslation();
   const href = useHref();
   const target = item.screen?.screen;
-  // the screen a shown link leads to is loaded when the browser idles: following the link then waits for nothing
-  useEffect(() => (target ? prefetchScreen(i18n, target) : undefined), [i18n, target]);
+  const prefetch = target ? () => prefetchScreen(i18n, target) : undefined;
+  const intent = { onMouseEnter: prefetch, onFocus: prefetch, onTouchStart: prefetch };
   if (!matches(item.when, context)) return null;
   const ariaLabel = item.ariaLabel ? t(item.ariaLabel) : undefined;
   if (item.disabled !== undefined && matches(item.disabled.when, context)) {
@@ -47,7 +47,7 @@ export function LinkView({ item, context, className }: { item: LinkItem; context
   }
   if (item.screen) {
     return (
-      <Link className={className} aria-label={ariaLabel} to={screenPath(item.screen, context)}>
+      <Link className={className} aria-label={ariaLabel} to={screenPath(item.screen, context)} {...intent}>
         {t(item.label)}
       </Link>
     );

@@ -9,7 +9,7 @@ import { shallowEqual, useDispatch, useSelector } from 'react-redux';
 import { useLocation, useParams } from 'react-router-dom';
 import type { Block, ScreenDefinition } from '../../../common/screens.js';
 import { tokyoToday } from '../../../common/subscriptionRules.js';
-import { basePath, fillRoute, hasSteps } from '../routes.js';
+import { hasSteps, screenEntryKey } from '../routes.js';
 import { isPending, type OperationsRootState } from '../../state/operations.js';
 import { selectMe, selectOrganization, selectRole, type SessionRootState } from '../../state/session.js';
 import { actionOperation } from './dialogState.js';
@@ -88,8 +88,7 @@ function LoadedScreenView({ screen }: { screen: ScreenDefinition }): ReactElemen
   const { key, pathname } = useLocation();
   const params = useParams();
   const context = useScreenContext(screen);
-  // the steps of a form are one screen: moving between them (or to a field's anchor) keeps its data and own state
-  const entryKey = hasSteps(screen) ? fillRoute(basePath(screen), params) : key;
+  const entryKey = screenEntryKey(screen, params, { key });
   const entry = useSelector((root: ScreenDataRootState) => selectScreenData(root, screen.id));
 
   // left when another screen or path is shown; a new query on the same path (a sort order chosen in a select block)

@@ -13,8 +13,11 @@ import { isApiError, type ApiError } from '../../api/http.js';
 import { CALL_TIMEOUT_MS, SIGNIN_PATH } from '../../state/constants.js';
 import { flashShown } from '../../state/flash.js';
 import { sessionCleared, type SessionRootState } from '../../state/session.js';
-import { fillPath } from '../forms/pathParams.js';
 import { chooseCall } from './callChoice.js';
+import { callTarget, errorResult, targetKey, type CallResult, type CallTarget } from './callRequest.js';
+import { takePreloaded } from './preload.js';
+
+export type { CallResult } from './callRequest.js';
 import { normalized } from './normalizers.js';
 import { rememberValues } from './remember.js';
 import { matches } from './conditions.js';
@@ -31,15 +34,6 @@ export function newIdempotencyKey(): string {
   return Array.from(crypto.getRandomValues(new Uint8Array(16)), (byte) => byte.toString(16).padStart(2, '0')).join('');
 }
 
-/** How a call ended: its status and body (the answer, or the error's body). */
-export interface CallResult {
-  ok: boolean;
-  status?: number;
-  code?: string;
-  body?: unknown;
-  error?: unknown;
-}
-
 function outcomeMatches(outcome: Outcome, result: CallResult, context: Partial<ScreenContext>): boolean {
   if (outcome.on === 'success' ? !result.ok : outcome.on === 'failure' ? result.ok : result.status !== outcome.on) return false;
   if (outcome.code !== undefined && outcome.code !== result.code) return false;
@@ -50,14 +44,13 @@ export function chooseOutcome(outcomes: readonly Outcome[] = [], result: CallRes
   return outcomes.find((outcome) => outcomeMatches(outcome, result, context));
 }
 
-function errorResult(error: unknown): CallResult {
-  return isApiError(error) ? { ok: false, status: error.status, code: error.code, body: error.body, error } : { ok: false, error };
-}
-
-/** The page's language as `lang` of a call whose answer is translated (src/common/translatingRoutes.ts), unless it names one. */
-function withPageLanguage(definition: CallDefinition, query: Record<string, string>, language: string | undefined): Record<string, string> {
-  if (!language || query.lang !== undefined || !translates(definition.method ?? 'GET', definition.path, definition.version)) return query;
-  return { ...query, lang: language };
+/**
+ * The page's language as `lang` of a call whose answer is translated (src/common/translatingRoutes.ts), unless it
+ * names one (the route table's preloads have it already: src/configuration/split.ts).
+ */
+function withPageLanguage(definition: CallDefinition, target: CallTarget, language: string | undefined): CallTarget {
+  if (!language || target.query.lang !== undefined || !translates(target.method, definition.path, definition.version)) return target;
+  return { ...target, query: { ...target.query, lang: language } };
 }
 
 /**
@@ -72,35 +65,38 @@ export function* runCall(
   formData?: Record<string, unknown>,
 ): Generator<unknown, CallResult, unknown> {
   definition = chooseCall(definition, context);
-  let path: string;
+  let target: CallTarget;
   try {
-    const values = { ...context.params, ...resolveValues(definition.params, context) } as Record<string, string | undefined>;
-    path = (yield select((state: SessionRootState) => fillPath(definition.path, values, state))) as string;
+    const filled = (yield select((state: SessionRootState) => callTarget(definition, context, state))) as CallTarget;
+    target = withPageLanguage(definition, filled, context.language);
   } catch (error) {
     // the definition and the route disagree: a defect, reported by the general handling
     yield call(handleApiError, error);
     return { ok: false, error };
   }
-  const query = withPageLanguage(definition, resolveValues(definition.query, context) as Record<string, string>, context.language);
+  const claims = (error: ApiError) => {
+    const outcome = chooseOutcome(outcomes, errorResult(error), context);
+    return outcome !== undefined && !outcome.general;
+  };
+  // the route's preload asked for it already (a screen's data on entering): its answer, handled as if asked now
+  const preloaded = definition.bearer ? undefined : takePreloaded(targetKey(target));
+  if (preloaded) {
+    const result = (yield preloaded) as CallResult;
+    if (isApiError(result.error) && !claims(result.error)) yield call(handleApiError, result.error);
+    return result;
+  }
   const body = definition.body ? resolveValues(definition.body, context) : formData;
   const bearerToken = definition.bearer ? resolveValue(definition.bearer.token, context) : undefined;
   const headers = {
     ...(definition.bearer && bearerToken ? { [definition.bearer.header]: `Bearer ${String(bearerToken)}` } : {}),
     ...(definition.idempotencyKey ? { [IDEMPOTENCY_KEY_HEADER]: newIdempotencyKey() } : {}),
   };
-  const claims = (error: ApiError) => {
-    const outcome = chooseOutcome(outcomes, errorResult(error), context);
-    return outcome !== undefined && !outcome.general;
-  };
   try {
     const answer: unknown = yield call(
       callApi,
       operation,
       {
-        method: definition.method ?? 'GET',
-        path,
-        version: definition.version,
-        query,
+        ...target,
         headers,
         ...(definition.timeout ? { timeoutMs: CALL_TIMEOUT_MS[definition.timeout] } : {}),
         ...(definition.multipart ? { multipart: true, reportUpload: true } : {}),

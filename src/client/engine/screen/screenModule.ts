@@ -1,44 +1,23 @@
 /**
- * A screen's chunk (build/generated/screens/<id>.cjs, one per screen): its full definition, the fragments it shows,
- * their precompiled conditions, and its words in the page's language (words/<lang>/<id>.json). The first load has
- * only each screen's route entry (routes.json); a screen waits for its chunk before it renders, so no condition is
- * missing and no word shows as its key. Links prefetch the chunk of the screen they lead to when the browser idles.
+ * A screen's chunk (build/generated/screens/<lang>/<id>.cjs, one per screen and language): its full definition, the
+ * fragments it shows, their precompiled conditions and the words only it names. The first load has only each
+ * screen's route entry (routes.json); a screen waits for its chunk and the engine's words before it renders, so no
+ * condition is missing and no word shows as its key. The route's preload (preload.ts) starts both the moment the
+ * route is matched; a link prefetches the screen it leads to when the admin is about to follow it.
  */
 import type { i18n } from 'i18next';
+import { DEFAULT_LANGUAGE } from '../../../common/languages.js';
 import type { FragmentDefinition, ScreenDefinition } from '../../../common/screens.js';
+import { importEngineWords, importScreenChunk } from '../chunks.js';
 import { addConditions, type ConditionsModule } from './conditions.js';
 import { registerFragment } from './fragments.js';
 import { isGeneratedScreen, registerScreen, screenById } from './navigation.js';
 
-type ScreenModule = ConditionsModule & { definition: ScreenDefinition; fragments: Record<string, FragmentDefinition> };
+type ScreenModule = ConditionsModule & { definition: ScreenDefinition; fragments: Record<string, FragmentDefinition>; words: object };
+type Words = { default?: object };
 
-const definitions = new Map<string, Promise<ScreenDefinition>>();
-// by language and screen: the page has one i18next instance (the gallery's own hold every word already)
-const words = new Map<string, Promise<void>>();
-const ready = new Map<string, Promise<ScreenDefinition>>();
-
-/** The screen's full definition, its fragments and conditions registered; a screen the build does not know as it is. */
-export function loadScreen(id: string): Promise<ScreenDefinition> {
-  let definition = definitions.get(id);
-  if (!definition) {
-    definition = isGeneratedScreen(id)
-      ? import(/* webpackChunkName: "screen-[request]" */ `../../../../build/generated/screens/${id}.cjs`).then((imported) => {
-          // a CommonJS module: its exports are the default export (webpack and Node alike)
-          const module = (imported.default ?? imported) as ScreenModule;
-          addConditions(module);
-          for (const [name, fragment] of Object.entries(module.fragments)) registerFragment(name, fragment);
-          registerScreen(module.definition);
-          return module.definition;
-        })
-      : Promise.resolve(screenById(id));
-    definitions.set(id, definition);
-    // a chunk that failed to load (the network) is asked for again next time
-    definition.catch(() => definitions.delete(id));
-  }
-  return definition;
-}
-
-const cached = <T>(byKey: Map<string, Promise<T>>, key: string, load: () => Promise<T>): Promise<T> => {
+/** Promises by key that settle once: a failure (the network) is dropped, so the next time asks again. */
+function cached<T>(byKey: Map<string, Promise<T>>, key: string, load: () => Promise<T>): Promise<T> {
   let value = byKey.get(key);
   if (!value) {
     const loading = load();
@@ -47,34 +26,58 @@ const cached = <T>(byKey: Map<string, Promise<T>>, key: string, load: () => Prom
     loading.then((result) => Object.assign(loading, { status: 'fulfilled', value: result }), () => byKey.delete(key));
   }
   return value;
-};
-
-const addWords = (instance: i18n, language: string) => (imported: { default?: object }) => {
-  instance.addResourceBundle(language, 'translation', imported.default ?? imported, true, false);
-};
-
-/** The words of the lazily loaded code (form engine, widgets) and those only this screen names, in the page's language. */
-export function loadScreenWords(instance: i18n, id: string): Promise<void> {
-  const language = instance.language;
-  const engine = cached(words, `${language}/`, () =>
-    import(/* webpackChunkName: "words-engine-[request]" */ `../../../../build/generated/words-engine/${language}.json`).then(addWords(instance, language)),
-  );
-  if (!isGeneratedScreen(id)) return engine;
-  const own = cached(words, `${language}/${id}`, () =>
-    import(/* webpackChunkName: "words-[request]" */ `../../../../build/generated/words/${language}/${id}.json`).then(addWords(instance, language)),
-  );
-  return Promise.all([engine, own]).then(() => undefined);
 }
+
+const chunks = new Map<string, Promise<ScreenModule>>();
+const engineChunks = new Map<string, Promise<Words>>();
+const registered = new Map<string, Promise<ScreenDefinition>>();
+const ready = new Map<string, Promise<ScreenDefinition>>();
+
+/** The screen's chunk in a language, fetched once (the route's preload and the first render ask for the same). */
+export function screenChunk(id: string, language: string): Promise<ScreenModule> {
+  // a CommonJS module: its exports are the default export (webpack and Node alike)
+  return cached(chunks, `${language}/${id}`, () => importScreenChunk(id, language).then((imported) => (imported.default ?? imported) as ScreenModule));
+}
+
+/** The words of the lazily loaded code (form engine, widgets) in a language, fetched once. */
+export function engineWords(language: string): Promise<Words> {
+  return cached(engineChunks, language, () => importEngineWords(language));
+}
+
+/** The screen's full definition, its fragments and conditions registered; a screen the build does not know as it is. */
+export function loadScreen(id: string, language: string = DEFAULT_LANGUAGE): Promise<ScreenDefinition> {
+  if (!isGeneratedScreen(id)) return Promise.resolve(screenById(id));
+  return cached(registered, id, () =>
+    screenChunk(id, language).then((module) => {
+      addConditions(module);
+      for (const [name, fragment] of Object.entries(module.fragments)) registerFragment(name, fragment);
+      registerScreen(module.definition);
+      return module.definition;
+    }),
+  );
+}
+
+const addWords = (instance: i18n, language: string, words: Words) => instance.addResourceBundle(language, 'translation', words.default ?? words, true, false);
 
 /** The same promise for the same screen and language (React's `use` waits on it): definition and words loaded. */
 export function screenReady(instance: i18n, id: string): Promise<ScreenDefinition> {
-  return cached(ready, `${instance.language}/${id}`, async () => (await Promise.all([loadScreen(id), loadScreenWords(instance, id)]))[0]);
+  const language = instance.language;
+  return cached(ready, `${language}/${id}`, async () => {
+    const [definition, engine, module] = await Promise.all([
+      loadScreen(id, language),
+      engineWords(language),
+      isGeneratedScreen(id) ? screenChunk(id, language) : undefined,
+    ]);
+    addWords(instance, language, engine);
+    if (module) addWords(instance, language, module.words);
+    return definition;
+  });
 }
 
-/** Loads a screen's chunk and words when the browser has nothing else to do (a link to it is shown). */
-export function prefetchScreen(instance: i18n, id: string): () => void {
-  const idle = window.requestIdleCallback ?? ((run: () => void) => window.setTimeout(run, 1));
-  const cancel = window.cancelIdleCallback ?? window.clearTimeout;
-  const handle = idle(() => void screenReady(instance, id).catch(() => undefined));
-  return () => cancel(handle);
+/**
+ * Loads a screen's chunk and words as the admin shows the intent to follow a link to it (pointer over it, focus,
+ * touch): following it then waits for little, and a page's first visit asks only for what it shows.
+ */
+export function prefetchScreen(instance: i18n, id: string): void {
+  screenReady(instance, id).catch(() => undefined);
 }

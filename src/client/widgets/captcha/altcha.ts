@@ -1,12 +1,10 @@
 /**
  * ALTCHA's widget, loaded as a chunk of its own when a captcha field first appears. The `altcha/external` build keeps
  * styles and workers out of the script, so the page's strict Content-Security-Policy holds: no inline script or
- * style, no eval; the stylesheet is a file of this origin (webpack extracts it) and the proof-of-work runs in a worker
+ * style, no eval; its stylesheet is in the page's (app/main.tsx) and the proof-of-work runs in a worker
  * chunk of this origin (./worker.ts). The widget's words come from locales/<lang>/captcha.json (`captcha.widget`).
  */
 import 'altcha/external';
-import 'altcha/altcha.css';
-import './captcha.css';
 
 export const CAPTCHA_ALGORITHMS = ['PBKDF2/SHA-256', 'PBKDF2/SHA-384', 'PBKDF2/SHA-512'] as const;
 

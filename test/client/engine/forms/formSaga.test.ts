@@ -3,14 +3,15 @@ import { formChanged, formsReducer, formSubmitted, selectForm } from '../../../.
 import { screenById } from '../../../../src/client/engine/screen/navigation.js';
 import { loadScreen } from '../../../../src/client/engine/screen/screenModule.js';
 import { submitForm } from '../../../../src/client/engine/forms/formSaga.js';
-import { fillPath, pickFormFields } from '../../../../src/client/engine/forms/pathParams.js';
+import { pickFormFields } from '../../../../src/client/engine/forms/pathParams.js';
+import { fillPath } from '../../../../src/client/engine/screen/callRequest.js';
 import { valueAt } from '../../../../src/client/engine/screen/values.js';
 import { selectFlashMessages } from '../../../../src/client/state/flash.js';
 import { organizationSelected, sessionFromTokenResponse, sessionStored, type SessionRootState } from '../../../../src/client/state/session.js';
 import { bodyOf, jsonResponse, setup, type Route } from '../../api/harness.js';
 
 // the full definitions (the first load has each screen's route entry only)
-await Promise.all(['registration'].map(loadScreen));
+await Promise.all(['registration'].map((id) => loadScreen(id)));
 
 function signedIn(routes: Record<string, Route>) {
   const harness = setup({ routes, reducers: { forms: formsReducer } });

@@ -24,7 +24,7 @@ import { organizationSelected, sessionFromTokenResponse, sessionStored } from '.
 import { bodyOf, jsonResponse, setup, type Route } from '../../api/harness.js';
 
 // the full definitions (the first load has each screen's route entry only)
-await Promise.all(['subscription-new'].map(loadScreen));
+await Promise.all(['subscription-new'].map((id) => loadScreen(id)));
 
 function signedIn(routes: Record<string, Route>) {
   const harness = setup({ routes, reducers: { forms: formsReducer, screenData: screenDataReducer } });

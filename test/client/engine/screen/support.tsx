@@ -4,6 +4,8 @@
  */
 import 'global-jsdom/register';
 import { act, render } from '@testing-library/react';
+import routes from '../../../../build/generated/routes.json';
+import type { ScreenDefinition } from '../../../../src/common/screens.js';
 import sinon from 'sinon';
 import type { i18n } from 'i18next';
 import { I18nextProvider } from 'react-i18next';
@@ -15,6 +17,7 @@ import { formsSaga } from '../../../../src/client/engine/forms/formSaga.js';
 import { featureFlagLoaded, featureFlagsReducers } from '../../../../src/client/engine/featureFlags.js';
 import { dialogReducer } from '../../../../src/client/engine/screen/dialogState.js';
 import { screenActionsSaga } from '../../../../src/client/engine/screen/actions.js';
+import { announceRoutes, preloadSaga } from '../../../../src/client/engine/screen/preload.js';
 import { screenReady } from '../../../../src/client/engine/screen/screenModule.js';
 import { screenDataReducer } from '../../../../src/client/engine/screen/screenDataState.js';
 import { screenDataSaga } from '../../../../src/client/engine/screen/screenData.js';
@@ -38,6 +41,8 @@ export interface ScreenOptions {
   language?: 'en' | 'ja';
   /** The sagas' navigations move the rendered router too (a wizard's steps), besides being recorded. */
   followNavigation?: boolean;
+  /** The route's preload runs as in the app (engine/screen/preload.ts): the route table's entry announced first. */
+  preload?: boolean;
 }
 
 export const MANAGER: ScreenOptions['signedIn'] = { role: 'manager', me: { id: 1, firstName: '太郎', lastName: '山田', email: 'manager@example.com' } };
@@ -80,8 +85,13 @@ export async function renderScreen(screenId: string, options: ScreenOptions = {}
   for (const [name, enabled] of Object.entries(options.flags ?? {})) harness.store.dispatch(featureFlagLoaded({ name: name as never, enabled }));
   // the URL's query, when it has one, as the location's search
   const url = new URL(options.url ?? screen.path, 'http://localhost');
-  const router = createMemoryRouter([{ path: screen.path, element: <ScreenView screen={screen} /> }], { initialEntries: [{ pathname: url.pathname, search: url.search, state: options.state }] });
+  const handle = { screen: (routes as ScreenDefinition[]).find((entry) => entry.id === screenId) };
+  const router = createMemoryRouter([{ path: screen.path, handle, element: <ScreenView screen={screen} /> }], { initialEntries: [{ pathname: url.pathname, search: url.search, state: options.state }] });
   routerRef.current = router;
+  if (options.preload) {
+    harness.run(preloadSaga);
+    announceRoutes(router, harness.store.dispatch, () => instance.language);
+  }
   // rendered in an awaited act: a lazily loaded part (the form engine) that suspends on the first render is then
   // rendered when it arrives (a suspension inside an act that is not awaited waits for a next act that may not come)
   let view!: ReturnType<typeof render>;

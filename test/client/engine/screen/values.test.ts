@@ -7,7 +7,7 @@ import { queryOf, resolveValue, resolveValues } from '../../../../src/client/eng
 import { chooseLanguage } from '../../../../src/client/engine/i18n.js';
 
 // the full definitions (the first load has each screen's route entry only)
-await Promise.all(['memberships', 'membershipInvite', 'accountPassword'].map(loadScreen));
+await Promise.all(['memberships', 'membershipInvite', 'accountPassword'].map((id) => loadScreen(id)));
 
 describe('engine/screen: values, conditions and outcome rows', () => {
   it('a value: $path reads the context, anything else is a literal', () => {

@@ -1,0 +1,110 @@
+/**
+ * The route's preload (issue 26): the moment a route is matched — from the first load's route table, before the
+ * screen's code has arrived — the screen's chunks are asked for and its data calls leave (RoutePreload). The screen's
+ * data saga then takes a preloaded answer instead of asking again (calls.ts runCall): whichever arrives first waits
+ * for the other, and the same data is never asked for twice. In the first load: it must not wait for the engine.
+ */
+import type { Task } from 'redux-saga';
+import { call, fork, select, takeEvery } from 'redux-saga/effects';
+import type { ScreenDefinition } from '../../../common/screens.js';
+import { callApi } from '../../api/callApi.js';
+import { actionCreator } from '../../state/actions.js';
+import { gloplaId, hasSession, isManager, type SessionRootState } from '../../state/session.js';
+import { importFormChunk, importFormScreen, importScreenView } from '../chunks.js';
+import { decideAccess } from '../guard.js';
+import { screenEntryKey } from '../routes.js';
+import { callTarget, errorResult, targetKey, type CallResult, type CallTarget } from './callRequest.js';
+import { isGeneratedScreen } from './navigation.js';
+import { engineWords, screenChunk } from './screenModule.js';
+import { queryOf } from './values.js';
+
+type Params = Record<string, string | undefined>;
+
+/** A screen entered (screenEntryKey): its route entry, the route's parameters, the URL's query, the page's language. */
+export const routeMatched = actionCreator<{ screen: ScreenDefinition; params: Params; search: string; language: string }>('screens/routeMatched');
+
+/** The answers under way or arrived, by request (callRequest.ts targetKey): only the last matched route's. */
+const preloaded = new Map<string, Promise<CallResult>>();
+
+/** A preloaded answer, taken once: a reload of the screen asks again. */
+export function takePreloaded(key: string): Promise<CallResult> | undefined {
+  const answer = preloaded.get(key);
+  preloaded.delete(key);
+  return answer;
+}
+
+function* preloadCall(operation: string, target: CallTarget): Generator<unknown, CallResult, unknown> {
+  try {
+    // a failure is handled when the screen takes it: its outcomes may claim it (runCall)
+    return { ok: true, body: yield* callApi(operation, target, { handle: () => true }) };
+  } catch (error) {
+    return errorResult(error);
+  }
+}
+
+const ignore = () => undefined;
+
+/** The chunks a screen made of blocks needs: the block engine, its definition and words, the form it shows at once. */
+function preloadScreenCode(screen: ScreenDefinition, language: string): void {
+  if (screen.component) return; // a code component's chunk comes with its render
+  importScreenView().catch(ignore);
+  engineWords(language).catch(ignore);
+  if (isGeneratedScreen(screen.id)) screenChunk(screen.id, language).catch(ignore);
+  if (screen.preload?.form) {
+    importFormScreen().catch(ignore);
+    importFormChunk(screen.preload.form).catch(ignore);
+  }
+}
+
+/** Whether the guard lets the signed-in admin (or visitor) in: nothing is asked for a page that redirects. */
+function canEnter(screen: ScreenDefinition, state: SessionRootState): boolean {
+  const access = { hasSession: hasSession(state), gloplaId: gloplaId(state), isManager: isManager(state), location: { pathname: '', search: '' } };
+  return decideAccess(screen.access, access).kind === 'render';
+}
+
+export function* preloadRoute({ payload: { screen, params, search, language } }: ReturnType<typeof routeMatched>): Generator<unknown, void, unknown> {
+  preloaded.clear();
+  const state = (yield select()) as SessionRootState;
+  if (!canEnter(screen, state)) return;
+  yield call(preloadScreenCode, screen, language);
+  const context = { params, query: { ...screen.query, ...queryOf(search) }, language };
+  for (const [key, definition] of Object.entries(screen.preload?.data ?? {})) {
+    let target: CallTarget;
+    try {
+      target = callTarget(definition, context, state);
+    } catch {
+      continue; // a path nothing fills: the screen's own call reports it
+    }
+    const task = (yield fork(preloadCall, `screens/${screen.id}/${key}`, target)) as Task;
+    preloaded.set(targetKey(target), task.toPromise() as Promise<CallResult>);
+  }
+}
+
+export function* preloadSaga() {
+  yield takeEvery(routeMatched.type, preloadRoute);
+}
+
+/** What the router tells its listeners, as far as the preload reads it. */
+interface RouterState {
+  location: { key: string; search: string };
+  matches: Array<{ params: Params; route: { handle?: unknown } }>;
+}
+
+/**
+ * Announces each entry to a screen (the first route, then every navigation) as routeMatched, before React renders
+ * it: the screen's data saga finds the preloaded answers.
+ */
+export function announceRoutes(router: { state: RouterState; subscribe(listener: (state: RouterState) => void): unknown }, dispatch: (action: ReturnType<typeof routeMatched>) => unknown, language: () => string): void {
+  let last: string | undefined;
+  const announce = ({ matches, location }: RouterState) => {
+    const match = matches.at(-1);
+    const screen = (match?.route.handle as { screen?: ScreenDefinition } | undefined)?.screen;
+    if (!match || !screen) return;
+    const key = `${screen.id} ${screenEntryKey(screen, match.params, location)}`;
+    if (key === last) return;
+    last = key;
+    dispatch(routeMatched({ screen, params: match.params, search: location.search, language: language() }));
+  };
+  announce(router.state);
+  router.subscribe(announce);
+}

@@ -1,0 +1,73 @@
+/**
+ * A signed-in page's first visit (issue 26): the page's data call leaves from the first load's route table while the
+ * screen's code is still on its way — proven by holding every lazily loaded script back until the call is seen —
+ * and the screen then shows that answer without asking again; a cold page asks for few scripts.
+ */
+import { expect } from 'chai';
+import type { Page, Route } from 'playwright-core';
+import { newPage, useE2E } from './support/portal.js';
+import { signInAsManagerAt } from './support/signin.js';
+
+const MAIN_SCRIPT = /\/assets\/main\.[0-9a-f]+\.js$/;
+const AFFILIATIONS = /\/api\/v2\/organizations\/1\/affiliations$/;
+
+describe('a first visit: data beside code (issue 26)', function () {
+  this.timeout(300_000);
+  const e2e = useE2E();
+  const errors: string[] = [];
+  let page: Page;
+
+  before(async () => {
+    page = await newPage(e2e.browser, errors);
+    await signInAsManagerAt(page, e2e.portal.url, '/', 'G0000001');
+  });
+  after(() => page.context().close());
+  afterEach(() => expect(errors, 'errors logged by the page').to.deep.equal([]));
+
+  it("asks for the Admins list while the screen's code is held back, then shows that answer without asking again", async () => {
+    const asked: string[] = [];
+    let dataAsked!: () => void;
+    const dataSeen = new Promise<void>((resolve) => (dataAsked = resolve));
+    page.on('request', (request) => {
+      if (AFFILIATIONS.test(request.url())) {
+        asked.push(request.url());
+        dataAsked();
+      }
+    });
+    // every script but the first load's waits until the data call has left, or until a while has passed: what let it go
+    const released: Array<'data call' | 'waited in vain'> = [];
+    const holdScripts = async (route: Route) => {
+      if (!MAIN_SCRIPT.test(route.request().url())) {
+        const inVain = new Promise<'waited in vain'>((resolve) => setTimeout(() => resolve('waited in vain'), 15_000));
+        released.push(await Promise.race([dataSeen.then(() => 'data call' as const), inVain]));
+      }
+      await route.continue();
+    };
+    await page.route('**/assets/*.js', holdScripts);
+    try {
+      await page.goto(`${e2e.portal.url}/memberships`);
+      await page.getByRole('table', { name: 'Admins of the organization' }).getByRole('row').filter({ hasText: 'member@example.com' }).waitFor({ timeout: 60_000 });
+      expect(released, 'the held scripts').to.include('data call').and.not.include('waited in vain');
+      expect(asked).to.have.length(1);
+    } finally {
+      await page.unroute('**/assets/*.js', holdScripts);
+    }
+  });
+
+  it('a cold signed-in page with a form asks for at most 12 scripts', async () => {
+    const session = await page.context().newCDPSession(page);
+    await session.send('Network.enable');
+    await session.send('Network.setCacheDisabled', { cacheDisabled: true });
+    const scripts: string[] = [];
+    const onRequest = (request: { resourceType(): string; url(): string }) => void (request.resourceType() === 'script' && scripts.push(request.url()));
+    page.on('request', onRequest);
+    try {
+      await page.goto(`${e2e.portal.url}/subscription/group/1/new`);
+      await page.locator('main form input:not([type=hidden]), main form select').first().waitFor();
+      expect(scripts.length, scripts.join('\n')).to.be.within(1, 12);
+    } finally {
+      page.off('request', onRequest);
+      await session.detach();
+    }
+  });
+});
