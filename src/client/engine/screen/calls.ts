@@ -16,8 +16,6 @@ import { sessionCleared, type SessionRootState } from '../../state/session.js';
 import { chooseCall } from './callChoice.js';
 import { callTarget, errorResult, targetKey, type CallResult, type CallTarget } from './callRequest.js';
 import { takePreloaded } from './preload.js';
-
-export type { CallResult } from './callRequest.js';
 import { normalized } from './normalizers.js';
 import { rememberValues } from './remember.js';
 import { matches } from './conditions.js';
@@ -25,6 +23,8 @@ import { navigateToScreen } from './navigation.js';
 import { screenLocalSet } from './local.js';
 import { formFieldsSet } from '../forms/formState.js';
 import { resolveValue, resolveValues, type ScreenContext } from './values.js';
+
+export type { CallResult } from './callRequest.js';
 
 /** The header of a call with `idempotencyKey` (the server's api/idempotency.ts). */
 export const IDEMPOTENCY_KEY_HEADER = 'idempotency-key';
@@ -79,7 +79,7 @@ export function* runCall(
     return outcome !== undefined && !outcome.general;
   };
   // the route's preload asked for it already (a screen's data on entering): its answer, handled as if asked now
-  const preloaded = definition.bearer ? undefined : takePreloaded(targetKey(target));
+  const preloaded = takePreloaded(targetKey(target));
   if (preloaded) {
     const result = (yield preloaded) as CallResult;
     if (isApiError(result.error) && !claims(result.error)) yield call(handleApiError, result.error);
