@@ -132,7 +132,12 @@ export async function destroySessionsOfAccount(db: Db, accountId: string): Promi
   await db.deleteFrom('idpPayloads').where('model', '=', 'Session').where('accountId', '=', accountId).execute();
 }
 
-/** Whether the grant still has a refresh token that can be used (unexpired, not yet rotated): the session is active. */
+/**
+ * Whether the grant still has a refresh token that can be used (unexpired, not yet rotated): the session is active.
+ * Unexpired by the token's own `exp`, as the provider judges it: the row's expiresAt, counted from when it was
+ * written, can be up to a second later (the provider counts in whole seconds), and a token just refused as expired
+ * then still counted as live (a silent sign-in right after the refresh was refused).
+ */
 export async function hasLiveRefreshToken(db: Db, grantId: string): Promise<boolean> {
   const row = await db
     .selectFrom('idpPayloads')
@@ -141,6 +146,7 @@ export async function hasLiveRefreshToken(db: Db, grantId: string): Promise<bool
     .where('model', '=', 'RefreshToken')
     .where('consumedAt', 'is', null)
     .where('expiresAt', '>', sql<Date>`now()`)
+    .where(sql<boolean>`(payload->>'exp')::bigint > extract(epoch from now())`)
     .limit(1)
     .executeTakeFirst();
   return row !== undefined;

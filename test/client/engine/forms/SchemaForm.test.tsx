@@ -63,7 +63,9 @@ describe('SchemaForm (RJSF with the project templates and precompiled validators
     const screen = show(<RegistrationForm onSubmit={onSubmit} />);
     fireEvent.click(await screen.findByRole('button', { name: 'Confirm' }));
     // the eight required fields and the unsolved captcha
-    await waitFor(() => expect(document.querySelectorAll('.field__errors li').length).to.equal(9));
+    // by field, so a failure names the one missing
+    const inError = () => [...document.querySelectorAll('.field__errors')].map((errors) => errors.closest('.field')?.id?.replace(/^root_|__field$/g, ''));
+    await waitFor(() => expect(inError()).to.deep.equal(['corporationName', 'departments', 'personInCharge', 'phoneNumber', 'email', 'zipCode', 'address', 'scaleOfEmployees', 'capyAnswer']));
     const companyField = document.getElementById('root_corporationName__field')!;
     expect(companyField.querySelector('.field__errors')?.textContent).to.equal('This field is required.');
     expect(screen.getByRole('alert').textContent).to.contain('Company name: This field is required.');
