@@ -1,43 +1,41 @@
 /**
- * `npm run bench` (after api.ts), or alone: `npx tsx bench/affiliations.ts`. The organisation's admin list,
- * GET /api/v2/organizations/{orgId}/affiliations, on PostgreSQL, beside its floor measured in the same run: a bare
- * Fastify route running the same SQL (the portal's compiled query, same parameters) through `pg`, pools of the same
- * size. The portal's route adds the token check (a local JWT verification), params validation, the mapping to the
- * answer, snake_case keys and schema serialisation.
+ * `npm run bench` (after api.ts), or alone: `npx tsx bench/affiliations.ts`. The authenticated reads as users meet
+ * them (issue 26 item 5): the portal started as `npm start` starts it, in its own process, with its default log level
+ * and pool, and a token from a real sign-in; beside each read its floor, in a process of its own in the same run —
+ * bare Fastify running the portal's compiled SQL through `pg` with a pool of the same size (bench/reads/floor.ts).
+ * The portal's route adds the token check (a local JWT verification), params validation, the mapping to the answer,
+ * snake_case keys, schema serialisation and its one log line.
  *
  * 1. A fresh database beside BENCH_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/test; dropped at the end)
  *    with the demo data and BENCH_LIST_ADMINS more admins of G0000001 (default 40; every fourth not activated, with
- *    an open invitation), so the list is a realistic page.
- * 2. An access token of the demo manager, minted with the provider's persisted key as the tests do.
+ *    an open invitation), so the organisation's list is a realistic page.
+ * 2. The demo manager signs in over HTTP (bench/reads/signIn.ts): its access token.
  * 3. autocannon, BENCH_LIST_CONNECTIONS connections (default 50) for BENCH_DURATION seconds (default 10) each, after a
- *    one-second warm-up, in BENCH_LIST_ROUNDS alternating rounds (default 3).
- *
- * 4. The same for the signed-in admin's own list, GET /api/v2/admins/me/affiliations (every page asks for it), beside
- *    the same SQL through `pg`: the token's validity comes from the in-process cache (issue 20 item 2), no look-up.
+ *    one-second warm-up, in BENCH_LIST_ROUNDS alternating rounds (default 3): GET organizations/{orgId}/affiliations,
+ *    then the signed-in admin's own list, GET admins/me/affiliations (every page asks for it).
  *
  * Targets: at least 70 % of the floor's requests per second, p99 within 1.5 times the floor's (medians of the rounds).
  */
+import type { ChildProcess } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { closeSync, openSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import Fastify from 'fastify';
-import pg from 'pg';
-import { buildApp } from '../src/server/app.js';
-import { loadConfig } from '../src/server/config.js';
-import { listen, measure, type Row } from './support.js';
+import { PROJECT_ROOT } from '../src/configuration/load.js';
 import { seedDemoData } from '../src/server/db/seed/index.js';
-import { affiliationQuery } from '../src/server/domain/admins.js';
-import { organizationAffiliationsSql } from '../src/server/domain/memberships.js';
-import { createTestDatabase } from '../test/server/support/testApp.js';
-import { accessToken } from '../test/server/support/tokens.js';
+import { spawnChild, stopChild } from '../test/support/children.js';
+import { waitUntilReady } from '../test/e2e/support/portal.js';
+import { DEMO_PASSWORD, MANAGER as MANAGER_EMAIL } from '../test/e2e/support/signin.js';
+import { createTestDatabase, freePort } from '../test/server/support/testApp.js';
+import { signInOverHttp } from './reads/signIn.js';
+import { measure, type Row } from './support.js';
 
 const baseUrl = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const duration = Number(process.env.BENCH_DURATION ?? 10);
 const connections = Number(process.env.BENCH_LIST_CONNECTIONS ?? 50);
 const extraAdmins = Number(process.env.BENCH_LIST_ADMINS ?? 40);
 const rounds = Number(process.env.BENCH_LIST_ROUNDS ?? 3);
-const POOL_SIZE = 10;
 const MANAGER_ID = 1;
 const ORGANIZATION_ID = 1;
 
@@ -97,64 +95,82 @@ function compare(route: string, rows: Row[]): ReadResult {
   };
 }
 
+/** A child's first line of output (the floor prints its URL). */
+function firstLine(child: ChildProcess): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let text = '';
+    child.stdout!.on('data', (chunk: Buffer) => {
+      text += chunk.toString();
+      if (text.includes('\n')) resolve(text.slice(0, text.indexOf('\n')).trim());
+    });
+    child.once('exit', (code) => reject(new Error(`the floor exited with code ${code}`)));
+  });
+}
+
+/** The portal as `npm start` runs it (tsx scripts/start.ts: the compiled server, its default log level and pool), its log in a file as a service manager keeps it. */
+async function startPortal(databaseUrl: string, dataDir: string): Promise<{ url: string; child: ChildProcess }> {
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const log = openSync(path.join(dataDir, 'portal.log'), 'a');
+  const child = spawnChild(path.join(PROJECT_ROOT, 'node_modules/.bin/tsx'), ['scripts/start.ts'], {
+    cwd: PROJECT_ROOT,
+    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', PUBLIC_URL: url, DATA_DIR: dataDir, DATABASE_URL: databaseUrl, SEED: 'none', LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? '' },
+    stdio: ['ignore', log, log],
+  });
+  closeSync(log);
+  await waitUntilReady(url, child);
+  return { url, child };
+}
+
 export async function benchAffiliations(): Promise<ReadResult[]> {
-  const testDatabase = await createTestDatabase({ baseUrl, poolSize: POOL_SIZE });
+  const testDatabase = await createTestDatabase({ baseUrl, poolSize: 2 });
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'portal-bench-list-'));
   const rows: Row[] = [];
   const ownRows: Row[] = [];
+  const children: ChildProcess[] = [];
   let size = 0;
   try {
-    await mkdir(path.join(dataDir, 'no-dist')); // the API only: no browser build to serve
     await seedDemoData(testDatabase.db);
     await addAdmins(testDatabase.db);
+    const databaseUrl = testDatabase.url!;
+    const portal = await startPortal(databaseUrl, dataDir);
+    children.push(portal.child);
+    const floor = spawnChild(path.join(PROJECT_ROOT, 'node_modules/.bin/tsx'), ['bench/reads/floor.ts'], {
+      cwd: PROJECT_ROOT,
+      env: { ...process.env, FLOOR_DATABASE_URL: databaseUrl, ORGANIZATION_ID: String(ORGANIZATION_ID), ADMIN_ID: String(MANAGER_ID), GLOPLA_ID: 'G0000001' },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    children.push(floor);
+    const floorUrl = await firstLine(floor);
 
-    const portal = await buildApp(
-      loadConfig({ DATA_DIR: dataDir, DATABASE_URL: testDatabase.url, SEED: 'none', LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'warn', DIST_DIR: path.join(dataDir, 'no-dist') }),
-      { database: testDatabase.database },
-    );
-    // the floor: the portal's own compiled SQL and parameters, through a pg pool of the same size
-    const compiled = organizationAffiliationsSql(testDatabase.db, ORGANIZATION_ID, { adminId: MANAGER_ID, gloplaId: 'G0000001' });
-    const pool = new pg.Pool({ connectionString: testDatabase.url, max: POOL_SIZE });
-    // as the portal's pool does (db/index.ts): an idle client's lost connection must not end the process
-    pool.on('error', (error) => console.warn(`floor pool: ${error.message}`));
-    const bare = Fastify();
-    bare.get('/affiliations', async () => ({ affiliations: (await pool.query(compiled.sql, compiled.parameters as unknown[])).rows }));
-    const own = affiliationQuery(testDatabase.db).where('affiliations.adminId', '=', MANAGER_ID).orderBy('organizations.gloplaId').compile();
-    bare.get('/me/affiliations', async () => ({ affiliations: (await pool.query(own.sql, own.parameters as unknown[])).rows }));
-    try {
-      const headers = { 'x-v2-admin-auth-token': `Bearer ${await accessToken(portal, { sub: String(MANAGER_ID), expiresIn: 3600 })}` };
-      const portalUrl = `${await listen(portal)}/api/v2/organizations/${ORGANIZATION_ID}/affiliations`;
-      const check = await fetch(portalUrl, { headers });
-      if (check.status !== 200) throw new Error(`the portal answered ${check.status}: ${await check.text()}`);
-      size = ((await check.json()) as { affiliations: unknown[] }).affiliations.length;
-      const bareUrl = `${await listen(bare)}/affiliations`;
-      const floorCheck = (await (await fetch(bareUrl)).json()) as { affiliations: unknown[] };
-      if (floorCheck.affiliations.length !== size) throw new Error(`the floor answered ${floorCheck.affiliations.length} rows, the portal ${size}`);
+    const headers = { 'x-v2-admin-auth-token': `Bearer ${await signInOverHttp(portal.url, MANAGER_EMAIL, DEMO_PASSWORD, 'G0000001')}` };
+    const portalUrl = `${portal.url}/api/v2/organizations/${ORGANIZATION_ID}/affiliations`;
+    const check = await fetch(portalUrl, { headers });
+    if (check.status !== 200) throw new Error(`the portal answered ${check.status}: ${await check.text()}`);
+    size = ((await check.json()) as { affiliations: unknown[] }).affiliations.length;
+    const bareUrl = `${floorUrl}/affiliations`;
+    const floorCheck = (await (await fetch(bareUrl)).json()) as { affiliations: unknown[] };
+    if (floorCheck.affiliations.length !== size) throw new Error(`the floor answered ${floorCheck.affiliations.length} rows, the portal ${size}`);
 
-      // alternating rounds: on a shared machine the load changes during the run, and should weigh on both alike
-      for (let round = 1; round <= rounds; round += 1) {
-        rows.push(await measureGet(`${round}: portal GET organizations/{orgId}/affiliations (${size} admins)`, portalUrl, headers));
-        rows.push(await measureGet(`${round}: bare Fastify + pg, the same SQL (floor)`, bareUrl, {}));
-      }
-      const ownUrl = `${portalUrl.replace(/\/organizations\/.*$/, '')}/admins/me/affiliations`;
-      const ownCheck = await fetch(ownUrl, { headers });
-      if (ownCheck.status !== 200) throw new Error(`the portal answered ${ownCheck.status}: ${await ownCheck.text()}`);
-      const ownBareUrl = bareUrl.replace('/affiliations', '/me/affiliations');
-      for (let round = 1; round <= rounds; round += 1) {
-        ownRows.push(await measureGet(`${round}: portal GET admins/me/affiliations`, ownUrl, headers));
-        ownRows.push(await measureGet(`${round}: bare Fastify + pg, the same SQL (floor)`, ownBareUrl, {}));
-      }
-    } finally {
-      await bare.close();
-      await pool.end();
-      await portal.close();
+    // alternating rounds: on a shared machine the load changes during the run, and should weigh on both alike
+    for (let round = 1; round <= rounds; round += 1) {
+      rows.push(await measureGet(`${round}: portal GET organizations/{orgId}/affiliations (${size} admins)`, portalUrl, headers));
+      rows.push(await measureGet(`${round}: bare Fastify + pg, the same SQL (floor)`, bareUrl, {}));
+    }
+    const ownUrl = `${portal.url}/api/v2/admins/me/affiliations`;
+    const ownCheck = await fetch(ownUrl, { headers });
+    if (ownCheck.status !== 200) throw new Error(`the portal answered ${ownCheck.status}: ${await ownCheck.text()}`);
+    for (let round = 1; round <= rounds; round += 1) {
+      ownRows.push(await measureGet(`${round}: portal GET admins/me/affiliations`, ownUrl, headers));
+      ownRows.push(await measureGet(`${round}: bare Fastify + pg, the same SQL (floor)`, `${floorUrl}/me/affiliations`, {}));
     }
   } finally {
+    for (const child of children) await stopChild(child);
     await testDatabase.destroy();
     await rm(dataDir, { recursive: true, force: true });
   }
 
-  console.log(`\nPostgreSQL, ${connections} connections, ${duration} s each, pools of ${POOL_SIZE}, Node ${process.version}, ${os.cpus().length} CPUs\n`);
+  console.log(`\nPostgreSQL, ${connections} connections, ${duration} s each, pools of 10, Node ${process.version}, ${os.cpus().length} CPUs\n`);
   console.table([...rows, ...ownRows].map((row) => ({ route: row.name, 'req/s': Math.round(row.requestsPerSecond), 'p50 ms': row.p50, 'p99 ms': row.p99, errors: row.errors })));
   const results = [compare('GET organizations/{orgId}/affiliations', rows), compare('GET admins/me/affiliations', ownRows)];
   for (const { route, throughput, tail } of results) {

@@ -26,6 +26,21 @@ describe('server/app', () => {
       expect(response.headers['x-content-type-options']).to.equal('nosniff');
     });
 
+    it("gives API answers an API's headers: nothing loaded, framed, sniffed or cached, none of a page's others", async () => {
+      for (const url of ['/api/v2/portal_settings', '/api/v2/nothing-here']) {
+        const { headers } = await ctx.app.inject({ url });
+        expect(directives(headers['content-security-policy']).get('default-src'), url).to.equal("'none'");
+        expect(directives(headers['content-security-policy']).get('frame-ancestors'), url).to.equal("'none'");
+        expect(headers['x-frame-options'], url).to.equal('DENY');
+        expect(headers['x-content-type-options'], url).to.equal('nosniff');
+        expect(headers['cache-control'], url).to.equal('no-store');
+        expect(headers['cross-origin-resource-policy'], url).to.equal('same-origin');
+        expect(headers, url).not.to.have.any.keys('x-dns-prefetch-control', 'x-xss-protection', 'origin-agent-cluster', 'cross-origin-opener-policy');
+      }
+      // the API's documentation is a page
+      expect((await ctx.app.inject({ url: '/api/docs/', headers: { accept: 'text/html' } })).headers['x-dns-prefetch-control']).to.equal('off');
+    });
+
     it('answers an unknown /api path with 404 not_found, even for a browser', async () => {
       for (const [method, url] of [
         ['GET', '/api/v2/nothing-here'],

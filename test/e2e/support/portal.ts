@@ -27,7 +27,7 @@ function freePort(): Promise<number> {
   });
 }
 
-async function waitUntilReady(url: string, child: ChildProcess, timeoutMs = 60_000): Promise<void> {
+export async function waitUntilReady(url: string, child: ChildProcess, timeoutMs = 60_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`the portal exited with code ${child.exitCode}`);
