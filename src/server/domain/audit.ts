@@ -178,7 +178,8 @@ function tokyoDayStart(day: string, plusDays = 0): Date {
   return new Date(Date.parse(`${within}T00:00:00+09:00`) + plusDays * 86_400_000);
 }
 
-function auditQuery(db: Db, organizationId: number, filter: AuditFilter, ids: PublicIds) {
+/** The page's and the export's query: one organisation's entries under the filter, newest first (its plans: test/server/db/migrations/auditFilterIndexes.test.ts). */
+export function auditQuery(db: Db, organizationId: number, filter: AuditFilter, ids: PublicIds) {
   let query = db
     .selectFrom('auditEvents')
     .select(['id', 'occurredAt', 'actorAdminId', 'actorEmail', 'action', 'targetType', 'targetId', 'targetLabel', 'changes', sql<string>`occurred_at::text`.as('cursorTime')])

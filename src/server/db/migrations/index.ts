@@ -22,6 +22,7 @@ import * as m0085 from './0085_token_validity_notifications.js';
 import * as m0086 from './0086_class_periods.js';
 import * as m0087 from './0087_audit_events.js';
 import * as m0088 from './0088_affiliation_sign_ins.js';
+import * as m0089 from './0089_audit_filter_indexes.js';
 
 export const migrations: Record<string, Migration> = {
   '0001_initial': m0001,
@@ -43,6 +44,7 @@ export const migrations: Record<string, Migration> = {
   '0086_class_periods': m0086,
   '0087_audit_events': m0087,
   '0088_affiliation_sign_ins': m0088,
+  '0089_audit_filter_indexes': m0089,
 };
 
 export const migrationProvider: MigrationProvider = {
