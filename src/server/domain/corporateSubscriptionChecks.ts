@@ -234,7 +234,9 @@ async function isAlreadyBooked(db: Db, context: ApplicationContext, form: Subscr
     .where('corporateSubscriptions.organizationId', '=', context.organizationId)
     .where('corporateSubscriptions.id', '!=', storedId)
     .where('subscriptionServices.serviceId', '=', anyInt(form.serviceIds))
-    .where(sql<boolean>`date_trunc('month', corporate_subscriptions.starts_on) = date_trunc('month', ${form.startsOn}::date)`)
+    // the month as a range of starts_on, which the organisation's (organization_id, starts_on) index reads (issue 27)
+    .where(sql<boolean>`corporate_subscriptions.starts_on >= date_trunc('month', ${form.startsOn}::date)::date`)
+    .where(sql<boolean>`corporate_subscriptions.starts_on < (date_trunc('month', ${form.startsOn}::date) + interval '1 month')::date`)
     .executeTakeFirst();
   return row !== undefined;
 }
@@ -257,6 +259,7 @@ async function engagedRequestCodes(db: Db, context: ApplicationContext, form: Su
     .where('corporateSubscriptions.organizationId', '=', context.organizationId)
     .where('corporateSubscriptions.serviceGroupId', '=', groupId)
     .where('corporateSubscriptions.id', '!=', storedId)
+    // lower(email) has its index (migration 0090)
     .where(sql<boolean>`lower(subscription_learners.email) = ${anyText(emails)}`)
     .where(sql<boolean>`corporate_subscriptions.starts_on > ${form.startsOn}::date - make_interval(months => ${months})`)
     .where(sql<boolean>`corporate_subscriptions.starts_on < ${form.startsOn}::date + make_interval(months => ${months})`)

@@ -305,6 +305,13 @@ describe('Corporate subscriptions API (SPEC §7 Corporate subscriptions)', funct
         users: [[{ engaged_request_code: 'A000000104' }], ['duplicatedName'], ['duplicatedName']],
         codes: ['alreadyBooked'],
       });
+      // the start month is a range of days (issue 27): its first and its last day are the booked month too
+      const [year, month] = (booked.starts_on[0] as string).split('-').map(Number) as [number, number];
+      const lastDay = new Date(Date.UTC(year, month, 0)).toISOString().slice(0, 10);
+      for (const startsOn of [`${year}-${String(month).padStart(2, '0')}-01`, lastDay]) {
+        const edge = await call('POST', 'organizations/1/corporate_subscriptions?dryrun=true', as.manager, application({ starts_on: startsOn, users: [learner(5)] }));
+        expect(edge.json().warnings.codes, startsOn).to.include('alreadyBooked');
+      }
       // GLS-B: no application of the group in its start month (A000000103, GLS-A, starts 39 days earlier)
       const small = await call('POST', 'organizations/1/corporate_subscriptions?dryrun=true', as.manager, classApplication(await glsClass('GLS-B'), { users: learners(3) }));
       expect(small.json().warnings.codes).to.deep.equal(['belowClassMinimum']);
