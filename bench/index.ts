@@ -3,8 +3,9 @@
  * reads on PostgreSQL next to the same SQL through pg (bench/affiliations.ts; BENCH_DATABASE_URL), and the learner grid
  * next to bare react-spreadsheet in chromium (bench/grid.ts), the Users page's calls with 10,000 learners on PostgreSQL
  * (bench/users.ts) and the list painted in chromium (bench/usersPaint.ts), write routes with and without the audit trail (bench/audit.ts), cold page loads over an
- * emulated network (bench/coldLoad.ts); then one table of every budget (issue 20): its goal, the figure measured, the
- * ratio and whether it holds. BENCH_ONLY=bundle,api,reads,grid,users,audit,cold runs some of them.
+ * emulated network (bench/coldLoad.ts), Lighthouse on the signed-in pages (bench/lighthouse.ts); then one table of every
+ * budget (issue 20): its goal, the figure measured, the ratio and whether it holds.
+ * BENCH_ONLY=bundle,api,reads,grid,users,audit,cold,lighthouse runs some of them.
  */
 import { benchAffiliations, type ReadResult } from './affiliations.js';
 import { benchApi, type PipelineResult } from './api.js';
@@ -13,6 +14,7 @@ import { FIRST_LOAD_BUDGET_KB, type FirstLoad } from '../scripts/firstLoad.js';
 import { benchBundle } from './bundle.js';
 import { benchColdLoad, FIRST_DATA_CALL_GOAL_MS, JS_REQUESTS_GOAL, PROFILES, type ColdLoadRow } from './coldLoad.js';
 import { benchGrid, GRID_TARGET, type GridResult } from './grid.js';
+import { benchLighthouse, CATEGORY_GOAL, HOME_PERFORMANCE_GOAL, type LighthouseRow } from './lighthouse.js';
 import { benchUsers, type UsersResult } from './users.js';
 import { benchUsersPaint, USERS_PAINT_BUDGET_MS, USERS_ROWS_BUDGET, type UsersPaintResult } from './usersPaint.js';
 
@@ -31,6 +33,7 @@ const users = runs('users') ? await benchUsers() : undefined;
 const usersPaint = runs('users') ? await benchUsersPaint() : undefined;
 if (runs('audit')) await benchAudit();
 const coldLoads = runs('cold') ? await benchColdLoad() : undefined;
+const lighthouses = runs('lighthouse') ? await benchLighthouse() : undefined;
 
 interface Budget {
   budget: string;
@@ -108,6 +111,15 @@ function coldLoadRows(rows: ColdLoadRow[]): Budget[] {
   });
 }
 
+function lighthouseRows(rows: LighthouseRow[]): Budget[] {
+  const score = (page: string, category: string, figure: number, goal: number) => ({ budget: `Lighthouse ${page}: ${category} (mobile)`, goal: `≥ ${goal}`, figure: String(figure), ratio: (figure / goal).toFixed(2), holds: yes(figure >= goal) });
+  return rows.flatMap(({ page, performance, accessibility, bestPractices, textCompression }) => [
+    ...(page === '/' ? [score(page, 'performance', performance, HOME_PERFORMANCE_GOAL), { budget: 'Lighthouse /: text compression', goal: 'passes', figure: textCompression ? 'passes' : 'fails', ratio: '—', holds: yes(textCompression) }] : []),
+    score(page, 'accessibility', accessibility, CATEGORY_GOAL),
+    score(page, 'best practices', bestPractices, CATEGORY_GOAL),
+  ]);
+}
+
 const budgets = [
   ...(firstLoad ? firstLoadRows(firstLoad) : []),
   ...(pipeline ? pipelineRows(pipeline) : []),
@@ -116,6 +128,7 @@ const budgets = [
   ...(users ? usersRows(users) : []),
   ...(usersPaint ? usersPaintRows(usersPaint) : []),
   ...(coldLoads ? coldLoadRows(coldLoads) : []),
+  ...(lighthouses ? lighthouseRows(lighthouses) : []),
 ];
 console.log('\nBudgets (issue 20)');
 console.table(budgets);

@@ -398,9 +398,9 @@ export function LearnerGrid(props: FieldProps): ReactElement {
 
   return (
     <div className="learner-grid" id={id}>
-      <h3 className="learner-grid__heading" id={headingId}>
+      <h2 className="learner-grid__heading" id={headingId}>
         {maximum === undefined ? t(options.label) : t(options.headingKey, { number: maximum, minimum: options.minimum ?? 0 })}
-      </h3>
+      </h2>
       {options.helpLink && (
         <p className="learner-grid__hint">
           <a href={t(options.helpLink)} target="_blank" rel="noreferrer">
