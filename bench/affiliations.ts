@@ -37,6 +37,8 @@ const connections = Number(process.env.BENCH_LIST_CONNECTIONS ?? 50);
 const extraAdmins = Number(process.env.BENCH_LIST_ADMINS ?? 40);
 const rounds = Number(process.env.BENCH_LIST_ROUNDS ?? 3);
 const MANAGER_ID = 1;
+/** tsx as `npm start` runs it, for the portal and the floor alike. */
+const TSX = path.join(PROJECT_ROOT, 'node_modules/.bin/tsx');
 const ORGANIZATION_ID = 1;
 
 
@@ -112,7 +114,7 @@ async function startPortal(databaseUrl: string, dataDir: string): Promise<{ url:
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   const log = openSync(path.join(dataDir, 'portal.log'), 'a');
-  const child = spawnChild(path.join(PROJECT_ROOT, 'node_modules/.bin/tsx'), ['scripts/start.ts'], {
+  const child = spawnChild(TSX, ['scripts/start.ts'], {
     cwd: PROJECT_ROOT,
     env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', PUBLIC_URL: url, DATA_DIR: dataDir, DATABASE_URL: databaseUrl, SEED: 'none', LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? '' },
     stdio: ['ignore', log, log],
@@ -135,7 +137,7 @@ export async function benchAffiliations(): Promise<ReadResult[]> {
     const databaseUrl = testDatabase.url!;
     const portal = await startPortal(databaseUrl, dataDir);
     children.push(portal.child);
-    const floor = spawnChild(path.join(PROJECT_ROOT, 'node_modules/.bin/tsx'), ['bench/reads/floor.ts'], {
+    const floor = spawnChild(TSX, ['bench/reads/floor.ts'], {
       cwd: PROJECT_ROOT,
       env: { ...process.env, FLOOR_DATABASE_URL: databaseUrl, ORGANIZATION_ID: String(ORGANIZATION_ID), ADMIN_ID: String(MANAGER_ID), GLOPLA_ID: 'G0000001' },
       stdio: ['ignore', 'pipe', 'inherit'],

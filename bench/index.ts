@@ -14,7 +14,7 @@ import { FIRST_LOAD_BUDGET_KB, type FirstLoad } from '../scripts/firstLoad.js';
 import { benchBundle } from './bundle.js';
 import { benchColdLoad, FIRST_DATA_CALL_GOAL_MS, JS_REQUESTS_GOAL, PROFILES, type ColdLoadRow } from './coldLoad.js';
 import { benchGrid, GRID_TARGET, type GridResult } from './grid.js';
-import { benchLighthouse, CATEGORY_GOAL, HOME_PERFORMANCE_GOAL, type LighthouseRow } from './lighthouse.js';
+import { benchLighthouse, lighthouseGoals } from './lighthouse.js';
 import { benchUsers, type UsersResult } from './users.js';
 import { benchUsersPaint, USERS_PAINT_BUDGET_MS, USERS_ROWS_BUDGET, type UsersPaintResult } from './usersPaint.js';
 
@@ -111,15 +111,6 @@ function coldLoadRows(rows: ColdLoadRow[]): Budget[] {
   });
 }
 
-function lighthouseRows(rows: LighthouseRow[]): Budget[] {
-  const score = (page: string, category: string, figure: number, goal: number) => ({ budget: `Lighthouse ${page}: ${category} (mobile)`, goal: `≥ ${goal}`, figure: String(figure), ratio: (figure / goal).toFixed(2), holds: yes(figure >= goal) });
-  return rows.flatMap(({ page, performance, accessibility, bestPractices, textCompression }) => [
-    ...(page === '/' ? [score(page, 'performance', performance, HOME_PERFORMANCE_GOAL), { budget: 'Lighthouse /: text compression', goal: 'passes', figure: textCompression ? 'passes' : 'fails', ratio: '—', holds: yes(textCompression) }] : []),
-    score(page, 'accessibility', accessibility, CATEGORY_GOAL),
-    score(page, 'best practices', bestPractices, CATEGORY_GOAL),
-  ]);
-}
-
 const budgets = [
   ...(firstLoad ? firstLoadRows(firstLoad) : []),
   ...(pipeline ? pipelineRows(pipeline) : []),
@@ -128,7 +119,7 @@ const budgets = [
   ...(users ? usersRows(users) : []),
   ...(usersPaint ? usersPaintRows(usersPaint) : []),
   ...(coldLoads ? coldLoadRows(coldLoads) : []),
-  ...(lighthouses ? lighthouseRows(lighthouses) : []),
+  ...(lighthouses ? lighthouseGoals(lighthouses) : []),
 ];
 console.log('\nBudgets (issue 20)');
 console.table(budgets);

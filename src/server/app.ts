@@ -97,6 +97,7 @@ export function apiSecurityHeaders(pageHeaders: ReadonlyArray<readonly [string, 
     ['referrer-policy', 'no-referrer'],
     ['x-content-type-options', 'nosniff'],
     ['x-frame-options', 'DENY'],
+    // API answers carry tokens and personal data: never kept by a browser or a proxy (issue 7 finding 14)
     ['cache-control', 'no-store'],
     ...pageHeaders.filter(([name]) => name === 'strict-transport-security'),
   ];
@@ -264,7 +265,6 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   installJsonBodyParser(app);
   // NUL and other control characters in paths, queries and credentials: 400, before any route (issue 15 finding 5)
   refuseControlCharacters(app);
-  // API answers carry tokens and personal data: never kept by a browser or a proxy (issue 7 finding 14)
   app.setValidatorCompiler(createValidatorCompiler());
   app.setErrorHandler(errorHandler);
   app.setNotFoundHandler(async (request, reply) => {

@@ -10,7 +10,7 @@
  */
 import { sql, type Kysely } from 'kysely';
 
-export const AUDIT_FILTER_INDEXES: ReadonlyArray<readonly [name: string, columns: string]> = [
+const AUDIT_FILTER_INDEXES: ReadonlyArray<readonly [name: string, columns: string]> = [
   ['audit_events_organization_action', 'organization_id, action, occurred_at desc, id desc'],
   ['audit_events_organization_target_type', 'organization_id, target_type, occurred_at desc, id desc'],
   ['audit_events_organization_target', 'organization_id, target_id, occurred_at desc, id desc'],
