@@ -110,7 +110,7 @@ function firstLine(child: ChildProcess): Promise<string> {
 }
 
 /** The portal as `npm start` runs it (tsx scripts/start.ts: the compiled server, its default log level and pool), its log in a file as a service manager keeps it. */
-async function startPortal(databaseUrl: string, dataDir: string): Promise<{ url: string; child: ChildProcess }> {
+export async function startPortal(databaseUrl: string, dataDir: string): Promise<{ url: string; child: ChildProcess }> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   const log = openSync(path.join(dataDir, 'portal.log'), 'a');

@@ -1,5 +1,8 @@
 /** `npm run build`: generates the configuration modules, runs webpack (dist/), then compiles the server (build/server). */
+import { utimesSync } from 'node:fs';
+import path from 'node:path';
 import webpack from 'webpack';
+import { PROJECT_ROOT } from '../src/configuration/load.js';
 import { buildServer } from './buildServer.js';
 import { generate } from './generate.js';
 import { webpackConfig } from '../webpack.config.js';
@@ -10,6 +13,9 @@ export function build(mode: 'production' | 'development' = 'production'): Promis
     webpack(webpackConfig(mode), (error, stats) => {
       if (error) return reject(error);
       if (!stats || stats.hasErrors()) return reject(new Error(stats?.toString('errors-only') ?? 'webpack failed'));
+      // webpack leaves a file it would write unchanged as it was: the stale check (browserBuild.ts) reads this time
+      const now = new Date();
+      utimesSync(path.join(PROJECT_ROOT, 'dist', 'index.html'), now, now);
       resolve(stats);
     });
   });

@@ -161,13 +161,6 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   app.decorate('metrics', metrics);
   database.onQueryError = () => metrics.dbQueryErrors.inc();
   database.onNotificationsInterrupted = () => metrics.notificationInterruptions.inc();
-  // the hooks that run on every request are synchronous (done callback): an async one costs a promise and a turn
-  app.addHook('onResponse', (request, reply, done) => {
-    // the route's pattern, never the raw URL (unbounded labels, tokens in paths)
-    const route = request.routeOptions.url ?? 'unmatched';
-    metrics.requestDuration.observe({ method: request.method, route, status_code: String(reply.statusCode) }, reply.elapsedTime / 1000);
-    done();
-  });
 
   const transport = createMailer({ db: database.db, smtpUrl: config.smtpUrl, from: config.mailFrom });
   const mailQueue = createMailQueue({
@@ -180,7 +173,11 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   app.decorate('mailQueue', mailQueue);
   // routes queue their mails: sent after the answer (issue 7 finding 11)
   app.decorate('mailer', mailQueue.mailer);
-  app.addHook('onResponse', (_request, _reply, done) => {
+  // one synchronous hook per answer (done callback): an async one costs a promise and a turn, every hook a call
+  app.addHook('onResponse', (request, reply, done) => {
+    // the route's pattern, never the raw URL (unbounded labels, tokens in paths)
+    const route = request.routeOptions.url ?? 'unmatched';
+    metrics.requestDuration.observe({ method: request.method, route, status_code: String(reply.statusCode) }, reply.elapsedTime / 1000);
     mailQueue.kick();
     done();
   });

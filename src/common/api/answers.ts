@@ -549,7 +549,10 @@ export type SubscriptionWarnings = FromSchema<typeof subscriptionWarningsSchema>
 export type SubscriptionUserWarning = SubscriptionWarnings['users'][number][number];
 
 /** GET organizations/{orgId}/corporate_subscriptions */
-export const subscriptionsAnswerSchema = listEnvelope('corporateSubscriptions', subscriptionSummarySchema);
+export const subscriptionsAnswerSchema = objectOf({
+  corporateSubscriptions: { type: 'array', items: subscriptionSummarySchema },
+  nextPage: { type: ['integer', 'null'], description: 'the next page, or null on the last' },
+});
 export type SubscriptionsAnswer = FromSchema<typeof subscriptionsAnswerSchema>;
 
 /** GET organizations/{orgId}/corporate_subscriptions/{requestCode} */

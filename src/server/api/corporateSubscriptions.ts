@@ -1,8 +1,8 @@
 /**
  * Corporate subscriptions of the session's organisation (SPEC §7 'Corporate subscriptions', 2.9, 2.10, 2.11):
  *
- *   GET    organizations/{orgId}/corporate_subscriptions?service_group_id=&order_by=-starts_on|starts_on&per_page=
- *                                                           → {corporateSubscriptions}
+ *   GET    organizations/{orgId}/corporate_subscriptions?service_group_id=&order_by=-starts_on|starts_on&per_page=&page=
+ *                                                           → {corporateSubscriptions, nextPage}
  *   GET    organizations/{orgId}/corporate_subscriptions/{requestCode}          → {corporateSubscription}
  *   POST   organizations/{orgId}/corporate_subscriptions?dryrun=               the form → 201 (dry run 200)
  *                                                           {corporateSubscription, warnings}
@@ -64,12 +64,16 @@ const requestCodeParams = {
 const lang = { type: 'string', enum: [...LANGUAGES], description: 'the language of service and group names (default ja)' } as const;
 const dryrun = { type: 'boolean', default: false, description: 'true: check and answer what would be stored, store nothing' } as const;
 
+/** SPEC §7's browser asks for 999 a page: the most one answer holds. */
+const MAX_PER_PAGE = 999;
+
 const listQuery = {
   type: 'object',
   properties: {
     service_group_id: { type: 'integer', minimum: 1, maximum: 2147483647, description: 'only the applications of this service group' },
     order_by: { type: 'string', enum: ['-starts_on', 'starts_on'], default: '-starts_on' },
-    per_page: { type: 'integer', minimum: 1, description: 'accepted (the browser sends 999); every application is answered' },
+    per_page: { type: 'integer', minimum: 1, maximum: MAX_PER_PAGE, default: MAX_PER_PAGE, description: 'applications a page (the browser sends 999)' },
+    page: { type: 'integer', minimum: 1, maximum: 100000, default: 1, description: 'the page, from 1; the answer names the next one (next_page)' },
     lang,
   },
 } as const;
@@ -78,7 +82,7 @@ const langQuery = { type: 'object', properties: { lang } } as const;
 
 type OrgParams = { orgId: number };
 type CodeParams = OrgParams & { requestCode: string };
-type ListQuery = { service_group_id?: number; order_by?: SubscriptionOrder; lang?: Language };
+type ListQuery = { service_group_id?: number; order_by?: SubscriptionOrder; per_page: number; page: number; lang?: Language };
 type WriteQuery = { dryrun?: boolean; lang?: Language };
 
 const ACCESS_ERRORS = { 403: [API_ERROR.forbidden] } as const;
@@ -175,9 +179,9 @@ function registerReads(app: FastifyInstance, tags: string[]): void {
     },
     async (request) => {
       const reader = await subscriptionReader(app, request);
-      const { service_group_id: serviceGroupId, order_by: order } = request.query;
-      const subscriptions = await listSubscriptions(app.db, reader, { serviceGroupId, order });
-      return { corporateSubscriptions: subscriptions.map((subscription) => publicSubscription(app.publicIds, subscription)) };
+      const { service_group_id: serviceGroupId, order_by: order, per_page: perPage, page } = request.query;
+      const { subscriptions, nextPage } = await listSubscriptions(app.db, reader, { serviceGroupId, order, perPage, page });
+      return { corporateSubscriptions: subscriptions.map((subscription) => publicSubscription(app.publicIds, subscription)), nextPage };
     },
   );
 

@@ -71,7 +71,6 @@ function subscriptionQuery(db: Db, organizationId: number) {
       'projectClasses.name as projectClassName',
       'projects.projectCode',
       'projects.name as projectName',
-      sql<number>`(select count(*)::int from subscription_learners where subscription_learners.subscription_id = corporate_subscriptions.id)`.as('userCount'),
     ])
     .where('corporateSubscriptions.organizationId', '=', organizationId);
 }
@@ -99,32 +98,59 @@ async function servicesOf(db: Db, reader: CatalogueReader, subscriptionIds: numb
   return byId;
 }
 
-function summaryOf(row: SubscriptionRow, services: SummaryService[], today: string): SubscriptionSummary {
+/** The number of learners of each application, counted for these applications only (one array parameter). */
+async function learnerCountsOf(db: Db, subscriptionIds: number[]): Promise<Map<number, number>> {
+  if (subscriptionIds.length === 0) return new Map();
+  const rows = await db
+    .selectFrom('subscriptionLearners')
+    .select(['subscriptionId', sql<number>`count(*)::int`.as('count')])
+    .where('subscriptionId', '=', anyInt(subscriptionIds))
+    .groupBy('subscriptionId')
+    .execute();
+  return new Map(rows.map((row) => [row.subscriptionId, row.count]));
+}
+
+function summaryOf(row: SubscriptionRow, services: SummaryService[], userCount: number, today: string): SubscriptionSummary {
   return {
     id: row.id,
     requestCode: row.requestCode,
     isUpdatable: isUpdatable(row.startsOn, today),
     appliedAt: new Date(row.appliedAt).toISOString(),
     startsOn: [row.startsOn],
-    userCount: row.userCount,
+    userCount,
     services,
     project: row.projectCode !== null && row.projectName !== null ? { projectCode: row.projectCode, name: row.projectName } : null,
     projectClass: row.projectClassId !== null && row.projectClassName !== null ? { id: row.projectClassId, name: row.projectClassName } : null,
   };
 }
 
-/** The organisation's applications (SPEC 2.9): newest start first by default, optionally of one service group. */
-export async function listSubscriptions(db: Db, reader: SubscriptionReader, filter: { serviceGroupId?: number; order?: SubscriptionOrder }): Promise<SubscriptionSummary[]> {
+/** A page of the organisation's applications (1-based) and whether another follows. */
+export type SubscriptionPage = { subscriptions: SubscriptionSummary[]; nextPage: number | null };
+
+/**
+ * The organisation's applications (SPEC 2.9): newest start first by default, optionally of one service group, a page
+ * at a time (issue 27: a provider's organisation holds thousands); services and learner counts for that page only.
+ */
+export async function listSubscriptions(
+  db: Db,
+  reader: SubscriptionReader,
+  filter: { serviceGroupId?: number; order?: SubscriptionOrder; page: number; perPage: number },
+): Promise<SubscriptionPage> {
   const direction = filter.order === 'starts_on' ? 'asc' : 'desc';
   let query = subscriptionQuery(db, reader.organizationId).orderBy('startsOn', direction).orderBy('corporateSubscriptions.id', direction);
   if (filter.serviceGroupId !== undefined) query = query.where('corporateSubscriptions.serviceGroupId', '=', filter.serviceGroupId);
-  const rows = await query.execute();
-  const services = await servicesOf(
-    db,
-    reader,
-    rows.map((row) => row.id),
-  );
-  return rows.map((row) => summaryOf(row, services.get(row.id)!, reader.today));
+  // one row past the page says whether another follows
+  const rows = await query
+    .limit(filter.perPage + 1)
+    .offset((filter.page - 1) * filter.perPage)
+    .execute();
+  const pageRows = rows.slice(0, filter.perPage);
+  const ids = pageRows.map((row) => row.id);
+  const [services, counts] = await Promise.all([servicesOf(db, reader, ids), learnerCountsOf(db, ids)]);
+  return {
+    subscriptions: pageRows.map((row) => summaryOf(row, services.get(row.id)!, counts.get(row.id) ?? 0, reader.today)),
+    nextPage: rows.length > filter.perPage ? filter.page + 1 : null,
+  };
 }
 
 async function adminsOf(db: Db, subscriptionId: number): Promise<Subscription['admins']> {
@@ -139,12 +165,13 @@ async function adminsOf(db: Db, subscriptionId: number): Promise<Subscription['a
 
 async function detailOf(db: Db, reader: SubscriptionReader, row: SubscriptionRow): Promise<Subscription> {
   const services = (await servicesOf(db, reader, [row.id])).get(row.id)!;
+  const userCount = (await learnerCountsOf(db, [row.id])).get(row.id) ?? 0;
   const links = await serviceGroupLinks(db, reader, [row.serviceGroupId]);
   const group = await db.selectFrom('serviceGroups').select('selection').where('id', '=', row.serviceGroupId).executeTakeFirstOrThrow();
   const billingContact = row.billingContactId === null ? undefined : await findContact(db, BILLING_CONTACTS, reader.organizationId, row.billingContactId);
   const contact = row.contactId === null ? undefined : await findContact(db, CONTACTS, reader.organizationId, row.contactId);
   return {
-    ...summaryOf(row, [], reader.today),
+    ...summaryOf(row, [], userCount, reader.today),
     services: services.map((service) => ({ ...service, serviceGroup: { ...service.serviceGroup, urls: links.get(service.serviceGroup.id) ?? [] } })),
     type: row.projectClassId === null ? 'standard' : 'class',
     term: group.selection === 'single' ? (services[0]?.subtitle ?? null) : null,

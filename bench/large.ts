@@ -1,0 +1,197 @@
+/**
+ * `npm run bench:large` (or BENCH_ONLY=large in `npm run bench`): the organisation-scoped reads at a large provider's
+ * size (issue 27). A fresh PostgreSQL database beside BENCH_DATABASE_URL (dropped at the end) gets the demo data and
+ * the provider of bench/large/generate.ts around it (BENCH_LARGE_SCALE, default 1: 10,000 organisations, 2,000,000
+ * learners, 5,000,000 audit entries; G0000001 with 300 admins, 50,000 learners, 2,000 applications, 500,000 entries).
+ * The portal runs as `npm start` runs it, in its own process; the demo manager signs in over HTTP. Each read: autocannon
+ * with 10 connections for BENCH_DURATION seconds (default 5); the exports (one at a time per admin) are downloaded in
+ * turn; the signed-in admin's own list is read while two clients download the learners. Beside each row: the longest
+ * event-loop delay of the portal meanwhile (its /metrics, prom-client's monitorEventLoopDelay) and its memory.
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import type { ChildProcess } from 'node:child_process';
+import autocannon from 'autocannon';
+import { seedDemoData, seedDemoOrganizationUsers, seedDemoPartnerProducts, seedDemoSubscriptionsOnce } from '../src/server/db/seed/index.js';
+import { stopChild } from '../test/support/children.js';
+import { DEMO_PASSWORD, MANAGER as MANAGER_EMAIL } from '../test/e2e/support/signin.js';
+import { createTestDatabase } from '../test/server/support/testApp.js';
+import { startPortal } from './affiliations.js';
+import { generateLargeProvider, largeSizes } from './large/generate.js';
+import { signInOverHttp } from './reads/signIn.js';
+
+const baseUrl = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+const duration = Number(process.env.BENCH_DURATION ?? 5);
+const scale = Number(process.env.BENCH_LARGE_SCALE ?? 1);
+const CONNECTIONS = 10;
+/** Issue 27's goals: a read's p99, a page of 999 applications', the event loop's longest turn. */
+export const LARGE_READ_GOAL_MS = 100;
+export const LARGE_APPLICATIONS_GOAL_MS = 150;
+export const EVENT_LOOP_GOAL_MS = 50;
+export const MEMORY_GOAL_MB = 600;
+
+export interface LargeRow {
+  read: string;
+  p50: number;
+  p99: number;
+  requestsPerSecond: number;
+  errors: number;
+  /** The portal's longest event-loop delay during the row, ms. */
+  loopMaxMs: number;
+  goalMs: number;
+}
+
+interface Portal {
+  url: string;
+  headers: Record<string, string>;
+}
+
+/** The portal's metric `name` (a gauge without labels) from /metrics; reading it also resets the loop's histogram. */
+async function metric(portal: Portal, name: string): Promise<number> {
+  const text = await (await fetch(`${portal.url}/metrics`)).text();
+  const line = text.split('\n').find((candidate) => candidate.startsWith(`${name} `));
+  return line ? Number(line.split(' ')[1]) : Number.NaN;
+}
+
+const loopMaxMs = async (portal: Portal) => (await metric(portal, 'portal_nodejs_eventloop_lag_max_seconds')) * 1000;
+
+/** autocannon on one read, 10 connections; the answer checked first. */
+async function measureRead(portal: Portal, read: string, apiPath: string, goalMs: number): Promise<LargeRow> {
+  const url = `${portal.url}/api/v2/${apiPath}`;
+  const check = await fetch(url, { headers: portal.headers });
+  if (check.status !== 200) throw new Error(`${apiPath} answered ${check.status}: ${(await check.text()).slice(0, 300)}`);
+  await check.arrayBuffer();
+  await loopMaxMs(portal);
+  const result = await autocannon({ url, headers: portal.headers, connections: CONNECTIONS, duration });
+  const counts = result as unknown as Record<string, number>;
+  return {
+    read,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    requestsPerSecond: result.requests.average,
+    errors: result.errors + result.timeouts + ['1xx', '3xx', '4xx', '5xx'].reduce((sum, key) => sum + (counts[key] ?? 0), 0),
+    loopMaxMs: await loopMaxMs(portal),
+    goalMs,
+  };
+}
+
+/** Downloads of an export one after another (one at a time per admin) for the duration: their times as a row. */
+async function measureDownload(portal: Portal, read: string, apiPath: string, goalMs: number): Promise<LargeRow & { bytes: number }> {
+  await loopMaxMs(portal);
+  const times: number[] = [];
+  let bytes = 0;
+  let errors = 0;
+  const until = Date.now() + duration * 1000;
+  do {
+    const started = performance.now();
+    const response = await fetch(`${portal.url}/api/v2/${apiPath}`, { headers: portal.headers });
+    bytes = (await response.arrayBuffer()).byteLength;
+    if (response.status !== 200) errors += 1;
+    times.push(performance.now() - started);
+  } while (Date.now() < until);
+  const sorted = times.sort((a, b) => a - b);
+  const at = (share: number) => Math.round(sorted[Math.min(sorted.length - 1, Math.floor(share * sorted.length))]!);
+  return { read, p50: at(0.5), p99: at(0.99), requestsPerSecond: times.length / duration, errors, loopMaxMs: await loopMaxMs(portal), goalMs, bytes };
+}
+
+/** Two clients downloading `apiPath` over and over until `stop` resolves. */
+function downloadLoop(portal: Portal, apiPath: string, stop: Promise<unknown>): Promise<void[]> {
+  let stopped = false;
+  void stop.then(() => (stopped = true));
+  const client = async () => {
+    while (!stopped) await (await fetch(`${portal.url}/api/v2/${apiPath}`, { headers: portal.headers })).arrayBuffer();
+  };
+  return Promise.all([client(), client()]);
+}
+
+export async function benchLarge(): Promise<{ rows: LargeRow[]; memoryMb: number }> {
+  const size = largeSizes(scale);
+  const testDatabase = await createTestDatabase({ baseUrl, poolSize: 2 });
+  const dataDir = await mkdtemp(path.join(os.tmpdir(), 'portal-bench-large-'));
+  const children: ChildProcess[] = [];
+  const rows: LargeRow[] = [];
+  let memoryMb = 0;
+  try {
+    const started = Date.now();
+    await seedDemoData(testDatabase.db);
+    await seedDemoPartnerProducts(testDatabase.db);
+    await seedDemoOrganizationUsers(testDatabase.db);
+    await seedDemoSubscriptionsOnce(testDatabase.db);
+    await generateLargeProvider(testDatabase.db, size, (line) => console.log(`  ${line}`));
+    console.log(`the large provider (scale ${scale}) built in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+
+    const started2 = await startPortal(testDatabase.url!, dataDir);
+    children.push(started2.child);
+    const portal: Portal = {
+      url: started2.url,
+      headers: { 'x-v2-admin-auth-token': `Bearer ${await signInOverHttp(started2.url, MANAGER_EMAIL, DEMO_PASSWORD, 'G0000001')}` },
+    };
+    const org = 'organizations/1';
+    const { id: actorId } = (await testDatabase.db.selectFrom('admins').select('id').where('email', '=', 'large-admin-1@example.com').executeTakeFirstOrThrow()) as { id: number };
+    const rss = () => metric(portal, 'portal_process_resident_memory_bytes');
+    const peak = async <T>(work: Promise<T>): Promise<T> => {
+      let done = false;
+      const sampler = (async () => {
+        while (!done) {
+          memoryMb = Math.max(memoryMb, (await rss()) / 1024 / 1024);
+          await new Promise((resolve) => setTimeout(resolve, 200));
+        }
+      })();
+      try {
+        return await work;
+      } finally {
+        done = true;
+        await sampler;
+      }
+    };
+
+    const reads: [string, string, number][] = [
+      ['Activity log, one action', `${org}/audit_events?action=subscription.cancelled`, LARGE_READ_GOAL_MS],
+      ['Activity log, one target', `${org}/audit_events?target_type=subscription&target_id=7`, LARGE_READ_GOAL_MS],
+      ['Activity log, one admin', `${org}/audit_events?admin_id=${actorId}`, LARGE_READ_GOAL_MS],
+      ['Activity log, 30 days', `${org}/audit_events?days=30`, LARGE_READ_GOAL_MS],
+      ['applications of a group, 999 a page', `${org}/corporate_subscriptions?service_group_id=1&order_by=-starts_on&per_page=999`, LARGE_APPLICATIONS_GOAL_MS],
+      [`admins (${size.own.admins + 2})`, `${org}/affiliations`, LARGE_READ_GOAL_MS],
+      ["the admin's own organisations", 'admins/me/affiliations', LARGE_READ_GOAL_MS],
+    ];
+    for (const [read, apiPath, goalMs] of reads) rows.push(await peak(measureRead(portal, read, apiPath, goalMs)));
+    rows.push(await peak(measureDownload(portal, `learners (${size.own.learners}), JSON`, `${org}/users`, 1000)));
+    rows.push(await peak(measureDownload(portal, 'learners, CSV', `${org}/users/csv`, 1000)));
+    rows.push(await peak(measureDownload(portal, 'Activity log CSV, 400 days', `${org}/audit_events/csv?days=400`, 6000)));
+    let stop!: () => void;
+    const stopped = new Promise<void>((resolve) => (stop = resolve));
+    const downloads = downloadLoop(portal, `${org}/users`, stopped);
+    const own = await peak(measureRead(portal, "own organisations while 2 clients download the learners", 'admins/me/affiliations', LARGE_READ_GOAL_MS));
+    stop();
+    await downloads;
+    rows.push(own);
+  } finally {
+    for (const child of children) await stopChild(child);
+    await testDatabase.destroy();
+    if (!process.env.BENCH_KEEP) await rm(dataDir, { recursive: true, force: true });
+  }
+
+  console.log(`\nG0000001 at the large size (scale ${scale}), PostgreSQL, ${CONNECTIONS} connections (downloads: one client), ${duration} s each, Node ${process.version}, ${os.cpus().length} CPUs\n`);
+  console.table(
+    rows.map((row) => ({
+      read: row.read,
+      'p50 ms': row.p50,
+      'p99 ms': row.p99,
+      'req/s': Math.round(row.requestsPerSecond * 10) / 10,
+      errors: row.errors,
+      'loop max ms': Math.round(row.loopMaxMs),
+      goal: `p99 ≤ ${row.goalMs} ms`,
+      holds: row.p99 <= row.goalMs && row.errors === 0 ? 'yes' : 'NO',
+    })),
+  );
+  console.log(`the portal's largest resident memory meanwhile: ${Math.round(memoryMb)} MB (goal ≤ ${MEMORY_GOAL_MB} MB)`);
+  return { rows, memoryMb };
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  benchLarge().catch((error) => {
+    console.error(error);
+    process.exit(1);
+  });
+}

@@ -1,0 +1,115 @@
+/**
+ * A large provider around the demo data (issue 27 item 5), built in PostgreSQL with set-based SQL (generate_series,
+ * never a row at a time from Node): organisations with their admins, learners, applications with their learners, and
+ * the audit trail of 400 days. G0000001 (the demo manager's) gets its own large share of each, so the pages a
+ * newcomer signs in to show a provider's largest customer. Sizes scale with BENCH_LARGE_SCALE (1 = the issue's).
+ */
+import { sql } from 'kysely';
+import { AUDIT_ACTIONS } from '../../src/common/auditActions.js';
+import type { Db } from '../../src/server/db/index.js';
+
+export interface LargeSizes {
+  organizations: number;
+  admins: number;
+  learners: number;
+  applications: number;
+  learnersPerApplication: number;
+  auditEntries: number;
+  auditDays: number;
+  /** G0000001's share of each. */
+  own: { admins: number; learners: number; applications: number; auditEntries: number };
+}
+
+export function largeSizes(scale: number): LargeSizes {
+  const of = (count: number) => Math.max(1, Math.round(count * scale));
+  return {
+    organizations: of(10_000),
+    admins: of(30_000),
+    learners: of(2_000_000),
+    applications: of(300_000),
+    learnersPerApplication: 10,
+    auditEntries: of(5_000_000),
+    auditDays: 400,
+    own: { admins: of(300), learners: of(50_000), applications: of(2_000), auditEntries: of(500_000) },
+  };
+}
+
+/** The target type each action acts on (the Activity log's filter pairs them so). */
+const TARGET_OF: Record<string, string> = {
+  membership: 'admin',
+  invitation: 'admin',
+  subscription: 'subscription',
+  contact: 'contact',
+  billingContact: 'billingContact',
+  users: 'users',
+  user: 'user',
+  account: 'admin',
+  signIn: 'admin',
+};
+
+const literal = (text: string) => `'${text.replace(/'/g, "''")}'`;
+const ACTIONS = `array[${AUDIT_ACTIONS.map(literal).join(',')}]`;
+const TARGETS = `array[${AUDIT_ACTIONS.map((action) => literal(TARGET_OF[action.split('.')[0]!]!)).join(',')}]`;
+
+/** Statements in order; `n` numbers are integers from largeSizes, so they are written into the SQL as they are. */
+function statements(size: LargeSizes): string[] {
+  const others = (total: number, own: number) => Math.max(0, total - own);
+  // the demo organisation and the first generated one: every generated row hangs off one of them
+  const g = `(select id from organizations where glopla_id = 'G0000001')`;
+  // the generated admins' ids are consecutive (one statement): the first hundred act in the trail (G0000001's)
+  const firstAdmin = `(select min(id) from admins where email like 'large-admin-%')`;
+  const orgOf = (n: string) => `((select min(id) from organizations where glopla_id like 'L%') + (${n} % ${size.organizations}))`;
+  return [
+    `insert into organizations (glopla_id, glopla_id_name, corporation_account_name, corporation_official_name, corporation_account_code)
+      select 'L' || lpad(n::text, 7, '0'), 'large' || n, 'Large ' || n, '株式会社ラージ' || n, 'LC' || n from generate_series(1, ${size.organizations}) n`,
+    `insert into admins (email, first_name, last_name, kana_first_name, kana_last_name, activated_at)
+      select 'large-admin-' || n || '@example.com', '太郎', '大規模' || n, 'たろう', 'だいきぼ', case when n % 4 = 3 then null else now() end
+      from generate_series(1, ${size.admins + size.own.admins}) n`,
+    // the first own.admins of them join G0000001, the others one organisation each; every tenth a manager
+    `insert into affiliations (admin_id, organization_id, role)
+      select id, case when k <= ${size.own.admins} then ${g} else ${orgOf('k')} end, case when k % 10 = 0 then 'manager' else 'member' end
+      from (select id, row_number() over (order by id) as k from admins where email like 'large-admin-%') a`,
+    `insert into admin_tokens (admin_id, purpose, token_hash, expires_at, organization_id)
+      select a.id, 'activation', md5(random()::text || a.id), now() + interval '3 days', f.organization_id
+      from admins a join affiliations f on f.admin_id = a.id where a.email like 'large-admin-%' and a.activated_at is null`,
+    `insert into organization_users (organization_id, last_name, first_name, kana_last_name, kana_first_name, email, name_id)
+      select ${g}, '学習', '者' || n, 'がくしゅう', 'しゃ', 'learner-' || n || '@large.example.com', 'N' || n from generate_series(1, ${size.own.learners}) n`,
+    `insert into organization_users (organization_id, last_name, first_name, kana_last_name, kana_first_name, email)
+      select ${orgOf('n')}, '学習', '者' || n, 'がくしゅう', 'しゃ', 'learner-' || n || '@large.example.com' from generate_series(1, ${others(size.learners, size.own.learners)}) n`,
+    // applications over two years around today, in the groups that have services
+    `insert into corporate_subscriptions (organization_id, request_code, service_group_id, starts_on, applied_at)
+      select case when n <= ${size.own.applications} then ${g} else ${orgOf('n')} end, 'A' || lpad((500000000 + n)::text, 9, '0'),
+        groups.ids[1 + n % array_length(groups.ids, 1)], current_date - 365 + (n % 730), now() - make_interval(days => n % 400)
+      from generate_series(1, ${size.applications}) n,
+        (select array_agg(id order by id) as ids from service_groups where exists (select from services where services.service_group_id = service_groups.id)) groups`,
+    `insert into subscription_services (subscription_id, service_id)
+      select cs.id, (select min(id) from services where services.service_group_id = cs.service_group_id)
+      from corporate_subscriptions cs where cs.request_code like 'A5%'`,
+    `insert into subscription_learners (subscription_id, first_name, last_name, kana_first_name, kana_last_name, email, position)
+      select cs.id, '太郎', '受講' || k, 'たろう', 'じゅこう', 'app-' || cs.id || '-' || k || '@large.example.com', k
+      from corporate_subscriptions cs cross join generate_series(1, ${size.learnersPerApplication}) k where cs.request_code like 'A5%'`,
+    // the trail: entries evenly over the days, the actions in turn (each about 1/${AUDIT_ACTIONS.length} of them)
+    ...[
+      { organization: g, count: size.own.auditEntries },
+      { organization: orgOf('n'), count: others(size.auditEntries, size.own.auditEntries) },
+    ].map(
+      ({ organization, count }) => `insert into audit_events (organization_id, actor_admin_id, actor_email, occurred_at, action, target_type, target_id, target_label, changes)
+      select ${organization}, ${firstAdmin} + n % 100, 'large-admin-' || (1 + n % 100) || '@example.com', now() - make_interval(secs => n::double precision * ${size.auditDays * 86400} / ${count}),
+        (${ACTIONS})[1 + n % ${AUDIT_ACTIONS.length}], (${TARGETS})[1 + n % ${AUDIT_ACTIONS.length}], (n % 1000)::text, 'target ' || (n % 1000),
+        jsonb_build_object('role', jsonb_build_object('before', 'member', 'after', 'manager'))
+      from generate_series(1, ${count}) n`,
+    ),
+  ];
+}
+
+/** Builds the provider in `db` (the demo data already there), then refreshes the planner's statistics. */
+export async function generateLargeProvider(db: Db, size: LargeSizes, log: (line: string) => void = () => undefined): Promise<void> {
+  for (const statement of statements(size)) {
+    const started = Date.now();
+    const result = await sql.raw(statement).execute(db);
+    log(`${String(result.numAffectedRows ?? '')} rows in ${Date.now() - started} ms: ${statement.trim().split('\n')[0]!.slice(0, 70)}`);
+  }
+  const started = Date.now();
+  await sql`analyze`.execute(db);
+  log(`analyze in ${Date.now() - started} ms`);
+}
