@@ -2,7 +2,7 @@
  * The learners of the session's organisation (SPEC §7 Users, 2.15 Users), a manager's calls (SPEC §6: the Users page
  * is admin-only):
  *
- *   GET   organizations/{orgId}/users                          → {users}
+ *   GET   organizations/{orgId}/users                          → {users}, streamed
  *   GET   organizations/{orgId}/users/csv                      → the list as CSV text (the page saves it with a BOM), streamed;
  *                                                                429 while the admin's previous export is being sent
  *   PATCH organizations/{orgId}/users/{userId}   {last_name, first_name, kana_last_name, kana_first_name, email, name_id}
@@ -24,7 +24,7 @@ import {
 } from '../../common/api/answers.js';
 import type { Forms } from '../../common/api/forms.js';
 import { API_ERROR, CSV_FORMAT_ERRORS } from '../../common/errorCodes.js';
-import { bulkUpdateUsers, CsvFormatProblem, listUsers, previewUsersCsv, updateUser, usersCsv, type UserInput } from '../domain/organizationUsers.js';
+import { bulkUpdateUsers, CsvFormatProblem, previewUsersCsv, updateUser, usersCsv, usersJson, type UserInput } from '../domain/organizationUsers.js';
 import { auditOf } from './audit.js';
 import { requireManager, requireManagerBeforeBody, signedIn, useAuthentication } from './auth.js';
 import { CSV_EXPORT_ERRORS, sendCsvExport } from './csvExports.js';
@@ -93,7 +93,7 @@ export const organizationUsersRoutes: FastifyPluginAsync = async (app) => {
   // multipart for the preview only (this plugin's routes): one file, no larger than USERS_CSV_MAX_BYTES
   await app.register(multipart, { limits: { fileSize: config.usersCsvMaxBytes, files: 1, fields: 5, parts: 6 } });
 
-  app.get<{ Params: OrganizationParams; Reply: OrganizationUsersAnswer }>(
+  app.get<{ Params: OrganizationParams }>(
     '/organizations/:orgId/users',
     {
       schema: {
@@ -103,9 +103,10 @@ export const organizationUsersRoutes: FastifyPluginAsync = async (app) => {
         response: { 200: wire(organizationUsersAnswerSchema), ...errorAnswers({ 403: [API_ERROR.forbidden] }) },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       await requireManager(db, signedIn(request), request.params.orgId);
-      return { users: await listUsers(db, request.params.orgId) };
+      // streamed as it is read (the response schema documents it; Fastify serialises no stream)
+      return reply.type('application/json; charset=utf-8').send(usersJson(db, request.params.orgId));
     },
   );
 

@@ -104,6 +104,22 @@ describe('Corporate subscriptions API (SPEC §7 Corporate subscriptions)', funct
       expect(gls.map((item) => item.request_code)).to.deep.equal(['A000000103', 'A000000106', 'A000000107']);
     });
 
+    it('pages the list (per_page, page) and names the next page until the last, each page with its own counts (issue 27)', async () => {
+      const all = (await call('GET', 'organizations/1/corporate_subscriptions', as.manager)).json();
+      expect(all.next_page).to.equal(null);
+      const pages = [];
+      for (let page = 1; page <= 3; page += 1) {
+        const answer = (await call('GET', `organizations/1/corporate_subscriptions?per_page=2&page=${page}`, as.manager)).json();
+        expect(answer.next_page).to.equal(page < 3 ? page + 1 : null);
+        pages.push(...(answer.corporate_subscriptions as Json[]));
+      }
+      expect(pages).to.deep.equal(all.corporate_subscriptions);
+      expect((await call('GET', 'organizations/1/corporate_subscriptions?per_page=2&page=4', as.manager)).json()).to.deep.equal({ corporate_subscriptions: [], next_page: null });
+      for (const query of ['per_page=1000', 'per_page=0', 'page=0', 'page=x']) {
+        expect((await call('GET', `organizations/1/corporate_subscriptions?${query}`, as.manager)).statusCode, query).to.be.oneOf([400, 422]);
+      }
+    });
+
     it('answers one application with its admins, learners, contacts and the group’s links', async () => {
       const response = await call('GET', 'organizations/1/corporate_subscriptions/A000000101?lang=en', as.manager);
       expect(response.statusCode, response.body).to.equal(200);

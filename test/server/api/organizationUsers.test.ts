@@ -368,6 +368,17 @@ describe('The learners of a large organisation: 10,000 (issue 19)', () => {
     expect(Number(stored.count)).to.equal(1000);
   });
 
+  it('answers the whole list streamed a batch at a time: every learner once, by id, with the wire fields (issue 27)', async () => {
+    const response = await ctx.app.inject({ url: '/api/v2/organizations/1/users', headers: bearer(manager) });
+    expect(response.statusCode).to.equal(200);
+    expect(response.headers['content-type']).to.equal('application/json; charset=utf-8');
+    const users = response.json().users as WireUser[];
+    const stored = await ctx.db.selectFrom('organizationUsers').select(['id', 'nameIdType']).where('organizationId', '=', 1).orderBy('id').execute();
+    expect(users.map((user) => user.id)).to.deep.equal(stored.map((user) => user.id));
+    expect(Object.keys(users[0]!)).to.deep.equal(['id', 'last_name', 'first_name', 'kana_last_name', 'kana_first_name', 'email', 'name_id', 'name_id_type']);
+    expect(users.map((user) => (user as WireUser & { name_id_type: unknown }).name_id_type)).to.deep.equal(stored.map((user) => user.nameIdType));
+  });
+
   it('refuses a bulk update of more than 40,000 rows (the schema\'s maxItems: 422 on users)', async () => {
     const row = { id: 1, last_name: '', first_name: '', kana_last_name: '', kana_first_name: '', email: '', name_id: '' };
     const response = await ctx.app.inject({ method: 'POST', url: '/api/v2/organizations/1/users/bulk_update', payload: { users: Array.from({ length: 40_001 }, () => row) }, headers: bearer(manager) });
