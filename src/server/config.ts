@@ -115,11 +115,11 @@ export interface Config {
   metricsToken: string | undefined;
   /** How long SIGTERM waits for the answers in progress before the server exits anyway, seconds (SHUTDOWN_TIMEOUT, default 5). */
   shutdownTimeout: number;
-  /** The largest learner CSV the Users page may upload, bytes (USERS_CSV_MAX_BYTES, default 4 MiB: about 40,000 learners with Japanese names): larger answers 400 exceedMaxSize. */
+  /** The largest learner CSV the Users page may upload, bytes (USERS_CSV_MAX_BYTES, default 10 MiB: about 100,000 learners with Japanese names): larger answers 400 exceedMaxSize. */
   usersCsvMaxBytes: number;
-  /** The largest bulk-update body, bytes (USERS_BULK_UPDATE_MAX_BYTES, default 12 MiB: the previewed rows of 40,000 learners as JSON): larger answers 413. */
+  /** The largest bulk-update body, bytes (USERS_BULK_UPDATE_MAX_BYTES, default 32 MiB: the previewed rows of 100,000 learners as JSON): larger answers 413. */
   usersBulkUpdateMaxBytes: number;
-  /** The most rows of one CSV export, the learners or the audit trail (CSV_EXPORT_MAX_ROWS, default 100,000): a longer file ends with a line saying it was cut. */
+  /** The most rows of one CSV export, the learners or the audit trail (CSV_EXPORT_MAX_ROWS, default 1,000,000: every entry of a large customer's 400 days, issue 27): a longer file ends with a line saying it was cut. */
   csvExportMaxRows: number;
   /** Corporate subscriptions: the values SPEC §4/§5 leave open (domain/corporateSubscriptions.ts). */
   subscriptions: SubscriptionsConfig;
@@ -346,9 +346,9 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
     registrationRequestSeconds: duration('REGISTRATION_REQUEST_RETENTION', 365 * 86400),
     auditSeconds: duration('AUDIT_RETENTION', 400 * 86400),
   };
-  const usersCsvMaxBytes = count('USERS_CSV_MAX_BYTES', 4 * 1024 * 1024);
-  const usersBulkUpdateMaxBytes = count('USERS_BULK_UPDATE_MAX_BYTES', 12 * 1024 * 1024);
-  const csvExportMaxRows = count('CSV_EXPORT_MAX_ROWS', 100_000);
+  const usersCsvMaxBytes = count('USERS_CSV_MAX_BYTES', 10 * 1024 * 1024);
+  const usersBulkUpdateMaxBytes = count('USERS_BULK_UPDATE_MAX_BYTES', 32 * 1024 * 1024);
+  const csvExportMaxRows = count('CSV_EXPORT_MAX_ROWS', 1_000_000);
   const shutdownTimeout = duration('SHUTDOWN_TIMEOUT', 5);
   const listenDatabaseUrl = value('LISTEN_DATABASE_URL');
   if (listenDatabaseUrl !== undefined && !isPostgresUrl(listenDatabaseUrl)) problems.push(`LISTEN_DATABASE_URL must be a postgres:// or postgresql:// URL, got "${redactUrl(listenDatabaseUrl)}"`);

@@ -57,8 +57,8 @@ function multipartTexts(part: MultipartFile): Array<[string, string]> {
   return [[part.fieldname, part.filename], ...earlier];
 }
 
-/** The most learners a bulk update carries (the SPEC leaves it open; README): about what a CSV of USERS_CSV_MAX_BYTES's default holds. */
-export const MAX_BULK_UPDATE_ROWS = 40_000;
+/** The most learners a bulk update carries (the SPEC leaves it open; README): a large provider's largest customer (issue 27), about what a CSV of USERS_CSV_MAX_BYTES's default holds. */
+export const MAX_BULK_UPDATE_ROWS = 100_000;
 
 const text255 = { type: 'string', maxLength: 255 } as const;
 const userRowBody = {
@@ -204,7 +204,7 @@ export const organizationUsersRoutes: FastifyPluginAsync = async (app) => {
     {
       // a large organisation's previewed rows are more than Fastify's default 1 MiB (issue 19)
       bodyLimit: config.usersBulkUpdateMaxBytes,
-      // the manager check before the body is read (up to 12 MiB): anyone else is answered 403 at once
+      // the manager check before the body is read (up to USERS_BULK_UPDATE_MAX_BYTES): anyone else is answered 403 at once
       onRequest: requireManagerBeforeBody,
       config: { audit: ['users.bulkUpdated'] },
       schema: {
