@@ -22,6 +22,9 @@ import { closeSync, openSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { browserBuildIsStale } from '../scripts/browserBuild.js';
+import { build } from '../scripts/build.js';
+import { buildServer, serverBuildIsStale } from '../scripts/buildServer.js';
 import { PROJECT_ROOT } from '../src/configuration/load.js';
 import { seedDemoData } from '../src/server/db/seed/index.js';
 import { spawnChild, stopChild } from '../test/support/children.js';
@@ -111,6 +114,9 @@ function firstLine(child: ChildProcess): Promise<string> {
 
 /** The portal as `npm start` runs it (tsx scripts/start.ts: the compiled server, its default log level and pool), its log in a file as a service manager keeps it. */
 export async function startPortal(databaseUrl: string, dataDir: string): Promise<{ url: string; child: ChildProcess }> {
+  // built beforehand, as start.ts would: the readiness wait is for the start, not for webpack
+  if (browserBuildIsStale()) await build();
+  if (serverBuildIsStale()) await buildServer();
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   const log = openSync(path.join(dataDir, 'portal.log'), 'a');

@@ -5,7 +5,8 @@
  * (bench/users.ts) and the list painted in chromium (bench/usersPaint.ts), write routes with and without the audit trail (bench/audit.ts), cold page loads over an
  * emulated network (bench/coldLoad.ts), Lighthouse on the signed-in pages (bench/lighthouse.ts); then one table of every
  * budget (issue 20): its goal, the figure measured, the ratio and whether it holds.
- * BENCH_ONLY=bundle,api,reads,grid,users,audit,cold,lighthouse runs some of them.
+ * BENCH_ONLY=bundle,api,reads,grid,users,audit,cold,lighthouse runs some of them; BENCH_ONLY=large (only when named: it
+ * builds a large provider first, minutes) reads the pages at 10,000 organisations (bench/large.ts, npm run bench:large).
  */
 import { benchAffiliations, type ReadResult } from './affiliations.js';
 import { benchApi, type PipelineResult } from './api.js';
@@ -14,6 +15,7 @@ import { FIRST_LOAD_BUDGET_KB, type FirstLoad } from '../scripts/firstLoad.js';
 import { benchBundle } from './bundle.js';
 import { benchColdLoad, FIRST_DATA_CALL_GOAL_MS, JS_REQUESTS_GOAL, PROFILES, type ColdLoadRow } from './coldLoad.js';
 import { benchGrid, GRID_TARGET, type GridResult } from './grid.js';
+import { benchLarge } from './large.js';
 import { benchLighthouse, lighthouseGoals } from './lighthouse.js';
 import { benchUsers, type UsersResult } from './users.js';
 import { benchUsersPaint, USERS_PAINT_BUDGET_MS, USERS_ROWS_BUDGET, type UsersPaintResult } from './usersPaint.js';
@@ -34,6 +36,7 @@ const usersPaint = runs('users') ? await benchUsersPaint() : undefined;
 if (runs('audit')) await benchAudit();
 const coldLoads = runs('cold') ? await benchColdLoad() : undefined;
 const lighthouses = runs('lighthouse') ? await benchLighthouse() : undefined;
+if (only?.includes('large')) await benchLarge();
 
 interface Budget {
   budget: string;
