@@ -238,23 +238,30 @@ export async function listAuditEvents(db: Db, organizationId: number, filter: Au
 
 export const AUDIT_CSV_HEADER = ['occurredAt', 'actorEmail', 'action', 'targetType', 'targetId', 'targetLabel', 'changes'] as const;
 
-const auditRecord = (event: AuditEvent): string[] => [
-  event.occurredAt,
-  event.actor.email,
-  event.action,
-  event.target.type,
-  event.target.id,
-  event.target.label,
-  event.changes.map((change) => `${change.field}: ${isPersonal(change.field) ? '(personal data, not recorded)' : `${JSON.stringify(change.before)} → ${JSON.stringify(change.after)}`}`).join('\n'),
-];
+/** An entry as a CSV record, straight from its row: the file shows no entry id (no permutation to work out per row). */
+function auditRecord(row: AuditRow, ids: PublicIds): string[] {
+  const targetType = row.targetType as AuditTargetType;
+  const changes = Object.entries((row.changes ?? {}) as Changes);
+  return [
+    new Date(row.occurredAt).toISOString(),
+    row.actorEmail,
+    row.action,
+    targetType,
+    String(publicTargetId(ids, targetType, row.targetId)),
+    row.targetLabel,
+    changes.map(([field, change]) => `${field}: ${isPersonal(field) ? '(personal data, not recorded)' : `${JSON.stringify(change.before)} → ${JSON.stringify(change.after)}`}`).join('\n'),
+  ];
+}
 
-/** The filtered trail a page at a time (the list's own pages and cursors), as CSV records. */
+/** The filtered trail CSV_BATCH_ROWS at a time, each batch after the last (occurred_at, id) of the one before, as CSV records. */
 async function* auditBatches(db: Db, organizationId: number, filter: AuditFilter, ids: PublicIds): AsyncGenerator<string[][]> {
-  for (let cursor: Cursor | undefined; ; ) {
-    const page = await listAuditEvents(db, organizationId, filter, { cursor, limit: CSV_BATCH_ROWS }, ids);
-    yield page.auditEvents.map(auditRecord);
-    cursor = page.nextCursor ? decodeCursor(page.nextCursor, ids) : undefined;
-    if (!cursor) return;
+  for (let after: AuditRow | undefined; ; ) {
+    let query = auditQuery(db, organizationId, filter, ids);
+    if (after) query = query.where(sql<boolean>`(occurred_at, id) < (${after.cursorTime}::timestamptz, ${after.id}::bigint)`);
+    const rows = await query.limit(CSV_BATCH_ROWS).execute();
+    yield rows.map((row) => auditRecord(row, ids));
+    if (rows.length < CSV_BATCH_ROWS) return;
+    after = rows.at(-1);
   }
 }
 
