@@ -23,6 +23,7 @@ import { createTestDatabase, type TestDatabase } from '../test/server/support/te
 import { startPortal } from './affiliations.js';
 import { generateLargeProvider, largeSizes } from './large/generate.js';
 import { signInOverHttp } from './reads/signIn.js';
+import { rowOf, type Row } from './support.js';
 
 const baseUrl = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const duration = Number(process.env.BENCH_DURATION ?? 5);
@@ -39,12 +40,7 @@ export const MEMORY_GOAL_MB = 600;
 /** random_page_cost on SSDs (docs/operations.md, Capacity): index lookups cost about what sequential reads do. */
 const LARGE_RANDOM_PAGE_COST = 1.1;
 
-export interface LargeRow {
-  read: string;
-  p50: number;
-  p99: number;
-  requestsPerSecond: number;
-  errors: number;
+export interface LargeRow extends Row {
   /** The portal's longest event-loop delay during the row, ms. */
   loopMaxMs: number;
   goalMs: number;
@@ -72,16 +68,7 @@ async function measureRead(portal: Portal, read: string, apiPath: string, goalMs
   await check.arrayBuffer();
   await loopMaxMs(portal);
   const result = await autocannon({ url, headers: portal.headers, connections: CONNECTIONS, duration });
-  const counts = result as unknown as Record<string, number>;
-  return {
-    read,
-    p50: result.latency.p50,
-    p99: result.latency.p99,
-    requestsPerSecond: result.requests.average,
-    errors: result.errors + result.timeouts + ['1xx', '3xx', '4xx', '5xx'].reduce((sum, key) => sum + (counts[key] ?? 0), 0),
-    loopMaxMs: await loopMaxMs(portal),
-    goalMs,
-  };
+  return { ...rowOf(read, result), loopMaxMs: await loopMaxMs(portal), goalMs };
 }
 
 /** Downloads of an export one after another (one at a time per admin) for the duration: their times as a row. */
@@ -100,7 +87,7 @@ async function measureDownload(portal: Portal, read: string, apiPath: string, go
   } while (Date.now() < until);
   const sorted = times.sort((a, b) => a - b);
   const at = (share: number) => Math.round(sorted[Math.min(sorted.length - 1, Math.floor(share * sorted.length))]!);
-  return { read, p50: at(0.5), p99: at(0.99), requestsPerSecond: times.length / duration, errors, loopMaxMs: await loopMaxMs(portal), goalMs, bytes };
+  return { name: read, p50: at(0.5), p99: at(0.99), requestsPerSecond: times.length / duration, errors, loopMaxMs: await loopMaxMs(portal), goalMs, bytes };
 }
 
 /** Two clients downloading `apiPath` over and over until `stop` resolves. */
@@ -204,7 +191,7 @@ export async function benchLarge(): Promise<{ rows: LargeRow[]; memoryMb: number
   console.log(`\nG0000001 at the large size (scale ${scale}), PostgreSQL, ${CONNECTIONS} connections (downloads: one client), ${duration} s each, Node ${process.version}, ${os.cpus().length} CPUs\n`);
   console.table(
     rows.map((row) => ({
-      read: row.read,
+      read: row.name,
       'p50 ms': row.p50,
       'p99 ms': row.p99,
       'req/s': Math.round(row.requestsPerSecond * 10) / 10,

@@ -17,10 +17,14 @@ export async function listen(app: FastifyInstance): Promise<string> {
   return `http://127.0.0.1:${address.port}`;
 }
 
-/** One autocannon run after a one-second warm-up (JIT, pools, plan cache); errors: connection errors, timeouts and answers other than 2xx. */
+/** One autocannon run after a one-second warm-up (JIT, pools, plan cache). */
 export async function measure(name: string, options: autocannon.Options, duration: number): Promise<Row> {
   await autocannon({ ...options, duration: 1 });
-  const result = await autocannon({ ...options, duration });
+  return rowOf(name, await autocannon({ ...options, duration }));
+}
+
+/** An autocannon result as a row; errors: connection errors, timeouts and answers other than 2xx. */
+export function rowOf(name: string, result: autocannon.Result): Row {
   const counts = result as unknown as Record<string, number>;
   return {
     name,

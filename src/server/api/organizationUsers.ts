@@ -24,7 +24,7 @@ import {
 } from '../../common/api/answers.js';
 import type { Forms } from '../../common/api/forms.js';
 import { API_ERROR, CSV_FORMAT_ERRORS } from '../../common/errorCodes.js';
-import { bulkUpdateUsers, CsvFormatProblem, previewUsersCsv, updateUser, usersCsv, usersJson, type UserInput } from '../domain/organizationUsers.js';
+import { bulkUpdateUsers, CsvFormatProblem, previewUsersCsv, updateUser, userBatches, usersCsv, type UserInput } from '../domain/organizationUsers.js';
 import { auditOf } from './audit.js';
 import { requireManager, requireManagerBeforeBody, signedIn, useAuthentication } from './auth.js';
 import { CSV_EXPORT_ERRORS, sendCsvExport } from './csvExports.js';
@@ -32,6 +32,7 @@ import { controlCharacterError, formHasControlCharacter } from './controlCharact
 import { ApiError } from './errors.js';
 import { TAG } from './openapi.js';
 import { errorAnswers, id, MAX_ID, organizationParams, wire, type OrganizationParams } from './schemas.js';
+import { streamedList } from './wire.js';
 import { formBody, FormValidationError } from './validation.js';
 
 /** Params of organizations/{orgId}/users/{userId}. */
@@ -106,7 +107,7 @@ export const organizationUsersRoutes: FastifyPluginAsync = async (app) => {
     async (request, reply) => {
       await requireManager(db, signedIn(request), request.params.orgId);
       // streamed as it is read (the response schema documents it; Fastify serialises no stream)
-      return reply.type('application/json; charset=utf-8').send(usersJson(db, request.params.orgId));
+      return reply.type('application/json; charset=utf-8').send(streamedList('users', userBatches(db, request.params.orgId)));
     },
   );
 

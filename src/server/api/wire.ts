@@ -3,6 +3,7 @@
  * Request bodies are converted (and every string trimmed) before validation; responses are converted
  * back before serialisation.
  */
+import { Readable } from 'node:stream';
 import { toCamelKey, toSnakeKey } from '../../common/keyCase.js';
 
 export { toCamelKey, toSnakeKey };
@@ -51,4 +52,23 @@ export function toWire(value: unknown): unknown {
 /** Turns a dot-free camelCase path ("users/0/firstName") into the wire's "users.0.first_name". */
 export function wireField(segments: readonly (string | number)[]): string {
   return segments.map((segment) => (typeof segment === 'number' ? String(segment) : toSnakeKey(segment))).join('.');
+}
+
+/**
+ * The answer {[key]: [...]} written a batch at a time as `batches` yields them (issue 27): a large list is never one
+ * object in memory nor one long turn of the event loop. Each batch goes through toWire like any other answer.
+ */
+export function streamedList(key: string, batches: AsyncIterable<readonly unknown[]>): Readable {
+  return Readable.from(listParts(key, batches), { objectMode: false });
+}
+
+async function* listParts(key: string, batches: AsyncIterable<readonly unknown[]>): AsyncGenerator<string> {
+  yield `{${JSON.stringify(toSnakeKey(key))}:[`;
+  let separator = '';
+  for await (const batch of batches) {
+    if (batch.length === 0) continue;
+    yield separator + JSON.stringify(toWire(batch)).slice(1, -1);
+    separator = ',';
+  }
+  yield ']}';
 }

@@ -205,6 +205,13 @@ export function auditQuery(db: Db, organizationId: number, filter: AuditFilter, 
 
 type AuditRow = Awaited<ReturnType<ReturnType<typeof auditQuery>['execute']>>[number];
 
+/** The query's entries older than the cursor's: a range of the filter's index in its order (occurred_at, id). */
+function olderThan(query: ReturnType<typeof auditQuery>, cursor: Cursor | undefined): ReturnType<typeof auditQuery> {
+  return cursor ? query.where(sql<boolean>`(occurred_at, id) < (${cursor.time}::timestamptz, ${cursor.id}::bigint)`) : query;
+}
+
+const cursorOf = (row: AuditRow): Cursor => ({ time: row.cursorTime, id: String(row.id) });
+
 function toEvent(row: AuditRow, ids: PublicIds): AuditEvent {
   const changes = (row.changes ?? {}) as Changes;
   const targetType = row.targetType as AuditTargetType;
@@ -225,14 +232,14 @@ export interface AuditPage {
 
 /** One page of the organisation's trail, newest first, after the cursor. */
 export async function listAuditEvents(db: Db, organizationId: number, filter: AuditFilter, page: { cursor?: Cursor; limit: number }, ids: PublicIds): Promise<AuditPage> {
-  let query = auditQuery(db, organizationId, filter, ids);
-  if (page.cursor) query = query.where(sql<boolean>`(occurred_at, id) < (${page.cursor.time}::timestamptz, ${page.cursor.id}::bigint)`);
-  const rows = await query.limit(page.limit + 1).execute();
+  const rows = await olderThan(auditQuery(db, organizationId, filter, ids), page.cursor)
+    .limit(page.limit + 1)
+    .execute();
   const shown = rows.slice(0, page.limit);
   const last = shown.at(-1);
   return {
     auditEvents: shown.map((row) => toEvent(row, ids)),
-    nextCursor: rows.length > page.limit && last ? encodeCursor({ time: last.cursorTime, id: String(last.id) }, ids) : null,
+    nextCursor: rows.length > page.limit && last ? encodeCursor(cursorOf(last), ids) : null,
   };
 }
 
@@ -255,13 +262,13 @@ function auditRecord(row: AuditRow, ids: PublicIds): string[] {
 
 /** The filtered trail CSV_BATCH_ROWS at a time, each batch after the last (occurred_at, id) of the one before, as CSV records. */
 async function* auditBatches(db: Db, organizationId: number, filter: AuditFilter, ids: PublicIds): AsyncGenerator<string[][]> {
-  for (let after: AuditRow | undefined; ; ) {
-    let query = auditQuery(db, organizationId, filter, ids);
-    if (after) query = query.where(sql<boolean>`(occurred_at, id) < (${after.cursorTime}::timestamptz, ${after.id}::bigint)`);
-    const rows = await query.limit(CSV_BATCH_ROWS).execute();
+  for (let after: Cursor | undefined; ; ) {
+    const rows = await olderThan(auditQuery(db, organizationId, filter, ids), after)
+      .limit(CSV_BATCH_ROWS)
+      .execute();
     yield rows.map((row) => auditRecord(row, ids));
     if (rows.length < CSV_BATCH_ROWS) return;
-    after = rows.at(-1);
+    after = cursorOf(rows.at(-1)!);
   }
 }
 

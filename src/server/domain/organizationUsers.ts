@@ -8,7 +8,7 @@
  * matched to learners by id. A file that is no such table is a format error (400); a table whose rows break a rule
  * answers row errors (422) with the rows as read, so the page can show them.
  */
-import { Readable } from 'node:stream';
+import type { Readable } from 'node:stream';
 import { parse } from 'csv-parse/sync';
 import iconv from 'iconv-lite';
 import { sql } from 'kysely';
@@ -61,39 +61,6 @@ function listUsers(db: Db, organizationId: number): Promise<OrganizationUser[]> 
   return usersQuery(db, organizationId).execute();
 }
 
-/** A learner as the JSON answer writes it (the wire's snake_case keys). */
-function userJson(user: OrganizationUser): string {
-  return JSON.stringify({
-    id: user.id,
-    last_name: user.lastName,
-    first_name: user.firstName,
-    kana_last_name: user.kanaLastName,
-    kana_first_name: user.kanaFirstName,
-    email: user.email,
-    name_id: user.nameId,
-    name_id_type: user.nameIdType,
-  });
-}
-
-/**
- * The list as the answer {users: […]}, written a batch at a time as it is read (issue 27): a large organisation's
- * list is never one object in memory nor one long turn of the event loop.
- */
-export function usersJson(db: Db, organizationId: number): Readable {
-  return Readable.from(usersJsonParts(db, organizationId), { objectMode: false });
-}
-
-async function* usersJsonParts(db: Db, organizationId: number): AsyncGenerator<string> {
-  yield '{"users":[';
-  let separator = '';
-  for await (const users of userBatches(db, organizationId)) {
-    if (users.length === 0) continue;
-    yield separator + users.map(userJson).join(',');
-    separator = ',';
-  }
-  yield ']}';
-}
-
 /** The list as CSV (no byte-order mark: the page adds it when it saves the file, SPEC §9), formula cells guarded, read a batch at a time. */
 export function usersCsv(db: Db, organizationId: number, maxRows: number): Readable {
   return csvStream(
@@ -107,7 +74,7 @@ async function* mapBatches<T, U>(batches: AsyncIterable<T[]>, map: (item: T) => 
 }
 
 /** The learners by id, CSV_BATCH_ROWS at a time (each batch after the last id of the one before; index (organization_id, id)). */
-async function* userBatches(db: Db, organizationId: number): AsyncGenerator<OrganizationUser[]> {
+export async function* userBatches(db: Db, organizationId: number): AsyncGenerator<OrganizationUser[]> {
   for (let after = 0; ; ) {
     const users = await usersQuery(db, organizationId).where('id', '>', after).limit(CSV_BATCH_ROWS).execute();
     yield users;
