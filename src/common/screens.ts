@@ -201,6 +201,18 @@ export interface DataDefinition extends CallDefinition {
   after?: string[];
   /** Loaded only when this condition holds (over the context with the data loaded before); otherwise left out. */
   when?: Condition;
+  /** The answer is a page of a longer list: the table showing it loads the next pages as it scrolls (TableBlock.loadsMore). */
+  pages?: DataPages;
+}
+
+/**
+ * How a paged answer continues (issue 27: a list of 100,000 learners is not one answer): the answer's list `rows`
+ * grows by the next page, asked with the query parameter `cursor` set to the answer's `next`, while `next` is set.
+ */
+export interface DataPages {
+  rows: string;
+  cursor: string;
+  next: string;
 }
 
 /** A confirmation dialog (SPEC 2.13): title and body locale keys with values; Escape and backdrop close it. */
@@ -365,6 +377,8 @@ export interface TableBlock extends BlockBase {
   caption: string;
   /** Show only the rows in view (and `overscan` more each way) inside a scroll container: for lists of thousands. */
   virtual?: VirtualTable;
+  /** A virtual table of a paged data entry (DataDefinition.pages): its next page is loaded as the view nears its end. */
+  loadsMore?: string;
   /** A column's `when` is checked against the table's context (e.g. a warnings column outside a read-only view). */
   columns: Array<{ title: string; cells: Cell[]; when?: Condition }>;
   empty?: string;

@@ -533,6 +533,16 @@ function checkDataOrder(checker: Checker, file: string, screen: Record<string, a
   }
 }
 
+/** A table's `loadsMore` names a paged data entry of its screen (`pages`), and only a virtual table scrolls to load it. */
+function checkLoadsMore(checker: Checker, file: string, screen: Record<string, any>): void {
+  walk(screen, [], (value, parts) => {
+    if (parts.at(-1) !== 'loadsMore' || typeof value !== 'string') return;
+    const table = parts.slice(0, -1).reduce<any>((node, part) => node?.[part], screen);
+    if (!screen.data?.[value]?.pages) checker.report(file, pointerOf(parts), `"${value}" is no paged data entry of this screen (data.${value}.pages)`);
+    if (!table?.virtual) checker.report(file, pointerOf(parts), 'only a virtual table loads more as it scrolls');
+  });
+}
+
 /** Objects whose keys are names of the caller's choosing (query parameters, values, params, bodies, state), never references. */
 const VALUE_MAPS = new Set(['query', 'values', 'params', 'body', 'set', 'state']);
 
@@ -640,6 +650,7 @@ function checkScreens(checker: Checker, root: string, forms: Record<string, Json
     checkReads(checker, file, screen, familyData, shared.names, fragments);
     checkSteps(checker, file, screen);
     checkDataOrder(checker, file, screen);
+    checkLoadsMore(checker, file, screen);
     if (screen.form) checkFormUse(checker, file, screen.form, forms);
     for (const [id, action] of Object.entries<any>(screen.actions ?? {})) {
       if (action.form && !forms[action.form.schema]) checker.report(file, pointerOf(['actions', id, 'form', 'schema']), `unknown form "${action.form.schema}"`);

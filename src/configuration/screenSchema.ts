@@ -205,6 +205,7 @@ const block = {
           },
           ['width', 'height', 'maxHeight', 'rowHeight', 'overscan'],
         ),
+        loadsMore: { type: 'string', minLength: 1, description: 'the paged data entry (data.<key>.pages) whose next page the virtual table loads as it scrolls' },
         muted: object({ when: condition }, ['when']),
         expand: object({ when: condition, blocks: { type: 'array', items: { $ref: '#/$defs/block' } } }, ['when', 'blocks']),
         alongside: values,
@@ -295,7 +296,16 @@ export const screenDefinitionSchema = {
     flag: { type: 'string', minLength: 1 },
     data: {
       type: 'object',
-      additionalProperties: object({ ...callProperties, outcomes, after: { type: 'array', minItems: 1, items: { type: 'string', minLength: 1 } }, when: condition }, ['path']),
+      additionalProperties: object(
+        {
+          ...callProperties,
+          outcomes,
+          after: { type: 'array', minItems: 1, items: { type: 'string', minLength: 1 } },
+          when: condition,
+          pages: object({ rows: { type: 'string', minLength: 1 }, cursor: { type: 'string', minLength: 1 }, next: { type: 'string', minLength: 1 } }, ['rows', 'cursor', 'next']),
+        },
+        ['path'],
+      ),
     },
     blocks: { type: 'array', items: { $ref: '#/$defs/block' } },
     actions: {

@@ -320,6 +320,19 @@ describe('configuration check', () => {
     expect(checkConfiguration(root).filter((problem) => problem.file === 'screens/fragments/contact-preview.json')).to.not.deep.equal([]);
   });
 
+  it("reports a table's loadsMore naming no paged data entry, or on a table that is not virtual", () => {
+    edit(root, 'screens/users.json', (json) => {
+      delete json.data.users.pages;
+      const rowErrors = json.blocks.find((block: { rows?: string }) => block.rows === '$local.rowErrors');
+      delete rowErrors.virtual;
+      rowErrors.loadsMore = 'users';
+    });
+    const problems = checkConfiguration(root).filter((problem) => problem.file === 'screens/users.json');
+    const message = '"users" is no paged data entry of this screen (data.users.pages)';
+    expect(problems.filter((problem) => problem.message === message)).to.have.length(2);
+    expect(problems.map((problem) => problem.message)).to.include('only a virtual table loads more as it scrolls');
+  });
+
   it('reports a data entry waiting for an unknown entry or, through others, for itself', () => {
     edit(root, 'screens/service-details.json', (json) => {
       json.data.detail.after = ['subscriptions'];

@@ -398,6 +398,18 @@ export type OrganizationUser = FromSchema<typeof organizationUserSchema>;
 export const organizationUsersAnswerSchema = listEnvelope('users', organizationUserSchema);
 export type OrganizationUsersAnswer = FromSchema<typeof organizationUsersAnswerSchema>;
 
+/** GET organizations/{orgId}/users: every learner, or with per_page a page of them by id and the next page's cursor (issue 27). */
+export const organizationUsersPageSchema = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    users: { type: 'array', items: organizationUserSchema },
+    nextAfter: { type: ['integer', 'null'], description: "with per_page: the next page's `after` (the page's last learner's id), or null on the last page" },
+  },
+  required: ['users'],
+} as const;
+export type OrganizationUsersPage = FromSchema<typeof organizationUsersPageSchema>;
+
 /** PATCH organizations/{orgId}/users/{userId}. */
 export const organizationUserAnswerSchema = envelope('user', organizationUserSchema);
 export type OrganizationUserAnswer = FromSchema<typeof organizationUserAnswerSchema>;

@@ -3,6 +3,7 @@
  * is admin-only):
  *
  *   GET   organizations/{orgId}/users                          → {users}, streamed
+ *   GET   organizations/{orgId}/users?per_page=&after=         → {users, nextAfter}: a page by id after the learner `after`
  *   GET   organizations/{orgId}/users/csv                      → the list as CSV text (the page saves it with a BOM), streamed;
  *                                                                429 while the admin's previous export is being sent
  *   PATCH organizations/{orgId}/users/{userId}   {last_name, first_name, kana_last_name, kana_first_name, email, name_id}
@@ -18,13 +19,14 @@ import multipart, { type MultipartFile } from '@fastify/multipart';
 import {
   organizationUserAnswerSchema,
   organizationUsersAnswerSchema,
+  organizationUsersPageSchema,
   userRowErrorsAnswerSchema,
   type OrganizationUserAnswer,
   type OrganizationUsersAnswer,
 } from '../../common/api/answers.js';
 import type { Forms } from '../../common/api/forms.js';
 import { API_ERROR, CSV_FORMAT_ERRORS } from '../../common/errorCodes.js';
-import { bulkUpdateUsers, CsvFormatProblem, previewUsersCsv, updateUser, userBatches, usersCsv, type UserInput } from '../domain/organizationUsers.js';
+import { bulkUpdateUsers, CsvFormatProblem, previewUsersCsv, updateUser, userBatches, userPage, usersCsv, USERS_PAGE_MAX, type UserInput } from '../domain/organizationUsers.js';
 import { auditOf } from './audit.js';
 import { requireManager, requireManagerBeforeBody, signedIn, useAuthentication } from './auth.js';
 import { CSV_EXPORT_ERRORS, sendCsvExport } from './csvExports.js';
@@ -48,6 +50,20 @@ const organizationUserParams = {
 interface OrganizationUserParams {
   orgId: number;
   userId: number;
+}
+
+/** GET users' paging (issue 27): without per_page the whole list, as SPEC §7 has it. */
+const usersQuerySchema = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    per_page: { type: 'integer', minimum: 1, maximum: USERS_PAGE_MAX, description: 'learners a page (the Users page asks 1,000 at a time as it scrolls); without it, every learner' },
+    after: { type: 'integer', minimum: 0, maximum: MAX_ID, default: 0, description: "the page after this learner's id: the previous answer's next_after" },
+  },
+} as const;
+interface UsersQuery {
+  per_page?: number;
+  after: number;
 }
 
 /** A file part's name and file name, and the fields sent before it (issue 15 finding 5: checked for control characters). */
@@ -94,18 +110,24 @@ export const organizationUsersRoutes: FastifyPluginAsync = async (app) => {
   // multipart for the preview only (this plugin's routes): one file, no larger than USERS_CSV_MAX_BYTES
   await app.register(multipart, { limits: { fileSize: config.usersCsvMaxBytes, files: 1, fields: 5, parts: 6 } });
 
-  app.get<{ Params: OrganizationParams }>(
+  app.get<{ Params: OrganizationParams; Querystring: UsersQuery }>(
     '/organizations/:orgId/users',
     {
       schema: {
         tags: [TAG.organisationUsers],
-        summary: "The organisation's learners (a manager), by id",
+        summary: "The organisation's learners (a manager), by id: every one, streamed, or a page of per_page after the learner `after`",
         params: organizationParams,
-        response: { 200: wire(organizationUsersAnswerSchema), ...errorAnswers({ 403: [API_ERROR.forbidden] }) },
+        querystring: usersQuerySchema,
+        response: {
+          200: wire(organizationUsersPageSchema),
+          ...errorAnswers({ 403: [API_ERROR.forbidden] }),
+        },
       },
     },
     async (request, reply) => {
       await requireManager(db, signedIn(request), request.params.orgId);
+      const { per_page: perPage, after } = request.query;
+      if (perPage !== undefined) return userPage(db, request.params.orgId, { after, perPage });
       // streamed as it is read (the response schema documents it; Fastify serialises no stream)
       return reply.type('application/json; charset=utf-8').send(streamedList('users', userBatches(db, request.params.orgId)));
     },

@@ -83,6 +83,18 @@ export async function* userBatches(db: Db, organizationId: number): AsyncGenerat
   }
 }
 
+/** The most learners one page of the list holds (GET users?per_page=). */
+export const USERS_PAGE_MAX = 1000;
+
+/** The learners after the id `after` by id, at most `perPage`, and the next page's cursor (null on the last). */
+export async function userPage(db: Db, organizationId: number, page: { after: number; perPage: number }): Promise<{ users: OrganizationUser[]; nextAfter: number | null }> {
+  // one row past the page says whether another follows
+  const users = await usersQuery(db, organizationId).where('id', '>', page.after).limit(page.perPage + 1).execute();
+  if (users.length <= page.perPage) return { users, nextAfter: null };
+  users.length = page.perPage;
+  return { users, nextAfter: users.at(-1)!.id };
+}
+
 /** The encodings an uploaded CSV may come in: what Japanese Excel saves ("CSV UTF-8", "CSV (カンマ区切り)" = CP932). */
 export type CsvEncoding = 'utf-8' | 'cp932';
 

@@ -69,6 +69,30 @@ describe('The learners of an organisation (SPEC 2.15 Users, §7 Users)', () => {
     expect(users.map((user) => user.id)).to.deep.equal([...users.map((user) => user.id)].sort((a, b) => a - b));
   });
 
+  it('pages the list by id with per_page and after (issue 27): every learner once, next_after null on the last page', async () => {
+    const all = await list();
+    const pages: WireUser[][] = [];
+    for (let after: number | null = 0; after !== null; ) {
+      const response = await ctx.app.inject({ url: `/api/v2/organizations/1/users?per_page=5&after=${after}`, headers: bearer(manager) });
+      expect(response.statusCode, response.body).to.equal(200);
+      const page = response.json() as { users: WireUser[]; next_after: number | null };
+      pages.push(page.users);
+      after = page.next_after;
+    }
+    expect(pages.map((page) => page.length)).to.deep.equal([5, 5, 2]);
+    expect(pages.flat()).to.deep.equal(all);
+  });
+
+  it('answers a page of exactly the last learners with next_after null, and refuses unbounded or garbage paging (422)', async () => {
+    const twelve = await ctx.app.inject({ url: '/api/v2/organizations/1/users?per_page=12', headers: bearer(manager) });
+    expect(twelve.json().next_after).to.equal(null);
+    expect(twelve.json().users).to.have.length(12);
+    for (const query of ['per_page=0', 'per_page=1001', 'per_page=x', 'per_page=5&after=-1', 'per_page=5&after=1e99']) {
+      const response = await ctx.app.inject({ url: `/api/v2/organizations/1/users?${query}`, headers: bearer(manager) });
+      expect(response.statusCode, query).to.equal(422);
+    }
+  });
+
   it('downloads the list as CSV: the header, then one row per learner', async () => {
     const lines = (await csv()).trimEnd().split('\r\n');
     expect(lines[0]).to.equal(HEADER);
@@ -315,6 +339,8 @@ describe('The learners of an organisation (SPEC 2.15 Users, §7 Users)', () => {
       expect(users.map((user) => user.email)).to.deep.equal(['noguchi.hiroshi@example.com', 'matsumoto.megumi@example.com']);
       const refused = await ctx.app.inject({ url: '/api/v2/organizations/1/users', headers: bearer(otherSession) });
       expect(refused.statusCode).to.equal(403);
+      const refusedPage = await ctx.app.inject({ url: '/api/v2/organizations/1/users?per_page=5', headers: bearer(otherSession) });
+      expect(refusedPage.statusCode).to.equal(403);
     });
 
     it("cannot read, edit or bulk-update another organisation's learners through its own", async () => {

@@ -22,6 +22,7 @@ import { fragmentByName } from './fragments.js';
 import { linkClassName, LinkView, useHref } from './LinkView.js';
 import { screenPath } from './navigation.js';
 import { resolveValue, resolveValues, type ScreenContext } from './values.js';
+import { nextCursor, screenDataMoreWanted } from './screenDataState.js';
 
 const FormScreen = lazy(() => importFormScreen().then((module) => ({ default: module.FormScreen })));
 
@@ -373,12 +374,14 @@ function VirtualTableView({ block, layout, screen, context, rows, columns }: Vir
     if (box && !(focused.bottom > box.top && focused.top < box.bottom)) virtualizer.scrollToIndex(index);
   };
   const items = virtualizer.getVirtualItems();
+  const more = useLoadMore(block, screen, context, rows.length, (items.at(-1)?.index ?? -1) + layout.overscan);
   const before = items[0]?.start ?? 0;
   const after = virtualizer.getTotalSize() - (items.at(-1)?.end ?? 0);
   const spacer = (height: number) => height > 0 && <tr aria-hidden="true" className="table__spacer" style={{ height }} />;
   return (
     <div ref={scroller} className="table-scroll" style={{ maxHeight: layout.maxHeight, maxWidth: layout.width }} tabIndex={0} role="region" aria-label={t(block.caption)}>
-      <table className="table" style={{ width: layout.width }} aria-rowcount={rows.length + expanded.length + 1}>
+      {/* while pages remain, the number of rows is not known yet (WAI-ARIA: -1) */}
+      <table className="table" style={{ width: layout.width }} aria-rowcount={more ? -1 : rows.length + expanded.length + 1}>
         <TableHead block={block} columns={columns} />
         <tbody>
           {spacer(before)}
@@ -401,6 +404,21 @@ function VirtualTableView({ block, layout, screen, context, rows, columns }: Vir
       </table>
     </div>
   );
+}
+
+/**
+ * A table of a paged data entry (`loadsMore`): asks for the next page once the rendered rows reach `reached` (the last
+ * row in view plus the overscan) at the end of the loaded ones. Whether pages remain.
+ */
+function useLoadMore(block: TableBlock, screen: ScreenDefinition, context: ScreenContext, count: number, reached: number): boolean {
+  const dispatch = useDispatch();
+  const key = block.loadsMore;
+  const more = key !== undefined && nextCursor(context.data[key], screen.data?.[key]?.pages) !== undefined;
+  const nearEnd = reached >= count - 1;
+  useEffect(() => {
+    if (more && nearEnd) dispatch(screenDataMoreWanted({ screenId: screen.id, key: key! }));
+  }, [dispatch, more, nearEnd, count, screen.id, key]);
+  return more;
 }
 
 function ListView({ block, context }: BlockProps<ListBlock>): ReactElement {

@@ -4,19 +4,31 @@
  * outcomes (e.g. navigate to top), else the general handling of SPEC §8; a success follows a row of them that matches
  * it (e.g. `{"on": "success", "when": <the answer is empty>, "navigate": …}`).
  */
-import { all, call, delay, put, race, select, take, takeLatest } from 'redux-saga/effects';
+import { all, call, delay, put, race, select, take, takeLatest, takeLeading } from 'redux-saga/effects';
+import type { DataDefinition, DataPages } from '../../../common/screens.js';
 import { applyOutcome, chooseOutcome, runCall, type CallResult } from './calls.js';
 import { matches } from './conditions.js';
 import { navigateToScreen, screenById } from './navigation.js';
 import type { ScreenContext } from './values.js';
-import { screenDataLoaded, screenDataReloaded, screenEntered, screenLeft, type ScreenDataEntry, type ScreenDataRootState } from './screenDataState.js';
+import {
+  nextCursor,
+  screenDataLoaded,
+  screenDataMoreWanted,
+  screenDataPageAdded,
+  screenDataReloaded,
+  screenEntered,
+  screenLeft,
+  type ScreenDataEntry,
+  type ScreenDataRootState,
+} from './screenDataState.js';
 
 /**
  * Loads the screen's data entries, at once those that wait for none, then each as soon as the entries named in its
  * `after` have answered (their answers in `$data`); an entry whose `when` does not hold, or that waits for one that
- * failed, is left out. The screen shows its loader until all have answered.
+ * failed, is left out. The screen shows its loader until all have answered. A reload (`refill`) of a paged entry loads
+ * as many rows as were shown before, so a table scrolled far down stays where it was.
  */
-export function* loadScreenData(screenId: string): Generator<unknown, void, unknown> {
+export function* loadScreenData(screenId: string, refill = false): Generator<unknown, void, unknown> {
   const entry = (yield select((state: ScreenDataRootState) => state.screenData[screenId])) as ScreenDataEntry | undefined;
   const definitions = Object.entries(screenById(screenId).data ?? {});
   if (!entry) return;
@@ -41,6 +53,11 @@ export function* loadScreenData(screenId: string): Generator<unknown, void, unkn
       results.set(key, answers[index]!);
       if (answers[index]!.ok) values[key] = answers[index]!.body;
     });
+    if (refill) {
+      for (const [key, definition] of loading) {
+        if (results.get(key)!.ok && definition.pages) values[key] = yield* refilled(screenId, key, definition as PagedDefinition, values[key], entry.values[key], context);
+      }
+    }
   }
   yield put(screenDataLoaded({ screenId, status: [...results.values()].every((result) => result.ok) ? 'loaded' : 'failed', values }));
   // a failure's row, or a success's when a row claims it (e.g. an empty answer goes to top)
@@ -50,6 +67,49 @@ export function* loadScreenData(screenId: string): Generator<unknown, void, unkn
     const outcome = chooseOutcome(definition.outcomes, result, entry.context);
     if (outcome) yield* applyOutcome(outcome, { ...entry.context, body: result.body, status: result.status }, undefined, screenId);
   }
+}
+
+type PagedDefinition = DataDefinition & { pages: DataPages };
+
+/** The page of a paged entry after the cursor `after`. */
+function* pageAfter(screenId: string, key: string, definition: PagedDefinition, after: unknown, context: Partial<ScreenContext>): Generator<unknown, CallResult, unknown> {
+  const query = { ...definition.query, [definition.pages.cursor]: after as string };
+  return (yield call(runCall, `screens/${screenId}/${key}`, { ...definition, query }, context, definition.outcomes)) as CallResult;
+}
+
+/** A reloaded paged entry with its next pages until it holds as many rows as `before` did (or the list ends, or a page fails). */
+function* refilled(screenId: string, key: string, definition: PagedDefinition, loaded: unknown, before: unknown, context: Partial<ScreenContext>): Generator<unknown, unknown, unknown> {
+  const { rows } = definition.pages;
+  const wanted = rowsOf(before, rows).length;
+  let value = loaded;
+  for (let after = nextCursor(value, definition.pages); after !== undefined && rowsOf(value, rows).length < wanted; after = nextCursor(value, definition.pages)) {
+    const result = yield* pageAfter(screenId, key, definition, after, context);
+    if (!result.ok) break;
+    const page = result.body as Record<string, unknown>;
+    value = { ...page, [rows]: [...rowsOf(value, rows), ...rowsOf(page, rows)] };
+  }
+  return value;
+}
+
+const rowsOf = (value: unknown, rows: string): unknown[] => {
+  const list = typeof value === 'object' && value !== null ? (value as Record<string, unknown>)[rows] : undefined;
+  return Array.isArray(list) ? list : [];
+};
+
+/** The next page of a paged entry, asked by its table as it nears the end of the rows (one load at a time). */
+export function* loadMore({ payload: { screenId, key } }: ReturnType<typeof screenDataMoreWanted>): Generator<unknown, void, unknown> {
+  const entry = (yield select((state: ScreenDataRootState) => state.screenData[screenId])) as ScreenDataEntry | undefined;
+  const definition = screenById(screenId).data?.[key];
+  if (!entry || entry.status !== 'loaded' || !definition?.pages) return;
+  const after = nextCursor(entry.values[key], definition.pages);
+  if (after === undefined) return;
+  const result = yield* pageAfter(screenId, key, definition as PagedDefinition, after, { ...entry.context, data: entry.values });
+  if (result.ok) {
+    yield put(screenDataPageAdded({ screenId, key, pages: definition.pages, after, page: result.body as Record<string, unknown> }));
+    return;
+  }
+  const outcome = chooseOutcome(definition.outcomes, result, entry.context);
+  if (outcome) yield* applyOutcome(outcome, { ...entry.context, body: result.body, status: result.status }, undefined, screenId);
 }
 
 /** A screen's redirect after its delay (e.g. a success page going to sign-in), unless the screen was left first. */
@@ -66,6 +126,7 @@ export function* screenDataSaga() {
   });
   yield takeLatest(screenEntered.type, redirectLater);
   yield takeLatest(screenDataReloaded.type, function* ({ payload }: ReturnType<typeof screenDataReloaded>) {
-    yield* loadScreenData(payload.screenId);
+    yield* loadScreenData(payload.screenId, true);
   });
+  yield takeLeading(screenDataMoreWanted.type, loadMore);
 }

@@ -8,6 +8,7 @@ import { cleanup, fireEvent, waitFor, within } from '@testing-library/react';
 // loaded here first: the inline form's lazy import then gets this module, in the test's module graph
 import '../../../../src/client/engine/forms/FormScreen.js';
 import { jsonResponse } from '../../api/harness.js';
+import { screenDataReloaded } from '../../../../src/client/engine/screen/screenDataState.js';
 import { MANAGER, renderScreen, type ScreenOptions } from './support.js';
 
 const COUNT = 10_000;
@@ -118,5 +119,52 @@ describe('the virtualised table (TableBlock.virtual) on the Users page with 10,0
     const row = cell.closest('tr')!;
     expect(row.getAttribute('aria-rowindex')).to.equal(String(errorRow));
     await waitFor(() => expect(row.classList.contains('table__row--muted')).to.equal(true));
+  });
+});
+
+describe('the Users table read a page at a time as it scrolls (issue 27: TableBlock.loadsMore, DataDefinition.pages)', () => {
+  afterEach(cleanup);
+  const PAGE = 1000;
+
+  /** GET users as the server pages it: per_page learners after the id `after`, next_after the page's last id while more follow. */
+  function pagedUsers(url: string) {
+    const query = new URL(url, 'http://portal').searchParams;
+    const after = Number(query.get('after') ?? 0);
+    const users = LEARNERS.filter((learner) => learner.id > after).slice(0, Number(query.get('per_page')));
+    const last = users.at(-1)!.id;
+    return jsonResponse(200, { users, next_after: last < COUNT ? last : null });
+  }
+  const afters = (calls: (method: string, path: string) => Array<{ args: [string, ...unknown[]] }>) =>
+    calls('GET', '/api/v2/organizations/1/users').map((call) => new URL(call.args[0], 'http://portal').searchParams.get('after'));
+  /** Scrolls the table to the last loaded row and waits for the next page's first learner to be loaded. */
+  async function scrollToLoaded(region: HTMLElement, view: Awaited<ReturnType<typeof renderUsers>>['view'], loaded: number) {
+    region.scrollTop = (loaded - 5) * ROW_HEIGHT;
+    fireEvent.scroll(region);
+    region.scrollTop = loaded * ROW_HEIGHT;
+    fireEvent.scroll(region);
+    await view.findByText(`learner${loaded}@example.com`);
+  }
+
+  it('asks for 1,000 learners first, then the page after the last one shown as the view nears the end, until the last; the count is unknown (-1) meanwhile', async () => {
+    const { table, region, view, calls } = await renderUsers({ 'GET /api/v2/organizations/1/users': pagedUsers });
+    expect(new URL(calls('GET', '/api/v2/organizations/1/users')[0]!.args[0], 'http://portal').searchParams.get('per_page')).to.equal('1000');
+    expect(table.getAttribute('aria-rowcount')).to.equal('-1');
+    expect(spacerHeights(table).reduce((sum, height) => sum + height, 0) + learnerRows(table).length * ROW_HEIGHT).to.equal(PAGE * ROW_HEIGHT);
+    for (let loaded = PAGE; loaded < COUNT; loaded += PAGE) await scrollToLoaded(region, view, loaded);
+    await waitFor(() => expect(table.getAttribute('aria-rowcount')).to.equal(String(COUNT + 1)));
+    expect(afters(calls)).to.deep.equal([null, ...Array.from({ length: COUNT / PAGE - 1 }, (_, index) => String((index + 1) * PAGE))]);
+  });
+
+  it('reads as many learners again on a reload (after an edit or a bulk update) as were shown, so the view stays where it was', async () => {
+    const { region, table, view, calls, store } = await renderUsers({ 'GET /api/v2/organizations/1/users': pagedUsers });
+    await scrollToLoaded(region, view, PAGE);
+    // back at the top: the table itself asks for nothing more, what follows is the reload's own
+    region.scrollTop = 0;
+    fireEvent.scroll(region);
+    await view.findByText('learner0@example.com');
+    store.dispatch(screenDataReloaded({ screenId: 'users' }));
+    await waitFor(() => expect(afters(calls)).to.deep.equal([null, '1000', null, '1000']));
+    const height = () => spacerHeights(table).reduce((sum, spacer) => sum + spacer, 0) + learnerRows(table).length * ROW_HEIGHT;
+    await waitFor(() => expect(height()).to.equal(2 * PAGE * ROW_HEIGHT));
   });
 });
