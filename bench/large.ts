@@ -23,7 +23,7 @@ import { createTestDatabase, type TestDatabase } from '../test/server/support/te
 import { startPortal } from './affiliations.js';
 import { generateLargeProvider, largeSizes } from './large/generate.js';
 import { signInOverHttp } from './reads/signIn.js';
-import { rowOf, type Row } from './support.js';
+import { rowOf, whileSampling, type Row } from './support.js';
 import { addDays, earliestStartsOn, tokyoToday } from '../src/common/subscriptionRules.js';
 
 const baseUrl = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
@@ -58,24 +58,17 @@ interface Portal {
   headers: Record<string, string>;
 }
 
-/** The portal's metric `name` (a gauge without labels) from /metrics; reading it also resets the loop's histogram. */
-async function metric(portal: Portal, name: string): Promise<number> {
-  const text = await (await fetch(`${portal.url}/metrics`)).text();
-  const line = text.split('\n').find((candidate) => candidate.startsWith(`${name} `));
-  return line ? Number(line.split(' ')[1]) : Number.NaN;
-}
-
-const loopMaxMs = async (portal: Portal) => (await metric(portal, 'portal_nodejs_eventloop_lag_max_seconds')) * 1000;
+/** A measured row without the portal's loop delay, which `sampled` adds. */
+type Measured = Omit<LargeRow, 'loopMaxMs'>;
 
 /** autocannon on one read, 10 connections; the answer checked first. */
-async function measureRead(portal: Portal, read: string, apiPath: string, goalMs: number): Promise<LargeRow> {
+async function measureRead(portal: Portal, read: string, apiPath: string, goalMs: number): Promise<Measured> {
   const url = `${portal.url}/api/v2/${apiPath}`;
   const check = await fetch(url, { headers: portal.headers });
   if (check.status !== 200) throw new Error(`${apiPath} answered ${check.status}: ${(await check.text()).slice(0, 300)}`);
   await check.arrayBuffer();
-  await loopMaxMs(portal);
   const result = await autocannon({ url, headers: portal.headers, connections: CONNECTIONS, duration });
-  return { ...rowOf(read, result), loopMaxMs: await loopMaxMs(portal), goalMs };
+  return { ...rowOf(read, result), goalMs };
 }
 
 /** G0000001's first billing contact's and contact's public ids (as the wizard sends them). */
@@ -91,7 +84,7 @@ async function firstContactIds(portal: Portal): Promise<{ billingContactId: stri
  * A new application's checks, as a dry run (the same checks as the real POST, nothing stored, so every request sees
  * the same organisation): a newhodaiplus application of two learners with the organisation's first contacts.
  */
-async function measureApplicationChecks(portal: Portal, read: string, goalMs: number): Promise<LargeRow> {
+async function measureApplicationChecks(portal: Portal, read: string, goalMs: number): Promise<Measured> {
   const learner = (index: number) => ({ last_name: '山田', first_name: '太郎', kana_last_name: 'やまだ', kana_first_name: 'たろう', email: `bench-learner${index}@example.com` });
   const { billingContactId, contactId } = await firstContactIds(portal);
   const body = JSON.stringify({
@@ -109,9 +102,8 @@ async function measureApplicationChecks(portal: Portal, read: string, goalMs: nu
   const headers = { ...portal.headers, 'content-type': 'application/json' };
   const check = await fetch(url, { method: 'POST', headers, body });
   if (check.status !== 200) throw new Error(`the application's dry run answered ${check.status}: ${(await check.text()).slice(0, 300)}`);
-  await loopMaxMs(portal);
   const result = await autocannon({ url, method: 'POST', headers, body, connections: CONNECTIONS, duration });
-  return { ...rowOf(read, result), loopMaxMs: await loopMaxMs(portal), goalMs };
+  return { ...rowOf(read, result), goalMs };
 }
 
 /** The application checks' p50 at the demo size: a portal on a fresh demo database (the goal is this plus 5 ms). */
@@ -122,7 +114,8 @@ async function demoApplicationChecks(dataDir: string): Promise<LargeRow> {
     const started = await startPortal(demo.url!, dataDir);
     try {
       const portal: Portal = { url: started.url, headers: { 'x-v2-admin-auth-token': `Bearer ${await signInOverHttp(started.url, MANAGER_EMAIL, DEMO_PASSWORD, 'G0000001')}` } };
-      return await measureApplicationChecks(portal, 'POST an application (dry run), demo size', Number.POSITIVE_INFINITY);
+      const { result, loopMaxMs } = await whileSampling(portal.url, measureApplicationChecks(portal, 'POST an application (dry run), demo size', Number.POSITIVE_INFINITY));
+      return { ...result, loopMaxMs };
     } finally {
       await stopChild(started.child);
     }
@@ -140,8 +133,7 @@ async function seedDemo(db: TestDatabase['db']): Promise<boolean> {
 }
 
 /** Downloads of an export one after another (one at a time per admin) for the duration: their times as a row. */
-async function measureDownload(portal: Portal, read: string, apiPath: string, goalMs: number): Promise<LargeRow & { bytes: number }> {
-  await loopMaxMs(portal);
+async function measureDownload(portal: Portal, read: string, apiPath: string, goalMs: number): Promise<Measured & { bytes: number }> {
   const times: number[] = [];
   let bytes = 0;
   let errors = 0;
@@ -155,7 +147,7 @@ async function measureDownload(portal: Portal, read: string, apiPath: string, go
   } while (Date.now() < until);
   const sorted = times.sort((a, b) => a - b);
   const at = (share: number) => Math.round(sorted[Math.min(sorted.length - 1, Math.floor(share * sorted.length))]!);
-  return { name: read, p50: at(0.5), p99: at(0.99), requestsPerSecond: times.length / duration, errors, loopMaxMs: await loopMaxMs(portal), goalMs, bytes };
+  return { name: read, p50: at(0.5), p99: at(0.99), requestsPerSecond: times.length / duration, errors, goalMs, bytes };
 }
 
 /** Two clients downloading `apiPath` over and over until `stop` resolves. */
@@ -210,21 +202,11 @@ export async function benchLarge(): Promise<{ rows: LargeRow[]; memoryMb: number
     };
     const org = 'organizations/1';
     const { id: actorId } = (await testDatabase.db.selectFrom('admins').select('id').where('email', '=', 'large-admin-1@example.com').executeTakeFirstOrThrow()) as { id: number };
-    const rss = () => metric(portal, 'portal_process_resident_memory_bytes');
-    const peak = async <T>(work: Promise<T>): Promise<T> => {
-      let done = false;
-      const sampler = (async () => {
-        while (!done) {
-          memoryMb = Math.max(memoryMb, (await rss()) / 1024 / 1024);
-          await new Promise((resolve) => setTimeout(resolve, 200));
-        }
-      })();
-      try {
-        return await work;
-      } finally {
-        done = true;
-        await sampler;
-      }
+    // a row with the portal's longest loop delay meanwhile; the largest memory of all rows kept
+    const peak = async (work: Promise<Measured>): Promise<LargeRow> => {
+      const { result, peakMb, loopMaxMs } = await whileSampling(portal.url, work);
+      memoryMb = Math.max(memoryMb, peakMb);
+      return { ...result, loopMaxMs };
     };
 
     const reads: [string, string, number][] = [

@@ -1,4 +1,4 @@
-/** What the benchmarks share: a measured row, and an app listening on a free port of 127.0.0.1. */
+/** What the benchmarks share: a measured row, an app listening on a free port of 127.0.0.1, a portal's own metrics. */
 import autocannon from 'autocannon';
 import type { FastifyInstance } from 'fastify';
 
@@ -33,4 +33,47 @@ export function rowOf(name: string, result: autocannon.Result): Row {
     p99: result.latency.p99,
     errors: result.errors + result.timeouts + ['1xx', '3xx', '4xx', '5xx'].reduce((sum, key) => sum + (counts[key] ?? 0), 0),
   };
+}
+
+/** The portal's gauges (without labels) from its /metrics by name; reading them also resets the loop's histogram. */
+export async function portalMetrics(portalUrl: string): Promise<Map<string, number>> {
+  const text = await (await fetch(`${portalUrl}/metrics`)).text();
+  return new Map(text.split('\n').flatMap((line): Array<[string, number]> => (/^[a-z_]+ /.test(line) ? [[line.split(' ')[0]!, Number(line.split(' ')[1])]] : [])));
+}
+
+const LOOP_MAX = 'portal_nodejs_eventloop_lag_max_seconds';
+const RESIDENT_MEMORY = 'portal_process_resident_memory_bytes';
+
+/** The portal's longest event-loop delay since the last reading, ms (prom-client's monitorEventLoopDelay). */
+export const loopMaxMs = async (portalUrl: string) => ((await portalMetrics(portalUrl)).get(LOOP_MAX) ?? Number.NaN) * 1000;
+
+/**
+ * Runs `work` while reading the portal's metrics every 200 ms: its answer, the largest resident memory (MB) and the
+ * longest event-loop delay (ms) of all readings (each reading resets the loop's histogram, so the longest is kept here).
+ */
+export async function whileSampling<T>(portalUrl: string, work: Promise<T>): Promise<{ result: T; peakMb: number; loopMaxMs: number }> {
+  const seen = { peakMb: 0, loopMaxMs: 0 };
+  const sample = async () => {
+    const metrics = await portalMetrics(portalUrl);
+    seen.peakMb = Math.max(seen.peakMb, (metrics.get(RESIDENT_MEMORY) ?? 0) / 1024 / 1024);
+    seen.loopMaxMs = Math.max(seen.loopMaxMs, (metrics.get(LOOP_MAX) ?? 0) * 1000);
+  };
+  await sample(); // the delays before the work are not its own
+  seen.loopMaxMs = 0;
+  let done = false;
+  const sampler = (async () => {
+    while (!done) {
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      await sample();
+    }
+  })();
+  try {
+    const result = await work;
+    done = true;
+    await sampler;
+    await sample();
+    return { result, ...seen };
+  } finally {
+    done = true;
+  }
 }

@@ -1,31 +1,39 @@
 /**
  * `npm run bench` (after affiliations.ts), or alone: `npm run bench:users`. The Users page's calls at a large customer's
- * size (issue 19), on PostgreSQL: a fresh database beside BENCH_DATABASE_URL (default
+ * size (issue 19; 100,000 learners: issue 27), on PostgreSQL: a fresh database beside BENCH_DATABASE_URL (default
  * postgres://postgres@127.0.0.1:5432/test; dropped at the end) with the demo data and BENCH_USERS more learners of
- * G0000001 (default 10,000), the portal listening on 127.0.0.1, each call timed from request to the whole answer,
- * BENCH_USERS_ROUNDS times (default 3), the median kept:
+ * G0000001 (default 10,000), the portal in its own process as `npm start` runs it, the demo manager signed in over
+ * HTTP, each call timed from request to the whole answer, BENCH_USERS_ROUNDS times (default 3), the median kept;
+ * beside it the portal's longest event-loop delay and its largest resident memory (its /metrics):
  *
- *   GET  …/users/csv                                   budget ≤ 0.5 s
- *   POST …/users/preview      the whole file, as CP932  budget ≤ 1 s
- *   POST …/users/bulk_update  every row, 1,000 changed   budget ≤ 3 s (one transaction)
+ *   GET  …/users/csv                                   budget ≤ 0.5 s (≤ 1 s above 10,012 learners)
+ *   POST …/users/preview      the whole file, as CP932  budget ≤ 1 s   (≤ 2 s)
+ *   POST …/users/bulk_update  every row, 1,000 changed   budget ≤ 3 s   (≤ 6 s; one transaction)
  */
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import type { ChildProcess } from 'node:child_process';
 import iconv from 'iconv-lite';
-import { buildApp } from '../src/server/app.js';
-import { loadConfig } from '../src/server/config.js';
+import { sql } from 'kysely';
 import { seedDemoData } from '../src/server/db/seed/index.js';
 import { addLearners } from '../src/server/db/seed/learners.js';
+import { stopChild } from '../test/support/children.js';
+import { DEMO_PASSWORD, MANAGER } from '../test/e2e/support/signin.js';
 import { createTestDatabase } from '../test/server/support/testApp.js';
-import { accessToken } from '../test/server/support/tokens.js';
-import { listen } from './support.js';
+import { startPortal } from './affiliations.js';
+import { signInOverHttp } from './reads/signIn.js';
+import { whileSampling } from './support.js';
 
 const baseUrl = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const learners = Number(process.env.BENCH_USERS ?? 10_000);
 const rounds = Number(process.env.BENCH_USERS_ROUNDS ?? 3);
 const CHANGED = 1000;
-const BUDGETS_MS = { csv: 500, preview: 1000, bulkUpdate: 3000 } as const;
+/** SPEC P5's budgets at 10,000 learners; issue 27 scales them by two for 100,000. */
+const SCALE = learners + 12 > 10_012 ? 2 : 1;
+const BUDGETS_MS = { csv: 500 * SCALE, preview: 1000 * SCALE, bulkUpdate: 3000 * SCALE } as const;
+/** docs/operations.md's memory alert: the portal's resident memory during the calls stays under it (issue 27). */
+export const USERS_MEMORY_GOAL_MB = 600;
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
@@ -49,51 +57,64 @@ export interface UsersResult {
   call: keyof typeof BUDGETS_MS;
   medianMs: number;
   budgetMs: number;
+  /** The portal's longest event-loop delay during this call's runs. */
+  loopMaxMs: number;
+  /** The portal's largest resident memory during this call's runs, MB. */
+  peakMb: number;
 }
 
 export async function benchUsers(): Promise<UsersResult[]> {
   const testDatabase = await createTestDatabase({ baseUrl });
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'portal-bench-users-'));
-  const times = { csv: [] as number[], preview: [] as number[], bulkUpdate: [] as number[] };
+  const calls = ['csv', 'preview', 'bulkUpdate'] as const;
+  const runs = Object.fromEntries(calls.map((call) => [call, { times: [] as number[], loopMaxMs: 0, peakMb: 0 }])) as Record<(typeof calls)[number], { times: number[]; loopMaxMs: number; peakMb: number }>;
+  let child: ChildProcess | undefined;
   try {
-    await mkdir(path.join(dataDir, 'no-dist'));
     await seedDemoData(testDatabase.db);
     await addLearners(testDatabase.db, 1, learners);
-    const portal = await buildApp(
-      loadConfig({ DATA_DIR: dataDir, DATABASE_URL: testDatabase.url, SEED: 'none', LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'warn', DIST_DIR: path.join(dataDir, 'no-dist') }),
-      { database: testDatabase.database },
-    );
-    try {
-      const headers = { 'x-v2-admin-auth-token': `Bearer ${await accessToken(portal, { sub: '1', expiresIn: 3600 })}` };
-      const users = `${await listen(portal)}/api/v2/organizations/1/users`;
-      for (let round = 1; round <= rounds; round += 1) {
-        const csv = await timed('GET users/csv', `${users}/csv`, { headers });
-        times.csv.push(csv.ms);
-        const form = new FormData();
-        form.append('csv', new Blob([new Uint8Array(iconv.encode(edited(csv.body, round % 2 === 1 ? 'M' : 'N'), 'cp932'))], { type: 'text/csv' }), 'users.csv');
-        const preview = await timed('POST users/preview', `${users}/preview`, { method: 'POST', headers, body: form });
-        times.preview.push(preview.ms);
-        const update = await timed('POST users/bulk_update', `${users}/bulk_update`, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: preview.body });
-        times.bulkUpdate.push(update.ms);
-      }
-    } finally {
-      await portal.close();
+    // as autovacuum would soon after such a load: the planner knows the table's size
+    await sql`analyze`.execute(testDatabase.db);
+    const portal = await startPortal(testDatabase.url!, dataDir);
+    child = portal.child;
+    const headers = { 'x-v2-admin-auth-token': `Bearer ${await signInOverHttp(portal.url, MANAGER, DEMO_PASSWORD, 'G0000001')}` };
+    const users = `${portal.url}/api/v2/organizations/1/users`;
+    /** One call timed, with the portal's loop delay and memory meanwhile kept for its row. */
+    const run = async (call: (typeof calls)[number], what: string, url: string, init: RequestInit) => {
+      const { result, peakMb, loopMaxMs } = await whileSampling(portal.url, timed(what, url, init));
+      const row = runs[call];
+      row.times.push(result.ms);
+      row.loopMaxMs = Math.max(row.loopMaxMs, loopMaxMs);
+      row.peakMb = Math.max(row.peakMb, peakMb);
+      return result.body;
+    };
+    for (let round = 1; round <= rounds; round += 1) {
+      const csv = await run('csv', 'GET users/csv', `${users}/csv`, { headers });
+      const form = new FormData();
+      form.append('csv', new Blob([new Uint8Array(iconv.encode(edited(csv, round % 2 === 1 ? 'M' : 'N'), 'cp932'))], { type: 'text/csv' }), 'users.csv');
+      const preview = await run('preview', 'POST users/preview', `${users}/preview`, { method: 'POST', headers, body: form });
+      await run('bulkUpdate', 'POST users/bulk_update', `${users}/bulk_update`, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: preview });
     }
   } finally {
+    if (child) await stopChild(child);
     await testDatabase.destroy();
     await rm(dataDir, { recursive: true, force: true });
   }
 
-  console.log(`\nUsers page calls, PostgreSQL, ${learners + 12} learners of one organisation, ${rounds} rounds, Node ${process.version}, ${os.cpus().length} CPUs\n`);
-  const rows = (Object.keys(times) as Array<keyof typeof times>).map((call) => ({
-    call,
-    'runs ms': times[call].map((ms) => Math.round(ms)).join(', '),
-    'median ms': Math.round(median(times[call])),
-    'budget ms': BUDGETS_MS[call],
-  }));
-  console.table(rows);
-  if (rows.some((row) => row['median ms'] > row['budget ms'])) console.log('users calls: OVER BUDGET');
-  return rows.map((row) => ({ call: row.call, medianMs: row['median ms'], budgetMs: row['budget ms'] }));
+  console.log(`\nUsers page calls, PostgreSQL, ${learners + 12} learners of one organisation, ${rounds} rounds, the portal in its own process, Node ${process.version}, ${os.cpus().length} CPUs\n`);
+  const results = calls.map((call): UsersResult => ({ call, medianMs: Math.round(median(runs[call].times)), budgetMs: BUDGETS_MS[call], loopMaxMs: Math.round(runs[call].loopMaxMs), peakMb: Math.round(runs[call].peakMb) }));
+  console.table(
+    results.map((result) => ({
+      call: result.call,
+      'runs ms': runs[result.call].times.map((ms) => Math.round(ms)).join(', '),
+      'median ms': result.medianMs,
+      'budget ms': result.budgetMs,
+      'loop max ms': result.loopMaxMs,
+      'portal peak MB': result.peakMb,
+    })),
+  );
+  if (results.some((result) => result.medianMs > result.budgetMs)) console.log('users calls: OVER BUDGET');
+  if (results.some((result) => result.peakMb > USERS_MEMORY_GOAL_MB)) console.log(`users calls: the portal above ${USERS_MEMORY_GOAL_MB} MB`);
+  return results;
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
