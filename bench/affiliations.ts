@@ -120,7 +120,8 @@ export async function startPortal(databaseUrl: string, dataDir: string): Promise
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   const log = openSync(path.join(dataDir, 'portal.log'), 'a');
-  const child = spawnChild(TSX, ['scripts/start.ts'], {
+  // the heap limit `npm start` and `npm run serve` give the portal (package.json, PORTAL_HEAP_MB: docs/operations.md)
+  const child = spawnChild(TSX, [`--max-old-space-size=${process.env.PORTAL_HEAP_MB ?? 512}`, 'scripts/start.ts'], {
     cwd: PROJECT_ROOT,
     env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', PUBLIC_URL: url, DATA_DIR: dataDir, DATABASE_URL: databaseUrl, SEED: 'none', LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? '' },
     stdio: ['ignore', log, log],

@@ -43,19 +43,21 @@ export async function portalMetrics(portalUrl: string): Promise<Map<string, numb
 
 const LOOP_MAX = 'portal_nodejs_eventloop_lag_max_seconds';
 const RESIDENT_MEMORY = 'portal_process_resident_memory_bytes';
+const HEAP_USED = 'portal_nodejs_heap_size_used_bytes';
 
 /** The portal's longest event-loop delay since the last reading, ms (prom-client's monitorEventLoopDelay). */
 export const loopMaxMs = async (portalUrl: string) => ((await portalMetrics(portalUrl)).get(LOOP_MAX) ?? Number.NaN) * 1000;
 
 /**
- * Runs `work` while reading the portal's metrics every 200 ms: its answer, the largest resident memory (MB) and the
- * longest event-loop delay (ms) of all readings (each reading resets the loop's histogram, so the longest is kept here).
+ * Runs `work` while reading the portal's metrics every 200 ms: its answer, the largest resident memory and V8 heap in
+ * use (MB), and the longest event-loop delay (ms) of all readings (each reading resets the loop's histogram, so the longest is kept here).
  */
-export async function whileSampling<T>(portalUrl: string, work: Promise<T>): Promise<{ result: T; peakMb: number; loopMaxMs: number }> {
-  const seen = { peakMb: 0, loopMaxMs: 0 };
+export async function whileSampling<T>(portalUrl: string, work: Promise<T>): Promise<{ result: T; peakMb: number; heapMb: number; loopMaxMs: number }> {
+  const seen = { peakMb: 0, heapMb: 0, loopMaxMs: 0 };
   const sample = async () => {
     const metrics = await portalMetrics(portalUrl);
     seen.peakMb = Math.max(seen.peakMb, (metrics.get(RESIDENT_MEMORY) ?? 0) / 1024 / 1024);
+    seen.heapMb = Math.max(seen.heapMb, (metrics.get(HEAP_USED) ?? 0) / 1024 / 1024);
     seen.loopMaxMs = Math.max(seen.loopMaxMs, (metrics.get(LOOP_MAX) ?? 0) * 1000);
   };
   await sample(); // the delays before the work are not its own

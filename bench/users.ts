@@ -61,13 +61,15 @@ export interface UsersResult {
   loopMaxMs: number;
   /** The portal's largest resident memory during this call's runs, MB. */
   peakMb: number;
+  /** The portal's largest V8 heap in use meanwhile, MB (what the resident memory holds beyond it is garbage not yet returned, code and buffers). */
+  heapMb: number;
 }
 
 export async function benchUsers(): Promise<UsersResult[]> {
   const testDatabase = await createTestDatabase({ baseUrl });
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'portal-bench-users-'));
   const calls = ['csv', 'preview', 'bulkUpdate'] as const;
-  const runs = Object.fromEntries(calls.map((call) => [call, { times: [] as number[], loopMaxMs: 0, peakMb: 0 }])) as Record<(typeof calls)[number], { times: number[]; loopMaxMs: number; peakMb: number }>;
+  const runs = Object.fromEntries(calls.map((call) => [call, { times: [] as number[], loopMaxMs: 0, peakMb: 0, heapMb: 0 }])) as Record<(typeof calls)[number], { times: number[]; loopMaxMs: number; peakMb: number; heapMb: number }>;
   let child: ChildProcess | undefined;
   try {
     await seedDemoData(testDatabase.db);
@@ -80,11 +82,12 @@ export async function benchUsers(): Promise<UsersResult[]> {
     const users = `${portal.url}/api/v2/organizations/1/users`;
     /** One call timed, with the portal's loop delay and memory meanwhile kept for its row. */
     const run = async (call: (typeof calls)[number], what: string, url: string, init: RequestInit) => {
-      const { result, peakMb, loopMaxMs } = await whileSampling(portal.url, timed(what, url, init));
+      const { result, peakMb, heapMb, loopMaxMs } = await whileSampling(portal.url, timed(what, url, init));
       const row = runs[call];
       row.times.push(result.ms);
       row.loopMaxMs = Math.max(row.loopMaxMs, loopMaxMs);
       row.peakMb = Math.max(row.peakMb, peakMb);
+      row.heapMb = Math.max(row.heapMb, heapMb);
       return result.body;
     };
     for (let round = 1; round <= rounds; round += 1) {
@@ -101,7 +104,7 @@ export async function benchUsers(): Promise<UsersResult[]> {
   }
 
   console.log(`\nUsers page calls, PostgreSQL, ${learners + 12} learners of one organisation, ${rounds} rounds, the portal in its own process, Node ${process.version}, ${os.cpus().length} CPUs\n`);
-  const results = calls.map((call): UsersResult => ({ call, medianMs: Math.round(median(runs[call].times)), budgetMs: BUDGETS_MS[call], loopMaxMs: Math.round(runs[call].loopMaxMs), peakMb: Math.round(runs[call].peakMb) }));
+  const results = calls.map((call): UsersResult => ({ call, medianMs: Math.round(median(runs[call].times)), budgetMs: BUDGETS_MS[call], loopMaxMs: Math.round(runs[call].loopMaxMs), peakMb: Math.round(runs[call].peakMb), heapMb: Math.round(runs[call].heapMb) }));
   console.table(
     results.map((result) => ({
       call: result.call,
@@ -110,6 +113,7 @@ export async function benchUsers(): Promise<UsersResult[]> {
       'budget ms': result.budgetMs,
       'loop max ms': result.loopMaxMs,
       'portal peak MB': result.peakMb,
+      'heap used MB': result.heapMb,
     })),
   );
   if (results.some((result) => result.medianMs > result.budgetMs)) console.log('users calls: OVER BUDGET');

@@ -22,7 +22,6 @@ import {
   organizationUsersPageSchema,
   userRowErrorsAnswerSchema,
   type OrganizationUserAnswer,
-  type OrganizationUsersAnswer,
 } from '../../common/api/answers.js';
 import type { Forms } from '../../common/api/forms.js';
 import { API_ERROR, CSV_FORMAT_ERRORS } from '../../common/errorCodes.js';
@@ -51,6 +50,9 @@ interface OrganizationUserParams {
   orgId: number;
   userId: number;
 }
+
+/** The type of the answers written here rather than serialised by Fastify (streamed lists). */
+const JSON_TYPE = 'application/json; charset=utf-8';
 
 /** GET users' paging (issue 27): without per_page the whole list, as SPEC §7 has it. */
 const usersQuerySchema = {
@@ -129,7 +131,7 @@ export const organizationUsersRoutes: FastifyPluginAsync = async (app) => {
       const { per_page: perPage, after } = request.query;
       if (perPage !== undefined) return userPage(db, request.params.orgId, { after, perPage });
       // streamed as it is read (the response schema documents it; Fastify serialises no stream)
-      return reply.type('application/json; charset=utf-8').send(streamedList('users', userBatches(db, request.params.orgId)));
+      return reply.type(JSON_TYPE).send(streamedList('users', userBatches(db, request.params.orgId)));
     },
   );
 
@@ -176,7 +178,7 @@ export const organizationUsersRoutes: FastifyPluginAsync = async (app) => {
     },
   );
 
-  app.post<{ Params: OrganizationParams; Reply: OrganizationUsersAnswer }>(
+  app.post<{ Params: OrganizationParams }>(
     '/organizations/:orgId/users/preview',
     {
       // a check: nothing is written
@@ -212,9 +214,9 @@ export const organizationUsersRoutes: FastifyPluginAsync = async (app) => {
       }
       if (!file || file.length === 0) throw new ApiError(400, API_ERROR.fileNotFound);
       try {
-        const checked = await previewUsersCsv(db, orgId, file);
-        if (checked.errors.length > 0) return reply.code(422).send(checked as never);
-        return { users: checked.users };
+        // the rows as read, written a batch at a time (issue 27): the answer is never one object of 100,000 learners
+        const { errors, users } = await previewUsersCsv(db, orgId, file);
+        return reply.code(errors.length > 0 ? 422 : 200).type(JSON_TYPE).send(streamedList('users', users, errors.length > 0 ? { errors } : {}));
       } catch (error) {
         if (error instanceof CsvFormatProblem) throw new ApiError(400, error.code);
         throw error;
@@ -222,7 +224,7 @@ export const organizationUsersRoutes: FastifyPluginAsync = async (app) => {
     },
   );
 
-  app.post<{ Params: OrganizationParams; Body: { users: UserInput[] }; Reply: OrganizationUsersAnswer }>(
+  app.post<{ Params: OrganizationParams; Body: { users: UserInput[] } }>(
     '/organizations/:orgId/users/bulk_update',
     {
       // a large organisation's previewed rows are more than Fastify's default 1 MiB (issue 19)
@@ -241,10 +243,10 @@ export const organizationUsersRoutes: FastifyPluginAsync = async (app) => {
     async (request, reply) => {
       const orgId = request.params.orgId;
       try {
-        const result = await bulkUpdateUsers(db, orgId, request.body.users, auditOf(request, orgId));
-        if (!result.ok) return reply.code(422).send({ errors: result.errors, users: result.users } as never);
-        request.log.info({ organizationId: orgId, users: result.users.length }, 'learners bulk-updated');
-        return { users: result.users };
+        // refused: the errors and the rows as checked; written: the learners as they are now (each a batch at a time)
+        const { errors, users } = await bulkUpdateUsers(db, orgId, request.body.users, auditOf(request, orgId));
+        if (errors.length === 0) request.log.info({ organizationId: orgId, users: request.body.users.length }, 'learners bulk-updated');
+        return reply.code(errors.length > 0 ? 422 : 200).type(JSON_TYPE).send(streamedList('users', users, errors.length > 0 ? { errors } : {}));
       } catch (error) {
         if (error instanceof CsvFormatProblem) throw new ApiError(400, error.code);
         throw error;

@@ -55,15 +55,17 @@ export function wireField(segments: readonly (string | number)[]): string {
 }
 
 /**
- * The answer {[key]: [...]} written a batch at a time as `batches` yields them (issue 27): a large list is never one
- * object in memory nor one long turn of the event loop. Each batch goes through toWire like any other answer.
+ * The answer {...head, [key]: [...]} with the list written a batch at a time as `batches` yields them (issue 27): a
+ * large list is never one object in memory nor one long turn of the event loop. Everything goes through toWire like
+ * any other answer.
  */
-export function streamedList(key: string, batches: AsyncIterable<readonly unknown[]>): Readable {
-  return Readable.from(listParts(key, batches), { objectMode: false });
+export function streamedList(key: string, batches: AsyncIterable<readonly unknown[]>, head: Record<string, unknown> = {}): Readable {
+  return Readable.from(listParts(key, batches, head), { objectMode: false });
 }
 
-async function* listParts(key: string, batches: AsyncIterable<readonly unknown[]>): AsyncGenerator<string> {
-  yield `{${JSON.stringify(toSnakeKey(key))}:[`;
+async function* listParts(key: string, batches: AsyncIterable<readonly unknown[]>, head: Record<string, unknown>): AsyncGenerator<string> {
+  const opening = JSON.stringify(toWire(head)).slice(0, -1);
+  yield `${opening === '{' ? '{' : `${opening},`}${JSON.stringify(toSnakeKey(key))}:[`;
   let separator = '';
   for await (const batch of batches) {
     if (batch.length === 0) continue;

@@ -8,8 +8,9 @@
  * matched to learners by id. A file that is no such table is a format error (400); a table whose rows break a rule
  * answers row errors (422) with the rows as read, so the page can show them.
  */
+import { isUtf8 } from 'node:buffer';
 import type { Readable } from 'node:stream';
-import { parse } from 'csv-parse/sync';
+import { parse } from 'csv-parse';
 import iconv from 'iconv-lite';
 import { sql } from 'kysely';
 import type { OrganizationUser, UserRowError } from '../../common/api/answers.js';
@@ -56,11 +57,6 @@ function usersQuery(db: Db, organizationId: number) {
     .orderBy('id');
 }
 
-/** The organisation's learners, in the order of the list and of the CSV (by id). */
-function listUsers(db: Db, organizationId: number): Promise<OrganizationUser[]> {
-  return usersQuery(db, organizationId).execute();
-}
-
 /** The list as CSV (no byte-order mark: the page adds it when it saves the file, SPEC §9), formula cells guarded, read a batch at a time. */
 export function usersCsv(db: Db, organizationId: number, maxRows: number): Readable {
   return csvStream(
@@ -73,15 +69,29 @@ async function* mapBatches<T, U>(batches: AsyncIterable<T[]>, map: (item: T) => 
   for await (const batch of batches) yield batch.map(map);
 }
 
-/** The learners by id, CSV_BATCH_ROWS at a time (each batch after the last id of the one before; index (organization_id, id)). */
-export async function* userBatches(db: Db, organizationId: number): AsyncGenerator<OrganizationUser[]> {
+/**
+ * The learners by id, CSV_BATCH_ROWS at a time (each batch after the last id of the one before; index (organization_id,
+ * id)); `forUpdate`: each batch locked for the caller's transaction.
+ */
+export async function* userBatches(db: Db, organizationId: number, forUpdate = false): AsyncGenerator<OrganizationUser[]> {
   for (let after = 0; ; ) {
-    const users = await usersQuery(db, organizationId).where('id', '>', after).limit(CSV_BATCH_ROWS).execute();
+    const query = usersQuery(db, organizationId).where('id', '>', after).limit(CSV_BATCH_ROWS);
+    const users = await (forUpdate ? query.forUpdate() : query).execute();
     yield users;
     if (users.length < CSV_BATCH_ROWS) return;
     after = users.at(-1)!.id;
   }
 }
+
+/** The learners by id, read a batch at a time (locked with `forUpdate`). */
+async function storedLearners(db: Db, organizationId: number, forUpdate = false): Promise<Map<number, OrganizationUser>> {
+  const stored = new Map<number, OrganizationUser>();
+  for await (const batch of userBatches(db, organizationId, forUpdate)) for (const user of batch) stored.set(user.id, user);
+  return stored;
+}
+
+/** A turn of the event loop for others between two batches of a long check (issue 27: no request holds it long). */
+const otherRequestsFirst = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /** The most learners one page of the list holds (GET users?per_page=). */
 export const USERS_PAGE_MAX = 1000;
@@ -101,26 +111,30 @@ export type CsvEncoding = 'utf-8' | 'cp932';
 const UTF8_BOM = Buffer.from([0xef, 0xbb, 0xbf]);
 /** What a decoder puts for bytes it cannot read, or a converting tool for a character it could not keep. */
 const REPLACEMENT = '\uFFFD';
+/** The bytes decoded or parsed in one turn of the event loop. */
+const CHUNK_BYTES = 256 * 1024;
 
 /**
- * The text of an uploaded CSV and its encoding: a UTF-8 byte-order mark, else strict UTF-8, else CP932 (issue 19).
- * Bytes that are neither (CP932 cannot read them either) are a format problem, not characters silently replaced.
+ * An uploaded CSV as UTF-8 bytes, and the encoding it came in: a UTF-8 byte-order mark (dropped), else strict UTF-8,
+ * else CP932 (issue 19), decoded a chunk at a time. Bytes that are neither (CP932 cannot read them either) are a format
+ * problem, not characters silently replaced.
  */
-export function decodeCsv(file: Buffer): { text: string; encoding: CsvEncoding } {
-  if (file.subarray(0, 3).equals(UTF8_BOM)) {
-    try {
-      return { text: new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(file.subarray(3)), encoding: 'utf-8' };
-    } catch {
-      throw new CsvFormatProblem(API_ERROR.invalidCsvFormat); // a BOM, then bytes that are not UTF-8
-    }
-  }
-  try {
-    return { text: new TextDecoder('utf-8', { fatal: true }).decode(file), encoding: 'utf-8' };
-  } catch {
-    const text = iconv.decode(file, 'cp932');
+export async function utf8Csv(file: Buffer): Promise<{ bytes: Buffer; encoding: CsvEncoding }> {
+  const bom = file.subarray(0, 3).equals(UTF8_BOM);
+  const content = bom ? file.subarray(3) : file;
+  if (isUtf8(content)) return { bytes: content, encoding: 'utf-8' };
+  if (bom) throw new CsvFormatProblem(API_ERROR.invalidCsvFormat); // a BOM, then bytes that are not UTF-8
+  const decoder = iconv.getDecoder('cp932');
+  const parts: Buffer[] = [];
+  for (let start = 0; start < file.length; start += CHUNK_BYTES) {
+    const text = decoder.write(file.subarray(start, start + CHUNK_BYTES));
     if (text.includes(REPLACEMENT)) throw new CsvFormatProblem(API_ERROR.invalidCsvFormat);
-    return { text, encoding: 'cp932' };
+    parts.push(Buffer.from(text, 'utf8'));
+    await otherRequestsFirst();
   }
+  const rest = decoder.end() ?? '';
+  if (rest.includes(REPLACEMENT)) throw new CsvFormatProblem(API_ERROR.invalidCsvFormat);
+  return { bytes: Buffer.concat([...parts, Buffer.from(rest, 'utf8')]), encoding: 'cp932' };
 }
 
 /** A stored value as it comes back after a trip through the encoding: CP932 writes '?' for what it cannot hold. */
@@ -130,22 +144,52 @@ function throughEncoding(value: string, encoding: CsvEncoding): string {
 
 export type UsersCsvRow = Record<(typeof USERS_CSV_HEADER)[number], string>;
 
-/** The rows of an uploaded CSV (the export's formula guard removed) and its encoding, or a format problem: the header must be USERS_CSV_HEADER and every row as wide. */
-export function parseUsersCsv(file: Buffer): { rows: UsersCsvRow[]; encoding: CsvEncoding } {
-  const { text, encoding } = decodeCsv(file);
-  if (text.trim() === '') throw new CsvFormatProblem(API_ERROR.fileNotFound);
-  let records: string[][];
-  try {
-    records = parse(text, { skip_empty_lines: true, relax_column_count: false });
-  } catch {
-    throw new CsvFormatProblem(API_ERROR.malformedCsv); // unbalanced quotes, rows of another width
-  }
-  const [header, ...rows] = records;
-  if (!header || header.length !== USERS_CSV_HEADER.length || header.some((name, index) => name.trim() !== USERS_CSV_HEADER[index])) {
-    throw new CsvFormatProblem(API_ERROR.invalidHeader);
-  }
-  return { rows: rows.map((row) => Object.fromEntries(USERS_CSV_HEADER.map((column, index) => [column, unguardCsvCell(row[index]!)])) as UsersCsvRow), encoding };
+/** Nothing but spaces and line breaks (read only up to the first other byte). */
+function isBlank(bytes: Buffer): boolean {
+  for (const byte of bytes) if (byte !== 0x20 && byte !== 0x09 && byte !== 0x0a && byte !== 0x0d) return false;
+  return true;
 }
+
+/**
+ * The rows of an uploaded CSV (UTF-8 bytes) a batch at a time, the export's formula guard removed, parsed a chunk at a
+ * time; a format problem when the header is not USERS_CSV_HEADER or a row is not as wide, or the quotes do not close.
+ */
+export async function* usersCsvRows(bytes: Buffer): AsyncGenerator<UsersCsvRow[]> {
+  if (isBlank(bytes)) throw new CsvFormatProblem(API_ERROR.fileNotFound);
+  const parser = parse({ skip_empty_lines: true, relax_column_count: false });
+  const records: string[][] = [];
+  parser.on('readable', () => {
+    for (let record: string[] | null; (record = parser.read() as string[] | null) !== null; ) records.push(record);
+  });
+  let failed = false;
+  parser.on('error', () => (failed = true)); // unbalanced quotes, rows of another width
+  let header: string[] | undefined;
+  for (let start = 0; !failed && start <= bytes.length; start += CHUNK_BYTES) {
+    // the chunks, then the end (the last record without a line break, or quotes left open)
+    if (start < bytes.length) parser.write(bytes.subarray(start, start + CHUNK_BYTES));
+    if (start + CHUNK_BYTES >= bytes.length) parser.end();
+    await otherRequestsFirst(); // the records of this chunk read ('readable'), or the error reported
+    if (failed) break;
+    if (!header && records.length > 0) {
+      header = records.shift()!;
+      if (header.length !== USERS_CSV_HEADER.length || header.some((name, index) => name.trim() !== USERS_CSV_HEADER[index])) throw new CsvFormatProblem(API_ERROR.invalidHeader);
+    }
+    if (records.length > 0) yield records.splice(0).map((record) => rowOf(record));
+    if (start + CHUNK_BYTES >= bytes.length) break;
+  }
+  if (failed) throw new CsvFormatProblem(API_ERROR.malformedCsv);
+  if (!header) throw new CsvFormatProblem(API_ERROR.invalidHeader);
+}
+
+const rowOf = (record: string[]): UsersCsvRow => ({
+  id: unguardCsvCell(record[0]!),
+  lastName: unguardCsvCell(record[1]!),
+  firstName: unguardCsvCell(record[2]!),
+  kanaLastName: unguardCsvCell(record[3]!),
+  kanaFirstName: unguardCsvCell(record[4]!),
+  email: unguardCsvCell(record[5]!),
+  nameId: unguardCsvCell(record[6]!),
+});
 
 /** The nameId rules (SPEC §5 CSV upload) for a learner of this nameIdType: the code of the first broken one. */
 export function nameIdProblem(nameId: string, nameIdType: OrganizationUser['nameIdType']): UserRowErrorCode | undefined {
@@ -157,53 +201,97 @@ export function nameIdProblem(nameId: string, nameIdType: OrganizationUser['name
   return undefined;
 }
 
-export interface CheckedRows {
-  /** The rows as given, with the stored nameIdType of the learner they name. */
-  users: OrganizationUser[];
-  errors: UserRowError[];
-}
+/** A row as given: of a CSV, or of a bulk update's body. */
+type GivenRow = Readonly<Record<string, string | number | undefined>>;
 
 /**
- * Checks rows (of a CSV, or of a bulk update's body) against the stored learners. The number of rows must equal the
- * number of learners (rows cannot be added or deleted: otherwise a format problem); each row must name a learner of
- * the organisation once, keep its names and e-mail, and carry a valid nameId. Row numbers count the header as line 1.
+ * Checks rows (of a CSV, or of a bulk update's body) against the stored learners, a batch at a time. The number of rows
+ * must equal the number of learners (rows cannot be added or deleted: otherwise a format problem, said by `finish`);
+ * each row must name a learner of the organisation once, keep its names and e-mail, and carry a valid nameId. Row
+ * numbers count the header as line 1.
  */
-export function checkRows(rows: readonly Record<string, string | number | undefined>[], stored: readonly OrganizationUser[], encoding: CsvEncoding = 'utf-8'): CheckedRows {
-  if (rows.length !== stored.length) throw new CsvFormatProblem(API_ERROR.invalidCsvFormat);
-  const byId = new Map(stored.map((user) => [user.id, user]));
-  const seen = new Set<number>();
-  const errors: UserRowError[] = [];
-  const users = rows.map((row, index): OrganizationUser => {
-    const rowNo = index + 2;
-    const fail = (field: string, code: UserRowErrorCode) => errors.push({ field: snake(field), code, meta: { rowNo } });
-    const text = (field: string) => String(row[field] ?? '');
-    const id = /^\d{1,9}$/.test(String(row.id ?? '').trim()) ? Number(String(row.id).trim()) : 0;
-    const user = byId.get(id);
-    const nameId = text('nameId').trim();
-    const given = { id, lastName: text('lastName'), firstName: text('firstName'), kanaLastName: text('kanaLastName'), kanaFirstName: text('kanaFirstName'), email: text('email'), nameId };
+export class RowCheck {
+  readonly errors: UserRowError[] = [];
+  private readonly seen = new Set<number>();
+  private rows = 0;
+
+  constructor(
+    private readonly stored: ReadonlyMap<number, OrganizationUser>,
+    private readonly encoding: CsvEncoding = 'utf-8',
+  ) {}
+
+  /** The rows as given, each with the stored nameIdType of the learner it names; what is wrong is kept in `errors`. */
+  check(rows: readonly GivenRow[]): OrganizationUser[] {
+    return rows.map((row) => this.checkRow(row, (this.rows += 1) + 1));
+  }
+
+  /** Whether the rows were one per learner: a format problem otherwise. */
+  finish(): void {
+    if (this.rows !== this.stored.size) throw new CsvFormatProblem(API_ERROR.invalidCsvFormat);
+  }
+
+  private checkRow(row: GivenRow, rowNo: number): OrganizationUser {
+    const idText = String(row.id ?? '').trim();
+    const id = /^\d{1,9}$/.test(idText) ? Number(idText) : 0;
+    const rawNameId = String(row.nameId ?? '');
+    const given = { id, lastName: text(row.lastName), firstName: text(row.firstName), kanaLastName: text(row.kanaLastName), kanaFirstName: text(row.kanaFirstName), email: text(row.email), nameId: rawNameId.trim() };
+    const user = this.stored.get(id);
     if (!user) {
-      fail('id', USER_ROW_ERROR.notFound);
+      this.fail('id', USER_ROW_ERROR.notFound, rowNo);
       return { ...given, nameIdType: null };
     }
-    if (seen.has(id)) fail('id', USER_ROW_ERROR.duplicated);
-    seen.add(id);
-    for (const field of FIXED_FIELDS) if (given[field] !== user[field]) fail(field, lost(given[field], user[field], encoding) ? USER_ROW_ERROR.lostCharacter : USER_ROW_ERROR.cannotBeChanged);
-    const problem = text('nameId').includes(REPLACEMENT) ? USER_ROW_ERROR.lostCharacter : nameIdProblem(nameId, user.nameIdType);
-    if (problem) fail('nameId', problem);
+    if (this.seen.has(id)) this.fail('id', USER_ROW_ERROR.duplicated, rowNo);
+    this.seen.add(id);
+    for (const field of FIXED_FIELDS) {
+      if (given[field] !== user[field]) this.fail(field, lost(given[field], user[field], this.encoding) ? USER_ROW_ERROR.lostCharacter : USER_ROW_ERROR.cannotBeChanged, rowNo);
+    }
+    const problem = rawNameId.includes(REPLACEMENT) ? USER_ROW_ERROR.lostCharacter : nameIdProblem(given.nameId, user.nameIdType);
+    if (problem) this.fail('nameId', problem, rowNo);
     return { ...given, nameIdType: user.nameIdType };
-  });
-  return { users, errors };
+  }
+
+  private fail(field: string, code: UserRowErrorCode, rowNo: number): void {
+    this.errors.push({ field: snake(field), code, meta: { rowNo } });
+  }
 }
+
+const text = (value: string | number | undefined): string => String(value ?? '');
 
 /** A changed value that is the stored one with characters lost on the way (U+FFFD, or CP932's '?'): named as such, not as an edit. */
 function lost(given: string, stored: string, encoding: CsvEncoding): boolean {
   return given.includes(REPLACEMENT) || (encoding === 'cp932' && given === throughEncoding(stored, encoding));
 }
 
-/** Reads an uploaded CSV and checks it against the organisation's learners (the preview; nothing is written). */
+/**
+ * What a check found: its row errors, and the rows as checked (each with its learner's stored nameIdType), read again
+ * a batch at a time as the answer is written (issue 27: 100,000 checked rows are never held at once).
+ */
+export interface CheckedRows {
+  errors: UserRowError[];
+  users: AsyncIterable<OrganizationUser[]>;
+}
+
+/** The rows' batches checked again, for the answer (the errors were counted by the first pass). */
+async function* checkedAgain(batches: AsyncIterable<readonly GivenRow[]>, stored: ReadonlyMap<number, OrganizationUser>, encoding: CsvEncoding): AsyncGenerator<OrganizationUser[]> {
+  const check = new RowCheck(stored, encoding);
+  for await (const rows of batches) {
+    yield check.check(rows);
+    await otherRequestsFirst();
+  }
+}
+
+/**
+ * Reads an uploaded CSV and checks it against the organisation's learners (the preview; nothing is written), a batch at
+ * a time with a turn of the event loop for other requests between batches: the row errors, and the rows as read. A
+ * CsvFormatProblem when the file is no learner table.
+ */
 export async function previewUsersCsv(db: Db, organizationId: number, file: Buffer): Promise<CheckedRows> {
-  const { rows, encoding } = parseUsersCsv(file);
-  return checkRows(rows, await listUsers(db, organizationId), encoding);
+  const { bytes, encoding } = await utf8Csv(file);
+  const stored = await storedLearners(db, organizationId);
+  const check = new RowCheck(stored, encoding);
+  for await (const rows of usersCsvRows(bytes)) check.check(rows);
+  check.finish();
+  return { errors: check.errors, users: checkedAgain(usersCsvRows(bytes), stored, encoding) };
 }
 
 /** How many learners' changes one bulk update's trail entry lists (its label counts them all): an entry stays small. */
@@ -215,7 +303,7 @@ export const AUDIT_BULK_CHANGES = 100;
  * e-mail (personal data) or a keyed hash of it: the id already tells learners apart within the organisation, needs no
  * key to keep, and says nothing once the learner is gone.
  */
-function bulkUpdateEntry(organizationId: number, changed: Array<{ id: number; before: string; after: string }>): AuditEntry {
+function bulkUpdateEntry(organizationId: number, changed: ReadonlyArray<{ id: number; before: string; after: string }>): AuditEntry {
   const changes = Object.fromEntries(changed.slice(0, AUDIT_BULK_CHANGES).map((user) => [`nameId ${learnerLabel(user.id)}`, { before: user.before, after: user.after }]));
   return { action: 'users.bulkUpdated', target: { type: 'users', id: organizationId, label: String(changed.length) }, changes };
 }
@@ -223,28 +311,50 @@ function bulkUpdateEntry(organizationId: number, changed: Array<{ id: number; be
 /** A learner as the trail names them: by id, not by e-mail (personal data stays out of the trail). */
 const learnerLabel = (id: number) => `#${id}`;
 
-export type BulkUpdateResult = { ok: true; users: OrganizationUser[] } | { ok: false; errors: UserRowError[]; users: OrganizationUser[] };
+/** The rows a batch at a time. */
+async function* batchesOf<T>(rows: readonly T[]): AsyncGenerator<T[]> {
+  for (let start = 0; start < rows.length; start += CSV_BATCH_ROWS) yield rows.slice(start, start + CSV_BATCH_ROWS);
+}
 
 /**
  * The bulk update (SPEC §7 POST …/users/bulk_update): the previewed rows are checked again against the learners as
- * they are now (locked for the transaction) and every changed nameId written, in ONE transaction: all rows or none.
+ * they are now (locked for the transaction, a batch at a time) and every changed nameId written, in ONE transaction:
+ * all rows or none. Refused: the row errors and the rows as checked; written: no errors, and the learners as they are.
  */
-export async function bulkUpdateUsers(db: Db, organizationId: number, rows: readonly UserInput[], trail: AuditTrail): Promise<BulkUpdateResult> {
-  return db.transaction().execute(async (trx) => {
-    const stored = await usersQuery(trx, organizationId).forUpdate().execute();
-    const checked = checkRows(rows as unknown as Record<string, string | number | undefined>[], stored);
-    if (checked.errors.length > 0) return { ok: false, errors: checked.errors, users: checked.users };
-    const byId = new Map(stored.map((user) => [user.id, user]));
-    const changed = checked.users.filter((user) => byId.get(user.id)!.nameId !== user.nameId);
-    // one statement with one array per column, whatever the number of rows (db/lists.ts)
-    if (changed.length > 0) {
-      await sql`update organization_users as learner set name_id = given.name_id, updated_at = ${new Date()}
-        from unnest(${changed.map((user) => user.id)}::int[], ${changed.map((user) => user.nameId)}::text[]) as given(id, name_id)
-        where learner.organization_id = ${organizationId} and learner.id = given.id`.execute(trx);
-      await trail.record(trx, bulkUpdateEntry(organizationId, changed.map((user) => ({ id: user.id, before: byId.get(user.id)!.nameId, after: user.nameId }))));
+export async function bulkUpdateUsers(db: Db, organizationId: number, rows: readonly UserInput[], trail: AuditTrail): Promise<CheckedRows> {
+  const given = rows as unknown as readonly GivenRow[];
+  const { errors, stored } = await db.transaction().execute(async (trx) => {
+    const stored = await storedLearners(trx, organizationId, true);
+    const check = new RowCheck(stored);
+    const changed: Array<{ id: number; before: string; after: string }> = [];
+    for await (const batch of batchesOf(given)) {
+      for (const user of check.check(batch)) {
+        const before = stored.get(user.id)?.nameId;
+        if (before !== undefined && before !== user.nameId) changed.push({ id: user.id, before, after: user.nameId });
+      }
+      await otherRequestsFirst();
     }
-    return { ok: true, users: await usersQuery(trx, organizationId).execute() };
+    check.finish();
+    if (check.errors.length === 0) await writeNameIds(trx, organizationId, changed, trail);
+    return { errors: check.errors, stored };
   });
+  return { errors, users: errors.length > 0 ? checkedAgain(batchesOf(given), stored, 'utf-8') : userBatches(db, organizationId) };
+}
+
+/** The changed nameIds written by one statement: its two arrays stay bounded however many learners change. */
+const UPDATE_CHUNK_ROWS = 5000;
+
+/** Writes the changed nameIds, a chunk per statement with one array per column (db/lists.ts), and their trail entry. */
+async function writeNameIds(trx: Db, organizationId: number, changed: ReadonlyArray<{ id: number; before: string; after: string }>, trail: AuditTrail): Promise<void> {
+  if (changed.length === 0) return;
+  const updatedAt = new Date();
+  for (let start = 0; start < changed.length; start += UPDATE_CHUNK_ROWS) {
+    const chunk = changed.slice(start, start + UPDATE_CHUNK_ROWS);
+    await sql`update organization_users as learner set name_id = given.name_id, updated_at = ${updatedAt}
+      from unnest(${chunk.map((user) => user.id)}::int[], ${chunk.map((user) => user.after)}::text[]) as given(id, name_id)
+      where learner.organization_id = ${organizationId} and learner.id = given.id`.execute(trx);
+  }
+  await trail.record(trx, bulkUpdateEntry(organizationId, changed));
 }
 
 export type UpdateUserResult = { ok: true; user: OrganizationUser } | { ok: false; reason: 'not_found' } | { ok: false; reason: 'invalid'; errors: Array<{ field: string; code: UserRowErrorCode }> };
