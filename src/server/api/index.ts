@@ -28,6 +28,7 @@ import { singleSignOnRoutes, singleSignOnVerifyRoutes } from './singleSignOn.js'
 import { bodyBounds } from './jsonBody.js';
 import { documentAnswers } from './openapi.js';
 import { COMMON_ERRORS } from './schemas.js';
+import { convertedBodies } from './streamedJsonBody.js';
 import { fromWire, toWire } from './wire.js';
 
 const JSON_CONTENT_TYPE = /^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i;
@@ -40,7 +41,7 @@ function installWireConventions(app: FastifyInstance): void {
   app.addHook('onRoute', documentAnswers(COMMON_ERRORS));
   // synchronous hooks (done callback): they run on every API call, most of which are reads without a body
   app.addHook('preValidation', (request, _reply, done) => {
-    if (request.body !== undefined && request.body !== null && isJsonBody(request)) {
+    if (request.body !== undefined && request.body !== null && isJsonBody(request) && !convertedBodies.has(request.body as object)) {
       request.body = fromWire(request.body, bodyBounds(request).keys);
     }
     done();

@@ -33,6 +33,7 @@ import { controlCharacterError, formHasControlCharacter } from './controlCharact
 import { ApiError } from './errors.js';
 import { TAG } from './openapi.js';
 import { errorAnswers, id, MAX_ID, organizationParams, wire, type OrganizationParams } from './schemas.js';
+import { installStreamedListParser } from './streamedJsonBody.js';
 import { streamedList } from './wire.js';
 import { formBody, FormValidationError } from './validation.js';
 
@@ -224,33 +225,37 @@ export const organizationUsersRoutes: FastifyPluginAsync = async (app) => {
     },
   );
 
-  app.post<{ Params: OrganizationParams; Body: { users: UserInput[] } }>(
-    '/organizations/:orgId/users/bulk_update',
-    {
-      // a large organisation's previewed rows are more than Fastify's default 1 MiB (issue 19)
-      bodyLimit: config.usersBulkUpdateMaxBytes,
-      // the manager check before the body is read (up to USERS_BULK_UPDATE_MAX_BYTES): anyone else is answered 403 at once
-      onRequest: requireManagerBeforeBody,
-      config: { audit: ['users.bulkUpdated'] },
-      schema: {
-        tags: [TAG.organisationUsers],
-        summary: 'Write the previewed learners (a manager): checked again, then every changed nameId in one transaction (all or nothing)',
-        params: organizationParams,
-        body: bulkUpdateBody,
-        response: { 200: wire(organizationUsersAnswerSchema), 422: wire(userRowErrorsAnswerSchema), ...formatErrors },
+  // its body read as it arrives, a row at a time (api/streamedJsonBody.ts): 100,000 learners are 20 MB of JSON
+  await app.register(async (bulk) => {
+    installStreamedListParser(bulk, 'users');
+    bulk.post<{ Params: OrganizationParams; Body: { users: UserInput[] } }>(
+      '/organizations/:orgId/users/bulk_update',
+      {
+        // a large organisation's previewed rows are more than Fastify's default 1 MiB (issue 19)
+        bodyLimit: config.usersBulkUpdateMaxBytes,
+        // the manager check before the body is read (up to USERS_BULK_UPDATE_MAX_BYTES): anyone else is answered 403 at once
+        onRequest: requireManagerBeforeBody,
+        config: { audit: ['users.bulkUpdated'] },
+        schema: {
+          tags: [TAG.organisationUsers],
+          summary: 'Write the previewed learners (a manager): checked again, then every changed nameId in one transaction (all or nothing)',
+          params: organizationParams,
+          body: bulkUpdateBody,
+          response: { 200: wire(organizationUsersAnswerSchema), 422: wire(userRowErrorsAnswerSchema), ...formatErrors },
+        },
       },
-    },
-    async (request, reply) => {
-      const orgId = request.params.orgId;
-      try {
-        // refused: the errors and the rows as checked; written: the learners as they are now (each a batch at a time)
-        const { errors, users } = await bulkUpdateUsers(db, orgId, request.body.users, auditOf(request, orgId));
-        if (errors.length === 0) request.log.info({ organizationId: orgId, users: request.body.users.length }, 'learners bulk-updated');
-        return reply.code(errors.length > 0 ? 422 : 200).type(JSON_TYPE).send(streamedList('users', users, errors.length > 0 ? { errors } : {}));
-      } catch (error) {
-        if (error instanceof CsvFormatProblem) throw new ApiError(400, error.code);
-        throw error;
-      }
-    },
-  );
+      async (request, reply) => {
+        const orgId = request.params.orgId;
+        try {
+          // refused: the errors and the rows as checked; written: the learners as they are now (each a batch at a time)
+          const { errors, users } = await bulkUpdateUsers(db, orgId, request.body.users, auditOf(request, orgId));
+          if (errors.length === 0) request.log.info({ organizationId: orgId, users: request.body.users.length }, 'learners bulk-updated');
+          return reply.code(errors.length > 0 ? 422 : 200).type(JSON_TYPE).send(streamedList('users', users, errors.length > 0 ? { errors } : {}));
+        } catch (error) {
+          if (error instanceof CsvFormatProblem) throw new ApiError(400, error.code);
+          throw error;
+        }
+      },
+    );
+  });
 };

@@ -1,3 +1,4 @@
+import { Readable } from 'node:stream';
 import { expect } from 'chai';
 import iconv from 'iconv-lite';
 import { sql } from 'kysely';
@@ -199,6 +200,42 @@ describe('The learners of an organisation (SPEC 2.15 Users, §7 Users)', () => {
     expect((await bulkUpdate(users)).statusCode).to.equal(200);
     const padded = users.map((user) => ({ ...user, name_id: 'x'.repeat(1000) }));
     expect((await bulkUpdate(padded)).statusCode).to.equal(413);
+  });
+
+  describe('the bulk update body read as it arrives (issue 27: api/streamedJsonBody.ts)', () => {
+    const send = (payload: string | Readable, headers: Record<string, string> = {}) =>
+      ctx.app.inject({ method: 'POST', url: '/api/v2/organizations/1/users/bulk_update', payload, headers: { ...bearer(manager), 'content-type': 'application/json', ...headers } });
+
+    it('takes the body in small pieces without a length (chunked), converted and trimmed like any body', async () => {
+      const users = await list();
+      const text = JSON.stringify({ users: users.map((user, index) => (index === 0 ? { ...user, name_id: ' STREAM1 ' } : user)) });
+      const pieces = Readable.from(Array.from({ length: Math.ceil(text.length / 7) }, (_, index) => Buffer.from(text.slice(index * 7, index * 7 + 7))));
+      const response = await send(pieces);
+      expect(response.statusCode, response.body).to.equal(200);
+      expect((await list())[0]!.name_id).to.equal('STREAM1');
+      expect((await send(JSON.stringify({ users }))).statusCode).to.equal(200); // and back
+    });
+
+    it('answers 413 past the body limit even without a length, and the generic parser’s answers to the rest', async () => {
+      const users = await list();
+      const big = JSON.stringify({ users: users.map((user) => ({ ...user, name_id: 'x'.repeat(1000) })) });
+      expect((await send(Readable.from([Buffer.from(big)]))).statusCode).to.equal(413);
+      const refused = async (payload: string) => {
+        const response = await send(payload);
+        return [response.statusCode, response.json()];
+      };
+      const row = JSON.stringify(users[0]).slice(0, -1);
+      expect(await refused('{"users": [')).to.deep.equal([400, { error: 'bad_request' }]); // cut short
+      expect(await refused('{"users": [} ')).to.deep.equal([400, { error: 'bad_request' }]); // not JSON
+      expect(await refused(`{"users": [${row}, "nested": {"a": 1}}]}`)).to.deep.equal([400, { error: 'bad_request' }]);
+      expect(await refused(`{"users": [${row}, "last_name": "a\u0000b"}]}`)).to.deep.equal([400, { error: 'bad_request' }]);
+      expect(await refused(`{"__proto__": {"users": []}, "users": []}`)).to.deep.equal([400, { error: 'bad_request' }]);
+      expect(await refused(`{"users": [${row}, ${Array.from({ length: 40 }, (_, index) => `"k${index}": 1`).join(', ')}}]}`)).to.deep.equal([413, { error: 'bad_request' }]);
+      expect(await refused('{"users": 5}')).to.deep.equal([422, { errors: [{ field: 'users.0', code: 'invalid', meta: {} }] }]); // as the schema coerces it: [5]
+      expect(await refused('{"rows": []}')).to.deep.equal([422, { errors: [{ field: 'users', code: 'blank', meta: {} }] }]);
+      expect(await refused('[]')).to.deep.include(422);
+      expect((await list()).map((user) => user.name_id)).to.deep.equal(users.map((user) => user.name_id)); // nothing written
+    });
   });
 
   it('answers a changed nameId in the preview without storing it', async () => {
