@@ -30,6 +30,10 @@ export const API_ERROR = {
   invalidClient: 'invalid_client',
   /** 401 on the single-sign-on verify call: gsg is not the signature of the fields presented. */
   invalidSignature: 'invalid_signature',
+  /** 412: the record changed since the version the write named in If-Match (issue 28); nothing was changed. */
+  preconditionFailed: 'precondition_failed',
+  /** 428: the write named no version while IF_MATCH_REQUIRED asks every conditional write for one. */
+  preconditionRequired: 'precondition_required',
   /** 400 on the learner CSV preview (SPEC §8 CSV preview), sent as the SPEC spells them. */
   exceedMaxSize: 'exceedMaxSize',
   fileNotFound: 'fileNotFound',

@@ -123,6 +123,8 @@ export interface Config {
   csvExportMaxRows: number;
   /** Corporate subscriptions: the values SPEC §4/§5 leave open (domain/corporateSubscriptions.ts). */
   subscriptions: SubscriptionsConfig;
+  /** IF_MATCH_REQUIRED (default off): a change of a versioned record without If-Match answers 428 (api/preconditions.ts). */
+  ifMatchRequired: boolean;
 }
 
 export interface NotificationsConfig {
@@ -362,6 +364,8 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
   const metricsToken = value('METRICS_TOKEN');
   if (metricsToken !== undefined && metricsToken.length < 32) problems.push('METRICS_TOKEN must be at least 32 characters long');
 
+  const ifMatchRequired = value('IF_MATCH_REQUIRED') ?? 'off';
+  if (ifMatchRequired !== 'on' && ifMatchRequired !== 'off') problems.push(`IF_MATCH_REQUIRED must be on or off, got "${ifMatchRequired}"`);
   const apiDocs = value('API_DOCS') ?? (demo ? 'on' : 'off');
   if (apiDocs !== 'on' && apiDocs !== 'off') problems.push(`API_DOCS must be on or off, got "${apiDocs}"`);
   const signingKeys = parseSigningKeys(value('IDP_SIGNING_KEYS'), cwd, problems);
@@ -396,6 +400,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
     isProduction,
     demo,
     apiDocs: apiDocs === 'on',
+    ifMatchRequired: ifMatchRequired === 'on',
     logLevel: logLevel as LogLevel,
     distDir: path.resolve(cwd, value('DIST_DIR') ?? './dist'),
     trustProxy: trustProxy!,

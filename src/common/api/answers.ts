@@ -348,12 +348,19 @@ export const contactSchema = objectOf({
 });
 export type Contact = FromSchema<typeof contactSchema>;
 
+/** A record's version as its calls show it (issue 28): the ETag of its own GET, sent back in If-Match to change it. */
+const etag = { type: 'string', description: "the record's version (its ETag): send it in If-Match to change the record as you saw it" } as const;
+
+/** A contact as its own calls answer it: with its version. */
+export const versionedContactSchema = objectOf({ ...contactSchema.properties, etag });
+export type VersionedContact = FromSchema<typeof versionedContactSchema>;
+
 /** GET organizations/{orgId}/contacts: the organisation's contacts, oldest first. */
-export const contactsAnswerSchema = listEnvelope('contacts', contactSchema);
+export const contactsAnswerSchema = listEnvelope('contacts', versionedContactSchema);
 export type ContactsAnswer = FromSchema<typeof contactsAnswerSchema>;
 
 /** GET, POST, PATCH organizations/{orgId}/contacts[/{id}]. */
-export const contactAnswerSchema = envelope('contact', contactSchema);
+export const contactAnswerSchema = envelope('contact', versionedContactSchema);
 export type ContactAnswer = FromSchema<typeof contactAnswerSchema>;
 
 /** SPEC §3 Billing contact (record fields): email is the 'To e-mail'; ccEmail and addressee are '' when blank. */
@@ -373,12 +380,16 @@ export const billingContactSchema = objectOf({
 });
 export type BillingContact = FromSchema<typeof billingContactSchema>;
 
+/** A billing contact as its own calls answer it: with its version. */
+export const versionedBillingContactSchema = objectOf({ ...billingContactSchema.properties, etag });
+export type VersionedBillingContact = FromSchema<typeof versionedBillingContactSchema>;
+
 /** GET organizations/{orgId}/billing_contacts: the organisation's billing contacts, oldest first. */
-export const billingContactsAnswerSchema = listEnvelope('billingContacts', billingContactSchema);
+export const billingContactsAnswerSchema = listEnvelope('billingContacts', versionedBillingContactSchema);
 export type BillingContactsAnswer = FromSchema<typeof billingContactsAnswerSchema>;
 
 /** GET, POST, PATCH organizations/{orgId}/billing_contacts[/{id}]. */
-export const billingContactAnswerSchema = envelope('billingContact', billingContactSchema);
+export const billingContactAnswerSchema = envelope('billingContact', versionedBillingContactSchema);
 export type BillingContactAnswer = FromSchema<typeof billingContactAnswerSchema>;
 
 /** A learner of the organisation (SPEC §3 Organisation user; 2.15 Users). */

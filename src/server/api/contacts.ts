@@ -38,11 +38,13 @@ import {
   type BillingContactFields,
   type ContactFields,
   type ContactTable,
+  type Versioned,
 } from '../domain/contacts.js';
 import { publicContact, type IdKind } from '../domain/publicIds.js';
 import { auditOf } from './audit.js';
 import { requireManager, signedIn, useAuthentication } from './auth.js';
 import { ApiError } from './errors.js';
+import { conditionalWrite, etagHeader, etagOf, preconditionFailed, preconditionOf, sendVersion } from './preconditions.js';
 import { TAG } from './openapi.js';
 import { errorAnswers, organizationParams, organizationRecordParams, wire, type OrganizationParams, type OrganizationRecordParams } from './schemas.js';
 import { formBody } from './validation.js';
@@ -89,13 +91,14 @@ const BILLING_CONTACT_KIND: ContactKind<BillingContactFields, BillingContact> = 
 const ACCESS_ERRORS = { 403: [API_ERROR.forbidden] } as const;
 const RECORD_ERRORS = { 403: [API_ERROR.forbidden], 404: [API_ERROR.notFound] } as const;
 
-function registerKind<Fields, Record extends { id: number }>(app: FastifyInstance, db: Db, kind: ContactKind<Fields, Record>): void {
+function registerKind<Fields, Record extends { id: number }>(app: FastifyInstance, db: Db, kind: ContactKind<Fields, Record>, ifMatchRequired: boolean): void {
   const collection = `/organizations/:orgId/${kind.path}`;
   const member = `${collection}/:id`;
   const tags = [TAG.contacts];
   const notFound = () => new ApiError(404, API_ERROR.notFound);
   const ids = app.publicIds[kind.idKind];
-  const shown = (record: Record) => publicContact(ids, record);
+  /** A record as the API shows it: its public id, and its version as `etag` in place of the stored one. */
+  const shown = ({ version, ...record }: Versioned<Record>) => ({ ...publicContact(ids, record as unknown as Record), etag: etagOf(version) });
   /** The stored id of the path's public id; a number that is none is an id the organisation does not have. */
   const storedId = (request: { params: OrganizationRecordParams }) => {
     const id = ids.toStored(request.params.id);
@@ -124,15 +127,16 @@ function registerKind<Fields, Record extends { id: number }>(app: FastifyInstanc
     {
       schema: {
         tags,
-        summary: `One ${kind.noun} of the organisation (a manager)`,
+        summary: `One ${kind.noun} of the organisation (a manager), its version in ETag`,
         params: organizationRecordParams,
-        response: { 200: wire(kind.oneAnswer), ...errorAnswers(RECORD_ERRORS) },
+        response: { 200: { ...wire(kind.oneAnswer), headers: etagHeader }, ...errorAnswers(RECORD_ERRORS) },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       await requireManager(db, signedIn(request), request.params.orgId);
       const record = await findContact(db, kind.table, request.params.orgId, storedId(request));
       if (!record) throw notFound();
+      sendVersion(reply, record.version);
       return { [kind.oneKey]: shown(record) };
     },
   );
@@ -146,13 +150,14 @@ function registerKind<Fields, Record extends { id: number }>(app: FastifyInstanc
         summary: `Add a ${kind.noun} (a manager); the answer carries its id`,
         params: organizationParams,
         body: formBody(kind.form),
-        response: { 201: wire(kind.oneAnswer), ...errorAnswers(ACCESS_ERRORS) },
+        response: { 201: { ...wire(kind.oneAnswer), headers: etagHeader }, ...errorAnswers(ACCESS_ERRORS) },
       },
     },
     async (request, reply) => {
       await requireManager(db, signedIn(request), request.params.orgId);
       const record = await createContact(db, kind.table, request.params.orgId, request.body as Fields, auditOf(request, request.params.orgId));
       request.log.info({ organizationId: request.params.orgId, kind: kind.path }, 'contact added');
+      sendVersion(reply, record.version);
       return reply.code(201).send({ [kind.oneKey]: shown(record) });
     },
   );
@@ -163,17 +168,23 @@ function registerKind<Fields, Record extends { id: number }>(app: FastifyInstanc
       config: { audit: [`${kind.table.auditType}.updated`] },
       schema: {
         tags,
-        summary: `Change a ${kind.noun} (a manager): every field, as on creation`,
+        summary: `Change a ${kind.noun} (a manager): every field, as on creation; with If-Match, only the version named`,
         params: organizationRecordParams,
+        headers: conditionalWrite.headers,
         body: formBody(kind.form),
-        response: { 200: wire(kind.oneAnswer), ...errorAnswers(RECORD_ERRORS) },
+        response: { 200: { ...wire(kind.oneAnswer), headers: etagHeader }, ...errorAnswers(RECORD_ERRORS), ...conditionalWrite.answers },
       },
     },
-    async (request) => {
-      await requireManager(db, signedIn(request), request.params.orgId);
-      const record = await updateContact(db, kind.table, request.params.orgId, storedId(request), request.body as Fields, auditOf(request, request.params.orgId));
-      if (!record) throw notFound();
-      return { [kind.oneKey]: shown(record) };
+    async (request, reply) => {
+      const { orgId } = request.params;
+      await requireManager(db, signedIn(request), orgId);
+      const id = storedId(request);
+      const precondition = preconditionOf(request, ifMatchRequired);
+      const change = await updateContact(db, kind.table, orgId, id, { fields: request.body as Fields, precondition }, auditOf(request, orgId));
+      if (change.outcome === 'not_found') throw notFound();
+      if (change.outcome === 'stale') throw await preconditionFailed(db, request, orgId, { type: kind.table.auditType, id });
+      sendVersion(reply, change.result.version);
+      return { [kind.oneKey]: shown(change.result) };
     },
   );
 
@@ -183,14 +194,19 @@ function registerKind<Fields, Record extends { id: number }>(app: FastifyInstanc
       config: { audit: [`${kind.table.auditType}.deleted`] },
       schema: {
         tags,
-        summary: `Delete a ${kind.noun} (a manager)`,
+        summary: `Delete a ${kind.noun} (a manager); with If-Match, only the version named`,
         params: organizationRecordParams,
-        response: { 204: { description: 'Deleted', type: 'null' }, ...errorAnswers(RECORD_ERRORS) },
+        headers: conditionalWrite.headers,
+        response: { 204: { description: 'Deleted', type: 'null' }, ...errorAnswers(RECORD_ERRORS), ...conditionalWrite.answers },
       },
     },
     async (request, reply) => {
-      await requireManager(db, signedIn(request), request.params.orgId);
-      if (!(await deleteContact(db, kind.table, request.params.orgId, storedId(request), auditOf(request, request.params.orgId)))) throw notFound();
+      const { orgId } = request.params;
+      await requireManager(db, signedIn(request), orgId);
+      const id = storedId(request);
+      const change = await deleteContact(db, kind.table, orgId, id, preconditionOf(request, ifMatchRequired), auditOf(request, orgId));
+      if (change.outcome === 'not_found') throw notFound();
+      if (change.outcome === 'stale') throw await preconditionFailed(db, request, orgId, { type: kind.table.auditType, id });
       request.log.info({ organizationId: request.params.orgId, kind: kind.path, id: request.params.id }, 'contact deleted');
       return reply.code(204).send();
     },
@@ -199,6 +215,6 @@ function registerKind<Fields, Record extends { id: number }>(app: FastifyInstanc
 
 export const contactsRoutes: FastifyPluginAsync = async (app) => {
   useAuthentication(app);
-  registerKind(app, app.db, CONTACT_KIND);
-  registerKind(app, app.db, BILLING_CONTACT_KIND);
+  registerKind(app, app.db, CONTACT_KIND, app.config.ifMatchRequired);
+  registerKind(app, app.db, BILLING_CONTACT_KIND, app.config.ifMatchRequired);
 };

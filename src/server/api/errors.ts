@@ -1,6 +1,7 @@
 /**
  * How every failure is answered (SPEC §8):
  * - a form that fails its schema: 422 `{errors: [{field, code, meta}]}`;
+ * - a stale conditional write: 412 `{error: "precondition_failed", changed_by, changed_at}` (api/preconditions.ts);
  * - the database out of reach: 503 `{error: "maintenance"}`;
  * - other client errors: their status with `{error: code}` (bad_request, not_found, …);
  * - anything else: 500 `{error: "internal_error"}`, logged with its stack, which never reaches the client.
@@ -8,6 +9,7 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { API_ERROR, type ApiErrorCode } from '../../common/errorCodes.js';
 import { isDatabaseUnavailable } from '../db/errors.js';
+import { PreconditionFailed, preconditionFailedBody } from './preconditions.js';
 import { FormValidationError, mapAjvErrors } from './validation.js';
 import { toWire } from './wire.js';
 
@@ -36,6 +38,9 @@ export function errorHandler(error: FastifyError | Error, request: FastifyReques
   const fastifyError = error as FastifyError;
   if (fastifyError.validation) {
     return reply.code(422).send(toWire({ errors: mapAjvErrors(fastifyError.validation as never) }));
+  }
+  if (error instanceof PreconditionFailed) {
+    return reply.code(412).send(toWire(preconditionFailedBody(error)));
   }
   if (isDatabaseUnavailable(error)) {
     request.log.warn({ err: error }, 'database unavailable: answering maintenance');

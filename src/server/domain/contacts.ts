@@ -9,6 +9,7 @@ import type { BillingContact, Contact } from '../../common/api/answers.js';
 import type { Forms } from '../../common/api/forms.js';
 import type { Db } from '../db/index.js';
 import { changesBetween, type AuditTrail } from './audit.js';
+import { satisfies, versionOf, type Precondition } from './versions.js';
 import type { BillingContactsTable, ContactsTable } from '../db/types.js';
 
 export type ContactFields = Forms['contact'];
@@ -70,15 +71,23 @@ export const BILLING_CONTACTS: ContactTable<BillingContactFields, BillingContact
   },
 };
 
-/** The organisation's records, oldest first (SPEC §4: the wizards' default is the last contact). */
-export async function listContacts<Fields, Record>(db: Db, table: ContactTable<Fields, Record>, organizationId: number): Promise<Record[]> {
-  const rows = await contactDb(db).selectFrom(table.name).select(table.columns).where('organizationId', '=', organizationId).orderBy('id').execute();
-  return rows as Record[];
+/** A record with its version (domain/versions.ts): what a change made on it names in its condition. */
+export type Versioned<Record> = Record & { version: string };
+
+/** The table's answer columns and the row's version. */
+function recordColumns(table: { name: TableName; columns: readonly string[] }) {
+  return [...table.columns, versionOf(table.name).as('version')] as const;
 }
 
-export async function findContact<Fields, Record>(db: Db, table: ContactTable<Fields, Record>, organizationId: number, id: number): Promise<Record | undefined> {
-  const row = await contactDb(db).selectFrom(table.name).select(table.columns).where('organizationId', '=', organizationId).where('id', '=', id).executeTakeFirst();
-  return row as Record | undefined;
+/** The organisation's records, oldest first (SPEC §4: the wizards' default is the last contact). */
+export async function listContacts<Fields, Record>(db: Db, table: ContactTable<Fields, Record>, organizationId: number): Promise<Versioned<Record>[]> {
+  const rows = await contactDb(db).selectFrom(table.name).select(recordColumns(table)).where('organizationId', '=', organizationId).orderBy('id').execute();
+  return rows as unknown as Versioned<Record>[];
+}
+
+export async function findContact<Fields, Record>(db: Db, table: ContactTable<Fields, Record>, organizationId: number, id: number): Promise<Versioned<Record> | undefined> {
+  const row = await contactDb(db).selectFrom(table.name).select(recordColumns(table)).where('organizationId', '=', organizationId).where('id', '=', id).executeTakeFirst();
+  return row as unknown as Versioned<Record> | undefined;
 }
 
 /** A contact as the audit trail names it: the corporation and the department, not the person (personal data stays out of the trail). */
@@ -92,52 +101,70 @@ function auditedFields(table: ContactTable<unknown, unknown>): string[] {
   return table.columns.filter((column) => column !== 'id' && column !== 'organizationId');
 }
 
-export async function createContact<Fields, Record>(db: Db, table: ContactTable<Fields, Record>, organizationId: number, fields: Fields, trail: AuditTrail): Promise<Record> {
+export async function createContact<Fields, Record>(db: Db, table: ContactTable<Fields, Record>, organizationId: number, fields: Fields, trail: AuditTrail): Promise<Versioned<Record>> {
   return db.transaction().execute(async (trx) => {
+    const kind = table as ContactTable<unknown, unknown>;
     const row = await contactDb(trx)
       .insertInto(table.name)
       .values({ ...table.values(fields), organizationId })
-      .returning(table.columns)
+      .returning(recordColumns(kind))
       .executeTakeFirstOrThrow();
-    const kind = table as ContactTable<unknown, unknown>;
     await trail.record(trx, { action: `${table.auditType}.created`, target: contactTarget(kind, row), changes: changesBetween(undefined, row, auditedFields(kind)) });
-    return row as Record;
+    return row as unknown as Versioned<Record>;
   });
 }
 
-/** The changed record; undefined when the organisation has none with this id. */
+/** A change of a record: made, or not, as the organisation has no such record or it is no longer the version asked for. */
+export type ContactChange<Result> = { outcome: 'done'; result: Result } | { outcome: 'not_found' } | { outcome: 'stale' };
+
+/** The record, locked for the change, if the organisation has it. */
+function lockedRecord(trx: Db, table: ContactTable<unknown, unknown>, organizationId: number, id: number) {
+  return contactDb(trx).selectFrom(table.name).select(recordColumns(table)).where('organizationId', '=', organizationId).where('id', '=', id).forUpdate().executeTakeFirst();
+}
+
+/** Changes the record to `fields` if it is still the version the precondition asks for (issue 28). */
 export async function updateContact<Fields, Record>(
   db: Db,
   table: ContactTable<Fields, Record>,
   organizationId: number,
   id: number,
-  fields: Fields,
+  change: { fields: Fields; precondition?: Precondition },
   trail: AuditTrail,
-): Promise<Record | undefined> {
-  return db.transaction().execute(async (trx) => {
-    const before = await contactDb(trx).selectFrom(table.name).select(table.columns).where('organizationId', '=', organizationId).where('id', '=', id).forUpdate().executeTakeFirst();
-    if (!before) return undefined;
+): Promise<ContactChange<Versioned<Record>>> {
+  return db.transaction().execute(async (trx): Promise<ContactChange<Versioned<Record>>> => {
+    const kind = table as ContactTable<unknown, unknown>;
+    const before = await lockedRecord(trx, kind, organizationId, id);
+    if (!before) return { outcome: 'not_found' };
+    if (!satisfies(before.version as string, change.precondition)) return { outcome: 'stale' };
     const row = await contactDb(trx)
       .updateTable(table.name)
-      .set({ ...table.values(fields), updatedAt: new Date() })
+      .set({ ...table.values(change.fields), updatedAt: new Date() })
       .where('organizationId', '=', organizationId)
       .where('id', '=', id)
-      .returning(table.columns)
+      .returning(recordColumns(kind))
       .executeTakeFirstOrThrow();
-    const kind = table as ContactTable<unknown, unknown>;
     const changes = changesBetween(before, row, auditedFields(kind));
     if (Object.keys(changes).length > 0) await trail.record(trx, { action: `${table.auditType}.updated`, target: contactTarget(kind, row), changes });
-    return row as Record;
+    return { outcome: 'done', result: row as unknown as Versioned<Record> };
   });
 }
 
-/** True when the organisation's record was there and is gone. */
-export async function deleteContact<Fields, Record>(db: Db, table: ContactTable<Fields, Record>, organizationId: number, id: number, trail: AuditTrail): Promise<boolean> {
-  return db.transaction().execute(async (trx) => {
-    const row = await contactDb(trx).deleteFrom(table.name).where('organizationId', '=', organizationId).where('id', '=', id).returning(table.columns).executeTakeFirst();
-    if (!row) return false;
+/** Deletes the record if it is still the version the precondition asks for. */
+export async function deleteContact<Fields, Record>(
+  db: Db,
+  table: ContactTable<Fields, Record>,
+  organizationId: number,
+  id: number,
+  precondition: Precondition | undefined,
+  trail: AuditTrail,
+): Promise<ContactChange<true>> {
+  return db.transaction().execute(async (trx): Promise<ContactChange<true>> => {
     const kind = table as ContactTable<unknown, unknown>;
+    const row = await lockedRecord(trx, kind, organizationId, id);
+    if (!row) return { outcome: 'not_found' };
+    if (!satisfies(row.version as string, precondition)) return { outcome: 'stale' };
+    await contactDb(trx).deleteFrom(table.name).where('organizationId', '=', organizationId).where('id', '=', id).execute();
     await trail.record(trx, { action: `${table.auditType}.deleted`, target: contactTarget(kind, row), changes: changesBetween(row, undefined, auditedFields(kind)) });
-    return true;
+    return { outcome: 'done', result: true };
   });
 }

@@ -64,7 +64,7 @@ describe('Contacts API (SPEC §7 Contacts)', function () {
       const contacts = response.json().contacts;
       expect(contacts.map((contact: { id: number }) => contact.id)).to.deep.equal([1, 2].map(ctx.app.publicIds.contact.toPublic));
       expect(contacts[0]).to.have.all.keys(
-        'id', 'organization_id', 'corporation_name', 'department_name', 'postal_code', 'address', 'first_name', 'last_name', 'kana_first_name', 'kana_last_name', 'phone_number', 'email',
+        'id', 'organization_id', 'corporation_name', 'department_name', 'postal_code', 'address', 'first_name', 'last_name', 'kana_first_name', 'kana_last_name', 'phone_number', 'email', 'etag',
       );
       expect(contacts[0]).to.include({ organization_id: 1, postal_code: '100-0005' });
     });
@@ -73,11 +73,12 @@ describe('Contacts API (SPEC §7 Contacts)', function () {
       const created = await call('POST', 'organizations/1/contacts', as.manager, { ...CONTACT, corporation_name: '  株式会社テスト  ', id: 999, organization_id: 2 });
       expect(created.statusCode, created.body).to.equal(201);
       const contact = created.json().contact;
-      expect(contact).to.deep.equal({ ...CONTACT, id: contact.id, organization_id: 1 });
+      expect(contact).to.deep.equal({ ...CONTACT, id: contact.id, organization_id: 1, etag: created.headers.etag });
       expect(contact.id).to.not.equal(999);
 
       const read = await call('GET', `organizations/1/contacts/${contact.id}`, as.manager);
       expect(read.json()).to.deep.equal({ contact });
+      expect(read.headers.etag).to.equal(contact.etag);
 
       const changed = await call('PATCH', `organizations/1/contacts/${contact.id}`, as.manager, { ...CONTACT, address: '東京都港区芝公園4-2-8' });
       expect(changed.statusCode, changed.body).to.equal(200);
@@ -150,7 +151,7 @@ describe('Contacts API (SPEC §7 Contacts)', function () {
       const created = await call('POST', 'organizations/1/billing_contacts', as.manager, BILLING_CONTACT);
       expect(created.statusCode, created.body).to.equal(201);
       const billingContact = created.json().billing_contact;
-      expect(billingContact).to.deep.equal({ ...BILLING_CONTACT, id: billingContact.id, organization_id: 1 });
+      expect(billingContact).to.deep.equal({ ...BILLING_CONTACT, id: billingContact.id, organization_id: 1, etag: created.headers.etag });
       expect((await call('GET', `organizations/1/billing_contacts/${billingContact.id}`, as.manager)).json()).to.deep.equal({ billing_contact: billingContact });
 
       // the optional fields may be left out or blank
