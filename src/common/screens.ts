@@ -146,10 +146,22 @@ export interface Outcome {
   /** The answer (text) saved as a file: its name a locale key with values (plus `date`, today as yyyyMMdd), optionally after a UTF-8 byte-order mark. */
   save?: { fileName: string; values?: Record<string, ValueRef>; type?: string; bom?: boolean };
   /**
+   * A form's write refused as made on an old version (412, issue 28): the form stays open with what was typed, says who
+   * changed the record and when, and offers 'Show the latest' (`latest` read: the answer's `record`, side by side with
+   * the form's values) and 'Save mine anyway' (the write again, on the latest version).
+   */
+  conflict?: ConflictDefinition;
+  /**
    * Values kept in the browser's localStorage under their names for a later page (SPEC §7: arriving on a class route
    * keeps projectId and projectCode, which the next single sign-on to product 4 reads once); an empty value is not kept.
    */
   remember?: Record<string, ValueRef>;
+}
+
+/** Where a form's conflict (Outcome.conflict) reads the record as it is now: the call, and the answer's key holding it (with its `etag`). */
+export interface ConflictDefinition {
+  latest: CallDefinition;
+  record: string;
 }
 
 /** Calls that may take longer than the default 300000 ms (SPEC §7, §9); the browser's constants hold the numbers. */
@@ -169,6 +181,11 @@ export interface CallDefinition {
   bearer?: { header: string; token: ValueRef };
   /** Send the body as multipart/form-data (a file chosen in an upload block is `$file`). */
   multipart?: boolean;
+  /**
+   * The version of the record the change is made on, sent as `If-Match` (issue 28: `"$item.etag"`): the server changes
+   * it only while it is still that version, else 412 (an outcome's `conflict`). None when the value is empty.
+   */
+  ifMatch?: ValueRef;
   /**
    * Send an `Idempotency-Key` header, a new key each time the call is made (one per submit; the http layer's network
    * retries of that call send the same key): the server answers a repeat with the first answer, never writing twice.

@@ -45,6 +45,25 @@ const screenLink = object({ screen: screenId, params: values, query: values, sta
 const flash = {
   oneOf: [localeKey, object({ message: localeKey, kind: { enum: ['success', 'info', 'warning', 'error'] }, values }, ['message'])],
 };
+const callProperties = {
+  method,
+  path: { type: 'string', minLength: 1, pattern: '^[^/]' },
+  version: { enum: ['v1', 'v2'] },
+  params: values,
+  query: values,
+  body: values,
+  bearer: object({ header: { type: 'string', pattern: '^x-[a-z0-9-]+$' }, token: valueRef }, ['header', 'token']),
+  multipart: { type: 'boolean' },
+  ifMatch: valueRef,
+  idempotencyKey: { type: 'boolean' },
+  timeout: { enum: [...CALL_TIMEOUTS] },
+  instead: {
+    type: 'array',
+    minItems: 1,
+    description: 'Other endpoints for this call: the first whose condition holds replaces method, path and params.',
+    items: object({ when: condition, method, path: { type: 'string', minLength: 1, pattern: '^[^/]' }, params: values }, ['when', 'path']),
+  },
+};
 const outcome = object(
   {
     on: { oneOf: [{ enum: ['success', 'failure'] }, { type: 'integer', minimum: 300, maximum: 599 }] },
@@ -64,28 +83,11 @@ const outcome = object(
     setFields: values,
     save: object({ fileName: localeKey, values, type: { type: 'string' }, bom: { type: 'boolean' } }, ['fileName']),
     remember: values,
+    conflict: object({ latest: object(callProperties, ['path']), record: { type: 'string', minLength: 1 } }, ['latest', 'record']),
   },
   ['on'],
 );
 const outcomes = { type: 'array', items: outcome };
-const callProperties = {
-  method,
-  path: { type: 'string', minLength: 1, pattern: '^[^/]' },
-  version: { enum: ['v1', 'v2'] },
-  params: values,
-  query: values,
-  body: values,
-  bearer: object({ header: { type: 'string', pattern: '^x-[a-z0-9-]+$' }, token: valueRef }, ['header', 'token']),
-  multipart: { type: 'boolean' },
-  idempotencyKey: { type: 'boolean' },
-  timeout: { enum: [...CALL_TIMEOUTS] },
-  instead: {
-    type: 'array',
-    minItems: 1,
-    description: 'Other endpoints for this call: the first whose condition holds replaces method, path and params.',
-    items: object({ when: condition, method, path: { type: 'string', minLength: 1, pattern: '^[^/]' }, params: values }, ['when', 'path']),
-  },
-};
 const linkItem = object(
   {
     label: localeKey,

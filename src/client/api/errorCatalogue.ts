@@ -11,6 +11,7 @@
  * | any 403                                          | navigate to /signin                                       |
  * | any 503                                          | warning flash errors.maintenance                          |
  * | any 429 (too_many_requests: a rate limit)        | error flash errors.tooManyRequests                        |
+ * | 412 precondition_failed (changed meanwhile)      | error flash errors.changedMeanwhile: who and when         |
  * | timeout                                          | error flash errors.timeout                                |
  * | no status, not a timeout                         | error flash errors.network                                |
  * | anything else                                    | report (strings cut at 1000), then errors.unexpected      |
@@ -32,6 +33,7 @@ export type GeneralHandling =
   | 'forbidden'
   | 'maintenance'
   | 'tooManyRequests'
+  | 'changedMeanwhile'
   | 'timeout'
   | 'network'
   | 'unexpected';
@@ -44,6 +46,7 @@ export const GENERAL_HANDLING_FLASH: Record<GeneralHandling, { kind: FlashKind; 
   forbidden: null,
   maintenance: { kind: 'warning', messageKey: 'errors.maintenance' },
   tooManyRequests: { kind: 'error', messageKey: 'errors.tooManyRequests' },
+  changedMeanwhile: { kind: 'error', messageKey: 'errors.changedMeanwhile' },
   timeout: { kind: 'error', messageKey: 'errors.timeout' },
   network: { kind: 'error', messageKey: 'errors.network' },
   unexpected: { kind: 'error', messageKey: 'errors.unexpected' },
@@ -67,6 +70,7 @@ export function classifyApiError(error: unknown): GeneralHandling {
   if (error.status === 403) return 'forbidden';
   if (error.status === 503) return 'maintenance';
   if (error.status === 429) return 'tooManyRequests';
+  if (error.status === 412) return 'changedMeanwhile';
   if (error.kind === 'timeout') return 'timeout';
   if (error.kind === 'network') return 'network';
   return 'unexpected';
@@ -76,6 +80,14 @@ export function classifyApiError(error: unknown): GeneralHandling {
 export function reauthenticationUrl(returnTo: string, gloplaId?: string | null): string {
   const organisation = gloplaId ? `&glopla_id=${encodeURIComponent(gloplaId)}` : '';
   return `${SIGNIN_PATH}?prompt=login&returnTo=${encodeURIComponent(returnTo)}${organisation}`;
+}
+
+/** Who changed a record meanwhile and when (a 412's changed_by, changed_at: issue 28), as a flash's words and values. */
+export function changeOf(error: unknown): { messageKey: string; params?: Record<string, unknown> } {
+  const body = (isApiError(error) ? error.body : undefined) as { changedBy?: { name?: string; email?: string } | null; changedAt?: string | null } | undefined;
+  const who = body?.changedBy?.name || body?.changedBy?.email;
+  if (!who || !body?.changedAt) return { messageKey: 'errors.changedMeanwhileUnknown' };
+  return { messageKey: 'errors.changedMeanwhile', params: { name: who, time: body.changedAt } };
 }
 
 const gloplaIdFromState = (state: Partial<SessionRootState> | undefined): string | null => state?.session?.organization?.gloplaId ?? null;
@@ -95,7 +107,7 @@ export function* handleApiError(error: unknown): Generator<unknown, GeneralHandl
   // an error that reaches this point was not (or could not be) recovered by a refresh.
   if (handling === 'unexpected') yield call(reportError, errorReportFor(error));
   const message = GENERAL_HANDLING_FLASH[handling];
-  if (message) yield put(flashShown(message));
+  if (message) yield put(flashShown(handling === 'changedMeanwhile' ? { ...message, ...changeOf(error) } : message));
   if (handling === 'reauthenticationExpired') {
     const returnTo = (yield* currentPathFromContext()) as string;
     const gloplaId = (yield select(gloplaIdFromState)) as string | null;

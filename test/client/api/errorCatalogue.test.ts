@@ -33,7 +33,7 @@ async function callTarget(route: Route, options: CallApiOptions = {}, request: P
       }
     })
     .toPromise();
-  const flashes = selectFlashMessages(harness.store.getState()).map(({ kind, messageKey }) => ({ kind, messageKey }));
+  const flashes = selectFlashMessages(harness.store.getState()).map(({ kind, messageKey, params }) => ({ kind, messageKey, ...(params === undefined ? {} : { params }) }));
   const reports = harness.calls('POST', '/api/v2/client_errors');
   return { ...harness, data, thrown, flashes, reports };
 }
@@ -74,6 +74,14 @@ describe('api/errorCatalogue general handling (SPEC §8), run by callApi for eve
     const result = await callTarget(() => jsonResponse(409, { error: 'admin_already_deleted' }));
     expect(result.flashes).to.deep.equal([{ kind: 'error', messageKey: 'errors.adminAlreadyDeleted' }]);
     expect(result.reports).to.have.length(0);
+  });
+
+  it('412 precondition_failed → error flash errors.changedMeanwhile with who and when; without them, errors.changedMeanwhileUnknown (issue 28)', async () => {
+    const named = await callTarget(() => jsonResponse(412, { error: 'precondition_failed', changed_by: { name: '美咲 高橋', email: 'manager2@example.com' }, changed_at: '2026-11-27T01:02:00.000Z' }));
+    expect(named.flashes).to.deep.equal([{ kind: 'error', messageKey: 'errors.changedMeanwhile', params: { name: '美咲 高橋', time: '2026-11-27T01:02:00.000Z' } }]);
+    const unnamed = await callTarget(() => jsonResponse(412, { error: 'precondition_failed', changed_by: null, changed_at: null }));
+    expect(unnamed.flashes).to.deep.equal([{ kind: 'error', messageKey: 'errors.changedMeanwhileUnknown' }]);
+    expect(unnamed.reports).to.have.length(0);
   });
 
   it('any 403 → navigate to /signin, no flash', async () => {

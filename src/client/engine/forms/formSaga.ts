@@ -6,14 +6,28 @@
 import { call, put, select, takeLatest } from 'redux-saga/effects';
 import type { Outcome } from '../../../common/screens.js';
 import { navigateTo } from '../../api/context.js';
-import { handleApiError } from '../../api/errorCatalogue.js';
+import { changeOf, handleApiError } from '../../api/errorCatalogue.js';
 import { isApiError } from '../../api/http.js';
 import { resolveValues } from '../screen/values.js';
 import { applyPayload } from './payloads.js';
 import { dialogCancelled } from '../screen/dialogState.js';
 import { applyOutcome, chooseOutcome, runCall } from '../screen/calls.js';
 import { screenDataReloaded } from '../screen/screenDataState.js';
-import { formChanged, formChecked, formFailed, formReleased, formSubmitted, formSucceeded, selectForm, type FormsRootState } from './formState.js';
+import {
+  formChanged,
+  formChecked,
+  formConflicted,
+  formFailed,
+  formLatestLoaded,
+  formLatestWanted,
+  formOverwriteWanted,
+  formReleased,
+  formSubmitted,
+  formSucceeded,
+  selectForm,
+  type FormEntry,
+  type FormsRootState,
+} from './formState.js';
 
 /** Field errors belong to the form: claimed from the general handling. */
 const FIELD_ERRORS: Outcome = { on: 422 };
@@ -58,6 +72,11 @@ export function* submitForm({ payload }: ReturnType<typeof formSubmitted>) {
     if (outcome?.reload && payload.screenId) yield put(screenDataReloaded({ screenId: payload.screenId }));
     return;
   }
+  if (outcome?.conflict) {
+    // made on an old version (412): the draft stays, the form offers the latest and a write on it (issue 28)
+    yield put(formConflicted({ formId, conflict: { submission: payload, message: changeOf(result.error), definition: outcome.conflict } }));
+    return;
+  }
   // fields first: an edit of the draft clears the server's messages, which come next
   yield* resetFields(formId, outcome?.reset);
   yield put(
@@ -72,6 +91,30 @@ export function* submitForm({ payload }: ReturnType<typeof formSubmitted>) {
   if (outcome) yield* applyOutcome(outcome, { ...context, body: result.body, status: result.status }, toDone, payload.screenId);
 }
 
+/** The record of a conflict as it is now (`definition.record` of the latest call's answer), kept in the form's conflict. */
+function* loadLatest(formId: string): Generator<unknown, Record<string, unknown> | undefined, unknown> {
+  const { conflict } = (yield select((state: FormsRootState) => selectForm(state, formId))) as FormEntry;
+  if (!conflict) return undefined;
+  const result = yield* runCall(`form/${formId}/latest`, conflict.definition.latest, conflict.submission.context);
+  const latest = result.ok ? ((result.body as Record<string, unknown> | undefined)?.[conflict.definition.record] as Record<string, unknown> | undefined) : undefined;
+  if (latest) yield put(formLatestLoaded({ formId, latest }));
+  return latest;
+}
+
+/** 'Save mine anyway': the draft as it is now, written again on the latest version (read first when not yet shown). */
+function* overwrite({ payload: { formId } }: ReturnType<typeof formOverwriteWanted>) {
+  const entry = (yield select((state: FormsRootState) => selectForm(state, formId))) as FormEntry;
+  if (!entry.conflict) return;
+  const latest = entry.conflict.latest ?? (yield* loadLatest(formId));
+  if (typeof latest?.etag !== 'string') return;
+  const { submission } = entry.conflict;
+  yield put(formSubmitted({ ...submission, data: entry.data, call: { ...submission.call, ifMatch: latest.etag } }));
+}
+
 export function* formsSaga() {
   yield takeLatest(formSubmitted.type, submitForm);
+  yield takeLatest(formLatestWanted.type, function* ({ payload }: ReturnType<typeof formLatestWanted>) {
+    yield* loadLatest(payload.formId);
+  });
+  yield takeLatest(formOverwriteWanted.type, overwrite);
 }

@@ -5,7 +5,7 @@
 import type { UnknownAction } from 'redux';
 import { actionCreator } from '../../state/actions.js';
 import type { FieldError } from '../../../common/errorCodes.js';
-import type { CallDefinition, FormDefinition, Outcome } from '../../../common/screens.js';
+import type { CallDefinition, ConflictDefinition, FormDefinition, Outcome } from '../../../common/screens.js';
 import type { ScreenContext } from '../screen/values.js';
 import type { FieldMessage } from './validationMessages.js';
 
@@ -22,6 +22,20 @@ export interface FormEntry {
   released?: boolean;
   /** Fields set before the form had a draft (Outcome.setFields): laid over its initial data. */
   overrides?: Record<string, unknown>;
+  /** The write was refused as made on an old version (Outcome.conflict, issue 28): what the form offers then. */
+  conflict?: FormConflict;
+}
+
+/** A write refused as made on an old version of the record (412): the draft stays, these offer the way on. */
+export interface FormConflict {
+  /** The refused submission, made again on the latest version by 'Save mine anyway'. */
+  submission: FormSubmission;
+  /** Who changed the record meanwhile and when, as the error catalogue words it. */
+  message: { messageKey: string; params?: Record<string, unknown> };
+  /** Where the record is read as it is now. */
+  definition: ConflictDefinition;
+  /** The record as it is now, once read ('Show the latest'). */
+  latest?: Record<string, unknown>;
 }
 
 export type FormsState = Record<string, FormEntry>;
@@ -58,6 +72,13 @@ export const formFieldsSet = actionCreator<{ formId: string; values: Record<stri
 export const formFailed = actionCreator<{ formId: string; fieldErrors: FieldError[]; fieldMessages?: FieldMessage[] }>('forms/failed');
 export const formReset = actionCreator<{ formId: string }>('forms/reset');
 export const formReleased = actionCreator<{ formId: string }>('forms/released');
+/** The write was refused as made on an old version: the form shows the conflict. */
+export const formConflicted = actionCreator<{ formId: string; conflict: FormConflict }>('forms/conflicted');
+/** 'Show the latest': the record read as it is now. */
+export const formLatestWanted = actionCreator<{ formId: string }>('forms/latestWanted');
+export const formLatestLoaded = actionCreator<{ formId: string; latest: Record<string, unknown> }>('forms/latestLoaded');
+/** 'Save mine anyway': the draft written again, on the latest version. */
+export const formOverwriteWanted = actionCreator<{ formId: string }>('forms/overwriteWanted');
 
 const EMPTY: FormEntry = { data: {}, status: 'idle', fieldErrors: [] };
 
@@ -72,7 +93,12 @@ export function formsReducer(state: FormsState = {}, action: UnknownAction): For
     return update(state, action.payload.formId, { data: action.payload.data, fieldErrors: [], fieldMessages: [], ...(checked ? { status: 'idle' as const } : {}) });
   }
   if (formSubmitted.match(action)) {
-    return update(state, action.payload.formId, { data: action.payload.data, status: 'submitting', fieldErrors: [], fieldMessages: [] });
+    return update(state, action.payload.formId, { data: action.payload.data, status: 'submitting', fieldErrors: [], fieldMessages: [], conflict: undefined });
+  }
+  if (formConflicted.match(action)) return update(state, action.payload.formId, { status: 'failed', conflict: action.payload.conflict });
+  if (formLatestLoaded.match(action)) {
+    const conflict = state[action.payload.formId]?.conflict;
+    return conflict ? update(state, action.payload.formId, { conflict: { ...conflict, latest: action.payload.latest } }) : state;
   }
   if (formSucceeded.match(action)) return update(state, action.payload.formId, { status: 'succeeded', result: action.payload.result });
   if (formChecked.match(action)) return update(state, action.payload.formId, { status: 'checked', result: action.payload.result });

@@ -10,6 +10,7 @@ import type { UiSchema } from '@rjsf/utils';
 import { useFormModule } from '../forms/formModule.js';
 import { formChanged, formReset, formSubmitted, selectForm, type FormsRootState } from '../forms/formState.js';
 import { initialDataOf } from '../forms/pathParams.js';
+import { ConflictPanel } from '../forms/ConflictPanel.js';
 import { SchemaForm } from '../forms/SchemaForm.js';
 import type { OpenDialog } from './dialogState.js';
 import { screenById } from './navigation.js';
@@ -27,25 +28,29 @@ export default function ModalForm({ form, onCancel }: { form: NonNullable<OpenDi
   const initialData = useMemo(() => initialDataOf(modal.initialData, context, fields), [modal.initialData, context, fields.join()]);
   useEffect(() => () => void dispatch(formReset({ formId })), [dispatch, formId]);
 
+  const draft = Object.keys(entry.data).length > 0 ? entry.data : initialData;
   return (
-    <SchemaForm
-      schemaName={modal.schema}
-      uiSchema={modal.uiSchema as UiSchema | undefined}
-      formData={Object.keys(entry.data).length > 0 ? entry.data : initialData}
-      initialData={initialData}
-      submitting={entry.status === 'submitting'}
-      submitLabel={modal.submitLabel}
-      serverErrors={entry.fieldErrors}
-      fieldMessages={entry.fieldMessages}
-      idPrefix={`dialog-${actionId}`}
-      valueContext={context}
-      onChange={(data) => dispatch(formChanged({ formId, data }))}
-      onSubmit={(data) => dispatch(formSubmitted({ formId, call: action.call!, context, data, outcomes: action.outcomes, screenId, inDialog: true }))}
-      actions={
-        <button type="button" className="button" onClick={onCancel}>
-          {t(modal.cancelLabel ?? 'common.cancel')}
-        </button>
-      }
-    />
+    <>
+      {entry.conflict && <ConflictPanel formId={formId} conflict={entry.conflict} data={draft} schema={module?.schema} submitting={entry.status === 'submitting'} />}
+      <SchemaForm
+        schemaName={modal.schema}
+        uiSchema={modal.uiSchema as UiSchema | undefined}
+        formData={draft}
+        initialData={initialData}
+        submitting={entry.status === 'submitting'}
+        submitLabel={modal.submitLabel}
+        serverErrors={entry.fieldErrors}
+        fieldMessages={entry.fieldMessages}
+        idPrefix={`dialog-${actionId}`}
+        valueContext={context}
+        onChange={(data) => dispatch(formChanged({ formId, data }))}
+        onSubmit={(data) => dispatch(formSubmitted({ formId, call: action.call!, context, data, outcomes: action.outcomes, screenId, inDialog: true }))}
+        actions={
+          <button type="button" className="button" onClick={onCancel}>
+            {t(modal.cancelLabel ?? 'common.cancel')}
+          </button>
+        }
+      />
+    </>
   );
 }

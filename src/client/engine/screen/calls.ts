@@ -87,8 +87,10 @@ export function* runCall(
   }
   const body = definition.body ? resolveValues(definition.body, context) : formData;
   const bearerToken = definition.bearer ? resolveValue(definition.bearer.token, context) : undefined;
+  const version = definition.ifMatch === undefined ? undefined : resolveValue(definition.ifMatch, context);
   const headers = {
     ...(definition.bearer && bearerToken ? { [definition.bearer.header]: `Bearer ${String(bearerToken)}` } : {}),
+    ...(typeof version === 'string' && version !== '' ? { 'if-match': version } : {}),
     ...(definition.idempotencyKey ? { [IDEMPOTENCY_KEY_HEADER]: newIdempotencyKey() } : {}),
   };
   try {

@@ -88,7 +88,7 @@ describe('screens: Contacts and Billing Addresses (SPEC 2.12)', () => {
     fireEvent.click(within(dialog).getByRole('button', { name: 'Add' }));
 
     await waitFor(() => expect(view.queryByRole('dialog')).to.equal(null));
-    const { id: _id, organization_id: _organizationId, ...fields } = WIRE_CONTACT;
+    const { id: _id, organization_id: _organizationId, etag: _etag, ...fields } = WIRE_CONTACT;
     expect(bodyOf(calls('POST', '/api/v2/organizations/1/contacts')[0]!.args[1])).to.deep.equal(fields);
     expect(flashes(store)).to.deep.equal(['contacts.new.done']);
     await view.findByText('hr@example.com');
@@ -110,8 +110,10 @@ describe('screens: Contacts and Billing Addresses (SPEC 2.12)', () => {
     await type(dialog, /^Address/, '東京都港区芝公園4-2-8');
     fireEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
     await waitFor(() => expect(view.queryByRole('dialog')).to.equal(null));
-    const { id: _id, organization_id: _organizationId, ...fields } = WIRE_CONTACT;
-    expect(bodyOf(calls('PATCH', '/api/v2/organizations/1/contacts/7')[0]!.args[1])).to.deep.equal({ ...fields, address: '東京都港区芝公園4-2-8' });
+    const { id: _id, organization_id: _organizationId, etag, ...fields } = WIRE_CONTACT;
+    const patch = calls('PATCH', '/api/v2/organizations/1/contacts/7')[0]!.args[1]!;
+    expect(bodyOf(patch)).to.deep.equal({ ...fields, address: '東京都港区芝公園4-2-8' });
+    expect((patch.headers as Record<string, string>)['if-match'], 'made on the version the list showed (issue 28)').to.equal(etag);
     expect(flashes(store)).to.deep.equal(['contacts.edit.done']);
   });
 
@@ -129,6 +131,61 @@ describe('screens: Contacts and Billing Addresses (SPEC 2.12)', () => {
     fireEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
     await within(dialog).findByText('Please enter valid data.');
     expect(view.queryByRole('dialog')).to.not.equal(null);
+  });
+
+  it("Edit, changed meanwhile (412): the dialog keeps what was typed, says who and when, shows the latest side by side, and 'Save mine anyway' writes on the latest version", async () => {
+    const latest = wireContact({ phone_number: '03-9999-0000', etag: '"102"' });
+    const { view, calls, store } = await renderScreen('contacts', {
+      signedIn: MANAGER,
+      routes: {
+        [LIST]: () => jsonResponse(200, { contacts: [WIRE_CONTACT] }),
+        'GET /api/v2/organizations/1/contacts/7': () => jsonResponse(200, { contact: latest }),
+        'PATCH /api/v2/organizations/1/contacts/7': (_url, init) =>
+          (init.headers as Record<string, string>)['if-match'] === '"102"'
+            ? jsonResponse(200, { contact: { ...latest, address: '東京都港区芝公園4-2-8', etag: '"103"' } })
+            : jsonResponse(412, { error: 'precondition_failed', changed_by: { name: '美咲 高橋', email: 'manager2@example.com' }, changed_at: '2026-11-27T01:02:00.000Z' }),
+      },
+    });
+    fireEvent.click(await view.findByRole('button', { name: 'Edit 株式会社デモ 人事部' }));
+    const dialog = await view.findByRole('dialog', { name: 'Edit contact' });
+    await within(dialog).findByLabelText(/^Address/);
+    await type(dialog, /^Address/, '東京都港区芝公園4-2-8');
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
+    const alert = await within(dialog).findByRole('alert');
+    expect(alert.textContent).to.match(/^This was changed by 美咲 高橋 at .+ while you were editing\.$/);
+    expect((within(dialog).getByLabelText(/^Address/) as HTMLInputElement).value, 'the draft stays').to.equal('東京都港区芝公園4-2-8');
+    expect(flashes(store)).to.deep.equal([]);
+
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Show the latest' }));
+    const compared = await within(dialog).findByRole('table', { name: 'Your entry and the saved version' });
+    const rows = within(compared).getAllByRole('row').slice(1).map((row) => [...row.querySelectorAll('th, td')].map((cell) => cell.textContent));
+    expect(rows).to.deep.equal([
+      ['Address', '東京都港区芝公園4-2-8', '東京都千代田区丸の内1-1-1'],
+      ['Phone number', '03-1234-5678', '03-9999-0000'],
+    ]);
+
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Save mine anyway' }));
+    await waitFor(() => expect(view.queryByRole('dialog')).to.equal(null));
+    const writes = calls('PATCH', '/api/v2/organizations/1/contacts/7').map((write) => (write.args[1]!.headers as Record<string, string>)['if-match']);
+    expect(writes).to.deep.equal(['"101"', '"102"']);
+    expect(bodyOf(calls('PATCH', '/api/v2/organizations/1/contacts/7')[1]!.args[1])).to.include({ address: '東京都港区芝公園4-2-8' });
+    expect(flashes(store)).to.deep.equal(['contacts.edit.done']);
+  });
+
+  it('Delete, changed meanwhile (412): nothing deleted, the flash says who and when, and the list is read again', async () => {
+    let loads = 0;
+    const { view, calls, store } = await renderScreen('contacts', {
+      signedIn: MANAGER,
+      routes: {
+        [LIST]: () => jsonResponse(200, { contacts: [WIRE_CONTACT], loads: (loads += 1) }),
+        'DELETE /api/v2/organizations/1/contacts/7': () => jsonResponse(412, { error: 'precondition_failed', changed_by: { name: '美咲 高橋', email: 'manager2@example.com' }, changed_at: '2026-11-27T01:02:00.000Z' }),
+      },
+    });
+    fireEvent.click(await view.findByRole('button', { name: 'Delete 株式会社デモ 人事部' }));
+    fireEvent.click(within(await view.findByRole('dialog', { name: 'Delete contact' })).getByRole('button', { name: 'Delete' }));
+    await waitFor(() => expect(flashes(store)).to.deep.equal(['errors.changedMeanwhile']));
+    expect((calls('DELETE', '/api/v2/organizations/1/contacts/7')[0]!.args[1]!.headers as Record<string, string>)['if-match']).to.equal('"101"');
+    await waitFor(() => expect(loads).to.equal(2));
   });
 
   it('Delete: asks first, naming the contact; confirmed, DELETE on its id, the flash and the list again', async () => {

@@ -20,6 +20,7 @@ export const wireContact = (overrides: Overrides = {}) => ({
   kana_first_name: 'はなこ',
   phone_number: '03-1234-5678',
   email: 'hr@example.com',
+  etag: '"101"',
   ...overrides,
 });
 
@@ -37,6 +38,7 @@ export const wireBillingContact = (overrides: Overrides = {}) => ({
   email: 'billing@example.com',
   cc_email: '',
   addressee: '',
+  etag: '"201"',
   ...overrides,
 });
 
