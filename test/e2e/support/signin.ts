@@ -41,10 +41,18 @@ export async function openMenuItem(page: Page, name: string): Promise<void> {
 
 /** The manager, in English, opens `path`, signs in for the organisation and is brought back there. */
 export async function signInAsManagerAt(page: Page, url: string, path: string, gloplaId: string): Promise<void> {
+  await signInAt(page, url, path, { email: MANAGER, gloplaId, choose: true });
+}
+
+/**
+ * A demo admin, in English, opens `path`, signs in (choosing the organisation when they have several: `choose`) and
+ * is brought back there.
+ */
+export async function signInAt(page: Page, url: string, path: string, admin: { email: string; gloplaId: string; choose: boolean }): Promise<void> {
   await useEnglish(page, url);
   await page.goto(`${url}${path}`);
-  await enterCredentials(page, MANAGER, DEMO_PASSWORD);
-  await chooseOrganization(page, gloplaId);
+  await enterCredentials(page, admin.email, DEMO_PASSWORD);
+  if (admin.choose) await chooseOrganization(page, admin.gloplaId);
   await page.waitForURL(`${url}${path}`);
-  await waitForHeader(page, `[${gloplaId}]`);
+  await waitForHeader(page, `[${admin.gloplaId}]`);
 }
