@@ -12,7 +12,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { API_ERROR } from '../../common/errorCodes.js';
 import { DEFAULT_LANGUAGE } from '../../common/languages.js';
 import type { Db } from '../db/index.js';
-import { lastChange, type LastChange, type Precondition } from '../domain/versions.js';
+import { etagOf, lastChange, type LastChange, type Precondition } from '../domain/versions.js';
 import { ApiError } from './errors.js';
 import { requestLanguage } from './language.js';
 
@@ -22,9 +22,6 @@ const MAX_HEADER_LENGTH = 1024;
 
 /** An entity tag: optionally weak, then a quoted string of etagc characters (RFC 9110 §8.8.3). */
 const ENTITY_TAG = /^(W\/)?"([\x21\x23-\x7e\x80-\xff]*)"$/;
-
-/** The strong entity tag of a version. */
-export const etagOf = (version: string) => `"${version}"`;
 
 /** The write's condition from If-Match: undefined without one (or 428 when IF_MATCH_REQUIRED), 400 when unreadable. */
 export function preconditionOf(request: FastifyRequest, required: boolean): Precondition | undefined {
@@ -38,8 +35,8 @@ export function preconditionOf(request: FastifyRequest, required: boolean): Prec
   if (text === '*') return '*';
   const tags = text.split(',').map((tag) => ENTITY_TAG.exec(tag.trim()));
   if (tags.length > MAX_TAGS || tags.some((tag) => tag === null)) throw new ApiError(400, API_ERROR.badRequest, 'If-Match is no list of entity tags');
-  // a weak tag stands in the list as nothing a version equals
-  return tags.flatMap((tag) => (tag![1] ? [] : [tag![2]!]));
+  // a weak tag stands in the list as nothing a version's strong tag equals
+  return tags.flatMap((tag) => (tag![1] ? [] : [`"${tag![2]!}"`]));
 }
 
 /** The record's version as the answer's ETag. */

@@ -9,7 +9,7 @@ import type { BillingContact, Contact } from '../../common/api/answers.js';
 import type { Forms } from '../../common/api/forms.js';
 import type { Db } from '../db/index.js';
 import { changesBetween, type AuditTrail } from './audit.js';
-import { satisfies, versionOf, type Precondition } from './versions.js';
+import { etagOf, satisfies, versionOf, type Precondition } from './versions.js';
 import type { BillingContactsTable, ContactsTable } from '../db/types.js';
 
 export type ContactFields = Forms['contact'];
@@ -135,7 +135,7 @@ export async function updateContact<Fields, Record>(
     const kind = table as ContactTable<unknown, unknown>;
     const before = await lockedRecord(trx, kind, organizationId, id);
     if (!before) return { outcome: 'not_found' };
-    if (!satisfies(before.version as string, change.precondition)) return { outcome: 'stale' };
+    if (!satisfies(etagOf(before.version as string), change.precondition)) return { outcome: 'stale' };
     const row = await contactDb(trx)
       .updateTable(table.name)
       .set({ ...table.values(change.fields), updatedAt: new Date() })
@@ -162,7 +162,7 @@ export async function deleteContact<Fields, Record>(
     const kind = table as ContactTable<unknown, unknown>;
     const row = await lockedRecord(trx, kind, organizationId, id);
     if (!row) return { outcome: 'not_found' };
-    if (!satisfies(row.version as string, precondition)) return { outcome: 'stale' };
+    if (!satisfies(etagOf(row.version as string), precondition)) return { outcome: 'stale' };
     await contactDb(trx).deleteFrom(table.name).where('organizationId', '=', organizationId).where('id', '=', id).execute();
     await trail.record(trx, { action: `${table.auditType}.deleted`, target: contactTarget(kind, row), changes: changesBetween(row, undefined, auditedFields(kind)) });
     return { outcome: 'done', result: true };

@@ -13,11 +13,17 @@ import type { Db } from '../db/index.js';
 /** The version of the row of `table` a query reads (select it `as version`). */
 export const versionOf = (table: string) => sql<string>`${sql.ref(`${table}.xmin`)}::text`;
 
-/** What a write asks of the record's version: any (`*`), or one of these. Without a condition, any. */
+/** A version as the API shows it: a strong entity tag. */
+export const etagOf = (version: string) => `"${version}"`;
+
+/** The entity tag of the row of `table`, read with it (select it `as etag`): for records listed by the thousand. */
+export const etagColumn = (table: string) => sql<string>`'"' || ${sql.ref(`${table}.xmin`)}::text || '"'`;
+
+/** What a write asks of the record's version: any (`*`), or one of these strong entity tags. Without a condition, any. */
 export type Precondition = '*' | readonly string[];
 
-export function satisfies(version: string, precondition: Precondition | undefined): boolean {
-  return precondition === undefined || precondition === '*' || precondition.includes(version);
+export function satisfies(etag: string, precondition: Precondition | undefined): boolean {
+  return precondition === undefined || precondition === '*' || precondition.includes(etag);
 }
 
 /** Who made a record's present version, and when: the trail's last entry about it. */
