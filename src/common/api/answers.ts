@@ -402,6 +402,7 @@ export const organizationUserSchema = objectOf({
   email: { type: 'string' },
   nameId: { type: 'string' },
   nameIdType: { type: ['string', 'null'], enum: ['email', 'nameId', null], description: 'null: no identity provider specified' },
+  etag: { type: 'string', description: "the learner's version (issue 28; '' on a row naming no learner): a bulk update row carrying it is written only on that version, like If-Match" },
 });
 export type OrganizationUser = FromSchema<typeof organizationUserSchema>;
 

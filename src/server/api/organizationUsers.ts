@@ -14,7 +14,11 @@
  *
  * The organisation must be the session's (token glopla_id) and the caller its manager (api/auth.ts requireManager).
  */
-import type { FastifyPluginAsync } from 'fastify';
+import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import { DEFAULT_LANGUAGE, type Language } from '../../common/languages.js';
+import type { LastChange } from '../domain/versions.js';
+import { requestLanguage } from './language.js';
+import { conditionalWrite, etagHeader, PreconditionFailed, preconditionOf } from './preconditions.js';
 import multipart, { type MultipartFile } from '@fastify/multipart';
 import {
   organizationUserAnswerSchema,
@@ -25,7 +29,19 @@ import {
 } from '../../common/api/answers.js';
 import type { Forms } from '../../common/api/forms.js';
 import { API_ERROR, CSV_FORMAT_ERRORS } from '../../common/errorCodes.js';
-import { bulkUpdateUsers, CsvFormatProblem, previewUsersCsv, updateUser, userBatches, userPage, usersCsv, USERS_PAGE_MAX, type UserInput } from '../domain/organizationUsers.js';
+import {
+  bulkUpdateUsers,
+  CsvFormatProblem,
+  lastLearnerChange,
+  previewUsersCsv,
+  updateUser,
+  userBatches,
+  userPage,
+  usersCsv,
+  USERS_PAGE_MAX,
+  type StaleRow,
+  type UserInput,
+} from '../domain/organizationUsers.js';
 import { auditOf } from './audit.js';
 import { requireManager, requireManagerBeforeBody, signedIn, useAuthentication } from './auth.js';
 import { CSV_EXPORT_ERRORS, sendCsvExport } from './csvExports.js';
@@ -51,6 +67,9 @@ interface OrganizationUserParams {
   orgId: number;
   userId: number;
 }
+
+/** The most stale rows a bulk update's 412 names (each a look into the trail). */
+const STALE_ROWS_NAMED = 100;
 
 /** The type of the answers written here rather than serialised by Fastify (streamed lists). */
 const JSON_TYPE = 'application/json; charset=utf-8';
@@ -94,6 +113,7 @@ const userRowBody = {
     email: text255,
     nameId: { type: 'string', maxLength: 1000 },
     nameIdType: { type: ['string', 'null'] },
+    etag: { type: 'string', maxLength: 100, description: "the learner's version as previewed: the row is written only on it (issue 28)" },
   },
 } as const;
 /** The previewed rows as the preview answered them (camelCase here: bodies are camelCased before validation). */
@@ -110,6 +130,13 @@ const formatErrors = errorAnswers({ 400: [...CSV_FORMAT_ERRORS], 403: [API_ERROR
 export const organizationUsersRoutes: FastifyPluginAsync = async (app) => {
   useAuthentication(app);
   const { config, db } = app;
+  const languageOf = (request: FastifyRequest) => requestLanguage(request) ?? DEFAULT_LANGUAGE;
+  /** The 412 of a bulk update whose rows changed since they were previewed: each row (the first STALE_ROWS_NAMED) with who and when. */
+  const staleRows = async (organizationId: number, stale: readonly StaleRow[], language: Language) => {
+    const rows = await Promise.all(stale.slice(0, STALE_ROWS_NAMED).map(async (row) => ({ rowNo: row.rowNo, lastChange: await lastLearnerChange(db, organizationId, row.id, language) })));
+    const latest = rows.map((row) => row.lastChange).reduce<LastChange | undefined>((last, change) => (change && (!last || change.at > last.at) ? change : last), undefined);
+    return new PreconditionFailed(latest, rows);
+  };
   // multipart for the preview only (this plugin's routes): one file, no larger than USERS_CSV_MAX_BYTES
   await app.register(multipart, { limits: { fileSize: config.usersCsvMaxBytes, files: 1, fields: 5, parts: 6 } });
 
@@ -159,21 +186,27 @@ export const organizationUsersRoutes: FastifyPluginAsync = async (app) => {
       config: { audit: ['user.nameIdChanged'] },
       schema: {
         tags: [TAG.organisationUsers],
-        summary: "Change one learner's nameId (a manager); the names and e-mail are sent unchanged",
+        summary: "Change one learner's nameId (a manager); the names and e-mail are sent unchanged; with If-Match, only the version named",
         params: organizationUserParams,
+        headers: conditionalWrite.headers,
         body: formBody('organization-user'),
         response: {
-          200: wire(organizationUserAnswerSchema),
+          200: { ...wire(organizationUserAnswerSchema), headers: etagHeader },
           ...errorAnswers({ 403: [API_ERROR.forbidden], 404: [API_ERROR.notFound] }),
+          ...conditionalWrite.answers,
         },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const { orgId, userId } = request.params;
       await requireManager(db, signedIn(request), orgId);
-      const result = await updateUser(db, orgId, userId, request.body, auditOf(request, orgId));
-      if (!result.ok && result.reason === 'not_found') throw new ApiError(404, API_ERROR.notFound);
-      if (!result.ok) throw new FormValidationError(result.errors.map((error) => ({ ...error, meta: {} })));
+      const result = await updateUser(db, orgId, userId, request.body, auditOf(request, orgId), preconditionOf(request, config.ifMatchRequired));
+      if (!result.ok) {
+        if (result.reason === 'invalid') throw new FormValidationError(result.errors.map((error) => ({ ...error, meta: {} })));
+        if (result.reason === 'stale') throw new PreconditionFailed(await lastLearnerChange(db, orgId, userId, languageOf(request)));
+        throw new ApiError(404, API_ERROR.notFound);
+      }
+      reply.header('etag', result.user.etag);
       request.log.info({ organizationId: orgId, userId }, 'learner updated');
       return { user: result.user };
     },
@@ -238,17 +271,18 @@ export const organizationUsersRoutes: FastifyPluginAsync = async (app) => {
         config: { audit: ['users.bulkUpdated'] },
         schema: {
           tags: [TAG.organisationUsers],
-          summary: 'Write the previewed learners (a manager): checked again, then every changed nameId in one transaction (all or nothing)',
+          summary: 'Write the previewed learners (a manager): checked again, then every changed nameId in one transaction (all or nothing); rows carrying their etag as previewed are written only on that version, else 412 naming them',
           params: organizationParams,
           body: bulkUpdateBody,
-          response: { 200: wire(organizationUsersAnswerSchema), 422: wire(userRowErrorsAnswerSchema), ...formatErrors },
+          response: { 200: wire(organizationUsersAnswerSchema), 422: wire(userRowErrorsAnswerSchema), 412: conditionalWrite.answers[412], ...formatErrors },
         },
       },
       async (request, reply) => {
         const orgId = request.params.orgId;
         try {
           // refused: the errors and the rows as checked; written: the learners as they are now (each a batch at a time)
-          const { errors, users } = await bulkUpdateUsers(db, orgId, request.body.users, auditOf(request, orgId));
+          const { errors, stale, users } = await bulkUpdateUsers(db, orgId, request.body.users, auditOf(request, orgId));
+          if (stale.length > 0) throw await staleRows(orgId, stale, languageOf(request));
           if (errors.length === 0) request.log.info({ organizationId: orgId, users: request.body.users.length }, 'learners bulk-updated');
           return reply.code(errors.length > 0 ? 422 : 200).type(JSON_TYPE).send(streamedList('users', users, errors.length > 0 ? { errors } : {}));
         } catch (error) {

@@ -44,9 +44,18 @@ export function sendVersion(reply: FastifyReply, version: string): void {
   reply.header('etag', etagOf(version));
 }
 
-/** 412: the record changed since the version asked for; who changed it last and when, from the trail. */
+/** A row of a list written at once (a bulk update) whose record changed since the version it carried. */
+export interface StaleRowChange {
+  rowNo: number;
+  lastChange: LastChange | undefined;
+}
+
+/** 412: the record (or rows of a list) changed since the version asked for; who changed it last and when, from the trail. */
 export class PreconditionFailed extends Error {
-  constructor(readonly lastChange: LastChange | undefined) {
+  constructor(
+    readonly lastChange: LastChange | undefined,
+    readonly rows?: readonly StaleRowChange[],
+  ) {
     super('precondition failed');
     this.name = 'PreconditionFailed';
   }
@@ -57,12 +66,15 @@ export async function preconditionFailed(db: Db, request: FastifyRequest, organi
   return new PreconditionFailed(await lastChange(db, organizationId, target, requestLanguage(request) ?? DEFAULT_LANGUAGE));
 }
 
+const changedBy = (change: LastChange | undefined) => (change ? { name: change.name, email: change.email } : null);
+
 /** The 412 answer's body (before the wire's snake_case). */
 export function preconditionFailedBody(error: PreconditionFailed) {
   return {
     error: API_ERROR.preconditionFailed,
-    changedBy: error.lastChange ? { name: error.lastChange.name, email: error.lastChange.email } : null,
+    changedBy: changedBy(error.lastChange),
     changedAt: error.lastChange?.at ?? null,
+    ...(error.rows && { rows: error.rows.map((row) => ({ rowNo: row.rowNo, changedBy: changedBy(row.lastChange), changedAt: row.lastChange?.at ?? null })) }),
   };
 }
 
@@ -86,6 +98,16 @@ export const conditionalWrite = {
         error: { type: 'string', enum: [API_ERROR.preconditionFailed] },
         changed_by: { type: ['object', 'null'], additionalProperties: false, properties: { name: { type: 'string' }, email: { type: 'string' } }, required: ['name', 'email'] },
         changed_at: { type: ['string', 'null'], format: 'date-time' },
+        rows: {
+          type: 'array',
+          description: 'a bulk update: its rows whose learner changed since they were previewed (CSV line, who, when), at most the first 100',
+          items: {
+            type: 'object',
+            additionalProperties: false,
+            properties: { row_no: { type: 'integer' }, changed_by: { type: ['object', 'null'], additionalProperties: true }, changed_at: { type: ['string', 'null'] } },
+            required: ['row_no', 'changed_by', 'changed_at'],
+          },
+        },
       },
       required: ['error', 'changed_by', 'changed_at'],
     },

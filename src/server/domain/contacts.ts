@@ -74,6 +74,13 @@ export const BILLING_CONTACTS: ContactTable<BillingContactFields, BillingContact
 /** A record with its version (domain/versions.ts): what a change made on it names in its condition. */
 export type Versioned<Record> = Record & { version: string };
 
+/** The record alone, where it is part of another (an application's contacts): no version of its own there. */
+export function withoutVersion<Record>(versioned: Versioned<Record> | undefined): Record | undefined {
+  if (!versioned) return undefined;
+  const { version: _version, ...record } = versioned;
+  return record as unknown as Record;
+}
+
 /** The table's answer columns and the row's version. */
 function recordColumns(table: { name: TableName; columns: readonly string[] }) {
   return [...table.columns, versionOf(table.name).as('version')] as const;

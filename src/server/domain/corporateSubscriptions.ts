@@ -19,7 +19,7 @@ import { allInt, anyInt } from '../db/lists.js';
 import { changesBetween, type AuditTrail } from './audit.js';
 import { applicationStartsOn, deadlineErrors, storedLearners } from './classDeadlines.js';
 import { checkApplication, type LearnerRow, type StoredApplication, type SubscriptionForm } from './corporateSubscriptionChecks.js';
-import { BILLING_CONTACTS, CONTACTS, findContact } from './contacts.js';
+import { BILLING_CONTACTS, CONTACTS, findContact, withoutVersion } from './contacts.js';
 import { claimKey, recordAnswer, type IdempotentRequest } from './idempotency.js';
 import { randomRequestCode } from './requestCodes.js';
 import { serviceGroupLinks, type CatalogueReader } from './services.js';
@@ -168,8 +168,8 @@ async function detailOf(db: Db, reader: SubscriptionReader, row: SubscriptionRow
   const userCount = (await learnerCountsOf(db, [row.id])).get(row.id) ?? 0;
   const links = await serviceGroupLinks(db, reader, [row.serviceGroupId]);
   const group = await db.selectFrom('serviceGroups').select('selection').where('id', '=', row.serviceGroupId).executeTakeFirstOrThrow();
-  const billingContact = row.billingContactId === null ? undefined : await findContact(db, BILLING_CONTACTS, reader.organizationId, row.billingContactId);
-  const contact = row.contactId === null ? undefined : await findContact(db, CONTACTS, reader.organizationId, row.contactId);
+  const billingContact = row.billingContactId === null ? undefined : withoutVersion(await findContact(db, BILLING_CONTACTS, reader.organizationId, row.billingContactId));
+  const contact = row.contactId === null ? undefined : withoutVersion(await findContact(db, CONTACTS, reader.organizationId, row.contactId));
   return {
     ...summaryOf(row, [], userCount, reader.today),
     services: services.map((service) => ({ ...service, serviceGroup: { ...service.serviceGroup, urls: links.get(service.serviceGroup.id) ?? [] } })),

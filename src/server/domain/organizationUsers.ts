@@ -18,6 +18,8 @@ import { API_ERROR, USER_ROW_ERROR, type CsvFormatError, type UserRowErrorCode }
 import type { Db } from '../db/index.js';
 import type { AuditEntry, AuditTrail } from './audit.js';
 import { CSV_BATCH_ROWS, csvStream, unguardCsvCell } from './csv.js';
+import { etagColumn, lastChange, satisfies, type LastChange, type Precondition } from './versions.js';
+import type { Language } from '../../common/languages.js';
 
 /** The CSV's header, in order (the fields of SPEC §3 Organisation user the page shows, and the id that matches rows). */
 export const USERS_CSV_HEADER = ['id', 'lastName', 'firstName', 'kanaLastName', 'kanaFirstName', 'email', 'nameId'] as const;
@@ -52,7 +54,7 @@ const snake = (field: string): string => field.replace(/[A-Z]/g, (letter) => `_$
 function usersQuery(db: Db, organizationId: number) {
   return db
     .selectFrom('organizationUsers')
-    .select(['id', 'lastName', 'firstName', 'kanaLastName', 'kanaFirstName', 'email', 'nameId', 'nameIdType'])
+    .select(['id', 'lastName', 'firstName', 'kanaLastName', 'kanaFirstName', 'email', 'nameId', 'nameIdType', etagColumn('organizationUsers').as('etag')])
     .where('organizationId', '=', organizationId)
     .orderBy('id');
 }
@@ -212,6 +214,8 @@ type GivenRow = Readonly<Record<string, string | number | undefined>>;
  */
 export class RowCheck {
   readonly errors: UserRowError[] = [];
+  /** Rows carrying a version (`etag`, as previewed) of a learner that has changed since (issue 28). */
+  readonly stale: StaleRow[] = [];
   private readonly seen = new Set<number>();
   private rows = 0;
 
@@ -238,8 +242,9 @@ export class RowCheck {
     const user = this.stored.get(id);
     if (!user) {
       this.fail('id', USER_ROW_ERROR.notFound, rowNo);
-      return { ...given, nameIdType: null };
+      return { ...given, nameIdType: null, etag: '' };
     }
+    if (typeof row.etag === 'string' && row.etag !== '' && row.etag !== user.etag) this.stale.push({ rowNo, id });
     if (this.seen.has(id)) this.fail('id', USER_ROW_ERROR.duplicated, rowNo);
     this.seen.add(id);
     for (const field of FIXED_FIELDS) {
@@ -247,7 +252,7 @@ export class RowCheck {
     }
     const problem = rawNameId.includes(REPLACEMENT) ? USER_ROW_ERROR.lostCharacter : nameIdProblem(given.nameId, user.nameIdType);
     if (problem) this.fail('nameId', problem, rowNo);
-    return { ...given, nameIdType: user.nameIdType };
+    return { ...given, nameIdType: user.nameIdType, etag: user.etag };
   }
 
   private fail(field: string, code: UserRowErrorCode, rowNo: number): void {
@@ -269,6 +274,12 @@ function lost(given: string, stored: string, encoding: CsvEncoding): boolean {
 export interface CheckedRows {
   errors: UserRowError[];
   users: AsyncIterable<OrganizationUser[]>;
+}
+
+/** A bulk update row made on a version of its learner that has changed since (its CSV line, the learner's id). */
+export interface StaleRow {
+  rowNo: number;
+  id: number;
 }
 
 /** The rows' batches checked again, for the answer (the errors were counted by the first pass). */
@@ -319,11 +330,13 @@ async function* batchesOf<T>(rows: readonly T[]): AsyncGenerator<T[]> {
 /**
  * The bulk update (SPEC §7 POST …/users/bulk_update): the previewed rows are checked again against the learners as
  * they are now (locked for the transaction, a batch at a time) and every changed nameId written, in ONE transaction:
- * all rows or none. Refused: the row errors and the rows as checked; written: no errors, and the learners as they are.
+ * all rows or none. A row carrying its learner's version as previewed (`etag`) is written only on that version: rows
+ * changed since are `stale` and nothing is written (issue 28). Refused: the row errors or stale rows and the rows as
+ * checked; written: neither, and the learners as they are.
  */
-export async function bulkUpdateUsers(db: Db, organizationId: number, rows: readonly UserInput[], trail: AuditTrail): Promise<CheckedRows> {
+export async function bulkUpdateUsers(db: Db, organizationId: number, rows: readonly UserInput[], trail: AuditTrail): Promise<CheckedRows & { stale: StaleRow[] }> {
   const given = rows as unknown as readonly GivenRow[];
-  const { errors, stored } = await db.transaction().execute(async (trx) => {
+  const { errors, stale, stored } = await db.transaction().execute(async (trx) => {
     const stored = await storedLearners(trx, organizationId, true);
     const check = new RowCheck(stored);
     const changed: Array<{ id: number; before: string; after: string }> = [];
@@ -335,10 +348,12 @@ export async function bulkUpdateUsers(db: Db, organizationId: number, rows: read
       await otherRequestsFirst();
     }
     check.finish();
-    if (check.errors.length === 0) await writeNameIds(trx, organizationId, changed, trail);
-    return { errors: check.errors, stored };
+    // rows changed since they were previewed: nothing is written (the API answers 412 naming them)
+    if (check.stale.length === 0 && check.errors.length === 0) await writeNameIds(trx, organizationId, changed, trail);
+    return { errors: check.errors, stale: check.stale, stored };
   });
-  return { errors, users: errors.length > 0 ? checkedAgain(batchesOf(given), stored, 'utf-8') : userBatches(db, organizationId) };
+  const refused = errors.length > 0 || stale.length > 0;
+  return { errors, stale, users: refused ? checkedAgain(batchesOf(given), stored, 'utf-8') : userBatches(db, organizationId) };
 }
 
 /** The changed nameIds written by one statement: its two arrays stay bounded however many learners change. */
@@ -357,23 +372,42 @@ async function writeNameIds(trx: Db, organizationId: number, changed: ReadonlyAr
   await trail.record(trx, bulkUpdateEntry(organizationId, changed));
 }
 
-export type UpdateUserResult = { ok: true; user: OrganizationUser } | { ok: false; reason: 'not_found' } | { ok: false; reason: 'invalid'; errors: Array<{ field: string; code: UserRowErrorCode }> };
+export type UpdateUserResult =
+  | { ok: true; user: OrganizationUser }
+  | { ok: false; reason: 'not_found' | 'stale' }
+  | { ok: false; reason: 'invalid'; errors: Array<{ field: string; code: UserRowErrorCode }> };
 
 /** One learner's edit (SPEC 2.15 Edit, PATCH …/users/{userId}): only nameId changes; the names and e-mail must be the stored ones. */
-export async function updateUser(db: Db, organizationId: number, userId: number, input: UserInput, trail: AuditTrail): Promise<UpdateUserResult> {
+export async function updateUser(db: Db, organizationId: number, userId: number, input: UserInput, trail: AuditTrail, precondition?: Precondition): Promise<UpdateUserResult> {
   return db.transaction().execute(async (trx): Promise<UpdateUserResult> => {
     const user = await usersQuery(trx, organizationId).where('id', '=', userId).forUpdate().executeTakeFirst();
     if (!user) return { ok: false, reason: 'not_found' };
+    if (!satisfies(user.etag, precondition)) return { ok: false, reason: 'stale' };
     const nameId = (input.nameId ?? '').trim();
     const errors: Array<{ field: string; code: UserRowErrorCode }> = [];
     for (const field of FIXED_FIELDS) if (input[field] !== user[field]) errors.push({ field: snake(field), code: USER_ROW_ERROR.cannotBeChanged });
     const problem = nameIdProblem(nameId, user.nameIdType);
     if (problem) errors.push({ field: 'name_id', code: problem });
     if (errors.length > 0) return { ok: false, reason: 'invalid', errors };
-    await trx.updateTable('organizationUsers').set({ nameId, updatedAt: new Date() }).where('id', '=', userId).execute();
+    const { etag } = await trx
+      .updateTable('organizationUsers')
+      .set({ nameId, updatedAt: new Date() })
+      .where('id', '=', userId)
+      .returning(etagColumn('organizationUsers').as('etag'))
+      .executeTakeFirstOrThrow();
     if (nameId !== user.nameId) {
       await trail.record(trx, { action: 'user.nameIdChanged', target: { type: 'user', id: userId, label: learnerLabel(userId) }, changes: { nameId: { before: user.nameId, after: nameId } } });
     }
-    return { ok: true, user: { ...user, nameId } };
+    return { ok: true, user: { ...user, nameId, etag } };
   });
+}
+
+/**
+ * Who last changed a learner and when: an edit of the learner, or a bulk update of the organisation's learners
+ * (recorded once for all of them), whichever is later.
+ */
+export async function lastLearnerChange(db: Db, organizationId: number, id: number, language: Language): Promise<LastChange | undefined> {
+  const [own, bulk] = await Promise.all([lastChange(db, organizationId, { type: 'user', id }, language), lastChange(db, organizationId, { type: 'users', id: organizationId }, language)]);
+  if (!own || !bulk) return own ?? bulk;
+  return own.at >= bulk.at ? own : bulk;
 }

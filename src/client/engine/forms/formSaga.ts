@@ -89,6 +89,7 @@ export function* submitForm({ payload }: ReturnType<typeof formSubmitted>) {
   // a failure's own page (e.g. already completed): the draft is left on purpose, without the leave warning
   if (outcome?.navigate) yield put(formReleased({ formId }));
   if (outcome) yield* applyOutcome(outcome, { ...context, body: result.body, status: result.status }, toDone, payload.screenId);
+  if (outcome?.reload && payload.screenId) yield put(screenDataReloaded({ screenId: payload.screenId }));
 }
 
 /** The record of a conflict as it is now (`definition.record` of the latest call's answer), kept in the form's conflict. */

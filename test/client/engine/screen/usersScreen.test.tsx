@@ -9,6 +9,7 @@ import sinon from 'sinon';
 import '../../../../src/client/engine/forms/FormScreen.js';
 import { formChanged, selectForm, type FormsRootState } from '../../../../src/client/engine/forms/formState.js';
 import { savedFile } from '../../../../src/client/engine/screen/calls.js';
+import { selectFlashMessages } from '../../../../src/client/state/flash.js';
 import { bodyOf, hangs, jsonResponse, type UploadInit } from '../../api/harness.js';
 import { MANAGER, renderScreen } from './support.js';
 
@@ -25,6 +26,7 @@ const wire = (user: (typeof USERS)[number]) => ({
   email: user.email,
   name_id: user.nameId,
   name_id_type: user.nameIdType,
+  etag: `"${user.id}01"`,
 });
 const PREVIEWED = [{ ...wire(USERS[0]!), name_id: 'NEW0001' }, wire(USERS[1]!)];
 
@@ -270,6 +272,24 @@ describe('screens/users.json (SPEC 2.15 Users)', () => {
       email: 'aoki@example.com',
       name_id: 'NEW0001',
     });
+    await waitFor(() => expect(view.queryByRole('button', { name: 'Update now' })).to.equal(null));
+  });
+
+  it('edits on the version the list showed (If-Match); changed meanwhile (412), says who and when, closes the form and reads the list again (issue 28)', async () => {
+    let loads = 0;
+    const { view, calls, store } = await renderScreen('users', {
+      signedIn: MANAGER,
+      routes: {
+        'GET /api/v2/organizations/1/users': () => jsonResponse(200, { users: USERS.map(wire), loads: (loads += 1) }),
+        'PATCH /api/v2/organizations/1/users/11': () => jsonResponse(412, { error: 'precondition_failed', changed_by: { name: '美咲 高橋', email: 'manager2@example.com' }, changed_at: '2026-11-27T01:02:00.000Z' }),
+      },
+    });
+    fireEvent.click(await view.findByRole('button', { name: 'Edit aoki@example.com' }));
+    await view.findByLabelText(/^nameId/);
+    fireEvent.click(view.getByRole('button', { name: 'Update now' }));
+    await waitFor(() => expect(loads).to.equal(2));
+    expect((calls('PATCH', '/api/v2/organizations/1/users/11')[0]!.args[1]!.headers as Record<string, string>)['if-match']).to.equal('"1101"');
+    expect(selectFlashMessages(store.getState() as never).map((message) => message.messageKey)).to.deep.equal(['errors.changedMeanwhile']);
     await waitFor(() => expect(view.queryByRole('button', { name: 'Update now' })).to.equal(null));
   });
 

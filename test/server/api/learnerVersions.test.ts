@@ -1,0 +1,85 @@
+/**
+ * No lost update on learners (issue 28): a learner's nameId edit honours If-Match; the Users preview answers each row
+ * with the version it read (`etag`), and a bulk update whose rows changed since answers 412 naming their lines and
+ * who changed them, writing nothing. On the demo data: manager@ (1) and manager2@ both manage G0000001 (id 1).
+ */
+import { expect } from 'chai';
+import { bearer } from '../support/oidc.js';
+import { accessToken } from '../support/tokens.js';
+import { useTestApp } from '../support/testApp.js';
+
+type Json = Record<string, any>;
+
+describe('Versions of learners: If-Match on an edit, previewed versions in a bulk update (issue 28)', function () {
+  this.timeout(20_000);
+  const ctx = useTestApp({ env: { SEED: 'demo' } });
+  const as = {} as Record<'manager' | 'manager2', Record<string, string>>;
+
+  before(async () => {
+    const second = await ctx.db.selectFrom('admins').select('id').where('email', '=', 'manager2@example.com').executeTakeFirstOrThrow();
+    as.manager = bearer(await accessToken(ctx.app, { sub: '1' }));
+    as.manager2 = bearer(await accessToken(ctx.app, { sub: String(second.id) }));
+  });
+
+  const users = async (): Promise<Json[]> => (await ctx.app.inject({ url: '/api/v2/organizations/1/users', headers: as.manager })).json().users;
+  const patch = (user: Json, nameId: string, headers: Record<string, string>) =>
+    ctx.app.inject({
+      method: 'PATCH',
+      url: `/api/v2/organizations/1/users/${user.id}`,
+      headers,
+      payload: { last_name: user.last_name, first_name: user.first_name, kana_last_name: user.kana_last_name, kana_first_name: user.kana_first_name, email: user.email, name_id: nameId },
+    });
+  /** The preview of the list as downloaded, with learner `index`'s nameId changed: its rows and their versions. */
+  async function previewWith(index: number, nameId: string): Promise<Json[]> {
+    const csv = (await ctx.app.inject({ url: '/api/v2/organizations/1/users/csv', headers: as.manager })).body;
+    const lines = csv.split('\r\n').map((line, lineIndex) => (lineIndex === index + 1 ? line.replace(/,[^,]*$/, `,${nameId}`) : line));
+    const boundary = '----versions';
+    const payload = Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="csv"; filename="users.csv"\r\nContent-Type: text/csv\r\n\r\n${lines.join('\r\n')}\r\n--${boundary}--\r\n`);
+    const preview = await ctx.app.inject({ method: 'POST', url: '/api/v2/organizations/1/users/preview', payload, headers: { ...as.manager, 'content-type': `multipart/form-data; boundary=${boundary}` } });
+    expect(preview.statusCode, preview.body).to.equal(200);
+    return preview.json().users;
+  }
+  const bulkUpdate = (rows: Json[]) => ctx.app.inject({ method: 'POST', url: '/api/v2/organizations/1/users/bulk_update', payload: { users: rows }, headers: as.manager });
+
+  it("edits a learner's nameId only on the version named: the answer's ETag is the list row's next etag; a stale one answers 412 with who and when", async () => {
+    const [learner] = await users();
+    expect(learner!.etag).to.match(/^"[^"]+"$/);
+    const byTwo = await patch(learner!, 'EMPV0001', { ...as.manager2, 'if-match': learner!.etag });
+    expect(byTwo.statusCode, byTwo.body).to.equal(200);
+    expect(byTwo.headers.etag).to.equal(byTwo.json().user.etag).and.not.equal(learner!.etag);
+    expect((await users())[0]!.etag).to.equal(byTwo.headers.etag);
+    const byOne = await patch(learner!, 'EMPV0002', { ...as.manager, 'if-match': learner!.etag, 'accept-language': 'ja' });
+    expect(byOne.statusCode).to.equal(412);
+    expect(byOne.json()).to.deep.include({ error: 'precondition_failed', changed_by: { name: '高橋 美咲', email: 'manager2@example.com' } });
+    expect((await users())[0]!.name_id).to.equal('EMPV0001');
+  });
+
+  it('refuses a bulk update whose previewed learners changed meanwhile (412: their CSV lines, who and when) and writes none of its rows', async () => {
+    const before = await users();
+    const previewed = await previewWith(0, 'BULK0001');
+    expect(previewed.map((row) => row.etag)).to.deep.equal(before.map((user) => user.etag));
+    expect((await patch(before[2]!, 'EMPV0003', as.manager2)).statusCode).to.equal(200); // line 4 of the CSV, meanwhile
+
+    const refused = await bulkUpdate(previewed);
+    expect(refused.statusCode).to.equal(412);
+    const answer = refused.json();
+    expect(answer.error).to.equal('precondition_failed');
+    expect(answer.rows).to.have.length(1);
+    expect(answer.rows[0]).to.deep.include({ row_no: 4, changed_by: { name: '高橋 美咲', email: 'manager2@example.com' } }); // no language asked: Japanese order
+    const now = await users();
+    expect(now[0]!.name_id, 'the previewed change is not written either').to.equal(before[0]!.name_id);
+    expect(now[2]!.name_id).to.equal('EMPV0003');
+
+    // previewed again, on the present versions: written
+    const again = await previewWith(0, 'BULK0001');
+    expect((await bulkUpdate(again)).statusCode).to.equal(200);
+    expect((await users())[0]!.name_id).to.equal('BULK0001');
+  });
+
+  it('writes rows without versions as before (SPEC clients send none)', async () => {
+    const rows = (await users()).map(({ etag: _etag, ...user }, index) => (index === 0 ? { ...user, name_id: 'NOVER001' } : user));
+    const response = await bulkUpdate(rows);
+    expect(response.statusCode, response.body).to.equal(200);
+    expect((await users())[0]!.name_id).to.equal('NOVER001');
+  });
+});
