@@ -14,6 +14,7 @@ import { basePath, fillRoute, STEP_PARAM, stepPath } from '../routes.js';
 import { useLeaveWarning } from '../useLeaveWarning.js';
 import { ConfirmView } from './ConfirmView.js';
 import { fieldOrder } from './fieldOrder.js';
+import { ConflictPanel } from './ConflictPanel.js';
 import { useFormModule } from './formModule.js';
 import { formChanged, formReset, formSubmitted, selectForm, type FormEntry, type FormsRootState, type FormSubmission } from './formState.js';
 import { actionRequested } from '../screen/dialogState.js';
@@ -149,6 +150,9 @@ export function FormScreen({
   return (
     <>
       <StepIndicator screen={screen} current={current} />
+      {current === 'input' && entry.conflict && (
+        <ConflictPanel formId={screen.id} conflict={entry.conflict} data={formData} schema={module?.schema} submitting={entry.status === 'submitting'} />
+      )}
       {current === 'input' && (
         <SchemaForm
           schemaName={form.schema}
