@@ -137,7 +137,7 @@ export interface Outcome {
   /** Sign out here: the session and local storage cleared, then sign-in (SPEC §8 'User calls returning 401'). */
   signOut?: boolean;
   /** Values of `set` passed through a named rule of the engine (engine/screen/normalizers.ts): `{"rowErrors": "rowErrors"}` (SPEC §5). */
-  normalize?: Record<string, 'rowErrors'>;
+  normalize?: Record<string, 'rowErrors' | 'changedRows'>;
   /**
    * Fields of the screen's form set from the context and the answer, e.g. after a modal form saved a record:
    * `{"contactId": "$body.contact.id"}` (SPEC 2.12: the form's contactId is set to the returned id).

@@ -78,7 +78,7 @@ const outcome = object(
     reset: { type: 'array', items: { type: 'string', minLength: 1 } },
     event: eventType,
     set: { type: 'object', additionalProperties: { type: ['string', 'null'] } },
-    normalize: { type: 'object', additionalProperties: { enum: ['rowErrors'] } },
+    normalize: { type: 'object', additionalProperties: { enum: ['rowErrors', 'changedRows'] } },
     signOut: { type: 'boolean' },
     setFields: values,
     save: object({ fileName: localeKey, values, type: { type: 'string' }, bom: { type: 'boolean' } }, ['fileName']),

@@ -3,7 +3,7 @@
  *
  * rowErrors (SPEC §5 CSV upload): the server's row errors, one per (rowNo, field), the items without rowNo, field or
  * code dropped, sorted by rowNo (stable: the server's order within a row); name_id's invalid_format shown as
- * nameIdFormat.
+ * nameIdFormat. changedRows: a bulk update's rows changed since the preview (412), as row errors.
  */
 export interface RowError {
   field: string;
@@ -30,7 +30,16 @@ export function normalizeRowErrors(errors: unknown): RowError[] {
     .sort((a, b) => a.meta.rowNo - b.meta.rowNo);
 }
 
-export const NORMALIZERS = { rowErrors: normalizeRowErrors } as const;
+/**
+ * changedRows (issue 28): a bulk update's 412 rows, each a line whose learner changed since the preview, as row errors
+ * (field id, code changedMeanwhile) so the page lists and greys them like any other.
+ */
+export function changedRowsAsRowErrors(rows: unknown): RowError[] {
+  const lines = (Array.isArray(rows) ? rows : []).flatMap((row) => (typeof (row as { rowNo?: unknown })?.rowNo === 'number' ? [(row as { rowNo: number }).rowNo] : []));
+  return normalizeRowErrors(lines.map((rowNo) => ({ field: 'id', code: 'changedMeanwhile', meta: { rowNo } })));
+}
+
+export const NORMALIZERS = { rowErrors: normalizeRowErrors, changedRows: changedRowsAsRowErrors } as const;
 export type NormalizerName = keyof typeof NORMALIZERS;
 
 /** The values of an outcome's `set`, those named in `normalize` passed through their rule. */

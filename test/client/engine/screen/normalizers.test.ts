@@ -1,7 +1,16 @@
 import { expect } from 'chai';
-import { normalized, normalizeRowErrors } from '../../../../src/client/engine/screen/normalizers.js';
+import { changedRowsAsRowErrors, normalized, normalizeRowErrors } from '../../../../src/client/engine/screen/normalizers.js';
 
 describe('Outcome.normalize rules (engine/screen/normalizers.ts)', () => {
+  it("changedRows: a bulk update's 412 rows as row errors on id (changedMeanwhile), one per line, sorted, the unreadable dropped (issue 28)", () => {
+    const rows = [{ rowNo: 9, changedBy: null }, { rowNo: 3 }, { rowNo: 3 }, { changedBy: {} }, null];
+    expect(changedRowsAsRowErrors(rows)).to.deep.equal([
+      { field: 'id', code: 'changedMeanwhile', meta: { rowNo: 3 } },
+      { field: 'id', code: 'changedMeanwhile', meta: { rowNo: 9 } },
+    ]);
+    expect(changedRowsAsRowErrors(undefined)).to.deep.equal([]);
+  });
+
   it('rowErrors (SPEC §5): one error per row and field, items without rowNo, field or code dropped, sorted by row, name_id invalid_format as nameIdFormat', () => {
     const errors = [
       { field: 'email', code: 'cannotBeChanged', meta: { rowNo: 9 } },

@@ -147,6 +147,31 @@ describe('screens/users.json (SPEC 2.15 Users)', () => {
     view.getByRole('button', { name: 'CSV download' });
   });
 
+  it('sends the previewed rows with their versions; rows changed since (412) are listed as errors with who changed them last, and Bulk update is offered no more (issue 28)', async () => {
+    const { view, calls, store } = await renderScreen('users', {
+      signedIn: MANAGER,
+      routes: {
+        'GET /api/v2/organizations/1/users': () => jsonResponse(200, { users: USERS.map(wire) }),
+        'POST /api/v2/organizations/1/users/preview': () => jsonResponse(200, { users: PREVIEWED }),
+        'POST /api/v2/organizations/1/users/bulk_update': () =>
+          jsonResponse(412, {
+            error: 'precondition_failed',
+            changed_by: { name: '美咲 高橋', email: 'manager2@example.com' },
+            changed_at: '2026-11-27T01:02:00.000Z',
+            rows: [{ row_no: 3, changed_by: { name: '美咲 高橋', email: 'manager2@example.com' }, changed_at: '2026-11-27T01:02:00.000Z' }],
+          }),
+      },
+    });
+    await view.findByText('EMP0001');
+    chooseFile(view.container);
+    fireEvent.click(await view.findByRole('button', { name: 'Bulk update' }));
+    await view.findByText('Line 3 id: This learner was changed by another administrator after the preview. Cancel the preview and upload the file again.');
+    const sent = bodyOf(calls('POST', '/api/v2/organizations/1/users/bulk_update')[0]!.args[1]) as { users: Array<{ etag: string }> };
+    expect(sent.users.map((user) => user.etag)).to.deep.equal(PREVIEWED.map((user) => user.etag));
+    expect(selectFlashMessages(store.getState() as never).map((message) => message.messageKey)).to.deep.equal(['errors.changedMeanwhile']);
+    expect(view.queryByRole('button', { name: 'Bulk update' })).to.equal(null);
+  });
+
   it('normalises the row errors (SPEC §5): one per row and field, incomplete items dropped, sorted by row', async () => {
     const { view } = await renderScreen('users', {
       signedIn: MANAGER,
