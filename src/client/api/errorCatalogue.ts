@@ -82,12 +82,10 @@ export function reauthenticationUrl(returnTo: string, gloplaId?: string | null):
   return `${SIGNIN_PATH}?prompt=login&returnTo=${encodeURIComponent(returnTo)}${organisation}`;
 }
 
-/** Who changed a record meanwhile and when (a 412's changed_by, changed_at: issue 28), as a flash's words and values. */
+/** Who changed a record meanwhile and when (a 412's changedBy, changedAt: issue 28), as the words say it. */
 export function changeOf(error: unknown): { messageKey: string; params?: Record<string, unknown> } {
-  const body = (isApiError(error) ? error.body : undefined) as { changedBy?: { name?: string; email?: string } | null; changedAt?: string | null } | undefined;
-  const who = body?.changedBy?.name || body?.changedBy?.email;
-  if (!who || !body?.changedAt) return { messageKey: 'errors.changedMeanwhileUnknown' };
-  return { messageKey: 'errors.changedMeanwhile', params: { name: who, time: body.changedAt } };
+  const body = isApiError(error) ? (error.body as { changedBy?: unknown; changedAt?: unknown } | undefined) : undefined;
+  return body?.changedBy && body.changedAt ? { messageKey: 'errors.changedMeanwhile', params: body } : { messageKey: 'errors.changedMeanwhileUnknown' };
 }
 
 const gloplaIdFromState = (state: Partial<SessionRootState> | undefined): string | null => state?.session?.organization?.gloplaId ?? null;

@@ -2,7 +2,6 @@
  * i18next set-up: ja is the default and the fallback; each language's words are a chunk of their own: the frame's
  * words, those of a screen arrive with it (screen/screenModule.ts).
  */
-import { formatDateTime } from './dates.js';
 import i18next, { type i18n } from 'i18next';
 import { initReactI18next } from 'react-i18next';
 import { DEFAULT_LANGUAGE, isLanguage, type Language } from '../../common/languages.js';
@@ -38,13 +37,10 @@ async function resourcesFor(language: Language, all = false): Promise<Record<str
 /**
  * The words' own formats: `{{person, personName}}` writes a person's name by the language's rule
  * (src/common/personName.ts), `personName(kana: true)` adds the kana name in brackets, `personName(kanaOnly: true)` is
- * the kana name alone and `personName(honorific: true)` adds the honorific (Japanese); `{{time, dateTime}}` writes an
- * ISO 8601 time as the pages write dates and times.
+ * the kana name alone and `personName(honorific: true)` adds the honorific (Japanese). Formats of dates come with the
+ * screen engine (dateWords.ts): moment stays out of the first load.
  */
 export function addWordFormats(instance: i18n): i18n {
-  instance.services.formatter?.add('dateTime', (value: unknown, lng: string | undefined) =>
-    typeof value === 'string' && value !== '' ? formatDateTime(value, isLanguage(lng) ? lng : DEFAULT_LANGUAGE) : String(value ?? ''),
-  );
   instance.services.formatter?.add('personName', (value: unknown, lng: string | undefined, options: Record<string, unknown>) =>
     formatPersonName(value as PersonName | null, isLanguage(lng) ? lng : DEFAULT_LANGUAGE, { kana: options.kana === true, kanaOnly: options.kanaOnly === true, honorific: options.honorific === true }),
   );

@@ -78,7 +78,7 @@ describe('api/errorCatalogue general handling (SPEC §8), run by callApi for eve
 
   it('412 precondition_failed → error flash errors.changedMeanwhile with who and when; without them, errors.changedMeanwhileUnknown (issue 28)', async () => {
     const named = await callTarget(() => jsonResponse(412, { error: 'precondition_failed', changed_by: { name: '美咲 高橋', email: 'manager2@example.com' }, changed_at: '2026-11-27T01:02:00.000Z' }));
-    expect(named.flashes).to.deep.equal([{ kind: 'error', messageKey: 'errors.changedMeanwhile', params: { name: '美咲 高橋', time: '2026-11-27T01:02:00.000Z' } }]);
+    expect(named.flashes).to.deep.equal([{ kind: 'error', messageKey: 'errors.changedMeanwhile', params: { error: 'precondition_failed', changedBy: { name: '美咲 高橋', email: 'manager2@example.com' }, changedAt: '2026-11-27T01:02:00.000Z' } }]);
     const unnamed = await callTarget(() => jsonResponse(412, { error: 'precondition_failed', changed_by: null, changed_at: null }));
     expect(unnamed.flashes).to.deep.equal([{ kind: 'error', messageKey: 'errors.changedMeanwhileUnknown' }]);
     expect(unnamed.reports).to.have.length(0);

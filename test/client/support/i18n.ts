@@ -1,5 +1,6 @@
 import i18next, { type i18n } from 'i18next';
 import { initReactI18next } from 'react-i18next';
+import { addDateWordFormats } from '../../../src/client/engine/dateWords.js';
 import { addWordFormats } from '../../../src/client/engine/i18n.js';
 import { loadLocales } from '../../../src/configuration/load.js';
 
@@ -13,5 +14,5 @@ export async function englishI18n(): Promise<i18n> {
     resources: { en: { translation: locales.en }, ja: { translation: locales.ja } },
     interpolation: { escapeValue: false },
   });
-  return addWordFormats(instance);
+  return addDateWordFormats(addWordFormats(instance));
 }

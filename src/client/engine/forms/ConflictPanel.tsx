@@ -8,7 +8,8 @@ import type { ReactElement } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useDispatch } from 'react-redux';
 import type { RJSFSchema } from '@rjsf/utils';
-import { formLatestWanted, formOverwriteWanted, type FormConflict } from './formState.js';
+import { formLatestWanted, formOverwriteWanted } from './conflict.js';
+import type { FormConflict } from './formState.js';
 
 interface ConflictPanelProps {
   formId: string;

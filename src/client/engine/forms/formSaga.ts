@@ -7,6 +7,7 @@ import { call, put, select, takeLatest } from 'redux-saga/effects';
 import type { Outcome } from '../../../common/screens.js';
 import { navigateTo } from '../../api/context.js';
 import { changeOf, handleApiError } from '../../api/errorCatalogue.js';
+import { formLatestWanted, formOverwriteWanted } from './conflict.js';
 import { isApiError } from '../../api/http.js';
 import { resolveValues } from '../screen/values.js';
 import { applyPayload } from './payloads.js';
@@ -18,9 +19,6 @@ import {
   formChecked,
   formConflicted,
   formFailed,
-  formLatestLoaded,
-  formLatestWanted,
-  formOverwriteWanted,
   formReleased,
   formSubmitted,
   formSucceeded,
@@ -98,7 +96,7 @@ function* loadLatest(formId: string): Generator<unknown, Record<string, unknown>
   if (!conflict) return undefined;
   const result = yield* runCall(`form/${formId}/latest`, conflict.definition.latest, conflict.submission.context);
   const latest = result.ok ? ((result.body as Record<string, unknown> | undefined)?.[conflict.definition.record] as Record<string, unknown> | undefined) : undefined;
-  if (latest) yield put(formLatestLoaded({ formId, latest }));
+  if (latest) yield put(formConflicted({ formId, conflict: { ...conflict, latest } }));
   return latest;
 }
 

@@ -72,13 +72,8 @@ export const formFieldsSet = actionCreator<{ formId: string; values: Record<stri
 export const formFailed = actionCreator<{ formId: string; fieldErrors: FieldError[]; fieldMessages?: FieldMessage[] }>('forms/failed');
 export const formReset = actionCreator<{ formId: string }>('forms/reset');
 export const formReleased = actionCreator<{ formId: string }>('forms/released');
-/** The write was refused as made on an old version: the form shows the conflict. */
+/** The write was refused as made on an old version: the form shows the conflict (again, with the latest read). */
 export const formConflicted = actionCreator<{ formId: string; conflict: FormConflict }>('forms/conflicted');
-/** 'Show the latest': the record read as it is now. */
-export const formLatestWanted = actionCreator<{ formId: string }>('forms/latestWanted');
-export const formLatestLoaded = actionCreator<{ formId: string; latest: Record<string, unknown> }>('forms/latestLoaded');
-/** 'Save mine anyway': the draft written again, on the latest version. */
-export const formOverwriteWanted = actionCreator<{ formId: string }>('forms/overwriteWanted');
 
 const EMPTY: FormEntry = { data: {}, status: 'idle', fieldErrors: [] };
 
@@ -96,10 +91,6 @@ export function formsReducer(state: FormsState = {}, action: UnknownAction): For
     return update(state, action.payload.formId, { data: action.payload.data, status: 'submitting', fieldErrors: [], fieldMessages: [], conflict: undefined });
   }
   if (formConflicted.match(action)) return update(state, action.payload.formId, { status: 'failed', conflict: action.payload.conflict });
-  if (formLatestLoaded.match(action)) {
-    const conflict = state[action.payload.formId]?.conflict;
-    return conflict ? update(state, action.payload.formId, { conflict: { ...conflict, latest: action.payload.latest } }) : state;
-  }
   if (formSucceeded.match(action)) return update(state, action.payload.formId, { status: 'succeeded', result: action.payload.result });
   if (formChecked.match(action)) return update(state, action.payload.formId, { status: 'checked', result: action.payload.result });
   if (formFieldsSet.match(action)) {

@@ -22,7 +22,7 @@ import { fragmentByName } from './fragments.js';
 import { linkClassName, LinkView, useHref } from './LinkView.js';
 import { screenPath } from './navigation.js';
 import { resolveValue, resolveValues, type ScreenContext } from './values.js';
-import { nextCursor, screenDataMoreWanted } from './screenDataState.js';
+import { nextCursor, screenDataMoreWanted } from './screenData.js';
 
 const FormScreen = lazy(() => importFormScreen().then((module) => ({ default: module.FormScreen })));
 

@@ -3,7 +3,9 @@
  * (ScreenView, the gallery), in their chunk: the first load carries only their state (screenDataState.ts,
  * dialogState.ts, forms/formState.ts).
  */
+import i18next from 'i18next';
 import { all, fork } from 'redux-saga/effects';
+import { addDateWordFormats } from '../dateWords.js';
 import { startLazySaga } from '../../state/lazySagas.js';
 import { formsSaga } from '../forms/formSaga.js';
 import { screenActionsSaga } from './actions.js';
@@ -13,7 +15,13 @@ export function* screenEngineSaga() {
   yield all([fork(formsSaga), fork(screenDataSaga), fork(screenActionsSaga)]);
 }
 
-/** Before the first screen's effects run: idempotent, so called while rendering. */
+let datesAdded = false;
+
+/** Before the first screen's effects run: idempotent, so called while rendering. The words' date formats come with it. */
 export function startScreenEngine(): void {
+  if (!datesAdded) {
+    datesAdded = true;
+    addDateWordFormats(i18next);
+  }
   startLazySaga(screenEngineSaga);
 }

@@ -10,11 +10,9 @@ import { applyOutcome, chooseOutcome, runCall, type CallResult } from './calls.j
 import { matches } from './conditions.js';
 import { navigateToScreen, screenById } from './navigation.js';
 import type { ScreenContext } from './values.js';
+import { actionCreator } from '../../state/actions.js';
 import {
-  nextCursor,
   screenDataLoaded,
-  screenDataMoreWanted,
-  screenDataPageAdded,
   screenDataReloaded,
   screenEntered,
   screenLeft,
@@ -71,6 +69,15 @@ export function* loadScreenData(screenId: string, refill = false): Generator<unk
 
 type PagedDefinition = DataDefinition & { pages: DataPages };
 
+/** A table of a paged entry (DataDefinition.pages) nears the end of its rows: the next page is wanted. */
+export const screenDataMoreWanted = actionCreator<{ screenId: string; key: string }>('screens/moreWanted');
+
+/** The cursor of a paged entry's next page, or undefined when its last page is loaded (or the entry is not paged). */
+export function nextCursor(value: unknown, pages: DataPages | undefined): unknown {
+  const cursor = pages && typeof value === 'object' && value !== null ? (value as Record<string, unknown>)[pages.next] : undefined;
+  return cursor === null ? undefined : cursor;
+}
+
 /** The page of a paged entry after the cursor `after`. */
 function* pageAfter(screenId: string, key: string, definition: PagedDefinition, after: unknown, context: Partial<ScreenContext>): Generator<unknown, CallResult, unknown> {
   const query = { ...definition.query, [definition.pages.cursor]: after as string };
@@ -105,7 +112,13 @@ export function* loadMore({ payload: { screenId, key } }: ReturnType<typeof scre
   if (after === undefined) return;
   const result = yield* pageAfter(screenId, key, definition as PagedDefinition, after, { ...entry.context, data: entry.values });
   if (result.ok) {
-    yield put(screenDataPageAdded({ screenId, key, pages: definition.pages, after, page: result.body as Record<string, unknown> }));
+    // added unless the entry was loaded again meanwhile (its cursor moved): no row twice
+    const current = (yield select((state: ScreenDataRootState) => state.screenData[screenId])) as ScreenDataEntry | undefined;
+    if (!current || nextCursor(current.values[key], definition.pages) !== after) return;
+    const { rows } = definition.pages;
+    const page = result.body as Record<string, unknown>;
+    const value = { ...page, [rows]: [...rowsOf(current.values[key], rows), ...rowsOf(page, rows)] };
+    yield put(screenDataLoaded({ screenId, status: current.status, values: { ...current.values, [key]: value } }));
     return;
   }
   const outcome = chooseOutcome(definition.outcomes, result, entry.context);

@@ -6,7 +6,6 @@ import type { UnknownAction } from 'redux';
 import { actionCreator } from '../../state/actions.js';
 import { screenLocalSet } from './local.js';
 import type { ScreenContext } from './values.js';
-import type { DataPages } from '../../../common/screens.js';
 
 export type LoadStatus = 'loading' | 'loaded' | 'failed';
 
@@ -27,11 +26,6 @@ export const screenEntered = actionCreator<{ screenId: string; context: Partial<
 export const screenDataReloaded = actionCreator<{ screenId: string }>('screens/reloaded');
 export const screenDataLoaded = actionCreator<{ screenId: string; status: LoadStatus; values: Record<string, unknown> }>('screens/loaded');
 export const screenLeft = actionCreator<{ screenId: string }>('screens/left');
-/** A table of a paged entry (DataDefinition.pages) nears the end of its rows: the next page is wanted. */
-export const screenDataMoreWanted = actionCreator<{ screenId: string; key: string }>('screens/moreWanted');
-/** The next page of a paged entry: its rows appended, its cursor the page's (`after`: the cursor it was asked with). */
-export const screenDataPageAdded = actionCreator<{ screenId: string; key: string; pages: DataPages; after: unknown; page: Record<string, unknown> }>('screens/pageAdded');
-
 export function screenDataReducer(state: ScreenDataState = {}, action: UnknownAction): ScreenDataState {
   if (screenEntered.match(action)) {
     const { screenId, context } = action.payload;
@@ -47,27 +41,11 @@ export function screenDataReducer(state: ScreenDataState = {}, action: UnknownAc
     if (!entry) return state;
     return { ...state, [action.payload.screenId]: { ...entry, status: action.payload.status, values: action.payload.values } };
   }
-  if (screenDataPageAdded.match(action)) return withPage(state, action.payload);
   if (screenLeft.match(action)) {
     const { [action.payload.screenId]: _left, ...rest } = state;
     return rest;
   }
   return state;
-}
-
-/** The page appended to the entry's rows, unless the entry was loaded again meanwhile (its cursor moved: no row twice). */
-function withPage(state: ScreenDataState, { screenId, key, pages, after, page }: ReturnType<typeof screenDataPageAdded>['payload']): ScreenDataState {
-  const entry = state[screenId];
-  const loaded = entry?.values[key] as Record<string, unknown> | undefined;
-  if (!entry || !loaded || loaded[pages.next] !== after) return state;
-  const rows = [...(loaded[pages.rows] as unknown[]), ...(page[pages.rows] as unknown[])];
-  return { ...state, [screenId]: { ...entry, values: { ...entry.values, [key]: { ...page, [pages.rows]: rows } } } };
-}
-
-/** The cursor of a paged entry's next page, or undefined when its last page is loaded (or the entry is not paged). */
-export function nextCursor(value: unknown, pages: DataPages | undefined): unknown {
-  const cursor = pages && typeof value === 'object' && value !== null ? (value as Record<string, unknown>)[pages.next] : undefined;
-  return cursor === null ? undefined : cursor;
 }
 
 export interface ScreenDataRootState {
