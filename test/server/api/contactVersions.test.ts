@@ -5,7 +5,7 @@
  */
 import { expect } from 'chai';
 import { bearer } from '../support/oidc.js';
-import { accessToken } from '../support/tokens.js';
+import { accessToken, demoManagers } from '../support/tokens.js';
 import { useTestApp } from '../support/testApp.js';
 
 type Json = Record<string, any>;
@@ -13,12 +13,10 @@ type Json = Record<string, any>;
 describe('Versions of contacts and billing contacts: ETag, If-Match, 412 (issue 28)', function () {
   this.timeout(20_000);
   const ctx = useTestApp({ env: { SEED: 'demo' } });
-  const as = {} as Record<'manager' | 'manager2', Record<string, string>>;
+  let as: Awaited<ReturnType<typeof demoManagers>>;
 
   before(async () => {
-    const second = await ctx.db.selectFrom('admins').select('id').where('email', '=', 'manager2@example.com').executeTakeFirstOrThrow();
-    as.manager = bearer(await accessToken(ctx.app, { sub: '1' }));
-    as.manager2 = bearer(await accessToken(ctx.app, { sub: String(second.id) }));
+    as = await demoManagers(ctx.app, ctx.db);
   });
 
   const call = (method: 'GET' | 'POST' | 'PATCH' | 'DELETE', path: string, headers: Record<string, string>, payload?: Json) =>

@@ -4,8 +4,7 @@
  * who changed them, writing nothing. On the demo data: manager@ (1) and manager2@ both manage G0000001 (id 1).
  */
 import { expect } from 'chai';
-import { bearer } from '../support/oidc.js';
-import { accessToken } from '../support/tokens.js';
+import { demoManagers } from '../support/tokens.js';
 import { useTestApp } from '../support/testApp.js';
 
 type Json = Record<string, any>;
@@ -13,12 +12,10 @@ type Json = Record<string, any>;
 describe('Versions of learners: If-Match on an edit, previewed versions in a bulk update (issue 28)', function () {
   this.timeout(20_000);
   const ctx = useTestApp({ env: { SEED: 'demo' } });
-  const as = {} as Record<'manager' | 'manager2', Record<string, string>>;
+  let as: Awaited<ReturnType<typeof demoManagers>>;
 
   before(async () => {
-    const second = await ctx.db.selectFrom('admins').select('id').where('email', '=', 'manager2@example.com').executeTakeFirstOrThrow();
-    as.manager = bearer(await accessToken(ctx.app, { sub: '1' }));
-    as.manager2 = bearer(await accessToken(ctx.app, { sub: String(second.id) }));
+    as = await demoManagers(ctx.app, ctx.db);
   });
 
   const users = async (): Promise<Json[]> => (await ctx.app.inject({ url: '/api/v2/organizations/1/users', headers: as.manager })).json().users;

@@ -7,7 +7,9 @@ import { generateKeyPairSync } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { importJWK, SignJWT, type JWK } from 'jose';
 import { PORTAL_CLIENT_ID } from '../../../src/common/identity.js';
+import type { Db } from '../../../src/server/db/index.js';
 import { loadOrCreateKeys } from '../../../src/server/idp/keys.js';
+import { bearer } from './oidc.js';
 
 export interface TokenOptions {
   sub?: string;
@@ -48,4 +50,13 @@ export async function accessToken(app: FastifyInstance, options: TokenOptions = 
     .setExpirationTime(now + expiresIn)
     .setJti(`test-${Math.random().toString(36).slice(2)}`)
     .sign(key);
+}
+
+/**
+ * The headers of G0000001's two demo managers, manager@ (id 1) and manager2@, each signed in for it: two people who may
+ * change the same record (issue 28).
+ */
+export async function demoManagers(app: FastifyInstance, db: Db): Promise<Record<'manager' | 'manager2', Record<string, string>>> {
+  const second = await db.selectFrom('admins').select('id').where('email', '=', 'manager2@example.com').executeTakeFirstOrThrow();
+  return { manager: bearer(await accessToken(app, { sub: '1' })), manager2: bearer(await accessToken(app, { sub: String(second.id) })) };
 }

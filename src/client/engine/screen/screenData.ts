@@ -92,8 +92,7 @@ function* refilled(screenId: string, key: string, definition: PagedDefinition, l
   for (let after = nextCursor(value, definition.pages); after !== undefined && rowsOf(value, rows).length < wanted; after = nextCursor(value, definition.pages)) {
     const result = yield* pageAfter(screenId, key, definition, after, context);
     if (!result.ok) break;
-    const page = result.body as Record<string, unknown>;
-    value = { ...page, [rows]: [...rowsOf(value, rows), ...rowsOf(page, rows)] };
+    value = withPage(value, result.body, rows);
   }
   return value;
 }
@@ -102,6 +101,9 @@ const rowsOf = (value: unknown, rows: string): unknown[] => {
   const list = typeof value === 'object' && value !== null ? (value as Record<string, unknown>)[rows] : undefined;
   return Array.isArray(list) ? list : [];
 };
+
+/** The next page's answer with the rows before it in front of its own. */
+const withPage = (value: unknown, page: unknown, rows: string) => ({ ...(page as Record<string, unknown>), [rows]: [...rowsOf(value, rows), ...rowsOf(page, rows)] });
 
 /** The next page of a paged entry, asked by its table as it nears the end of the rows (one load at a time). */
 export function* loadMore({ payload: { screenId, key } }: ReturnType<typeof screenDataMoreWanted>): Generator<unknown, void, unknown> {
@@ -115,9 +117,7 @@ export function* loadMore({ payload: { screenId, key } }: ReturnType<typeof scre
     // added unless the entry was loaded again meanwhile (its cursor moved): no row twice
     const current = (yield select((state: ScreenDataRootState) => state.screenData[screenId])) as ScreenDataEntry | undefined;
     if (!current || nextCursor(current.values[key], definition.pages) !== after) return;
-    const { rows } = definition.pages;
-    const page = result.body as Record<string, unknown>;
-    const value = { ...page, [rows]: [...rowsOf(current.values[key], rows), ...rowsOf(page, rows)] };
+    const value = withPage(current.values[key], result.body, definition.pages.rows);
     yield put(screenDataLoaded({ screenId, status: current.status, values: { ...current.values, [key]: value } }));
     return;
   }
