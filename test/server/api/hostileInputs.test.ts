@@ -201,7 +201,7 @@ describe('hostile inputs on every write route of the API (issue 7)', function ()
   });
 
   it(`${RUNS} generated headers`, async () => {
-    const headerNames = ['x-v2-admin-auth-token', 'x-v2-admin-activate-token', 'x-v2-admin-reset-password-token', 'accept-language', 'content-length', 'x-forwarded-for', 'accept'];
+    const headerNames = ['x-v2-admin-auth-token', 'x-v2-admin-activate-token', 'x-v2-admin-reset-password-token', 'accept-language', 'content-length', 'x-forwarded-for', 'accept', 'if-match'];
     await fc.assert(
       fc.asyncProperty(fc.integer({ min: 0, max: 1000 }), fc.dictionary(fc.constantFrom(...headerNames), headerText, { maxKeys: 4 }), async (pick, headers) => {
         const route = routes[pick % routes.length]!;
