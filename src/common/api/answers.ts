@@ -71,7 +71,12 @@ export const memberAdminSchema = objectOf({
 export type MemberAdmin = FromSchema<typeof memberAdminSchema>;
 
 /** An affiliation of the organisation's admin list (SPEC 2.13, §3 Affiliation). */
-export const organizationAffiliationSchema = objectOf({ role: { type: 'string', enum: ROLES }, organization: organizationSchema, admin: memberAdminSchema });
+export const organizationAffiliationSchema = objectOf({
+  role: { type: 'string', enum: ROLES },
+  etag: { type: 'string', description: "the affiliation's version (issue 28): send it in If-Match to change the role or remove the admin as you saw them" },
+  organization: organizationSchema,
+  admin: memberAdminSchema,
+});
 export type OrganizationAffiliation = FromSchema<typeof organizationAffiliationSchema>;
 
 /** GET organizations/{orgId}/affiliations: managers first, then by kana name and e-mail. */
@@ -468,6 +473,7 @@ export const subscriptionServiceSchema = {
 const subscriptionSummaryProperties = {
   id: { type: 'integer', description: `${PUBLIC_ID}; 0 in a dry run of a new application` },
   requestCode: { type: 'string', description: "the application number ('A' + 9 digits); '' in a dry run of a new application" },
+  etag: { type: 'string', description: "the application's version (its ETag, issue 28): send it in If-Match to change or cancel it as you saw it; a dry run answers the version it checked ('' for a new one)" },
   isUpdatable: { type: 'boolean', description: 'true until 2 business days before startsOn (src/common/subscriptionRules.ts isUpdatable)' },
   appliedAt: { type: 'string', format: 'date-time' },
   startsOn: { type: 'array', items: { type: 'string', format: 'date' }, description: 'yyyy-MM-dd; the first is used' },
@@ -481,7 +487,7 @@ const subscriptionSummaryProperties = {
   },
 } as const;
 
-const subscriptionSummaryRequired = ['id', 'requestCode', 'isUpdatable', 'appliedAt', 'startsOn', 'userCount', 'services', 'project', 'projectClass'] as const;
+const subscriptionSummaryRequired = ['id', 'requestCode', 'etag', 'isUpdatable', 'appliedAt', 'startsOn', 'userCount', 'services', 'project', 'projectClass'] as const;
 
 /** An application of the organisation's list (SPEC 2.9). */
 export const subscriptionSummarySchema = {

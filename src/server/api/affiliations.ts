@@ -12,7 +12,7 @@
  * The organisation must be the session's (token glopla_id) and the caller affiliated with it (api/auth.ts); a manager
  * never acts on their own row (403). An affiliation that is gone answers 409 admin_already_deleted (SPEC §8).
  */
-import type { FastifyPluginAsync } from 'fastify';
+import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import {
   affiliationAnswerSchema,
   inviteAnswerSchema,
@@ -31,6 +31,7 @@ import { auditOf } from './audit.js';
 import { requireAffiliation, requireManager, requireRecentAuthentication, signedIn, useAuthentication, type SignedInAdmin } from './auth.js';
 import { ApiError } from './errors.js';
 import { TAG } from './openapi.js';
+import { changedMeanwhileAs412, conditionalWrite, etagHeader, preconditionOf, sendEtag } from './preconditions.js';
 import { errorAnswers, languageQuery, organizationAdminParams, organizationParams, wire, type OrganizationAdminParams, type OrganizationParams } from './schemas.js';
 import { formBody } from './validation.js';
 
@@ -49,6 +50,7 @@ async function requireManagerOfAnother(db: Db, admin: SignedInAdmin, params: Org
 export const affiliationsRoutes: FastifyPluginAsync = async (app) => {
   useAuthentication(app);
   const { config, db } = app;
+  const staleAs412 = <T>(request: FastifyRequest<{ Params: OrganizationAdminParams }>, work: Promise<T>) => changedMeanwhileAs412(db, request, request.params.orgId, work);
   const invitationDeps = { db, mailer: app.mailer, publicUrl: config.publicUrl, ttlSeconds: config.activationTokenTtl };
 
   app.get<{ Params: OrganizationParams; Reply: OrganizationAffiliationsAnswer }>(
@@ -112,24 +114,28 @@ export const affiliationsRoutes: FastifyPluginAsync = async (app) => {
       config: { audit: ['membership.roleChanged', 'account.nameChanged'] },
       schema: {
         tags: [TAG.organisationAdmins, TAG.account],
-        summary: "Change another admin's role (a manager; body {role}), or the signed-in admin's own name (body first, last, kana first, kana last)",
+        summary: "Change another admin's role (a manager; body {role}; with If-Match, only on the affiliation's version named), or the signed-in admin's own name (body first, last, kana first, kana last)",
         params: organizationAdminParams,
+        headers: conditionalWrite.headers,
         // the body's fields choose the form: {role} is a role change, the names a name change
         body: formBody('admin-name', 'affiliation-role'),
         response: {
-          200: wire(affiliationAnswerSchema),
+          200: { ...wire(affiliationAnswerSchema), headers: etagHeader },
           ...errorAnswers({ 403: [API_ERROR.forbidden, API_ERROR.reauthenticationExpired], 409: [API_ERROR.adminAlreadyDeleted] }),
+          ...conditionalWrite.answers,
         },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const admin = signedIn(request);
       const { orgId, adminId } = request.params;
       const body = request.body;
       if ('role' in body) {
         await requireManagerOfAnother(db, admin, request.params);
-        const result = await changeRole(db, orgId, adminId, body.role, auditOf(request, orgId));
+        const precondition = preconditionOf(request, config.ifMatchRequired);
+        const result = await staleAs412(request, changeRole(db, orgId, adminId, { role: body.role, precondition }, auditOf(request, orgId)));
         if (!result.ok) throw new ApiError(409, API_ERROR.adminAlreadyDeleted);
+        sendEtag(reply, result.affiliation.etag);
         if (result.changed) {
           // the admin's sessions for this organisation end: their browser learns the new role at the next sign-in;
           // their sessions for other organisations stay
@@ -154,18 +160,22 @@ export const affiliationsRoutes: FastifyPluginAsync = async (app) => {
       config: { audit: ['membership.deleted'] },
       schema: {
         tags: [TAG.organisationAdmins],
-        summary: 'Remove another admin from the organisation (a manager)',
+        summary: 'Remove another admin from the organisation (a manager); with If-Match, only the version named',
         params: organizationAdminParams,
+        headers: conditionalWrite.headers,
         response: {
           204: { description: 'Removed', type: 'null' },
           ...errorAnswers({ 403: [API_ERROR.forbidden], 409: [API_ERROR.adminAlreadyDeleted] }),
+          ...conditionalWrite.answers,
         },
       },
     },
     async (request, reply) => {
       const admin = signedIn(request);
+      const { orgId, adminId } = request.params;
       await requireManagerOfAnother(db, admin, request.params);
-      if (!(await removeAffiliation(db, request.params.orgId, request.params.adminId, auditOf(request, request.params.orgId)))) throw new ApiError(409, API_ERROR.adminAlreadyDeleted);
+      const precondition = preconditionOf(request, config.ifMatchRequired);
+      if (!(await staleAs412(request, removeAffiliation(db, orgId, adminId, precondition, auditOf(request, orgId))))) throw new ApiError(409, API_ERROR.adminAlreadyDeleted);
       // the API already refuses the organisation (every call joins through the affiliation); ending the admin's tokens
       // for it also ends the sessions signed in for it (their account calls too); other organisations' sessions stay
       await endOrganizationTokens(db, request.params.adminId, request.params.orgId);

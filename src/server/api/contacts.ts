@@ -45,7 +45,7 @@ import { auditOf } from './audit.js';
 import { requireManager, signedIn, useAuthentication } from './auth.js';
 import { ApiError } from './errors.js';
 import { etagOf } from '../domain/versions.js';
-import { conditionalWrite, etagHeader, preconditionFailed, preconditionOf, sendVersion } from './preconditions.js';
+import { conditionalWrite, etagHeader, preconditionFailed, preconditionOf, sendEtag } from './preconditions.js';
 import { TAG } from './openapi.js';
 import { errorAnswers, organizationParams, organizationRecordParams, wire, type OrganizationParams, type OrganizationRecordParams } from './schemas.js';
 import { formBody } from './validation.js';
@@ -137,7 +137,7 @@ function registerKind<Fields, Record extends { id: number }>(app: FastifyInstanc
       await requireManager(db, signedIn(request), request.params.orgId);
       const record = await findContact(db, kind.table, request.params.orgId, storedId(request));
       if (!record) throw notFound();
-      sendVersion(reply, record.version);
+      sendEtag(reply, etagOf(record.version));
       return { [kind.oneKey]: shown(record) };
     },
   );
@@ -158,7 +158,7 @@ function registerKind<Fields, Record extends { id: number }>(app: FastifyInstanc
       await requireManager(db, signedIn(request), request.params.orgId);
       const record = await createContact(db, kind.table, request.params.orgId, request.body as Fields, auditOf(request, request.params.orgId));
       request.log.info({ organizationId: request.params.orgId, kind: kind.path }, 'contact added');
-      sendVersion(reply, record.version);
+      sendEtag(reply, etagOf(record.version));
       return reply.code(201).send({ [kind.oneKey]: shown(record) });
     },
   );
@@ -184,7 +184,7 @@ function registerKind<Fields, Record extends { id: number }>(app: FastifyInstanc
       const change = await updateContact(db, kind.table, orgId, id, { fields: request.body as Fields, precondition }, auditOf(request, orgId));
       if (change.outcome === 'not_found') throw notFound();
       if (change.outcome === 'stale') throw await preconditionFailed(db, request, orgId, { type: kind.table.auditType, id });
-      sendVersion(reply, change.result.version);
+      sendEtag(reply, etagOf(change.result.version));
       return { [kind.oneKey]: shown(change.result) };
     },
   );

@@ -49,6 +49,7 @@ import { auditOf } from './audit.js';
 import { requireManager, signedIn, useAuthentication } from './auth.js';
 import { ApiError } from './errors.js';
 import { idempotencyHeaders, idempotentRequest, keyReusedAsFieldError, rememberRequest } from './idempotency.js';
+import { changedMeanwhileAs412, conditionalWrite, etagHeader, preconditionOf, sendEtag } from './preconditions.js';
 import { TAG } from './openapi.js';
 import { errorAnswers, isId, organizationParams, wire } from './schemas.js';
 import { FormValidationError, formBody } from './validation.js';
@@ -150,10 +151,10 @@ async function mailConfirmation(app: FastifyInstance, request: FastifyRequest<{ 
   );
 }
 
-/** The domain's refusal as the 422 field errors every form answers. */
-async function refusedAsFieldErrors<T>(work: Promise<T>): Promise<T> {
+/** The domain's refusal as the 422 field errors every form answers; a change on an old version as 412 (issue 28). */
+async function refusedAsFieldErrors<T>(app: FastifyInstance, request: FastifyRequest<{ Params: OrgParams }>, work: Promise<T>): Promise<T> {
   try {
-    return await work;
+    return await changedMeanwhileAs412(app.db, request, Number(request.params.orgId), work);
   } catch (error) {
     if (error instanceof ApplicationRefused) throw new FormValidationError(error.fieldErrors);
     throw keyReusedAsFieldError(error);
@@ -190,15 +191,16 @@ function registerReads(app: FastifyInstance, tags: string[]): void {
     {
       schema: {
         tags,
-        summary: 'One application by its requestCode (a manager)',
+        summary: 'One application by its requestCode (a manager), its version in ETag',
         params: requestCodeParams,
         querystring: langQuery,
-        response: { 200: wire(subscriptionAnswerSchema), ...errorAnswers(RECORD_ERRORS) },
+        response: { 200: { ...wire(subscriptionAnswerSchema), headers: etagHeader }, ...errorAnswers(RECORD_ERRORS) },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const corporateSubscription = await findSubscription(app.db, await subscriptionReader(app, request), request.params.requestCode);
       if (!corporateSubscription) throw notFound();
+      sendEtag(reply, corporateSubscription.etag);
       return { corporateSubscription: publicSubscription(app.publicIds, corporateSubscription) };
     },
   );
@@ -220,7 +222,7 @@ function registerCreate(app: FastifyInstance, tags: string[]): void {
         querystring: writeQuery,
         headers: idempotencyHeaders,
         body: formBody('subscription'),
-        response: { 200: wire(subscriptionWriteAnswerSchema), 201: wire(subscriptionWriteAnswerSchema), ...errorAnswers(ACCESS_ERRORS) },
+        response: { 200: wire(subscriptionWriteAnswerSchema), 201: { ...wire(subscriptionWriteAnswerSchema), headers: etagHeader }, ...errorAnswers(ACCESS_ERRORS) },
       },
     },
     async (request, reply) => {
@@ -228,11 +230,12 @@ function registerCreate(app: FastifyInstance, tags: string[]): void {
       const dryRun = request.query.dryrun === true;
       const idempotency = idempotentRequest(request, reader.organizationId, signedIn(request).id);
       const form = storedSubscriptionForm(app.publicIds, request.body);
-      const { replayed, ...answer } = await refusedAsFieldErrors(createSubscription(app.db, reader, form, dryRun, idempotency));
+      const { replayed, ...answer } = await refusedAsFieldErrors(app, request, createSubscription(app.db, reader, form, dryRun, idempotency));
       if (!dryRun && !replayed) {
         request.log.info({ organizationId: reader.organizationId, requestCode: answer.corporateSubscription.requestCode }, 'corporate subscription applied');
         await mailConfirmation(app, request, 'subscriptionApplied', answer.corporateSubscription);
       }
+      sendEtag(reply, answer.corporateSubscription.etag);
       return reply.code(dryRun ? 200 : 201).send(publicWriteAnswer(app, answer));
     },
   );
@@ -251,26 +254,28 @@ function registerUpdates(app: FastifyInstance, tags: string[]): void {
         config: { audit: [action] },
         schema: {
           tags,
-          summary: `${summary}; once per Idempotency-Key`,
+          summary: `${summary}; once per Idempotency-Key; with If-Match, only on the version named (a dry run too: it answers the version it checked)`,
           params: requestCodeParams,
           querystring: writeQuery,
-          headers: idempotencyHeaders,
+          headers: { ...idempotencyHeaders, properties: { ...idempotencyHeaders.properties, ...conditionalWrite.headers.properties } },
           body: formBody('subscription'),
-          response: { 200: wire(subscriptionWriteAnswerSchema), ...errorAnswers(RECORD_ERRORS) },
+          response: { 200: { ...wire(subscriptionWriteAnswerSchema), headers: etagHeader }, ...errorAnswers(RECORD_ERRORS), ...conditionalWrite.answers },
         },
       },
-      async (request) => {
+      async (request, reply) => {
         const reader = await subscriptionReader(app, request);
         const dryRun = request.query.dryrun === true;
         const idempotency = idempotentRequest(request, reader.organizationId, signedIn(request).id);
+        const precondition = preconditionOf(request, app.config.ifMatchRequired);
         const form = storedSubscriptionForm(app.publicIds, request.body);
-        const result = await refusedAsFieldErrors(write(app.db, reader, request.params.requestCode, form, dryRun, idempotency));
+        const result = await refusedAsFieldErrors(app, request, write(app.db, reader, request.params.requestCode, form, { dryRun, idempotency, precondition }));
         if (!result) throw notFound();
         const { replayed, ...answer } = result;
         if (!dryRun && !replayed) {
           request.log.info({ organizationId: reader.organizationId, requestCode: request.params.requestCode, path }, 'corporate subscription changed');
           await mailConfirmation(app, request, 'subscriptionChanged', answer.corporateSubscription);
         }
+        sendEtag(reply, answer.corporateSubscription.etag);
         return publicWriteAnswer(app, answer);
       },
     );
@@ -279,7 +284,7 @@ function registerUpdates(app: FastifyInstance, tags: string[]): void {
     '/organizations/:orgId/confirmed_corporate_subscriptions/:requestCode',
     "Change the learners of a class application (a manager): added until the enlargement deadline, none removed; other admins than the stored ones are refused (admin_ids notUpdatable); the body's other fields are not used",
     'subscription.confirmedUpdated',
-    (db, reader, requestCode, form, dryRun, idempotency) => updateConfirmedSubscription(db, reader, requestCode, form, dryRun, idempotency),
+    updateConfirmedSubscription,
   );
 }
 
@@ -290,15 +295,17 @@ function registerDelete(app: FastifyInstance, tags: string[]): void {
       config: { audit: ['subscription.cancelled'] },
       schema: {
         tags,
-        summary: 'Cancel (delete) an application while it is updatable (a manager); 422 requestCode notUpdatable after its deadline',
+        summary: 'Cancel (delete) an application while it is updatable (a manager); 422 requestCode notUpdatable after its deadline; with If-Match, only the version named',
         params: requestCodeParams,
-        response: { 204: { description: 'Cancelled', type: 'null' }, ...errorAnswers(RECORD_ERRORS) },
+        headers: conditionalWrite.headers,
+        response: { 204: { description: 'Cancelled', type: 'null' }, ...errorAnswers(RECORD_ERRORS), ...conditionalWrite.answers },
       },
     },
     async (request, reply) => {
       const reader = await subscriptionReader(app, request);
+      const precondition = preconditionOf(request, app.config.ifMatchRequired);
       const cancelled = await findSubscription(app.db, reader, request.params.requestCode);
-      const outcome = await refusedAsFieldErrors(deleteSubscription(app.db, reader, request.params.requestCode));
+      const outcome = await refusedAsFieldErrors(app, request, deleteSubscription(app.db, reader, request.params.requestCode, precondition));
       if (outcome === 'notFound' || !cancelled) throw notFound();
       request.log.info({ organizationId: reader.organizationId, requestCode: request.params.requestCode }, 'corporate subscription cancelled');
       await mailConfirmation(app, request, 'subscriptionCancelled', cancelled);

@@ -18,7 +18,7 @@ import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { DEFAULT_LANGUAGE, type Language } from '../../common/languages.js';
 import type { LastChange } from '../domain/versions.js';
 import { requestLanguage } from './language.js';
-import { conditionalWrite, etagHeader, PreconditionFailed, preconditionOf } from './preconditions.js';
+import { conditionalWrite, etagHeader, PreconditionFailed, preconditionOf, sendEtag } from './preconditions.js';
 import multipart, { type MultipartFile } from '@fastify/multipart';
 import {
   organizationUserAnswerSchema,
@@ -206,7 +206,7 @@ export const organizationUsersRoutes: FastifyPluginAsync = async (app) => {
         if (result.reason === 'stale') throw new PreconditionFailed(await lastLearnerChange(db, orgId, userId, languageOf(request)));
         throw new ApiError(404, API_ERROR.notFound);
       }
-      reply.header('etag', result.user.etag);
+      sendEtag(reply, result.user.etag);
       request.log.info({ organizationId: orgId, userId }, 'learner updated');
       return { user: result.user };
     },

@@ -12,7 +12,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { API_ERROR } from '../../common/errorCodes.js';
 import { DEFAULT_LANGUAGE } from '../../common/languages.js';
 import type { Db } from '../db/index.js';
-import { etagOf, lastChange, type LastChange, type Precondition } from '../domain/versions.js';
+import { lastChange, StaleVersion, type LastChange, type Precondition, type VersionedTarget } from '../domain/versions.js';
 import { ApiError } from './errors.js';
 import { requestLanguage } from './language.js';
 
@@ -39,9 +39,9 @@ export function preconditionOf(request: FastifyRequest, required: boolean): Prec
   return tags.flatMap((tag) => (tag![1] ? [] : [`"${tag![2]!}"`]));
 }
 
-/** The record's version as the answer's ETag. */
-export function sendVersion(reply: FastifyReply, version: string): void {
-  reply.header('etag', etagOf(version));
+/** The record's version (its entity tag) as the answer's ETag; none for a record not stored (a dry run's new one). */
+export function sendEtag(reply: FastifyReply, etag: string): void {
+  if (etag) reply.header('etag', etag);
 }
 
 /** A row of a list written at once (a bulk update) whose record changed since the version it carried. */
@@ -62,8 +62,18 @@ export class PreconditionFailed extends Error {
 }
 
 /** The 412 of a stale write on the target (the trail names who made the present version). */
-export async function preconditionFailed(db: Db, request: FastifyRequest, organizationId: number, target: { type: string; id: number }): Promise<PreconditionFailed> {
+export async function preconditionFailed(db: Db, request: FastifyRequest, organizationId: number, target: VersionedTarget): Promise<PreconditionFailed> {
   return new PreconditionFailed(await lastChange(db, organizationId, target, requestLanguage(request) ?? DEFAULT_LANGUAGE));
+}
+
+/** The work's result; a StaleVersion it throws (the domain refused a change on an old version) as the 412. */
+export async function changedMeanwhileAs412<T>(db: Db, request: FastifyRequest, organizationId: number, work: Promise<T>): Promise<T> {
+  try {
+    return await work;
+  } catch (error) {
+    if (error instanceof StaleVersion) throw await preconditionFailed(db, request, organizationId, error.target);
+    throw error;
+  }
 }
 
 const changedBy = (change: LastChange | undefined) => (change ? { name: change.name, email: change.email } : null);

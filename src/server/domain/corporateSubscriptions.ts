@@ -23,6 +23,7 @@ import { BILLING_CONTACTS, CONTACTS, findContact, withoutVersion } from './conta
 import { claimKey, recordAnswer, type IdempotentRequest } from './idempotency.js';
 import { randomRequestCode } from './requestCodes.js';
 import { serviceGroupLinks, type CatalogueReader } from './services.js';
+import { etagOf, requireVersion, versionOf, type Precondition } from './versions.js';
 
 export type { SubscriptionForm } from './corporateSubscriptionChecks.js';
 
@@ -71,6 +72,7 @@ function subscriptionQuery(db: Db, organizationId: number) {
       'projectClasses.name as projectClassName',
       'projects.projectCode',
       'projects.name as projectName',
+      versionOf('corporateSubscriptions').as('version'),
     ])
     .where('corporateSubscriptions.organizationId', '=', organizationId);
 }
@@ -114,6 +116,7 @@ function summaryOf(row: SubscriptionRow, services: SummaryService[], userCount: 
   return {
     id: row.id,
     requestCode: row.requestCode,
+    etag: etagOf(row.version),
     isUpdatable: isUpdatable(row.startsOn, today),
     appliedAt: new Date(row.appliedAt).toISOString(),
     startsOn: [row.startsOn],
@@ -224,14 +227,14 @@ async function inTransaction<T>(db: Db, dryRun: boolean, work: (trx: Db) => Prom
   return result as T;
 }
 
-type StoredRow = StoredApplication & { requestCode: string; adminIds: number[] };
+type StoredRow = StoredApplication & { requestCode: string; adminIds: number[]; version: string };
 
 /** The organisation's application, locked for the transaction; undefined when unknown. */
 async function lockStored(trx: Db, organizationId: number, requestCode: string): Promise<StoredRow | undefined> {
   if (!REQUEST_CODE.test(requestCode)) return undefined;
   const row = await trx
     .selectFrom('corporateSubscriptions')
-    .select(['id', 'requestCode', 'serviceGroupId', 'projectClassId', applicationStartsOn.as('startsOn')])
+    .select(['id', 'requestCode', 'serviceGroupId', 'projectClassId', applicationStartsOn.as('startsOn'), versionOf('corporateSubscriptions').as('version')])
     .where('organizationId', '=', organizationId)
     .where('requestCode', '=', requestCode)
     .forUpdate()
@@ -311,14 +314,21 @@ async function writeLearners(trx: Db, subscriptionId: number, users: LearnerRow[
   }
 }
 
-/** The answer of a write; a dry run shows a new application as id 0 and requestCode '', new learner rows as id 0. */
-async function writeAnswer(trx: Db, reader: SubscriptionReader, subscriptionId: number, users: LearnerRow[], dryRun: { isNew: boolean } | undefined) {
+/**
+ * The answer of a write. A dry run shows new learner rows as id 0, a new application as id 0, requestCode '' and etag
+ * '', a changed one with the version the check was made on (`stored`): the real run's If-Match.
+ */
+async function writeAnswer(trx: Db, reader: SubscriptionReader, subscriptionId: number, users: LearnerRow[], dryRun: { stored?: StoredRow } | undefined) {
   const row = await subscriptionQuery(trx, reader.organizationId).where('corporateSubscriptions.id', '=', subscriptionId).executeTakeFirstOrThrow();
   const subscription = await detailOf(trx, reader, row);
   if (!dryRun) return subscription;
   const shown = { ...subscription, users: subscription.users.map((user, index) => ({ ...user, id: users[index]?.id ?? 0 })) };
-  return dryRun.isNew ? { ...shown, id: 0, requestCode: '' } : shown;
+  return dryRun.stored ? { ...shown, etag: etagOf(dryRun.stored.version) } : { ...shown, id: 0, requestCode: '', etag: '' };
 }
+
+/** Refuses a change of the stored application made on another version than the one there is (issue 28). */
+const requireStoredVersion = (stored: StoredRow, precondition: Precondition | undefined) =>
+  requireVersion(etagOf(stored.version), precondition, { type: 'subscription', id: stored.requestCode });
 
 function refuseWhen(errors: FieldError[]): void {
   if (errors.length > 0) throw new ApplicationRefused(errors);
@@ -364,26 +374,29 @@ export async function createSubscription(db: Db, reader: SubscriptionWriter, for
       const id = await insertSubscription(trx, reader.organizationId, checked.group!.id, form);
       await replaceServicesAndAdmins(trx, id, form);
       await writeLearners(trx, id, form.users);
-      const corporateSubscription = await writeAnswer(trx, reader, id, form.users, dryRun ? { isNew: true } : undefined);
+      const corporateSubscription = await writeAnswer(trx, reader, id, form.users, dryRun ? {} : undefined);
       await recordWrite(trx, reader, dryRun, { action: 'subscription.created', requestCode: corporateSubscription.requestCode, after: formView(form) });
       return { corporateSubscription, warnings: checked.warnings };
     }),
   );
 }
 
+/** How a change is made: a dry run or not, once per Idempotency-Key, on the version of If-Match (StaleVersion otherwise). */
+export interface ChangeRequest {
+  dryRun: boolean;
+  idempotency?: IdempotentRequest;
+  precondition?: Precondition;
+}
+
 /** A change of an application (PATCH) while it is updatable; undefined when the organisation has no such application. */
-export async function updateSubscription(
-  db: Db,
-  reader: SubscriptionWriter,
-  requestCode: string,
-  form: SubscriptionForm,
-  dryRun: boolean,
-  idempotency?: IdempotentRequest,
-): Promise<WriteResult | undefined> {
+export async function updateSubscription(db: Db, reader: SubscriptionWriter, requestCode: string, form: SubscriptionForm, request: ChangeRequest): Promise<WriteResult | undefined> {
+  const { dryRun } = request;
   return inTransaction(db, dryRun, async (trx) => {
     const stored = await lockStored(trx, reader.organizationId, requestCode);
     if (!stored) return undefined;
-    return once(trx, dryRun ? undefined : idempotency, async () => {
+    // a repeat of a done request answers its first answer (its version is gone by now): the version is checked after
+    return once(trx, dryRun ? undefined : request.idempotency, async () => {
+      requireStoredVersion(stored, request.precondition);
       refuseWhen(isUpdatable(stored.startsOn, reader.today) ? [] : [notUpdatable()]);
       const checked = await checkApplication(trx, reader, form, stored);
       refuseWhen(checked.errors);
@@ -391,7 +404,7 @@ export async function updateSubscription(
       await replaceServicesAndAdmins(trx, stored.id, form);
       await writeLearners(trx, stored.id, form.users);
       await recordWrite(trx, reader, dryRun, { action: 'subscription.updated', requestCode: stored.requestCode, before: storedView(stored), after: formView(form) });
-      return { corporateSubscription: await writeAnswer(trx, reader, stored.id, form.users, dryRun ? { isNew: false } : undefined), warnings: checked.warnings };
+      return { corporateSubscription: await writeAnswer(trx, reader, stored.id, form.users, dryRun ? { stored } : undefined), warnings: checked.warnings };
     });
   });
 }
@@ -413,14 +426,15 @@ export async function updateConfirmedSubscription(
   reader: SubscriptionWriter,
   requestCode: string,
   given: Pick<SubscriptionForm, 'users' | 'adminIds'>,
-  dryRun: boolean,
-  idempotency?: IdempotentRequest,
+  request: ChangeRequest,
 ): Promise<WriteResult | undefined> {
   const { users } = given;
+  const { dryRun } = request;
   return inTransaction(db, dryRun, async (trx) => {
     const stored = await lockStored(trx, reader.organizationId, requestCode);
     if (!stored) return undefined;
-    return once(trx, dryRun ? undefined : idempotency, async () => {
+    return once(trx, dryRun ? undefined : request.idempotency, async () => {
+      requireStoredVersion(stored, request.precondition);
       refuseWhen(stored.projectClassId === null ? [notUpdatable()] : confirmedAdminErrors(stored, given.adminIds));
       const form: SubscriptionForm = { serviceIds: stored.serviceIds, adminIds: stored.adminIds, startsOn: stored.startsOn, projectClassId: stored.projectClassId!, users };
       const checked = await checkApplication(trx, reader, form, stored);
@@ -429,16 +443,17 @@ export async function updateConfirmedSubscription(
       await writeLearners(trx, stored.id, users);
       await trx.updateTable('corporateSubscriptions').set({ updatedAt: new Date() }).where('id', '=', stored.id).execute();
       await recordWrite(trx, reader, dryRun, { action: 'subscription.confirmedUpdated', requestCode: stored.requestCode, before: storedView(stored), after: formView(form) });
-      return { corporateSubscription: await writeAnswer(trx, reader, stored.id, users, dryRun ? { isNew: false } : undefined), warnings: checked.warnings };
+      return { corporateSubscription: await writeAnswer(trx, reader, stored.id, users, dryRun ? { stored } : undefined), warnings: checked.warnings };
     });
   });
 }
 
 /** Cancels (deletes) an application while it is updatable (SPEC 2.10 'cancel order'). */
-export async function deleteSubscription(db: Db, reader: SubscriptionWriter, requestCode: string): Promise<'deleted' | 'notFound'> {
+export async function deleteSubscription(db: Db, reader: SubscriptionWriter, requestCode: string, precondition?: Precondition): Promise<'deleted' | 'notFound'> {
   return db.transaction().execute(async (trx) => {
     const stored = await lockStored(trx, reader.organizationId, requestCode);
     if (!stored) return 'notFound';
+    requireStoredVersion(stored, precondition);
     refuseWhen(isUpdatable(stored.startsOn, reader.today) ? [] : [notUpdatable()]);
     await trx.deleteFrom('corporateSubscriptions').where('id', '=', stored.id).execute();
     await recordWrite(trx, reader, false, { action: 'subscription.cancelled', requestCode: stored.requestCode, before: storedView(stored) });

@@ -20,6 +20,7 @@ import { activationLink } from './accountTokens.js';
 import type { AuditTrail } from './audit.js';
 import { closeOpenTokens, issueToken } from './adminTokens.js';
 import { affiliationQuery, normalizeEmail } from './admins.js';
+import { requireVersion, type Precondition, type VersionedTarget } from './versions.js';
 
 export interface InvitationDeps {
   db: Db;
@@ -40,6 +41,31 @@ export interface Inviter {
 // The list
 
 /**
+ * An affiliation's version (issue 28) as an entity tag: its role and when a manager last set it. Not the row's xmin:
+ * the admin's first sign-in for the organisation writes the row too, and is no change a manager could undo.
+ */
+const affiliationEtag = sql<string>`'"' || ${sql.ref('affiliations.role')} || '.' || floor(extract(epoch from ${sql.ref('affiliations.updatedAt')}) * 1000000)::bigint || '"'`;
+
+/** The trail's actions that make an affiliation's version (who changed a role: never the admin's own sign-ins). */
+const AFFILIATION_CHANGES = ['membership.invited', 'membership.roleChanged'] as const;
+
+/** The affiliation as the trail calls it, for a 412's who and when. */
+const affiliationTarget = (adminId: number): VersionedTarget => ({ type: 'admin', id: adminId, actions: AFFILIATION_CHANGES });
+
+/** Locks the affiliation for a change and refuses it unless it is still the version asked for; false when it is gone. */
+async function lockAffiliation(trx: Db, organizationId: number, adminId: number, precondition: Precondition | undefined): Promise<boolean> {
+  const row = await trx
+    .selectFrom('affiliations')
+    .select(affiliationEtag.as('etag'))
+    .where('organizationId', '=', organizationId)
+    .where('adminId', '=', adminId)
+    .forUpdate()
+    .executeTakeFirst();
+  if (row) requireVersion(row.etag, precondition, affiliationTarget(adminId));
+  return row !== undefined;
+}
+
+/**
  * The affiliations of the organisation with everything the list shows, in one query: the admin, the organisation,
  * and for a not-activated admin the expiry of the newest open invitation (the subquery runs for those rows only).
  */
@@ -53,6 +79,7 @@ function memberQuery(db: Db) {
     // this organisation's invitation (or one of no known organisation): another's is not this list's to show
     .where((eb) => eb.or([eb('adminTokens.organizationId', '=', sql<number>`${sql.ref('affiliations.organizationId')}`), eb('adminTokens.organizationId', 'is', null)]));
   return affiliationQuery(db).select([
+    affiliationEtag.as('etag'),
     'admins.activatedAt',
     sql<Date | string | null>`case when ${sql.ref('admins.activatedAt')} is null then (${openInvitation}) end`.as('invitationExpiresAt'),
   ]);
@@ -68,6 +95,7 @@ function toView(row: MemberRow, now: Date): OrganizationAffiliation {
   const invitationExpiresAt = row.invitationExpiresAt === null ? null : new Date(row.invitationExpiresAt);
   return {
     role: row.role,
+    etag: row.etag,
     organization: { id: row.organizationId, gloplaId: row.gloplaId, corporationOfficialName: row.corporationOfficialName },
     admin: {
       id: row.adminId,
@@ -292,12 +320,25 @@ async function sendInvitation(deps: InvitationDeps, input: { admin: Admin; token
 
 export type RoleChange = { ok: true; changed: boolean; affiliation: OrganizationAffiliation } | { ok: false; code: 'not_affiliated' };
 
-/** Sets the admin's role in the organisation; `changed` is false when it already was that role (nothing recorded then). */
-export async function changeRole(db: Db, organizationId: number, adminId: number, role: AffiliationRole, trail: AuditTrail, now = new Date()): Promise<RoleChange> {
+/**
+ * Sets the admin's role in the organisation if the affiliation is still the version the precondition asks for
+ * (StaleVersion otherwise); `changed` is false when it already was that role (nothing recorded then).
+ */
+export async function changeRole(
+  db: Db,
+  organizationId: number,
+  adminId: number,
+  change: { role: AffiliationRole; precondition?: Precondition },
+  trail: AuditTrail,
+  now = new Date(),
+): Promise<RoleChange> {
+  const { role } = change;
   const updated = await db.transaction().execute(async (trx) => {
+    if (!(await lockAffiliation(trx, organizationId, adminId, change.precondition))) return undefined;
     const row = await trx
       .updateTable('affiliations')
-      .set({ role, updatedAt: now })
+      // the transaction's own clock: the version's time, unique to the microsecond between two changes of the row
+      .set({ role, updatedAt: sql<Date>`clock_timestamp()` })
       .from('admins')
       .whereRef('admins.id', '=', 'affiliations.adminId')
       .where('affiliations.organizationId', '=', organizationId)
@@ -317,8 +358,9 @@ export async function changeRole(db: Db, organizationId: number, adminId: number
  * Removes the admin from the organisation; false when the affiliation was already gone. A not-activated admin left
  * without any organisation also loses their open invitations: nothing would be left to join.
  */
-export async function removeAffiliation(db: Db, organizationId: number, adminId: number, trail: AuditTrail, now = new Date()): Promise<boolean> {
+export async function removeAffiliation(db: Db, organizationId: number, adminId: number, precondition: Precondition | undefined, trail: AuditTrail, now = new Date()): Promise<boolean> {
   return db.transaction().execute(async (trx) => {
+    if (!(await lockAffiliation(trx, organizationId, adminId, precondition))) return false;
     const removed = await trx.deleteFrom('affiliations').where('organizationId', '=', organizationId).where('adminId', '=', adminId).returning('role').executeTakeFirst();
     if (!removed) return false;
     const remaining = await trx.selectFrom('affiliations').select('id').where('adminId', '=', adminId).limit(1).executeTakeFirst();

@@ -6,6 +6,7 @@
  * changes nothing, and the trail tells who made the version there is.
  */
 import { sql } from 'kysely';
+import type { AuditAction } from '../../common/auditActions.js';
 import type { Language } from '../../common/languages.js';
 import { formatPersonName } from '../../common/personName.js';
 import type { Db } from '../db/index.js';
@@ -26,6 +27,26 @@ export function satisfies(etag: string, precondition: Precondition | undefined):
   return precondition === undefined || precondition === '*' || precondition.includes(etag);
 }
 
+/** What the trail calls a record: its type and id (a number, or a requestCode), and the actions that change it (else any). */
+export interface VersionedTarget {
+  type: string;
+  id: number | string;
+  actions?: readonly string[];
+}
+
+/** A write asked for another version of the record than the one there is: nothing was written (the API answers 412). */
+export class StaleVersion extends Error {
+  constructor(readonly target: VersionedTarget) {
+    super(`${target.type} ${target.id} changed since the version asked for`);
+    this.name = 'StaleVersion';
+  }
+}
+
+/** Refuses the write unless the record is still a version the precondition asks for. */
+export function requireVersion(etag: string, precondition: Precondition | undefined, target: VersionedTarget): void {
+  if (!satisfies(etag, precondition)) throw new StaleVersion(target);
+}
+
 /** Who made a record's present version, and when: the trail's last entry about it. */
 export interface LastChange {
   name: string;
@@ -35,7 +56,7 @@ export interface LastChange {
 }
 
 /** The trail's last entry about the target, as a LastChange (the admin's present name; the e-mail of the time). */
-export async function lastChange(db: Db, organizationId: number, target: { type: string; id: number }, language: Language): Promise<LastChange | undefined> {
+export async function lastChange(db: Db, organizationId: number, target: VersionedTarget, language: Language): Promise<LastChange | undefined> {
   const entry = await db
     .selectFrom('auditEvents')
     .leftJoin('admins', 'admins.id', 'auditEvents.actorAdminId')
@@ -43,6 +64,7 @@ export async function lastChange(db: Db, organizationId: number, target: { type:
     .where('auditEvents.organizationId', '=', organizationId)
     .where('auditEvents.targetType', '=', target.type)
     .where('auditEvents.targetId', '=', String(target.id))
+    .$if(target.actions !== undefined, (query) => query.where('auditEvents.action', 'in', target.actions as AuditAction[]))
     .orderBy('auditEvents.occurredAt', 'desc')
     .orderBy('auditEvents.id', 'desc')
     .limit(1)

@@ -86,7 +86,7 @@ describe('Corporate subscriptions API (SPEC §7 Corporate subscriptions)', funct
       const list = response.json().corporate_subscriptions as Json[];
       expect(list.map((item) => item.request_code)).to.deep.equal(['A000000104', 'A000000101', 'A000000103', 'A000000106', 'A000000107', 'A000000102']);
       const emba = list.find((item) => item.request_code === 'A000000101')!;
-      expect(emba).to.have.all.keys('id', 'request_code', 'is_updatable', 'applied_at', 'starts_on', 'user_count', 'services', 'project', 'project_class');
+      expect(emba).to.have.all.keys('id', 'request_code', 'etag', 'is_updatable', 'applied_at', 'starts_on', 'user_count', 'services', 'project', 'project_class');
       expect(emba).to.include({ is_updatable: true, user_count: 3, project: null, project_class: null });
       expect(emba.starts_on).to.deep.equal([addDays(today, 30)]);
       expect(emba.services.map((service: Json) => service.id)).to.deep.equal([2, 13]);
