@@ -162,6 +162,22 @@ export interface Outcome {
 export interface ConflictDefinition {
   latest: CallDefinition;
   record: string;
+  /**
+   * The record's values as the form's fields, when the record is not shaped as the form ('$body.…' reads the record:
+   * `{"serviceIds": "$body.services.*.id"}`); without it the record's own fields are compared.
+   */
+  fields?: Record<string, ValueRef>;
+  /** Fields holding ids, shown by the names of the screen's loaded options (services, admins, contacts). */
+  labels?: Record<string, ConflictLabels>;
+}
+
+/** Where a field's ids find their names: the options (e.g. `$data.services.services`), each one's id, its name's parts. */
+export interface ConflictLabels {
+  options: ValueRef;
+  /** The option's id (a dotted path: `admin.id`). */
+  key: string;
+  /** The dotted paths of the name's parts, joined by a space (`["admin.lastName", "admin.firstName"]`). */
+  label: string[];
 }
 
 /** Calls that may take longer than the default 300000 ms (SPEC §7, §9); the browser's constants hold the numbers. */

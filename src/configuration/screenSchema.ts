@@ -83,7 +83,18 @@ const outcome = object(
     setFields: values,
     save: object({ fileName: localeKey, values, type: { type: 'string' }, bom: { type: 'boolean' } }, ['fileName']),
     remember: values,
-    conflict: object({ latest: object(callProperties, ['path']), record: { type: 'string', minLength: 1 } }, ['latest', 'record']),
+    conflict: object(
+      {
+        latest: object(callProperties, ['path']),
+        record: { type: 'string', minLength: 1 },
+        fields: values,
+        labels: {
+          type: 'object',
+          additionalProperties: object({ options: valueRef, key: { type: 'string', minLength: 1 }, label: { type: 'array', minItems: 1, items: { type: 'string', minLength: 1 } } }, ['options', 'key', 'label']),
+        },
+      },
+      ['latest', 'record'],
+    ),
   },
   ['on'],
 );

@@ -2,7 +2,8 @@
  * No lost update (issue 28) in chromium: manager@ and manager2@, each signed in in a browser of their own, edit the
  * same contact of G0000001 in its modal. The second save, made on the version both opened, is refused: the dialog
  * keeps what was typed, says who changed the contact and when, shows the two versions side by side, and 'Save mine
- * anyway' saves the dialog's version on the latest one, knowingly.
+ * anyway' saves the dialog's version on the latest one, knowingly. Then both open the same application (A000000101)
+ * in the edit wizard: the later Next, checked on the version both opened, is refused the same way.
  */
 import { expect } from 'chai';
 import type { Page } from 'playwright-core';
@@ -68,5 +69,42 @@ describe('Two managers editing the same contact: neither silently wins (issue 28
     await table.getByText('人事部 第二課').waitFor();
     await table.getByText(phoneSeen).waitFor();
     expect(await table.getByText('03-5555-0101').count()).to.equal(0);
+  });
+
+  it("refuses the later change of the same application in the edit wizard, shows the saved billing note beside mine, and 'Save mine anyway' changes it on the latest", async () => {
+    const editPath = '/subscription/A000000101/edit';
+    for (const page of [first, second]) {
+      await page.goto(`${e2e.portal.url}${editPath}`);
+      await page.getByRole('heading', { level: 1, name: 'Change application' }).waitFor();
+      await page.getByLabel(/^Billing note/).waitFor();
+    }
+    const noteSeen = await first.getByLabel(/^Billing note/).inputValue();
+    await second.getByLabel(/^Billing note/).fill('PO by the second manager');
+    await second.getByRole('button', { name: 'Next' }).click();
+    await second.waitForURL(`${e2e.portal.url}${editPath}/confirm`);
+    await second.getByRole('button', { name: 'change with agreement' }).click();
+    await second.waitForURL(`${e2e.portal.url}${editPath}/done`);
+
+    await first.getByLabel(/^Billing note/).fill('PO by the first manager');
+    await first.getByRole('button', { name: 'Next' }).click();
+    const alert = first.getByRole('alert').filter({ hasText: 'while you were editing' });
+    await alert.waitFor();
+    expect(await alert.textContent()).to.match(/^This was changed by 美咲 高橋 at .+ while you were editing\.$/);
+    expect(first.url(), 'still the input step').to.equal(`${e2e.portal.url}${editPath}`);
+    expect(await first.getByLabel(/^Billing note/).inputValue(), 'what was typed stays').to.equal('PO by the first manager');
+
+    await first.getByRole('button', { name: 'Show the latest' }).click();
+    const compared = first.getByRole('table', { name: 'Your entry and the saved version' });
+    const note = compared.getByRole('row', { name: /Billing note/ });
+    await note.waitFor();
+    expect(await note.locator('td').allTextContents(), 'mine, then the saved one').to.deep.equal(['PO by the first manager', 'PO by the second manager']);
+    expect(noteSeen).to.not.equal('PO by the second manager');
+
+    await first.getByRole('button', { name: 'Save mine anyway' }).click();
+    await first.waitForURL(`${e2e.portal.url}${editPath}/confirm`);
+    await first.getByRole('button', { name: 'change with agreement' }).click();
+    await first.waitForURL(`${e2e.portal.url}${editPath}/done`);
+    await first.goto(`${e2e.portal.url}/subscription/A000000101`);
+    await first.getByText('PO by the first manager').waitFor();
   });
 });

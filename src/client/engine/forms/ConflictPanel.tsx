@@ -5,9 +5,10 @@
  * typed throughout; the saga reads and writes (formSaga.ts).
  */
 import type { ReactElement } from 'react';
+import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
 import { useDispatch } from 'react-redux';
-import type { RJSFSchema } from '@rjsf/utils';
+import type { RJSFSchema, UiSchema } from '@rjsf/utils';
 import { formLatestWanted, formOverwriteWanted } from './conflict.js';
 import type { FormConflict } from './formState.js';
 
@@ -18,16 +19,51 @@ interface ConflictPanelProps {
   data: Record<string, unknown>;
   /** The form's schema: its fields, in order, and their titles (locale keys). */
   schema: RJSFSchema | undefined;
+  /** The form's bound uiSchema: a field's label there (`ui:title`, a locale key) is the one the form shows. */
+  uiSchema?: UiSchema;
   submitting: boolean;
 }
 
-const shown = (value: unknown): string => (value === undefined || value === null ? '' : String(value));
+const isBlank = (value: unknown) => value === undefined || value === null || value === '';
 
-export function ConflictPanel({ formId, conflict, data, schema, submitting }: ConflictPanelProps): ReactElement {
+/** Whether the draft's value and the saved one are the same: rows compared on the fields both have (a draft row may lack the saved one's extras). */
+function same(mine: unknown, saved: unknown): boolean {
+  if (isBlank(mine) || isBlank(saved)) return isBlank(mine) && isBlank(saved);
+  if (Array.isArray(mine) || Array.isArray(saved)) {
+    return Array.isArray(mine) && Array.isArray(saved) && mine.length === saved.length && mine.every((element, index) => same(element, saved[index]));
+  }
+  if (typeof mine === 'object' && typeof saved === 'object') {
+    const savedRecord = saved as Record<string, unknown>;
+    return Object.entries(mine as Record<string, unknown>).every(([key, value]) => !(key in savedRecord) || same(value, savedRecord[key]));
+  }
+  return String(mine) === String(saved);
+}
+
+/** Rows of a list shown at most (a learner list can be long): the rest is counted. */
+const ROWS_SHOWN = 5;
+
+/** A value as the panel shows it: an id by its name (labels), a list a line per element, a row by its texts. */
+function shown(value: unknown, labels: Record<string, string> | undefined, t: TFunction): string {
+  if (isBlank(value)) return '';
+  if (Array.isArray(value)) {
+    const lines = value.slice(0, ROWS_SHOWN).map((element) => shown(element, labels, t));
+    return [...lines, ...(value.length > ROWS_SHOWN ? [t('common.conflict.more', { count: value.length - ROWS_SHOWN })] : [])].join('\n');
+  }
+  // a row (a learner): its texts, not its stored ids
+  if (typeof value === 'object') return Object.values(value as object).filter((part) => typeof part === 'string' && part !== '').join(' ');
+  return labels?.[String(value)] ?? String(value);
+}
+
+export function ConflictPanel({ formId, conflict, data, schema, uiSchema, submitting }: ConflictPanelProps): ReactElement {
   const { t } = useTranslation();
   const dispatch = useDispatch();
   const properties = (schema?.properties ?? {}) as Record<string, { title?: string }>;
-  const differing = conflict.latest ? Object.keys(properties).filter((field) => shown(data[field]) !== shown(conflict.latest![field])) : [];
+  const differing = conflict.latest ? Object.keys(properties).filter((field) => field in conflict.latest! && !same(data[field], conflict.latest![field])) : [];
+  const text = (field: string, value: unknown) => shown(value, conflict.labels?.[field], t);
+  const titleOf = (field: string) => {
+    const title = (uiSchema?.[field] as UiSchema | undefined)?.['ui:title'] ?? properties[field]?.title;
+    return typeof title === 'string' ? t(title) : field;
+  };
   return (
     <section className="panel panel--warning conflict" aria-labelledby={`${formId}-conflict`}>
       <p id={`${formId}-conflict`} role="alert">
@@ -47,9 +83,9 @@ export function ConflictPanel({ formId, conflict, data, schema, submitting }: Co
           <tbody>
             {differing.map((field) => (
               <tr key={field}>
-                <th scope="row">{properties[field]?.title ? t(properties[field].title) : field}</th>
-                <td>{shown(data[field])}</td>
-                <td>{shown(conflict.latest![field])}</td>
+                <th scope="row">{titleOf(field)}</th>
+                <td>{text(field, data[field])}</td>
+                <td>{text(field, conflict.latest![field])}</td>
               </tr>
             ))}
           </tbody>

@@ -150,8 +150,8 @@ export function FormScreen({
   return (
     <>
       <StepIndicator screen={screen} current={current} />
-      {current === 'input' && entry.conflict && (
-        <ConflictPanel formId={screen.id} conflict={entry.conflict} data={formData} schema={module?.schema} submitting={entry.status === 'submitting'} />
+      {current !== 'done' && entry.conflict && (
+        <ConflictPanel formId={screen.id} conflict={entry.conflict} data={formData} schema={module?.schema} uiSchema={uiSchema} submitting={entry.status === 'submitting'} />
       )}
       {current === 'input' && (
         <SchemaForm

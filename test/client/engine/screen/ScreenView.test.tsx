@@ -15,6 +15,7 @@ const admin = (
   invitationExpiresAt: string | null = activatedAt ? null : '2026-12-01T09:00:00Z',
 ) => ({
   role,
+  etag: `"${role}.${id}"`,
   admin: { id, firstName: '', lastName: '', kanaFirstName: '', kanaLastName: '', ...names, email, activatedAt, invitationExpiresAt, invitationExpired: !activatedAt && !invitationExpiresAt },
 });
 
@@ -188,6 +189,25 @@ describe('engine/screen: screens from configuration', () => {
       expect(bodyOf(calls('PATCH', '/api/v2/organizations/1/affiliations/admins/2')[0]!.args[1])).to.deep.equal({ role: 'manager' });
       expect(flashes(store)).to.deep.equal(['memberships.changeRole.done']);
       expect(loads).to.equal(2);
+    });
+
+    it("role change or delete, changed meanwhile (412): made on the row's version (If-Match), nothing changed, the flash says who and when, the list read again", async () => {
+      let loads = 0;
+      const changed = () => jsonResponse(412, { error: 'precondition_failed', changed_by: { name: '美咲 高橋', email: 'manager2@example.com' }, changed_at: '2026-11-27T01:02:00.000Z' });
+      const { view, calls, store } = await renderScreen('memberships', {
+        signedIn: MANAGER,
+        routes: { [LIST]: () => jsonResponse(200, { ...AFFILIATIONS, loads: (loads += 1) }), 'PATCH /api/v2/organizations/1/affiliations/admins/2': changed, 'DELETE /api/v2/organizations/1/affiliations/admins/2': changed },
+      });
+      await view.findByRole('table');
+      fireEvent.change(view.getByRole('combobox', { name: 'Role of member@example.com' }), { target: { value: 'manager' } });
+      fireEvent.click(within(await view.findByRole('dialog')).getByRole('button', { name: 'Change' }));
+      await waitFor(() => expect(flashes(store)).to.deep.equal(['errors.changedMeanwhile']));
+      await waitFor(() => expect(loads).to.equal(2));
+      fireEvent.click(view.getByRole('button', { name: 'Delete member@example.com' }));
+      fireEvent.click(within(await view.findByRole('dialog', { name: 'Delete membership' })).getByRole('button', { name: 'Delete now' }));
+      await waitFor(() => expect(loads).to.equal(3));
+      const ifMatch = (method: string) => (calls(method, '/api/v2/organizations/1/affiliations/admins/2')[0]!.args[1]!.headers as Record<string, string>)['if-match'];
+      expect([ifMatch('PATCH'), ifMatch('DELETE')]).to.deep.equal(['"member.2"', '"member.2"']);
     });
 
     it('delete: the dialog with the e-mail of an admin without a name and a red Delete now; a backdrop click cancels', async () => {

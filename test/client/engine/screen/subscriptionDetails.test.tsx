@@ -126,6 +126,22 @@ describe('Application Details (SPEC 2.10)', () => {
     await waitFor(() => expect(navigate.calledWith('/', sinon.match({ replace: true }))).to.equal(true));
   });
 
+  it('a cancellation of a version changed meanwhile (412): made on the version shown (If-Match), nothing cancelled, the flash says who and when, the application read again', async () => {
+    let reads = 0;
+    const { view, calls, navigate, store } = await open(subscription({ etag: '"301"' }), {
+      routes: {
+        [ONE]: () => jsonResponse(200, { ...subscription({ etag: '"301"' }), reads: (reads += 1) }),
+        [DELETE]: () => jsonResponse(412, { error: 'precondition_failed', changed_by: { name: '美咲 高橋', email: 'manager2@example.com' }, changed_at: '2026-11-27T01:02:00.000Z' }),
+      },
+    });
+    fireEvent.click(await view.findByRole('button', { name: 'Cancel order' }));
+    fireEvent.click(within(await view.findByRole('dialog')).getByRole('button', { name: 'Execute cancel order' }));
+    await waitFor(() => expect(flashes(store)).to.deep.equal(['errors.changedMeanwhile']));
+    await waitFor(() => expect(reads).to.equal(2));
+    expect((calls('DELETE', '/api/v2/organizations/1/corporate_subscriptions/A000000101')[0]!.args[1]!.headers as Record<string, string>)['if-match']).to.equal('"301"');
+    expect(navigate.called, 'stays on the application').to.equal(false);
+  });
+
   it('an unknown request code (404 on load) goes to top', async () => {
     const { navigate } = await open({ error: 'not_found' }, { status: 404 });
     await waitFor(() => expect(navigate.calledWith('/', sinon.match({ replace: true }))).to.equal(true));

@@ -432,6 +432,85 @@ describe('Application wizards (SPEC 2.11)', () => {
       expect(calls('PATCH', ONE).map((call) => isDryRun(call.args[0]))).to.deep.equal([true, true, false]);
     });
 
+    const CHANGED = { error: 'precondition_failed', changed_by: { name: '美咲 高橋', email: 'manager2@example.com' }, changed_at: '2026-11-27T01:02:00.000Z' };
+    const ifMatchOf = (init: RequestInit | undefined) => (init?.headers as Record<string, string>)['if-match'];
+    /** Another manager's version of the application: one subject and another billing note. */
+    const theirs = () => ({ ...loaded().corporate_subscription, etag: '"202"', services: [loaded().corporate_subscription.services[0]], billing_note: 'PO 999' });
+
+    it("changed meanwhile at Next (412): the input step keeps the draft, says who and when, shows the latest by name beside it, and 'Save mine anyway' checks and changes on the latest version", async () => {
+      let reads = 0;
+      const { view, calls, router, store } = await renderScreen('subscription-edit', {
+        url: '/subscription/A000000101/edit',
+        signedIn: MANAGER,
+        followNavigation: true,
+        routes: {
+          ...embaGroup(),
+          ...common(),
+          [`GET ${ONE}`]: () => jsonResponse(200, { corporate_subscription: (reads += 1) === 1 ? { ...loaded().corporate_subscription, etag: '"201"' } : theirs() }),
+          [`PATCH ${ONE}`]: (url, init) =>
+            ifMatchOf(init) !== '"202"' ? jsonResponse(412, CHANGED) : jsonResponse(200, isDryRun(url) ? answer({ etag: '"202"' }) : answer({ id: 101, request_code: 'A000000101', etag: '"203"' })),
+        },
+      });
+      const note = await view.findByLabelText(/^Billing note/);
+      await change(note, 'PO 555');
+      fireEvent.click(view.getByRole('button', { name: 'Next' }));
+      const alert = await view.findByText(/^This was changed by 美咲 高橋 at .+ while you were editing\.$/);
+      expect(alert.getAttribute('role')).to.equal('alert');
+      expect(router.state.location.pathname, 'still the input step').to.equal('/subscription/A000000101/edit');
+      expect((view.getByLabelText(/^Billing note/) as HTMLTextAreaElement).value, 'the draft stays').to.equal('PO 555');
+      expect(flashes(store)).to.deep.equal([]);
+
+      fireEvent.click(view.getByRole('button', { name: 'Show the latest' }));
+      const compared = await view.findByRole('table', { name: 'Your entry and the saved version' });
+      const rows = within(compared).getAllByRole('row').slice(1).map((row) => [...row.querySelectorAll('th, td')].map((cell) => cell.textContent));
+      // the subjects by their names; the learners, admins and contacts are the same and not listed
+      expect(rows).to.deep.equal([
+        ['Subject', 'Marketing\nAccounting', 'Marketing'],
+        ['Billing note', 'PO 555', 'PO 999'],
+      ]);
+
+      fireEvent.click(view.getByRole('button', { name: 'Save mine anyway' }));
+      await view.findByRole('button', { name: 'change with agreement' });
+      fireEvent.click(view.getByRole('button', { name: 'change with agreement' }));
+      await view.findByText('Request code: A000000101');
+      const patches = calls('PATCH', ONE);
+      expect(patches.map((patch) => [isDryRun(patch.args[0]), ifMatchOf(patch.args[1])])).to.deep.equal([
+        [true, '"201"'],
+        [true, '"202"'],
+        // the real run on the version its dry run checked
+        [false, '"202"'],
+      ]);
+      expect(bodyOf(patches[2]!.args[1])).to.include({ billing_note: 'PO 555' });
+    });
+
+    it("changed meanwhile at 'change with agreement' (412): the confirm step says who and when and 'Save mine anyway' changes on the latest version", async () => {
+      let reads = 0;
+      const { view, calls } = await renderScreen('subscription-edit', {
+        url: '/subscription/A000000101/edit',
+        signedIn: MANAGER,
+        followNavigation: true,
+        routes: {
+          ...embaGroup(),
+          ...common(),
+          [`GET ${ONE}`]: () => jsonResponse(200, { corporate_subscription: (reads += 1) === 1 ? { ...loaded().corporate_subscription, etag: '"201"' } : theirs() }),
+          [`PATCH ${ONE}`]: (url, init) =>
+            isDryRun(url) ? jsonResponse(200, answer({ etag: '"201"' })) : ifMatchOf(init) === '"202"' ? jsonResponse(200, answer({ id: 101, request_code: 'A000000101' })) : jsonResponse(412, CHANGED),
+        },
+      });
+      await view.findByLabelText(/^Billing note/);
+      fireEvent.click(view.getByRole('button', { name: 'Next' }));
+      fireEvent.click(await view.findByRole('button', { name: 'change with agreement' }));
+      await view.findByText(/^This was changed by 美咲 高橋 at .+ while you were editing\.$/);
+      view.getByRole('button', { name: 'change with agreement' });
+      fireEvent.click(view.getByRole('button', { name: 'Save mine anyway' }));
+      await view.findByText('Request code: A000000101');
+      expect(calls('PATCH', ONE).map((patch) => [isDryRun(patch.args[0]), ifMatchOf(patch.args[1])])).to.deep.equal([
+        [true, '"201"'],
+        [false, '"201"'],
+        [false, '"202"'],
+      ]);
+    });
+
     it('an unknown application (404) goes to top', async () => {
       const { navigate } = await renderScreen('subscription-edit', { url: '/subscription/A000000999/edit', signedIn: MANAGER, routes: common() });
       await waitFor(() => expect(navigate.calledWith('/')).to.equal(true));
