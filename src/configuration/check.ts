@@ -713,6 +713,16 @@ function checkFormUse(checker: Checker, file: string, form: Record<string, any>,
   (form.outcomes ?? []).forEach((outcome: { field?: string }, index: number) => {
     if (outcome.field !== undefined && !fields.includes(outcome.field)) checker.report(file, pointerOf(['form', 'outcomes', index, 'field']), `unknown field "${outcome.field}"`);
   });
+  // a conflict compares and names the form's own fields
+  for (const [at, outcomes] of [[['form', 'outcomes'], form.outcomes], [['form', 'check', 'outcomes'], form.check?.outcomes]] as const) {
+    (outcomes ?? []).forEach((outcome: { conflict?: { fields?: object; labels?: object } }, index: number) => {
+      for (const part of ['fields', 'labels'] as const) {
+        for (const field of Object.keys(outcome.conflict?.[part] ?? {})) {
+          if (!fields.includes(field)) checker.report(file, pointerOf([...at, index, 'conflict', part, field]), `unknown field "${field}"`);
+        }
+      }
+    });
+  }
   for (const field of Object.keys(form.uiSchema ?? {})) {
     if (!field.startsWith('ui:') && !fields.includes(field)) checker.report(file, pointerOf(['form', 'uiSchema', field]), `unknown field "${field}"`);
   }

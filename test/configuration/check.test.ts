@@ -99,6 +99,16 @@ describe('configuration check', () => {
     expect(pointers).to.include('/form/uiSchema/nickname');
   });
 
+  it("reports a conflict comparing or naming a field the form does not have (issue 28)", () => {
+    edit(root, 'screens/subscription-edit.json', (json) => {
+      json.form.check.outcomes[1].conflict.fields.nickname = '$body.nickname';
+      json.form.outcomes[1].conflict.labels.adminId = { options: '$data.affiliations.affiliations', key: 'admin.id', label: ['admin.lastName'] };
+    });
+    const pointers = checkConfiguration(root).filter((problem) => problem.message.startsWith('unknown field')).map((problem) => problem.pointer);
+    expect(pointers).to.include('/form/check/outcomes/1/conflict/fields/nickname');
+    expect(pointers).to.include('/form/outcomes/1/conflict/labels/adminId');
+  });
+
   it("reports in a ui:bind an unknown function, binding and locale key, and a form's unknown payload rule", () => {
     edit(root, 'screens/subscription-new.json', (json) => {
       json.form.uiSchema.startsOn['ui:bind'].options.min = { fn: 'noSuchFunction', args: ['$today'] };
