@@ -6,7 +6,9 @@
  * manage G0000001 (id 1).
  */
 import { expect } from 'chai';
+import fc from 'fast-check';
 import { addDays, earliestStartsOn, tokyoToday } from '../../../src/common/subscriptionRules.js';
+import { expectConditionalAnswer, ifMatchValues } from '../support/ifMatch.js';
 import { demoManagers } from '../support/tokens.js';
 import { useTestApp } from '../support/testApp.js';
 
@@ -97,6 +99,20 @@ describe('Versions of applications: ETag, If-Match, 412 (issue 28)', function ()
     const garbage = await patch('"open');
     expect(garbage.statusCode).to.equal(400);
     expect(garbage.json()).to.deep.equal({ error: 'bad_request' });
+  });
+
+  it('answers 200, 400 or 412 with its envelope to 150 generated If-Match values on a dry run and on a cancel, and cancels nothing it was not asked to', async () => {
+    const applied = await newApplication();
+    await fc.assert(
+      fc.asyncProperty(ifMatchValues(applied.etag), async (ifMatch) => {
+        await expectConditionalAnswer(ifMatch, () => call('PATCH', `corporate_subscriptions/${applied.request_code}?dryrun=true`, { ...as.manager, 'if-match': ifMatch }, asForm(applied)), 200);
+        // never any version or the application's own: the cancel must not happen
+        if (ifMatch.trim() === '*' || ifMatch.includes(applied.etag)) return;
+        await expectConditionalAnswer(ifMatch, () => call('DELETE', `corporate_subscriptions/${applied.request_code}`, { ...as.manager, 'if-match': ifMatch }), 204);
+      }),
+      { numRuns: 150 },
+    );
+    expect(await read(applied.request_code)).to.deep.equal(applied);
   });
 
   it('answers a repeated request with the same Idempotency-Key with its first answer, never a 412', async () => {
