@@ -6,6 +6,7 @@
  *   GET   organizations/{orgId}/users?per_page=&after=         → {users, nextAfter}: a page by id after the learner `after`
  *   GET   organizations/{orgId}/users/csv                      → the list as CSV text (the page saves it with a BOM), streamed;
  *                                                                429 while the admin's previous export is being sent
+ *   GET   organizations/{orgId}/users/{userId}                → {user}, its version in ETag (issue 28)
  *   PATCH organizations/{orgId}/users/{userId}   {last_name, first_name, kana_last_name, kana_first_name, email, name_id}
  *                                                              → {user}; 422 {errors} (names/e-mail changed, nameId rules)
  *   POST  organizations/{orgId}/users/preview    multipart, field csv → {users}; 400 {error: exceedMaxSize | fileNotFound |
@@ -31,6 +32,7 @@ import type { Forms } from '../../common/api/forms.js';
 import { API_ERROR, CSV_FORMAT_ERRORS } from '../../common/errorCodes.js';
 import {
   bulkUpdateUsers,
+  findUser,
   CsvFormatProblem,
   lastLearnerChange,
   previewUsersCsv,
@@ -177,6 +179,26 @@ export const organizationUsersRoutes: FastifyPluginAsync = async (app) => {
       const orgId = request.params.orgId;
       await requireManager(db, signedIn(request), orgId);
       return sendCsvExport(request, reply, () => usersCsv(db, orgId, config.csvExportMaxRows));
+    },
+  );
+
+  app.get<{ Params: OrganizationUserParams; Reply: OrganizationUserAnswer }>(
+    '/organizations/:orgId/users/:userId',
+    {
+      schema: {
+        tags: [TAG.organisationUsers],
+        summary: "One learner (a manager), its version in ETag: the latest a changed-meanwhile edit shows beside the manager's (issue 28)",
+        params: organizationUserParams,
+        response: { 200: { ...wire(organizationUserAnswerSchema), headers: etagHeader }, ...errorAnswers({ 403: [API_ERROR.forbidden], 404: [API_ERROR.notFound] }) },
+      },
+    },
+    async (request, reply) => {
+      const { orgId, userId } = request.params;
+      await requireManager(db, signedIn(request), orgId);
+      const user = await findUser(db, orgId, userId);
+      if (!user) throw new ApiError(404, API_ERROR.notFound);
+      sendEtag(reply, user.etag);
+      return { user };
     },
   );
 

@@ -107,6 +107,11 @@ export async function userPage(db: Db, organizationId: number, page: { after: nu
   return { users, nextAfter: users.at(-1)!.id };
 }
 
+/** One learner of the organisation with its version; undefined when the organisation has none with this id. */
+export function findUser(db: Db, organizationId: number, userId: number): Promise<OrganizationUser | undefined> {
+  return usersQuery(db, organizationId).where('id', '=', userId).executeTakeFirst();
+}
+
 /** The encodings an uploaded CSV may come in: what Japanese Excel saves ("CSV UTF-8", "CSV (カンマ区切り)" = CP932). */
 export type CsvEncoding = 'utf-8' | 'cp932';
 

@@ -168,6 +168,7 @@ const MATRIX: Record<string, Row> = {
     { url: '/api/v2/organizations/1/users/csv' },
     { member: 403, manager: 200, otherManager: 403, otherSession: 403 },
   ),
+  'GET /api/v2/organizations/:orgId/users/:userId': signedInRoute({ url: '/api/v2/organizations/1/users/1' }, MANAGERS_OF_ONE(200)),
   'PATCH /api/v2/organizations/:orgId/users/:userId': signedInRoute(
     { method: 'PATCH', url: '/api/v2/organizations/1/users/999999', payload: { last_name: 'a', first_name: 'b', kana_last_name: 'c', kana_first_name: 'd', email: 'e@example.com', name_id: '' } },
     { member: 403, manager: 404, otherManager: 403, otherSession: 403 },

@@ -49,6 +49,11 @@ describe('Versions of learners: If-Match on an edit, previewed versions in a bul
     expect(byOne.statusCode).to.equal(412);
     expect(byOne.json()).to.deep.include({ error: 'precondition_failed', changed_by: { name: '高橋 美咲', email: 'manager2@example.com' } });
     expect((await users())[0]!.name_id).to.equal('EMPV0001');
+    // the latest, as the edit's 'Show the latest' reads it
+    const latest = await ctx.app.inject({ url: `/api/v2/organizations/1/users/${learner!.id}`, headers: as.manager });
+    expect(latest.headers.etag).to.equal(byTwo.headers.etag);
+    expect(latest.json().user).to.include({ id: learner!.id, name_id: 'EMPV0001', etag: byTwo.headers.etag });
+    expect((await ctx.app.inject({ url: '/api/v2/organizations/1/users/99999999', headers: as.manager })).statusCode, 'no such learner').to.equal(404);
   });
 
   it('refuses a bulk update whose previewed learners changed meanwhile (412: their CSV lines, who and when) and writes none of its rows', async () => {

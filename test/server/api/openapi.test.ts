@@ -58,6 +58,7 @@ const SIGNED_IN = [
   'GET /api/v2/organizations/{orgId}/users/csv',
   'GET /api/v2/organizations/{orgId}/audit_events',
   'GET /api/v2/organizations/{orgId}/audit_events/csv',
+  'GET /api/v2/organizations/{orgId}/users/{userId}',
   'PATCH /api/v2/organizations/{orgId}/users/{userId}',
   'POST /api/v2/organizations/{orgId}/users/preview',
   'POST /api/v2/organizations/{orgId}/users/bulk_update',

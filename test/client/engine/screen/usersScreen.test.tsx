@@ -300,22 +300,37 @@ describe('screens/users.json (SPEC 2.15 Users)', () => {
     await waitFor(() => expect(view.queryByRole('button', { name: 'Update now' })).to.equal(null));
   });
 
-  it('edits on the version the list showed (If-Match); changed meanwhile (412), says who and when, closes the form and reads the list again (issue 28)', async () => {
+  it("edits on the version the list showed (If-Match); changed meanwhile (412), keeps the form with who and when, shows the latest nameId beside mine, and 'Save mine anyway' writes on it (issue 28)", async () => {
     let loads = 0;
+    const latest = { ...wire({ ...USERS[0]!, nameId: 'EMP9999' }), etag: '"1102"' };
     const { view, calls, store } = await renderScreen('users', {
       signedIn: MANAGER,
       routes: {
         'GET /api/v2/organizations/1/users': () => jsonResponse(200, { users: USERS.map(wire), loads: (loads += 1) }),
-        'PATCH /api/v2/organizations/1/users/11': () => jsonResponse(412, { error: 'precondition_failed', changed_by: { name: '美咲 高橋', email: 'manager2@example.com' }, changed_at: '2026-11-27T01:02:00.000Z' }),
+        'GET /api/v2/organizations/1/users/11': () => jsonResponse(200, { user: latest }),
+        'PATCH /api/v2/organizations/1/users/11': (_url, init) =>
+          (init.headers as Record<string, string>)['if-match'] === '"1102"'
+            ? jsonResponse(200, { user: { ...latest, name_id: 'EMP0002', etag: '"1103"' } })
+            : jsonResponse(412, { error: 'precondition_failed', changed_by: { name: '美咲 高橋', email: 'manager2@example.com' }, changed_at: '2026-11-27T01:02:00.000Z' }),
       },
     });
     fireEvent.click(await view.findByRole('button', { name: 'Edit aoki@example.com' }));
     await view.findByLabelText(/^nameId/);
+    // the edit as the form's onChange reports it (see the inline edit's test above)
+    store.dispatch(formChanged({ formId: 'users', data: { ...selectForm(store.getState() as unknown as FormsRootState, 'users').data, lastName: '青木', firstName: '健太', kanaLastName: 'あおき', kanaFirstName: 'けんた', email: 'aoki@example.com', nameId: 'EMP0002' } }));
+    await waitFor(() => expect((view.getByLabelText(/^nameId/) as HTMLInputElement).value).to.equal('EMP0002'));
     fireEvent.click(view.getByRole('button', { name: 'Update now' }));
-    await waitFor(() => expect(loads).to.equal(2));
-    expect((calls('PATCH', '/api/v2/organizations/1/users/11')[0]!.args[1]!.headers as Record<string, string>)['if-match']).to.equal('"1101"');
-    expect(selectFlashMessages(store.getState() as never).map((message) => message.messageKey)).to.deep.equal(['errors.changedMeanwhile']);
+    await view.findByText(/^This was changed by 美咲 高橋 at .+ while you were editing\.$/);
+    expect((view.getByLabelText(/^nameId/) as HTMLInputElement).value, 'the draft stays').to.equal('EMP0002');
+    fireEvent.click(view.getByRole('button', { name: 'Show the latest' }));
+    const compared = await view.findByRole('table', { name: 'Your entry and the saved version' });
+    expect(within(compared).getAllByRole('row').slice(1).map((row) => [...row.querySelectorAll('th, td')].map((cell) => cell.textContent))).to.deep.equal([['nameId', 'EMP0002', 'EMP9999']]);
+
+    fireEvent.click(view.getByRole('button', { name: 'Save mine anyway' }));
     await waitFor(() => expect(view.queryByRole('button', { name: 'Update now' })).to.equal(null));
+    expect(calls('PATCH', '/api/v2/organizations/1/users/11').map((call) => (call.args[1]!.headers as Record<string, string>)['if-match'])).to.deep.equal(['"1101"', '"1102"']);
+    expect(selectFlashMessages(store.getState() as never).map((message) => message.messageKey)).to.deep.equal(['users.updated']);
+    await waitFor(() => expect(loads).to.equal(2));
   });
 
   it('closes the inline form with Cancel, without a call', async () => {
