@@ -15,11 +15,10 @@
  *
  * The organisation must be the session's (token glopla_id) and the caller its manager (api/auth.ts requireManager).
  */
-import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
-import { DEFAULT_LANGUAGE, type Language } from '../../common/languages.js';
+import type { FastifyPluginAsync } from 'fastify';
+import type { Language } from '../../common/languages.js';
 import type { LastChange } from '../domain/versions.js';
-import { requestLanguage } from './language.js';
-import { conditionalWrite, etagHeader, PreconditionFailed, preconditionOf, sendEtag } from './preconditions.js';
+import { changeLanguage, conditionalWrite, etagHeader, PreconditionFailed, preconditionOf, sendEtag } from './preconditions.js';
 import multipart, { type MultipartFile } from '@fastify/multipart';
 import {
   organizationUserAnswerSchema,
@@ -132,7 +131,6 @@ const formatErrors = errorAnswers({ 400: [...CSV_FORMAT_ERRORS], 403: [API_ERROR
 export const organizationUsersRoutes: FastifyPluginAsync = async (app) => {
   useAuthentication(app);
   const { config, db } = app;
-  const languageOf = (request: FastifyRequest) => requestLanguage(request) ?? DEFAULT_LANGUAGE;
   /** The 412 of a bulk update whose rows changed since they were previewed: each row (the first STALE_ROWS_NAMED) with who and when. */
   const staleRows = async (organizationId: number, stale: readonly StaleRow[], language: Language) => {
     const rows = await Promise.all(stale.slice(0, STALE_ROWS_NAMED).map(async (row) => ({ rowNo: row.rowNo, lastChange: await lastLearnerChange(db, organizationId, row.id, language) })));
@@ -225,7 +223,7 @@ export const organizationUsersRoutes: FastifyPluginAsync = async (app) => {
       const result = await updateUser(db, orgId, userId, request.body, auditOf(request, orgId), preconditionOf(request, config.ifMatchRequired));
       if (!result.ok) {
         if (result.reason === 'invalid') throw new FormValidationError(result.errors.map((error) => ({ ...error, meta: {} })));
-        if (result.reason === 'stale') throw new PreconditionFailed(await lastLearnerChange(db, orgId, userId, languageOf(request)));
+        if (result.reason === 'stale') throw new PreconditionFailed(await lastLearnerChange(db, orgId, userId, changeLanguage(request)));
         throw new ApiError(404, API_ERROR.notFound);
       }
       sendEtag(reply, result.user.etag);
@@ -304,7 +302,7 @@ export const organizationUsersRoutes: FastifyPluginAsync = async (app) => {
         try {
           // refused: the errors and the rows as checked; written: the learners as they are now (each a batch at a time)
           const { errors, stale, users } = await bulkUpdateUsers(db, orgId, request.body.users, auditOf(request, orgId));
-          if (stale.length > 0) throw await staleRows(orgId, stale, languageOf(request));
+          if (stale.length > 0) throw await staleRows(orgId, stale, changeLanguage(request));
           if (errors.length === 0) request.log.info({ organizationId: orgId, users: request.body.users.length }, 'learners bulk-updated');
           return reply.code(errors.length > 0 ? 422 : 200).type(JSON_TYPE).send(streamedList('users', users, errors.length > 0 ? { errors } : {}));
         } catch (error) {

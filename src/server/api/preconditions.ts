@@ -10,7 +10,7 @@
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { API_ERROR } from '../../common/errorCodes.js';
-import { DEFAULT_LANGUAGE } from '../../common/languages.js';
+import { DEFAULT_LANGUAGE, type Language } from '../../common/languages.js';
 import type { Db } from '../db/index.js';
 import { lastChange, StaleVersion, type LastChange, type Precondition, type VersionedTarget } from '../domain/versions.js';
 import { ApiError } from './errors.js';
@@ -61,9 +61,12 @@ export class PreconditionFailed extends Error {
   }
 }
 
+/** The language a 412 names who changed the record in (a person's name is written in the reader's order). */
+export const changeLanguage = (request: FastifyRequest): Language => requestLanguage(request) ?? DEFAULT_LANGUAGE;
+
 /** The 412 of a stale write on the target (the trail names who made the present version). */
 export async function preconditionFailed(db: Db, request: FastifyRequest, organizationId: number, target: VersionedTarget): Promise<PreconditionFailed> {
-  return new PreconditionFailed(await lastChange(db, organizationId, target, requestLanguage(request) ?? DEFAULT_LANGUAGE));
+  return new PreconditionFailed(await lastChange(db, organizationId, target, changeLanguage(request)));
 }
 
 /** The work's result; a StaleVersion it throws (the domain refused a change on an old version) as the 412. */
