@@ -21,8 +21,12 @@ export const AUDIT_ACTIONS = [
   'user.nameIdChanged',
   'account.nameChanged',
   'account.passwordChanged',
+  'account.twoStepAdded',
+  'account.twoStepRemoved',
+  'account.recoveryCodesGenerated',
   'signIn.succeeded',
   'signIn.locked',
+  'signIn.recoveryCodeUsed',
 ] as const;
 
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];

@@ -143,8 +143,13 @@ export interface Outcome {
    * `{"contactId": "$body.contact.id"}` (SPEC 2.12: the form's contactId is set to the returned id).
    */
   setFields?: Record<string, ValueRef>;
-  /** The answer (text) saved as a file: its name a locale key with values (plus `date`, today as yyyyMMdd), optionally after a UTF-8 byte-order mark. */
-  save?: { fileName: string; values?: Record<string, ValueRef>; type?: string; bom?: boolean };
+  /**
+   * The answer (text) saved as a file: its name a locale key with values (plus `date`, today as yyyyMMdd), optionally
+   * after a UTF-8 byte-order mark; `content` saves a value of the screen instead (a list: a line per element).
+   */
+  save?: { fileName: string; values?: Record<string, ValueRef>; type?: string; bom?: boolean; content?: ValueRef };
+  /** A value of the screen copied to the clipboard (a list: a line per element), e.g. recovery codes. */
+  copy?: ValueRef;
   /**
    * A form's write refused as made on an old version (412, issue 28): the form stays open with what was typed, says who
    * changed the record and when, and offers 'Show the latest' (`latest` read: the answer's `record`, side by side with
@@ -451,6 +456,8 @@ export interface ListBlock extends BlockBase {
   link?: { href: ValueRef; label: string };
   /** Locale key shown instead of an empty list. */
   empty?: string;
+  /** code: each item its title only, in monospace, no heading (recovery codes). */
+  style?: 'code';
 }
 
 export interface FormBlock extends BlockBase {

@@ -81,7 +81,8 @@ const outcome = object(
     normalize: { type: 'object', additionalProperties: { enum: ['rowErrors', 'changedRows'] } },
     signOut: { type: 'boolean' },
     setFields: values,
-    save: object({ fileName: localeKey, values, type: { type: 'string' }, bom: { type: 'boolean' } }, ['fileName']),
+    save: object({ fileName: localeKey, values, type: { type: 'string' }, bom: { type: 'boolean' }, content: valueRef }, ['fileName']),
+    copy: valueRef,
     remember: values,
     conflict: object(
       {
@@ -236,6 +237,7 @@ const block = {
         text: valueRef,
         link: object({ href: valueRef, label: localeKey }, ['href', 'label']),
         empty: localeKey,
+        style: { enum: ['code'] },
         when: condition,
       },
       ['type', 'items', 'caption', 'title'],

@@ -93,6 +93,8 @@ export interface Config {
   sessionMaxAge: number;
   /** Keys signing the provider's cookies (COOKIE_KEYS, comma-separated, newest first); unset: generated once and kept in the database. */
   cookieKeys: string[] | undefined;
+  /** The key encrypting authenticator-app secrets at rest (TWO_STEP_SECRET_KEY, 32 bytes base64); unset: generated once and kept in the database. */
+  twoStepSecretKey: Buffer | undefined;
   /** The provider's signing keys (IDP_SIGNING_KEYS: a JWKS, or @file); the first that may sign signs. Unset: generated once and kept in the database. */
   signingKeys: SigningJwk[] | undefined;
   /** Failed sign-ins: slowed, then refused for a while, per account and per client address. */
@@ -339,6 +341,8 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
     .map((key) => key.trim())
     .filter(Boolean);
   if (cookieKeys?.some((key) => key.length < 32)) problems.push('COOKIE_KEYS must be a comma-separated list of keys of at least 32 characters');
+  const twoStepSecretKey = value('TWO_STEP_SECRET_KEY') === undefined ? undefined : Buffer.from(value('TWO_STEP_SECRET_KEY')!, 'base64');
+  if (twoStepSecretKey && twoStepSecretKey.length !== 32) problems.push('TWO_STEP_SECRET_KEY must be 32 bytes in base64 (openssl rand -base64 32)');
 
   const retention: RetentionConfig = {
     intervalSeconds: duration('RETENTION_INTERVAL', 10 * 60),
@@ -416,6 +420,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
     sessionIdleTimeout,
     sessionMaxAge,
     cookieKeys: cookieKeys && cookieKeys.length > 0 ? cookieKeys : undefined,
+    twoStepSecretKey,
     signingKeys,
     signinThrottle: Object.freeze(signinThrottle),
     announcementPageUrl,

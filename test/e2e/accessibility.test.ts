@@ -13,7 +13,7 @@ import { LANGUAGES } from '../../src/common/languages.js';
 import { loadFormSchemas, loadLocales, loadScreens, type LocaleTree } from '../../src/configuration/load.js';
 
 const PUBLIC_PAGES = ['/registration', '/activation/start', '/password/reset/start', '/token/sent', '/token/expired'];
-const SIGNED_IN_PAGES = ['/', '/account', '/account/name/edit', '/account/password/edit', '/memberships', '/membership/invite', '/roles', '/services/1', '/services/2', '/subscription/A000000101', '/subscription/group/1/new', '/announcements', '/contacts', '/billing_contacts', '/users', '/audit'];
+const SIGNED_IN_PAGES = ['/', '/account', '/account/name/edit', '/account/password/edit', '/account/security', '/memberships', '/membership/invite', '/roles', '/services/1', '/services/2', '/subscription/A000000101', '/subscription/group/1/new', '/announcements', '/contacts', '/billing_contacts', '/users', '/audit'];
 
 /**
  * Pages that need the memberships API (GET organizations/{orgId}/affiliations, product_admin_roles), which the

@@ -118,6 +118,27 @@ export type ProductAdminRolesAnswer = FromSchema<typeof productAdminRolesAnswerS
 export const reauthenticationAnswerSchema = objectOf({ isReAuthenticationExpired: { type: 'boolean', description: 'true: the password must be entered again' } });
 export type ReauthenticationAnswer = FromSchema<typeof reauthenticationAnswerSchema>;
 
+/** GET admins/me/two_step (issue 29): the signed-in admin's second factors, as the Sign-in security page shows them. */
+export const twoStepAnswerSchema = objectOf({
+  authenticatorApp: { type: 'boolean', description: 'an authenticator app (TOTP) is set up and verified' },
+  recoveryCodesLeft: { type: 'integer', description: 'unused recovery codes' },
+});
+export type TwoStepAnswer = FromSchema<typeof twoStepAnswerSchema>;
+
+/** POST admins/me/authenticator_app: a set-up in progress, verified by a code of the app (PUT). */
+export const authenticatorSetupAnswerSchema = objectOf({
+  secret: { type: 'string', description: "the secret (base32) the admin types into the app if they cannot scan" },
+  uri: { type: 'string', description: 'the otpauth:// URI the QR code holds' },
+  qrCode: { type: 'string', description: 'the QR code, an SVG data: URL' },
+});
+export type AuthenticatorSetupAnswer = FromSchema<typeof authenticatorSetupAnswerSchema>;
+
+/** PUT admins/me/authenticator_app and POST admins/me/recovery_codes: new recovery codes, shown this once (none when the admin still has some). */
+export const recoveryCodesAnswerSchema = objectOf({
+  recoveryCodes: { type: 'array', items: { type: 'string' }, description: 'ten one-time codes (xxxxx-xxxxx); empty when none were made' },
+});
+export type RecoveryCodesAnswer = FromSchema<typeof recoveryCodesAnswerSchema>;
+
 /** A new session, as the token endpoint answers it (SPEC §3 Session, §7 Token exchange): PUT admins/{adminId}/password. */
 export const sessionAnswerSchema = {
   type: 'object',

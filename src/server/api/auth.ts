@@ -29,6 +29,8 @@ export interface SignedInAdmin {
   authTime: number | undefined;
   /** The organisation chosen at sign-in. */
   gloplaId: string | undefined;
+  /** How the admin signed in (the access token's amr, RFC 8176). */
+  amr?: readonly string[];
   /** The access token itself (SPEC §7: links to the provider's sign-in host carry it). */
   accessToken?: string;
 }
@@ -63,7 +65,7 @@ export function useAuthentication(app: FastifyInstance): void {
       const claims = await app.identityProvider.verifyAccessToken(match[1]!);
       // a JWT outlives logout and password changes: the admin's tokens_valid_after ends it at once
       if (!(await app.tokenValidity.isCurrent(claims.adminId, claims.issuedAt, claims.gloplaId))) throw new AccessTokenError(API_ERROR.invalidAccessToken, TOKEN_ENDED);
-      request.admin = { id: claims.adminId, issuedAt: claims.issuedAt, authTime: claims.authTime, gloplaId: claims.gloplaId, accessToken: match[1]! };
+      request.admin = { id: claims.adminId, issuedAt: claims.issuedAt, authTime: claims.authTime, gloplaId: claims.gloplaId, amr: claims.amr, accessToken: match[1]! };
     } catch (error) {
       if (!(error instanceof AccessTokenError)) throw error;
       request.log.info({ reason: error.message }, 'access token refused');

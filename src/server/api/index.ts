@@ -10,6 +10,7 @@
 import type { FastifyInstance, FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { adminAccountsRoutes } from './adminAccounts.js';
 import { adminsRoutes } from './admins.js';
+import { twoStepRoutes } from './twoStep.js';
 import { auditEventsRoutes } from './auditEvents.js';
 import { affiliationsRoutes } from './affiliations.js';
 import { contactsRoutes } from './contacts.js';
@@ -56,6 +57,7 @@ const apiV2: FastifyPluginAsync = async (app) => {
   await app.register(adminAccountsRoutes);
   await app.register(servicesRoutes);
   await app.register(adminsRoutes);
+  await app.register(twoStepRoutes);
   await app.register(affiliationsRoutes);
   await app.register(contactsRoutes);
   await app.register(corporateSubscriptionsRoutes);

@@ -343,6 +343,26 @@ export interface ServerSecretsTable {
   createdAt: CreatedAt;
 }
 
+/** An admin's authenticator app (migration 0092, domain/twoStep.ts): a factor once confirmed. */
+export interface AdminAuthenticatorAppsTable {
+  adminId: number;
+  /** AES-256-GCM of the base32 secret (domain/twoStep.ts). */
+  secretEncrypted: string;
+  confirmedAt: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  /** The last 30-second step whose code was accepted: a code is taken once. */
+  lastUsedStep: ColumnType<string, number | string | undefined, number | string>;
+  createdAt: CreatedAt;
+}
+
+/** An admin's one-time recovery codes (migration 0092), as keyed hashes. */
+export interface AdminRecoveryCodesTable {
+  id: Generated<number>;
+  adminId: number;
+  codeHash: string;
+  usedAt: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  createdAt: CreatedAt;
+}
+
 /** A partner product the single-sign-on gateway forwards to (migration 0043, domain/singleSignOn.ts), by its code (`gpc`). */
 export interface PartnerProductsTable {
   code: string;
@@ -494,6 +514,8 @@ export interface Database {
   subscriptionLearners: SubscriptionLearnersTable;
   idempotencyRecords: IdempotencyRecordsTable;
   auditEvents: AuditEventsTable;
+  adminAuthenticatorApps: AdminAuthenticatorAppsTable;
+  adminRecoveryCodes: AdminRecoveryCodesTable;
 }
 
 export type Organization = Selectable<OrganizationsTable>;

@@ -12,6 +12,8 @@ export interface AccessTokenClaims {
   authTime: number | undefined;
   /** The organisation chosen at sign-in. */
   gloplaId: string | undefined;
+  /** How the admin signed in (RFC 8176: pwd; otp and mfa after a second step). */
+  amr: readonly string[];
   /** Epoch seconds. */
   issuedAt: number;
   /** Epoch seconds. */
@@ -74,6 +76,7 @@ export function createAccessTokenVerifier({ issuer, audience, jwks, clockToleran
     const claims: AccessTokenClaims = Object.freeze({
       adminId: Number(payload.sub),
       authTime: typeof payload.auth_time === 'number' ? payload.auth_time : undefined,
+      amr: Array.isArray(payload.amr) ? payload.amr.filter((method): method is string => typeof method === 'string') : [],
       gloplaId: typeof payload.glopla_id === 'string' ? payload.glopla_id : undefined,
       issuedAt: payload.iat!,
       expiresAt: payload.exp!,

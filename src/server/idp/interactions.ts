@@ -8,6 +8,10 @@
  * or the only affiliation; otherwise the choice page lists every affiliated organisation. prompt=select_account
  * always shows the list (when there is more than one). An admin without any affiliation ends the interaction and is
  * sent to the portal's /signin?error_message_key=no_organization_affiliation.
+ *
+ * Two-step sign-in (issue 29): after the right password, an admin with a second factor is sent to
+ * /oidc/interaction/:uid/two_step for a code of the app or a recovery code (throttled like passwords); only then is the
+ * sign-in made, its `amr` saying how (pwd, otp, mfa).
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -21,9 +25,11 @@ import { DEMO_PASSWORD } from '../db/seed/demoData.js';
 import { affiliationsOfAdmin, authenticateAdmin, normalizeEmail } from '../domain/admins.js';
 import { recordSignIn } from '../domain/memberships.js';
 import { beginAttempt, minutesUntil, recordSuccess } from '../domain/signinThrottle.js';
+import { hasSecondFactor, verifySecondStep } from '../domain/twoStep.js';
 import { API_SCOPES, isSecureUrl, LANGUAGE_COOKIE, SUPPORTED_SCOPES } from './constants.js';
 import { saveOrganizationChoice } from './organizationChoice.js';
-import { ASSETS_PATH, errorPage, organizationPage, pickLanguage, signinPage } from './pages.js';
+import { deletePendingSecondStep, findPendingSecondStep, savePendingSecondStep } from './secondStep.js';
+import { ASSETS_PATH, errorPage, organizationPage, pickLanguage, secondStepPage, signinPage } from './pages.js';
 import { controlCharacterError, formHasControlCharacter } from '../api/controlCharacters.js';
 import { actingAs } from '../api/audit.js';
 
@@ -80,6 +86,7 @@ export const interactionRoutes =
     const { provider, Adapter, audience, grantTtl } = deps;
     const { config, db } = app;
     const throttle = config.signinThrottle;
+    const twoStepKeys = { db, configuredKey: config.twoStepSecretKey };
 
     app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: 16 * 1024 }, (_request, body, done) => {
       const fields = new URLSearchParams(body as string);
@@ -262,17 +269,93 @@ export const interactionRoutes =
         return renderSignin(reply, interaction, language, explicit, 401, { email, error: { kind: 'invalid' } });
       }
       await recordSuccess(db, keys);
+      if (await hasSecondFactor(db, admin.id)) {
+        // the password is right: the code comes next, on this interaction only
+        await savePendingSecondStep(Adapter, interaction.uid, { accountId: String(admin.id), passwordAt: epochNow() });
+        return reply.redirect(withLanguage(`${interactionPath(interaction.uid)}/two_step`, language, explicit), 303);
+      }
       app.metrics.signins.inc({ outcome: 'succeeded' });
+      return signedIn(request, reply, interaction, { accountId: String(admin.id), ts: epochNow(), amr: ['pwd'] });
+    });
 
-      const accountId = String(admin.id);
-      const login = { accountId, ts: epochNow(), amr: ['pwd'], remember: true };
-      const affiliations = await affiliationsOfAdmin(db, admin.id);
+    /** The sign-in is made (RFC 8176 `amr` says how): the organisation next, chosen at once when it can be. */
+    async function signedIn(request: FastifyRequest, reply: FastifyReply, interaction: Interaction, made: { accountId: string; ts: number; amr: string[] }): Promise<FastifyReply> {
+      const login = { ...made, remember: true };
+      const affiliations = await affiliationsOfAdmin(db, Number(made.accountId));
       if (affiliations.length === 0) return withoutOrganization(reply, interaction);
       const chosen = automaticChoice(interaction, affiliations);
       if (!chosen) return finish(request, reply, { login }, false);
-      const grantId = await grantFor(request, interaction, accountId, chosen);
+      const grantId = await grantFor(request, interaction, made.accountId, chosen);
       return finish(request, reply, { login, select_account: { organizationId: chosen.organization.id }, consent: { grantId } }, false);
+    }
+
+    function renderSecondStep(reply: FastifyReply, interaction: Interaction, language: Language, explicit: boolean, status = 200, error?: Parameters<typeof secondStepPage>[0]['error']) {
+      return html(
+        reply,
+        status,
+        secondStepPage({
+          language,
+          action: withLanguage(`${interactionPath(interaction.uid)}/two_step`, language, explicit),
+          otherAccountUrl: `${config.publicUrl}${SIGNIN_ROUTE}?prompt=login`,
+          languageLink: (other) => `${interactionPath(interaction.uid)}/two_step?lang=${other}`,
+          error,
+        }),
+      );
+    }
+
+    /** The interaction's sign-in waiting for its second step, with the interaction itself; undefined when there is none. */
+    async function pendingOf(request: FastifyRequest<{ Params: { uid: string } }>, reply: FastifyReply) {
+      const interaction = await details(request, reply, request.params.uid);
+      if (!interaction || interaction.prompt.name !== 'login') return undefined;
+      const pending = await findPendingSecondStep(Adapter, interaction.uid);
+      return pending && { interaction, pending };
+    }
+
+    app.get<{ Params: { uid: string } }>(`${ISSUER_PATH}/interaction/:uid/two_step`, async (request, reply) => {
+      const found = await pendingOf(request, reply);
+      if (!found) return expired(request, reply);
+      const { language, explicit } = languageFor(request, found.interaction);
+      return renderSecondStep(reply, found.interaction, language, explicit);
     });
+
+    app.post<{ Params: { uid: string }; Body: Record<string, string> | undefined }>(
+      `${ISSUER_PATH}/interaction/:uid/two_step`,
+      { config: { audit: ['signIn.succeeded', 'signIn.locked', 'signIn.recoveryCodeUsed'] } },
+      async (request, reply) => {
+        const found = await pendingOf(request, reply);
+        if (!found) return expired(request, reply);
+        const { interaction, pending } = found;
+        const { language, explicit } = languageFor(request, interaction);
+        const code = typeof request.body?.code === 'string' ? request.body.code : '';
+        if (code.trim() === '') return renderSecondStep(reply, interaction, language, explicit, 400, { kind: 'required' });
+        const admin = await db.selectFrom('admins').select(['id', 'email']).where('id', '=', Number(pending.accountId)).executeTakeFirst();
+        if (!admin) return expired(request, reply);
+
+        // codes are guessed like passwords: the same counts and limits, on the account and the address
+        const keys = { account: admin.email, address: request.ip };
+        const attempt = await beginAttempt(db, keys, throttle);
+        const locked = (until: Date) => renderSecondStep(reply, interaction, language, explicit, 429, { kind: 'locked', minutes: minutesUntil(until) });
+        if (!attempt.allowed) {
+          app.metrics.signins.inc({ outcome: 'locked' });
+          return locked(attempt.lockedUntil ?? new Date());
+        }
+        const step = await verifySecondStep(twoStepKeys, admin, code, actingAs(request, admin.id));
+        if (!step) {
+          request.log.info({ event: 'signin_second_step_failed' }, 'sign-in failed: wrong or used code');
+          app.metrics.signins.inc({ outcome: 'failed' });
+          if (attempt.failureDelayMs > 0) await sleep(attempt.failureDelayMs);
+          if (attempt.lockedUntil) {
+            await recordLock(request, admin.email, attempt.lockedUntil);
+            return locked(attempt.lockedUntil);
+          }
+          return renderSecondStep(reply, interaction, language, explicit, 401, { kind: 'invalid' });
+        }
+        await recordSuccess(db, keys);
+        await deletePendingSecondStep(Adapter, interaction.uid);
+        app.metrics.signins.inc({ outcome: 'succeeded' });
+        return signedIn(request, reply, interaction, { accountId: pending.accountId, ts: pending.passwordAt, amr: ['pwd', step.method, 'mfa'] });
+      },
+    );
 
     app.post<{ Params: { uid: string }; Body: Record<string, string> | undefined }>(
       `${ISSUER_PATH}/interaction/:uid/organization`,

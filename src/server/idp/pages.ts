@@ -139,6 +139,37 @@ ${errorText ? `<p class="idp-error" id="signin-error" role="alert">${escapeHtml(
   return layout({ language: options.language, title: t('title'), body, languageLinks: options.languageLink });
 }
 
+export interface SecondStepPageOptions {
+  language: Language;
+  action: string;
+  /** The code was wrong or already used; or too many tries (minutes until the next). */
+  error?: { kind: 'invalid' } | { kind: 'required' } | { kind: 'locked'; minutes: number };
+  /** Start over with another account (a new authorisation with prompt=login). */
+  otherAccountUrl: string;
+  languageLink: (language: Language) => string;
+}
+
+/** Issue 29: after the password, an admin with a second factor enters a code of the app or a recovery code. */
+export function secondStepPage(options: SecondStepPageOptions): string {
+  const t = translator(options.language);
+  const { error } = options;
+  const errorText = !error ? '' : error.kind === 'locked' ? t('locked', { minutes: error.minutes }) : t(`twoStep.${error.kind}`);
+  const described = error ? ' aria-describedby="two-step-error" aria-invalid="true"' : ' aria-describedby="two-step-hint"';
+  const body = `<h1>${escapeHtml(t('twoStep.title'))}</h1>
+${errorText ? `<p class="idp-error" id="two-step-error" role="alert">${escapeHtml(errorText)}</p>` : ''}
+<p class="idp-lead" id="two-step-hint">${escapeHtml(t('twoStep.lead'))}</p>
+<form class="idp-form" method="post" action="${escapeHtml(options.action)}">
+  <div class="idp-field">
+    <label for="code">${escapeHtml(t('twoStep.code'))}</label>
+    <input id="code" name="code" type="text" autocomplete="one-time-code" required maxlength="20" spellcheck="false" autocapitalize="characters" autofocus${described}>
+  </div>
+  <button type="submit" class="idp-button idp-button--primary">${escapeHtml(t('twoStep.submit'))}</button>
+</form>
+<p class="idp-detail">${escapeHtml(t('twoStep.recovery'))}</p>
+<ul class="idp-links"><li><a href="${escapeHtml(options.otherAccountUrl)}">${escapeHtml(t('organization.otherAccount'))}</a></li></ul>`;
+  return layout({ language: options.language, title: t('twoStep.title'), body, languageLinks: options.languageLink });
+}
+
 export interface OrganizationChoice {
   id: number;
   gloplaId: string;

@@ -132,13 +132,15 @@ export function createProvider({ config, db, keys, log }: ProviderDeps): Provide
     },
     scopes: [...SUPPORTED_SCOPES],
     claims: {
-      openid: ['sub', 'locale'],
+      // amr: how the admin signed in (RFC 8176), in the ID token too (issue 29)
+      openid: ['sub', 'locale', 'amr'],
       organization: ['glopla_id'],
       unique_access_token: [],
       auth_time: null,
       sid: null,
       iss: null,
       acr: null,
+      amr: null,
     },
     // the ID token carries the claims of the granted scopes (glopla_id, locale), not only what `claims` asks for
     conformIdTokenClaims: false,
@@ -189,10 +191,13 @@ export function createProvider({ config, db, keys, log }: ProviderDeps): Provide
       if (token.kind !== 'AccessToken') return undefined;
       const { RefreshToken, AuthorizationCode } = ctx.oidc.entities;
       const authTime = RefreshToken?.authTime ?? AuthorizationCode?.authTime;
+      // how the admin signed in (RFC 8176): the API decides two-step matters from this, never from the browser
+      const amr = RefreshToken?.amr ?? AuthorizationCode?.amr;
       const grantId = (token as { grantId?: string }).grantId;
       const choice = grantId ? await findOrganizationChoice(Adapter, grantId) : undefined;
       return {
         ...(authTime !== undefined ? { auth_time: authTime } : {}),
+        ...(amr !== undefined ? { amr } : {}),
         ...(choice ? { glopla_id: choice.gloplaId } : {}),
       };
     },

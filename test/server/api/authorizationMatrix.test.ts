@@ -68,6 +68,12 @@ const MATRIX: Record<string, Row> = {
   // the signed-in admin's own calls
   'GET /api/v2/admins/me/affiliations': signedInRoute({ url: '/api/v2/admins/me/affiliations' }, everyone(200)),
   'GET /api/v2/admin/re_authentication_expiration': signedInRoute({ url: '/api/v2/admin/re_authentication_expiration' }, everyone(200)),
+  // issue 29: each admin's own factors only (no admin id in the path to get wrong)
+  'GET /api/v2/admins/me/two_step': signedInRoute({ url: '/api/v2/admins/me/two_step' }, everyone(200)),
+  'POST /api/v2/admins/me/authenticator_app': signedInRoute({ method: 'POST', url: '/api/v2/admins/me/authenticator_app' }, everyone(201)),
+  'PUT /api/v2/admins/me/authenticator_app': signedInRoute({ method: 'PUT', url: '/api/v2/admins/me/authenticator_app', payload: { code: '000000' } }, everyone(422)),
+  'DELETE /api/v2/admins/me/authenticator_app': signedInRoute({ method: 'DELETE', url: '/api/v2/admins/me/authenticator_app' }, everyone(404)),
+  'POST /api/v2/admins/me/recovery_codes': signedInRoute({ method: 'POST', url: '/api/v2/admins/me/recovery_codes' }, everyone(200)),
   // only one's own password; the wrong current password shows the member got past the access checks
   'PUT /api/v2/admins/:adminId/password': signedInRoute(
     { method: 'PUT', url: `/api/v2/admins/${MEMBER_ID}/password`, payload: { current: 'NotMyPassw0rd!', new: 'Kz9!vQ2#mP7@wL4x' } },
@@ -230,6 +236,8 @@ const MATRIX: Record<string, Row> = {
   'GET /oidc/interaction/:uid': publicRoute({ url: '/oidc/interaction/unknown' }, 400),
   'POST /oidc/interaction/:uid/login': publicRoute({ method: 'POST', url: '/oidc/interaction/unknown/login', payload: {} }, 400),
   'POST /oidc/interaction/:uid/organization': publicRoute({ method: 'POST', url: '/oidc/interaction/unknown/organization', payload: {} }, 400),
+  'GET /oidc/interaction/:uid/two_step': publicRoute({ url: '/oidc/interaction/unknown/two_step' }, 400),
+  'POST /oidc/interaction/:uid/two_step': publicRoute({ method: 'POST', url: '/oidc/interaction/unknown/two_step', payload: {} }, 400),
   // an unknown endpoint is 404; QUERY, a method without a body convention here, is refused as a bad request
   ...providerCatchAll('/oidc', { QUERY: 400 }),
   ...providerCatchAll('/oidc/*', { QUERY: 400 }),

@@ -31,6 +31,11 @@ const errorCodes = (operation: Operation, status: number) => operation.responses
 const SIGNED_IN = [
   'GET /api/v2/admins/me/affiliations',
   'GET /api/v2/admin/re_authentication_expiration',
+  'GET /api/v2/admins/me/two_step',
+  'POST /api/v2/admins/me/authenticator_app',
+  'PUT /api/v2/admins/me/authenticator_app',
+  'DELETE /api/v2/admins/me/authenticator_app',
+  'POST /api/v2/admins/me/recovery_codes',
   'PUT /api/v2/admins/{adminId}/password',
   'PATCH /api/v2/organizations/{orgId}/affiliations/admins/{adminId}',
   'GET /api/v2/organizations/{orgId}/affiliations',

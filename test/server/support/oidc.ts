@@ -155,6 +155,8 @@ export interface SignInOptions extends AuthorizationOptions {
   password: string;
   /** gloplaId to pick on the choice page, if it is shown. */
   choose?: string;
+  /** The second step's code (issue 29), asked for when the page comes: a code of the app or a recovery code. */
+  code?: () => string;
   browser?: Browser;
 }
 
@@ -191,6 +193,12 @@ export async function authorize(app: FastifyInstance, options: SignInOptions): P
         if (formAction(response.body).includes('/login')) {
           return { browser, pkce: codes, redirect: new URL('about:blank'), choiceShown, lastPage: response.body, lastStatus: response.statusCode };
         }
+      }
+    } else if (action.includes('/two_step')) {
+      if (!options.code) return { browser, pkce: codes, redirect: new URL('about:blank'), choiceShown, lastPage: page, lastStatus: response.statusCode };
+      response = await browser.follow(await browser.post(action, { code: options.code() }));
+      if ((response.statusCode === 200 || response.statusCode >= 400) && formAction(response.body).includes('/two_step')) {
+        return { browser, pkce: codes, redirect: new URL('about:blank'), choiceShown, lastPage: response.body, lastStatus: response.statusCode };
       }
     } else if (action.includes('/organization')) {
       choiceShown = true;

@@ -426,6 +426,17 @@ function ListView({ block, context }: BlockProps<ListBlock>): ReactElement {
   const items = (resolveValue(block.items, context) as unknown[] | undefined) ?? [];
   if (items.length === 0 && block.empty) return <p className="text">{t(block.empty)}</p>;
   const language = isLanguage(context.language) ? context.language : DEFAULT_LANGUAGE;
+  if (block.style === 'code') {
+    return (
+      <ul className="code-list" aria-label={t(block.caption)}>
+        {items.map((item, index) => (
+          <li key={index}>
+            <code>{String(resolveValue(block.title, { ...context, item }) ?? '')}</code>
+          </li>
+        ))}
+      </ul>
+    );
+  }
   return (
     <ul className="article-list" aria-label={t(block.caption)}>
       {items.map((item, index) => {

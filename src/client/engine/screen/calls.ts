@@ -143,7 +143,8 @@ export function* applyOutcome(
   if (outcome.set && screenId) yield put(screenLocalSet({ screenId, values: normalized(resolveValues(outcome.set as Record<string, string>, context), outcome.normalize) }));
   // the screen's form is keyed by the screen's id (forms/FormScreen.tsx)
   if (outcome.setFields && screenId) yield put(formFieldsSet({ formId: screenId, values: resolveValues(outcome.setFields, context) }));
-  if (outcome.save && typeof context.body === 'string') yield call(saveFile, outcome.save, context);
+  if (outcome.save && savedText(outcome.save, context) !== undefined) yield call(saveFile, outcome.save, context);
+  if (outcome.copy) yield call(copyText, textOf(resolveValue(outcome.copy, context)));
   if (outcome.remember) yield call(rememberValues, resolveValues(outcome.remember, context));
   if (outcome.event) yield put({ type: outcome.event, payload: context.body });
   if (outcome.flash) yield put(flashOf(outcome.flash, context));
@@ -164,13 +165,28 @@ export function compactDate(now = new Date()): string {
 /** The UTF-8 byte-order mark (SPEC §9: bytes 239, 187, 191). */
 export const UTF8_BOM = new Uint8Array([0xef, 0xbb, 0xbf]);
 
-/** The file an outcome saves: the answer's text, after the byte-order mark when asked, under its file name. */
+/** A value as text: a list a line per element. */
+const textOf = (value: unknown): string => (Array.isArray(value) ? value.map(String).join('\n') : value === undefined || value === null ? '' : String(value));
+
+/** What an outcome saves: the answer's text, or its `content`; undefined when there is nothing to save. */
+function savedText(save: NonNullable<Outcome['save']>, context: Partial<ScreenContext>): string | undefined {
+  if (save.content !== undefined) return textOf(resolveValue(save.content, context));
+  return typeof context.body === 'string' ? context.body : undefined;
+}
+
+/** The file an outcome saves: its text, after the byte-order mark when asked, under its file name. */
 export function savedFile(save: NonNullable<Outcome['save']>, context: Partial<ScreenContext>, now = new Date()): { name: string; blob: Blob } {
   const values = { ...resolveValues(save.values, context), date: compactDate(now) };
   const i18n = getI18n();
   const name = i18n ? i18n.t(save.fileName, values) : save.fileName;
-  const parts: BlobPart[] = save.bom ? [UTF8_BOM, String(context.body)] : [String(context.body)];
+  const text = savedText(save, context) ?? '';
+  const parts: BlobPart[] = save.bom ? [UTF8_BOM, text] : [text];
   return { name, blob: new Blob(parts, { type: save.type ?? 'text/plain;charset=utf-8' }) };
+}
+
+/** Copies to the clipboard (a page served over https or localhost may; elsewhere the browser refuses, and nothing breaks). */
+async function copyText(text: string): Promise<void> {
+  await globalThis.navigator?.clipboard?.writeText(text).catch(() => undefined);
 }
 
 /** Saves through a temporary link (the download attribute names the file). */

@@ -25,6 +25,7 @@ import * as m0088 from './0088_affiliation_sign_ins.js';
 import * as m0089 from './0089_audit_filter_indexes.js';
 import * as m0090 from './0090_learner_email_index.js';
 import * as m0091 from './0091_list_indexes.js';
+import * as m0092 from './0092_two_step_sign_in.js';
 
 export const migrations: Record<string, Migration> = {
   '0001_initial': m0001,
@@ -49,6 +50,7 @@ export const migrations: Record<string, Migration> = {
   '0089_audit_filter_indexes': m0089,
   '0090_learner_email_index': m0090,
   '0091_list_indexes': m0091,
+  '0092_two_step_sign_in': m0092,
 };
 
 export const migrationProvider: MigrationProvider = {

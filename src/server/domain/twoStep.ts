@@ -1,0 +1,207 @@
+/**
+ * Two-step sign-in (issue 29; NIST SP 800-63B AAL2, OWASP ASVS V2.7–2.8): an admin's second factors beside the
+ * password. This module knows the authenticator app (TOTP, RFC 6238: SHA-1, 6 digits, 30 s) and the recovery codes.
+ *
+ * - The app's secret is kept encrypted (AES-256-GCM; the key is TWO_STEP_SECRET_KEY, else one generated once and kept
+ *   in the database like the other server secrets). A set-up is a factor only once a code of it was verified.
+ * - A code is accepted once: the 30-second step it belongs to must be later than the last accepted one (no replay
+ *   inside its window); the step before and after the present one are accepted for clock drift.
+ * - Recovery codes: ten at a time, shown once, stored as keyed hashes (HMAC-SHA-256); each opens one sign-in. New ones
+ *   replace the old. The first factor comes with them, so that losing the phone is not losing the account.
+ *
+ * Every change is an entry of the admin's audit trail. No one but the admin changes their factors (a manager who could
+ * would have a way to take the account over): README 'Two-step sign-in' says what support does instead.
+ */
+import { createCipheriv, createDecipheriv, createHmac, randomBytes, randomInt } from 'node:crypto';
+import { Secret, TOTP } from 'otpauth';
+import QRCode from 'qrcode';
+import type { Db } from '../db/index.js';
+import type { AuditTrail } from './audit.js';
+import { serverSecret } from './serverSecrets.js';
+
+/** The issuer an authenticator app lists the account under. */
+const ISSUER = 'Corporate Admin Portal';
+const PERIOD_SECONDS = 30;
+/** Steps accepted either side of the present one (a phone's clock a little off). */
+const DRIFT_STEPS = 1;
+export const RECOVERY_CODE_COUNT = 10;
+/** Letters and digits that cannot be mistaken for one another when typed from paper. */
+const RECOVERY_ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789';
+
+/** Where the keys come from: the configured key, or the database's. */
+export interface TwoStepKeys {
+  db: Db;
+  configuredKey: Buffer | undefined;
+}
+
+async function encryptionKey(keys: TwoStepKeys): Promise<Buffer> {
+  return keys.configuredKey ?? Buffer.from(await serverSecret(keys.db, 'twoStepSecretKey'), 'base64url');
+}
+
+async function encrypt(keys: TwoStepKeys, text: string): Promise<string> {
+  const iv = randomBytes(12);
+  const cipher = createCipheriv('aes-256-gcm', await encryptionKey(keys), iv);
+  const sealed = Buffer.concat([cipher.update(text, 'utf8'), cipher.final()]);
+  return ['v1', iv.toString('base64url'), cipher.getAuthTag().toString('base64url'), sealed.toString('base64url')].join('.');
+}
+
+async function decrypt(keys: TwoStepKeys, stored: string): Promise<string> {
+  const [, iv, tag, sealed] = stored.split('.');
+  const decipher = createDecipheriv('aes-256-gcm', await encryptionKey(keys), Buffer.from(iv!, 'base64url'));
+  decipher.setAuthTag(Buffer.from(tag!, 'base64url'));
+  return Buffer.concat([decipher.update(Buffer.from(sealed!, 'base64url')), decipher.final()]).toString('utf8');
+}
+
+const totpOf = (secret: string, label: string) => new TOTP({ issuer: ISSUER, label, secret: Secret.fromBase32(secret), algorithm: 'SHA1', digits: 6, period: PERIOD_SECONDS });
+
+/** The 30-second step a code of `secret` typed now belongs to, if it is one (undefined otherwise). */
+function stepOf(secret: string, code: string, now: number): number | undefined {
+  if (!/^\d{6}$/.test(code)) return undefined;
+  const delta = totpOf(secret, '').validate({ token: code, timestamp: now, window: DRIFT_STEPS });
+  return delta === null ? undefined : TOTP.counter({ period: PERIOD_SECONDS, timestamp: now }) + delta;
+}
+
+// ---------------------------------------------------------------------------------------------------
+// What the admin has
+
+/** The admin's factors as the Sign-in security page shows them. */
+export interface TwoStepState {
+  authenticatorApp: boolean;
+  recoveryCodesLeft: number;
+}
+
+export async function twoStepState(db: Db, adminId: number): Promise<TwoStepState> {
+  const [app, codes] = await Promise.all([
+    db.selectFrom('adminAuthenticatorApps').select('adminId').where('adminId', '=', adminId).where('confirmedAt', 'is not', null).executeTakeFirst(),
+    db.selectFrom('adminRecoveryCodes').select((eb) => eb.fn.countAll<string>().as('left')).where('adminId', '=', adminId).where('usedAt', 'is', null).executeTakeFirstOrThrow(),
+  ]);
+  return { authenticatorApp: app !== undefined, recoveryCodesLeft: Number(codes.left) };
+}
+
+/** Whether the admin signs in in two steps (a confirmed factor). */
+export async function hasSecondFactor(db: Db, adminId: number): Promise<boolean> {
+  return (await twoStepState(db, adminId)).authenticatorApp;
+}
+
+// ---------------------------------------------------------------------------------------------------
+// The authenticator app
+
+/** A set-up in progress: the secret as text and as the QR code an app scans (an SVG data: URL). */
+export interface AuthenticatorSetup {
+  secret: string;
+  uri: string;
+  qrCode: string;
+}
+
+/** Starts (or starts over) setting up an app: a new secret, kept unconfirmed; an app already on stays until replaced. */
+export async function startAuthenticatorApp(keys: TwoStepKeys, admin: { id: number; email: string }): Promise<AuthenticatorSetup | 'already_on'> {
+  const existing = await keys.db.selectFrom('adminAuthenticatorApps').select('confirmedAt').where('adminId', '=', admin.id).executeTakeFirst();
+  if (existing?.confirmedAt) return 'already_on';
+  const secret = new Secret({ size: 20 }).base32;
+  const secretEncrypted = await encrypt(keys, secret);
+  await keys.db
+    .insertInto('adminAuthenticatorApps')
+    .values({ adminId: admin.id, secretEncrypted })
+    .onConflict((conflict) => conflict.column('adminId').doUpdateSet({ secretEncrypted, lastUsedStep: 0 }))
+    .execute();
+  const uri = totpOf(secret, admin.email).toString();
+  const svg = await QRCode.toString(uri, { type: 'svg', margin: 1, errorCorrectionLevel: 'M' });
+  return { secret, uri, qrCode: `data:image/svg+xml;base64,${Buffer.from(svg).toString('base64')}` };
+}
+
+export type ConfirmResult = { ok: true; recoveryCodes: string[] | undefined } | { ok: false; reason: 'no_setup' | 'invalid_code' };
+
+/** Confirms the app with a code of it: it becomes a factor; the first factor comes with recovery codes (shown once). */
+export async function confirmAuthenticatorApp(keys: TwoStepKeys, admin: { id: number; email: string }, code: string, trail: AuditTrail, now = Date.now()): Promise<ConfirmResult> {
+  return keys.db.transaction().execute(async (trx): Promise<ConfirmResult> => {
+    const app = await trx.selectFrom('adminAuthenticatorApps').selectAll().where('adminId', '=', admin.id).forUpdate().executeTakeFirst();
+    if (!app || app.confirmedAt) return { ok: false, reason: 'no_setup' };
+    const step = stepOf(await decrypt(keys, app.secretEncrypted), code.trim(), now);
+    if (step === undefined) return { ok: false, reason: 'invalid_code' };
+    await trx.updateTable('adminAuthenticatorApps').set({ confirmedAt: new Date(now), lastUsedStep: step }).where('adminId', '=', admin.id).execute();
+    await trail.record(trx, { action: 'account.twoStepAdded', target: { type: 'admin', id: admin.id, label: admin.email }, changes: { factor: { before: null, after: 'authenticatorApp' } } });
+    const hasCodes = await trx.selectFrom('adminRecoveryCodes').select('id').where('adminId', '=', admin.id).where('usedAt', 'is', null).limit(1).executeTakeFirst();
+    return { ok: true, recoveryCodes: hasCodes ? undefined : await replaceRecoveryCodes({ ...keys, db: trx }, admin, trail) };
+  });
+}
+
+/** Turns the app off (its secret is deleted); false when there was none. The recovery codes stay for a later factor. */
+export async function removeAuthenticatorApp(db: Db, admin: { id: number; email: string }, trail: AuditTrail): Promise<boolean> {
+  return db.transaction().execute(async (trx) => {
+    const removed = await trx.deleteFrom('adminAuthenticatorApps').where('adminId', '=', admin.id).returning('confirmedAt').executeTakeFirst();
+    if (!removed?.confirmedAt) return false;
+    await trail.record(trx, { action: 'account.twoStepRemoved', target: { type: 'admin', id: admin.id, label: admin.email }, changes: { factor: { before: 'authenticatorApp', after: null } } });
+    return true;
+  });
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Recovery codes
+
+const normalizeRecoveryCode = (code: string) => code.toUpperCase().replace(/[\s-]/g, '');
+
+async function recoveryCodeHash(keys: TwoStepKeys, code: string): Promise<string> {
+  return createHmac('sha256', await serverSecret(keys.db, 'recoveryCodeKey')).update(normalizeRecoveryCode(code)).digest('base64url');
+}
+
+function newRecoveryCode(): string {
+  const characters = Array.from({ length: 10 }, () => RECOVERY_ALPHABET[randomInt(RECOVERY_ALPHABET.length)]);
+  return `${characters.slice(0, 5).join('')}-${characters.slice(5).join('')}`;
+}
+
+/** Ten new recovery codes in place of the old ones (in the caller's transaction when `keys.db` is one): shown once. */
+export async function replaceRecoveryCodes(keys: TwoStepKeys, admin: { id: number; email: string }, trail: AuditTrail): Promise<string[]> {
+  const codes = Array.from({ length: RECOVERY_CODE_COUNT }, newRecoveryCode);
+  const hashes = await Promise.all(codes.map((code) => recoveryCodeHash(keys, code)));
+  await keys.db.deleteFrom('adminRecoveryCodes').where('adminId', '=', admin.id).execute();
+  await keys.db.insertInto('adminRecoveryCodes').values(hashes.map((codeHash) => ({ adminId: admin.id, codeHash }))).execute();
+  await trail.record(keys.db, { action: 'account.recoveryCodesGenerated', target: { type: 'admin', id: admin.id, label: admin.email } });
+  return codes;
+}
+
+// ---------------------------------------------------------------------------------------------------
+// The second step of a sign-in
+
+/** How the second step was made (RFC 8176 `amr`): a code of the app, or a recovery code (a one-time code too). */
+export type SecondStep = { method: 'otp'; recoveryCode: boolean };
+
+/**
+ * Checks the code typed at the second step: a code of the admin's app, accepted once, or an unused recovery code, used
+ * up (recorded in the trail). Undefined when it is neither.
+ */
+export async function verifySecondStep(keys: TwoStepKeys, admin: { id: number; email: string }, typed: string, trail: AuditTrail, now = Date.now()): Promise<SecondStep | undefined> {
+  const code = typed.trim();
+  if (/^\d{6}$/.test(code)) return (await acceptAppCode(keys, admin.id, code, now)) ? { method: 'otp', recoveryCode: false } : undefined;
+  if (normalizeRecoveryCode(code).length !== 10) return undefined;
+  const codeHash = await recoveryCodeHash(keys, code);
+  return keys.db.transaction().execute(async (trx) => {
+    const used = await trx
+      .updateTable('adminRecoveryCodes')
+      .set({ usedAt: new Date(now) })
+      .where('adminId', '=', admin.id)
+      .where('codeHash', '=', codeHash)
+      .where('usedAt', 'is', null)
+      .returning('id')
+      .executeTakeFirst();
+    if (!used) return undefined;
+    await trail.record(trx, { action: 'signIn.recoveryCodeUsed', target: { type: 'admin', id: admin.id, label: admin.email } });
+    return { method: 'otp', recoveryCode: true } as const;
+  });
+}
+
+/** A code of the confirmed app, for a step later than the last accepted one; the step is taken in the same statement. */
+async function acceptAppCode(keys: TwoStepKeys, adminId: number, code: string, now: number): Promise<boolean> {
+  const app = await keys.db.selectFrom('adminAuthenticatorApps').select(['secretEncrypted', 'confirmedAt']).where('adminId', '=', adminId).executeTakeFirst();
+  if (!app?.confirmedAt) return false;
+  const step = stepOf(await decrypt(keys, app.secretEncrypted), code, now);
+  if (step === undefined) return false;
+  // two sign-ins with one code at once: one update finds the older step, the other finds none
+  const taken = await keys.db
+    .updateTable('adminAuthenticatorApps')
+    .set({ lastUsedStep: step })
+    .where('adminId', '=', adminId)
+    .where('lastUsedStep', '<', String(step))
+    .returning('adminId')
+    .executeTakeFirst();
+  return taken !== undefined;
+}

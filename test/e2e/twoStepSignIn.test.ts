@@ -1,0 +1,79 @@
+/**
+ * Two-step sign-in in chromium (issue 29), as a new user tries it: the member opens Sign-in security from My Account,
+ * sets up an authenticator app (the code computed from the secret the page shows, as an app would), keeps the recovery
+ * codes shown once, logs out, and signs in again with a code of the app — then once more with a recovery code.
+ */
+import { expect } from 'chai';
+import { Secret, TOTP } from 'otpauth';
+import type { Page } from 'playwright-core';
+import { newPage, useE2E } from './support/portal.js';
+import { DEMO_PASSWORD, enterCredentials, MEMBER, openMenuItem, signInAt, waitForHeader } from './support/signin.js';
+
+/** What the authenticator app shows for the secret, `stepsAhead` 30-second steps from now. */
+const appCode = (secret: string, stepsAhead = 0) => TOTP.generate({ secret: Secret.fromBase32(secret), algorithm: 'SHA1', digits: 6, period: 30, timestamp: Date.now() + stepsAhead * 30_000 });
+
+describe('Two-step sign-in with an authenticator app and recovery codes (issue 29)', function () {
+  this.timeout(180_000);
+  const e2e = useE2E();
+  const errors: string[] = [];
+  let page: Page;
+  let secret: string;
+  let recoveryCodes: string[];
+  before(async () => {
+    page = await newPage(e2e.browser, errors);
+    await signInAt(page, e2e.portal.url, '/account', { email: MEMBER, gloplaId: 'G0000001', choose: false });
+  });
+  after(async () => {
+    await page.context().close();
+  });
+  // a refused code is a 401 page the browser logs as a failed resource: the refusal this test is about
+  afterEach(() => expect(errors.filter((error) => !/status of 401/.test(error)), 'errors logged by the pages').to.deep.equal([]));
+
+  /** Logs out and signs in again with the password, up to the provider's second step. */
+  async function signInAgain() {
+    await openMenuItem(page, 'Log out');
+    await page.waitForURL((url) => url.pathname.startsWith('/oidc'));
+    await enterCredentials(page, MEMBER, DEMO_PASSWORD);
+    await page.getByRole('heading', { name: 'Two-step sign-in' }).waitFor();
+  }
+
+  it('sets up an authenticator app from My Account: QR code, secret key, a code of the app, then ten recovery codes shown once', async () => {
+    await page.getByRole('link', { name: 'Sign-in security' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Sign-in security' }).waitFor();
+    await page.getByRole('button', { name: 'Set up an authenticator app' }).click();
+    await page.getByRole('img', { name: 'QR code of your authenticator app set-up' }).waitFor();
+    secret = (await page.getByText(/^[A-Z2-7]{32}$/).textContent())!;
+    await page.getByLabel('Code').fill(appCode(secret));
+    await page.getByRole('button', { name: 'Verify' }).click();
+    await page.getByText('Two-step sign-in is on.').waitFor();
+    const list = page.getByRole('list', { name: 'Recovery codes' });
+    await list.waitFor();
+    recoveryCodes = await list.getByRole('listitem').allTextContents();
+    expect(recoveryCodes).to.have.length(10);
+    await page.getByRole('button', { name: 'Copy' }).waitFor();
+    const download = page.waitForEvent('download');
+    await page.getByRole('button', { name: 'Download' }).click();
+    expect((await download).suggestedFilename()).to.equal('recovery-codes.txt');
+    await page.getByText('On: signing in asks for a code of your authenticator app after the password.').waitFor();
+  });
+
+  it('asks for the code after the password: a wrong one is refused, a code of the app signs in', async () => {
+    await signInAgain();
+    await page.getByLabel('Authentication code').fill('000000');
+    await page.getByRole('button', { name: 'Verify' }).click();
+    await page.getByRole('alert').filter({ hasText: 'The code is wrong or has already been used' }).waitFor();
+    // the set-up took this step's code: the app's next one
+    await page.getByLabel('Authentication code').fill(appCode(secret, 1));
+    await page.getByRole('button', { name: 'Verify' }).click();
+    await waitForHeader(page, '[G0000001]');
+  });
+
+  it('signs in with a recovery code instead, and the page then says nine are left', async () => {
+    await signInAgain();
+    await page.getByLabel('Authentication code').fill(recoveryCodes[0]!);
+    await page.getByRole('button', { name: 'Verify' }).click();
+    await waitForHeader(page, '[G0000001]');
+    await page.goto(`${e2e.portal.url}/account/security`);
+    await page.getByText('Recovery codes left: 9.', { exact: false }).waitFor();
+  });
+});

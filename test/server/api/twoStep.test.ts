@@ -1,0 +1,137 @@
+/**
+ * Two-step sign-in with an authenticator app and recovery codes (issue 29), through the API and the provider's pages:
+ * the admin sets the app up on their own account (a recent password entry), verifies it with a code computed from the
+ * shown secret, gets ten recovery codes once; from then on the sign-in asks for a code after the password (a code is
+ * taken once; a recovery code once), the tokens say `amr` pwd+otp+mfa; the admin is mailed; the trail has each change.
+ */
+import { expect } from 'chai';
+import { CALLBACK_PATH } from '../../../src/common/identity.js';
+import { Secret, TOTP } from 'otpauth';
+import { authorize, bearer, claimsOf, exchangeCode } from '../support/oidc.js';
+import { accessToken } from '../support/tokens.js';
+import { useTestApp } from '../support/testApp.js';
+
+type Json = Record<string, any>;
+
+const PUBLIC_URL = 'http://localhost:3000';
+const MEMBER = { email: 'member@example.com', password: 'DemoPassw0rd!', uiLocales: 'en' };
+
+/** The code an authenticator app shows for the secret, at a moment (now by default). */
+const appCode = (secret: string, timestamp = Date.now()) => TOTP.generate({ secret: Secret.fromBase32(secret), algorithm: 'SHA1', digits: 6, period: 30, timestamp });
+
+describe('Two-step sign-in: authenticator app and recovery codes (issue 29)', function () {
+  this.timeout(30_000);
+  const ctx = useTestApp({ env: { SEED: 'demo', PUBLIC_URL, SIGNIN_FAILURE_DELAY_MS: '0' } });
+  let member: Record<string, string>;
+  let secret: string;
+  let recoveryCodes: string[];
+
+  before(async () => {
+    member = bearer(await accessToken(ctx.app, { sub: '2' }));
+    // account events reach the organisations the admin has signed in to
+    await ctx.db.updateTable('affiliations').set({ firstSignedInAt: new Date() }).where('adminId', '=', 2).execute();
+  });
+
+  const call = (method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, headers = member, payload?: Json) =>
+    ctx.app.inject({ method, url: `/api/v2/admins/me/${url}`, headers, ...(payload ? { payload } : {}) });
+  /** Mails to the address so far, newest first (the outbox of demo mode; the queue sends them a moment later). */
+  async function mailsTo(address: string, count: number): Promise<Json[]> {
+    for (;;) {
+      const mails = ((await ctx.app.inject({ url: '/dev/mails.json' })).json() as Json[]).filter((mail) => mail.to === address);
+      if (mails.length >= count) return mails;
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+  }
+  const trail = async (action: string) =>
+    ctx.db.selectFrom('auditEvents').select(['action', 'organizationId']).where('action', '=', action).where('targetId', '=', '2').execute();
+
+  it("sets the app up: a secret and its QR code, verified by a code of it; the first factor brings ten recovery codes, shown once; the admin is mailed", async () => {
+    expect((await call('GET', 'two_step')).json()).to.deep.equal({ authenticator_app: false, recovery_codes_left: 0 });
+    const setup = await call('POST', 'authenticator_app');
+    expect(setup.statusCode, setup.body).to.equal(201);
+    ({ secret } = setup.json());
+    expect(secret).to.match(/^[A-Z2-7]{32}$/);
+    expect(setup.json().uri).to.match(/^otpauth:\/\/totp\/Corporate%20Admin%20Portal:member%40example\.com\?issuer=Corporate%20Admin%20Portal&secret=[A-Z2-7]+&algorithm=SHA1&digits=6&period=30$/);
+    expect(setup.json().qr_code).to.match(/^data:image\/svg\+xml;base64,/);
+
+    const wrong = await call('PUT', 'authenticator_app', member, { code: appCode(secret, Date.now() - 10 * 60_000) });
+    expect(wrong.statusCode).to.equal(422);
+    expect(wrong.json().errors).to.deep.equal([{ field: 'code', code: 'invalid', meta: {} }]);
+    const malformed = await call('PUT', 'authenticator_app', member, { code: 'abc' });
+    expect(malformed.statusCode, 'the form schema').to.equal(422);
+
+    const verified = await call('PUT', 'authenticator_app', member, { code: appCode(secret) });
+    expect(verified.statusCode, verified.body).to.equal(200);
+    recoveryCodes = verified.json().recovery_codes;
+    expect(recoveryCodes).to.have.length(10);
+    for (const code of recoveryCodes) expect(code).to.match(/^[A-HJ-NP-Z2-9]{5}-[A-HJ-NP-Z2-9]{5}$/);
+    expect(new Set(recoveryCodes).size).to.equal(10);
+    expect((await call('GET', 'two_step')).json()).to.deep.equal({ authenticator_app: true, recovery_codes_left: 10 });
+    // never kept readable: the secret encrypted, the codes hashed
+    const stored = await ctx.db.selectFrom('adminAuthenticatorApps').select('secretEncrypted').where('adminId', '=', 2).executeTakeFirstOrThrow();
+    expect(stored.secretEncrypted).to.not.contain(secret);
+    const hashes = await ctx.db.selectFrom('adminRecoveryCodes').select('codeHash').where('adminId', '=', 2).execute();
+    expect(hashes.map((row) => row.codeHash)).to.not.include.members(recoveryCodes);
+
+    expect((await call('POST', 'authenticator_app')).statusCode, 'a second app while one is on').to.equal(403);
+    const [mail] = await mailsTo(MEMBER.email, 1);
+    expect(mail!.subject).to.equal('【法人管理者ポータル】2段階認証を設定しました');
+    expect(mail!.text).to.contain(`${PUBLIC_URL}/account/security`);
+    expect(await trail('account.twoStepAdded')).to.deep.equal([{ action: 'account.twoStepAdded', organizationId: 1 }]);
+    expect(await trail('account.recoveryCodesGenerated')).to.have.length(1);
+  });
+
+  it('asks for a code after the password; a code of the app signs in once (no replay), and the tokens say pwd, otp, mfa', async () => {
+    const stopped = await authorize(ctx.app, MEMBER);
+    expect(stopped.lastPage, 'the second step, not a sign-in').to.contain('<label for="code">Authentication code</label>');
+    expect(stopped.lastPage).to.contain('autocomplete="one-time-code"');
+
+    const code = appCode(secret, Date.now() + 30_000); // the next step: the set-up's step is taken
+    const wrong = await authorize(ctx.app, { ...MEMBER, code: () => '000000' });
+    expect(wrong.lastStatus).to.equal(401);
+    expect(wrong.lastPage).to.contain('role="alert"');
+
+    const signedIn = await authorize(ctx.app, { ...MEMBER, code: () => code });
+    expect(signedIn.redirect.pathname, signedIn.lastPage).to.equal(CALLBACK_PATH);
+    const tokens = await exchangeCode(ctx.app, signedIn);
+    expect(claimsOf(tokens.access_token).amr).to.deep.equal(['pwd', 'otp', 'mfa']);
+    expect(claimsOf(tokens.id_token!).amr).to.deep.equal(['pwd', 'otp', 'mfa']);
+
+    const replayed = await authorize(ctx.app, { ...MEMBER, code: () => code });
+    expect(replayed.lastStatus, 'the same code again').to.equal(401);
+  });
+
+  it('takes each recovery code once, and says how many are left', async () => {
+    const [first] = recoveryCodes;
+    const signedIn = await authorize(ctx.app, { ...MEMBER, code: () => first!.toLowerCase().replace('-', ' ') });
+    expect(signedIn.redirect.pathname, signedIn.lastPage).to.equal(CALLBACK_PATH);
+    expect((await call('GET', 'two_step')).json().recovery_codes_left).to.equal(9);
+    expect((await authorize(ctx.app, { ...MEMBER, code: () => first! })).lastStatus, 'used').to.equal(401);
+    expect(await trail('signIn.recoveryCodeUsed')).to.have.length(1);
+
+    const renewed = await call('POST', 'recovery_codes');
+    expect(renewed.json().recovery_codes).to.have.length(10);
+    expect((await authorize(ctx.app, { ...MEMBER, code: () => recoveryCodes[1]! })).lastStatus, 'an old one').to.equal(401);
+    expect((await call('GET', 'two_step')).json().recovery_codes_left).to.equal(10);
+  });
+
+  it('changes factors only after a recent password entry', async () => {
+    const stale = bearer(await accessToken(ctx.app, { sub: '2', authTime: Math.floor(Date.now() / 1000) - 3600 }));
+    for (const [method, url] of [['POST', 'recovery_codes'], ['DELETE', 'authenticator_app'], ['POST', 'authenticator_app']] as const) {
+      const response = await call(method, url, stale);
+      expect(response.statusCode, `${method} ${url}`).to.equal(403);
+      expect(response.json()).to.deep.equal({ error: 'reauthentication_expired' });
+    }
+  });
+
+  it('turns the app off: the sign-in is one step again; the admin is mailed', async () => {
+    expect((await call('DELETE', 'authenticator_app')).statusCode).to.equal(204);
+    expect((await call('DELETE', 'authenticator_app')).statusCode, 'none left').to.equal(404);
+    const signedIn = await authorize(ctx.app, MEMBER);
+    expect(signedIn.redirect.pathname, signedIn.lastPage).to.equal(CALLBACK_PATH);
+    expect(claimsOf((await exchangeCode(ctx.app, signedIn)).access_token).amr).to.deep.equal(['pwd']);
+    const [removed] = await mailsTo(MEMBER.email, 2);
+    expect(removed!.subject).to.equal('【法人管理者ポータル】認証アプリを削除しました');
+    expect(await trail('account.twoStepRemoved')).to.have.length(1);
+  });
+});
