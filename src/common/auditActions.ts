@@ -7,6 +7,7 @@ export const AUDIT_ACTIONS = [
   'membership.roleChanged',
   'membership.deleted',
   'invitation.resent',
+  'organization.twoStepRuleChanged',
   'subscription.created',
   'subscription.updated',
   'subscription.confirmedUpdated',
@@ -31,7 +32,7 @@ export const AUDIT_ACTIONS = [
 
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
-export const AUDIT_TARGET_TYPES = ['admin', 'subscription', 'contact', 'billingContact', 'users', 'user'] as const;
+export const AUDIT_TARGET_TYPES = ['admin', 'organization', 'subscription', 'contact', 'billingContact', 'users', 'user'] as const;
 
 export type AuditTargetType = (typeof AUDIT_TARGET_TYPES)[number];
 

@@ -8,6 +8,8 @@ export const API_ERROR = {
   accessTokenExpired: 'access_token_expired',
   invalidAccessToken: 'invalid_access_token',
   reauthenticationExpired: 'reauthentication_expired',
+  /** 403: the organisation requires two-step sign-in and the session's sign-in was a password only (issue 29). */
+  mfaRequired: 'mfa_required',
   /** 400 on PUT admins/{adminId}/password: the current password is wrong. */
   currentPasswordMismatch: 'current_password_mismatch',
   adminAlreadyDeleted: 'admin_already_deleted',

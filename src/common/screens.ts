@@ -197,7 +197,8 @@ export interface CallDefinition {
   /** Placeholder values; orgId and adminId default to the session's organisation and admin. */
   params?: Record<string, ValueRef>;
   query?: Record<string, ValueRef>;
-  body?: Record<string, ValueRef>;
+  /** The body's fields: values of the context, or literal booleans and numbers (`{"twoStepRequired": true}`). */
+  body?: Record<string, ValueRef | boolean | number>;
   /** A mailed token sent as `<header>: Bearer <token>` (SPEC §7 activation and reset); none when the value is empty. */
   bearer?: { header: string; token: ValueRef };
   /** Send the body as multipart/form-data (a file chosen in an upload block is `$file`). */

@@ -51,7 +51,7 @@ const callProperties = {
   version: { enum: ['v1', 'v2'] },
   params: values,
   query: values,
-  body: values,
+  body: { type: 'object', additionalProperties: { type: ['string', 'boolean', 'number'] } },
   bearer: object({ header: { type: 'string', pattern: '^x-[a-z0-9-]+$' }, token: valueRef }, ['header', 'token']),
   multipart: { type: 'boolean' },
   ifMatch: valueRef,

@@ -8,6 +8,8 @@
  * | error reauthentication_expired                   | error flash errors.reauthenticationExpired, then after    |
  * |                                                  | REAUTH_REDIRECT_DELAY_MS /signin?prompt=login&returnTo=…  |
  * | 409 admin_already_deleted                        | error flash errors.adminAlreadyDeleted                    |
+ * | 403 mfa_required (the organisation's rule)       | warning flash errors.mfaRequired, navigate to Sign-in     |
+ * |                                                  | security (/account/security) to set up a second factor    |
  * | any 403                                          | navigate to /signin                                       |
  * | any 503                                          | warning flash errors.maintenance                          |
  * | any 429 (too_many_requests: a rate limit)        | error flash errors.tooManyRequests                        |
@@ -18,7 +20,7 @@
  */
 import { call, delay, put, select, spawn } from 'redux-saga/effects';
 import { API_ERROR, type FieldError } from '../../common/errorCodes.js';
-import { REAUTH_REDIRECT_DELAY_MS, SIGNIN_PATH } from '../state/constants.js';
+import { REAUTH_REDIRECT_DELAY_MS, SECURITY_PATH, SIGNIN_PATH } from '../state/constants.js';
 import { flashShown, type FlashKind } from '../state/flash.js';
 import type { SessionRootState } from '../state/session.js';
 import { camelCasePath } from './caseConversion.js';
@@ -30,6 +32,7 @@ export type GeneralHandling =
   | 'sessionExpired'
   | 'reauthenticationExpired'
   | 'adminAlreadyDeleted'
+  | 'mfaRequired'
   | 'forbidden'
   | 'maintenance'
   | 'tooManyRequests'
@@ -43,6 +46,7 @@ export const GENERAL_HANDLING_FLASH: Record<GeneralHandling, { kind: FlashKind; 
   sessionExpired: { kind: 'error', messageKey: 'errors.sessionExpired' },
   reauthenticationExpired: { kind: 'error', messageKey: 'errors.reauthenticationExpired' },
   adminAlreadyDeleted: { kind: 'error', messageKey: 'errors.adminAlreadyDeleted' },
+  mfaRequired: { kind: 'warning', messageKey: 'errors.mfaRequired' },
   forbidden: null,
   maintenance: { kind: 'warning', messageKey: 'errors.maintenance' },
   tooManyRequests: { kind: 'error', messageKey: 'errors.tooManyRequests' },
@@ -67,6 +71,7 @@ export function classifyApiError(error: unknown): GeneralHandling {
   if (error.code === API_ERROR.reauthenticationExpired) return 'reauthenticationExpired';
   if (isSessionExpiredError(error)) return 'sessionExpired';
   if (error.status === 409 && error.code === API_ERROR.adminAlreadyDeleted) return 'adminAlreadyDeleted';
+  if (error.status === 403 && error.code === API_ERROR.mfaRequired) return 'mfaRequired';
   if (error.status === 403) return 'forbidden';
   if (error.status === 503) return 'maintenance';
   if (error.status === 429) return 'tooManyRequests';
@@ -112,6 +117,7 @@ export function* handleApiError(error: unknown): Generator<unknown, GeneralHandl
     yield spawn(redirectToReauthenticate, returnTo, gloplaId);
   }
   if (handling === 'forbidden') yield* navigateTo(SIGNIN_PATH);
+  if (handling === 'mfaRequired') yield* navigateTo(SECURITY_PATH);
   return handling;
 }
 

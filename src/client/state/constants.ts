@@ -39,3 +39,6 @@ export const SIGNIN_PATH = '/signin';
 
 /** Timeout of an error report, so a slow report never holds back the message the user sees (our choice). */
 export const ERROR_REPORT_TIMEOUT_MS = 10_000;
+
+/** Sign-in security (issue 29): where an organisation's two-step rule sends an admin without a second factor. */
+export const SECURITY_PATH = '/account/security';

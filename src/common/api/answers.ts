@@ -67,6 +67,7 @@ export const memberAdminSchema = objectOf({
     description: "a not-activated admin's newest open invitation (activation link): when it expires; null when there is none (or the admin is activated)",
   },
   invitationExpired: { type: 'boolean', description: 'true: not activated, and no invitation is open any more (expired or never sent)' },
+  twoStep: { type: 'boolean', description: 'the admin signs in in two steps (a verified authenticator app, issue 29)' },
 });
 export type MemberAdmin = FromSchema<typeof memberAdminSchema>;
 
@@ -138,6 +139,10 @@ export const recoveryCodesAnswerSchema = objectOf({
   recoveryCodes: { type: 'array', items: { type: 'string' }, description: 'ten one-time codes (xxxxx-xxxxx); empty when none were made' },
 });
 export type RecoveryCodesAnswer = FromSchema<typeof recoveryCodesAnswerSchema>;
+
+/** GET and PUT organizations/{orgId}/sign_in_rule (issue 29): whether every admin of the organisation must sign in in two steps. */
+export const signInRuleAnswerSchema = objectOf({ twoStepRequired: { type: 'boolean', description: 'the API refuses password-only sessions of the organisation (403 mfa_required)' } });
+export type SignInRuleAnswer = FromSchema<typeof signInRuleAnswerSchema>;
 
 /** A new session, as the token endpoint answers it (SPEC §3 Session, §7 Token exchange): PUT admins/{adminId}/password. */
 export const sessionAnswerSchema = {

@@ -92,6 +92,8 @@ export const adminsRoutes: FastifyPluginAsync = async (app) => {
         organizationId: affiliation.organization.id,
         gloplaId: affiliation.organization.gloplaId,
         authTime,
+        // the new session signed in as the one it replaces did (a password entered now, its second step then)
+        amr: admin.amr && admin.amr.length > 0 ? [...admin.amr] : ['pwd'],
       });
       // the token endpoint's answer (OAuth's snake_case), in the API's camelCase before serialisation
       return camelcaseKeys(session);

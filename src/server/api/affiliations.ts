@@ -28,7 +28,7 @@ import { endOrganizationTokens, updateAdminName } from '../domain/admins.js';
 import { changeRole, findOrganizationAffiliation, inviteAdmin, organizationAffiliations, removeAffiliation, resendInvitation } from '../domain/memberships.js';
 import { hitRateLimit } from '../domain/rateLimits.js';
 import { auditOf } from './audit.js';
-import { requireAffiliation, requireManager, requireRecentAuthentication, signedIn, useAuthentication, type SignedInAdmin } from './auth.js';
+import { requireAffiliation, requireManager, requireRecentAuthentication, requireTwoStepWhere, signedIn, useAuthentication, type SignedInAdmin } from './auth.js';
 import { ApiError } from './errors.js';
 import { TAG } from './openapi.js';
 import { changedMeanwhileAs412, conditionalWrite, etagHeader, preconditionOf, sendEtag } from './preconditions.js';
@@ -66,9 +66,10 @@ export const affiliationsRoutes: FastifyPluginAsync = async (app) => {
     async (request) => {
       const admin = signedIn(request);
       // one query, the access check included (the route is benchmarked): nothing comes back for a caller who may not see it
-      const affiliations = await organizationAffiliations(db, request.params.orgId, { adminId: admin.id, gloplaId: admin.gloplaId });
-      if (affiliations) return { affiliations };
-      throw new ApiError(403, API_ERROR.forbidden);
+      const list = await organizationAffiliations(db, request.params.orgId, { adminId: admin.id, gloplaId: admin.gloplaId });
+      if (!list) throw new ApiError(403, API_ERROR.forbidden);
+      requireTwoStepWhere(list.twoStepRequired, admin);
+      return { affiliations: list.affiliations };
     },
   );
 

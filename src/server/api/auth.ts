@@ -13,7 +13,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { API_ERROR } from '../../common/errorCodes.js';
 import type { Db } from '../db/index.js';
 import type { AffiliationRole } from '../db/types.js';
-import { roleInOrganization } from '../domain/admins.js';
+import { roleInOrganization, sessionOrganization } from '../domain/admins.js';
 import { AccessTokenError } from '../idp/accessTokens.js';
 import { ApiError } from './errors.js';
 import { documentAnswers, SECURITY } from './openapi.js';
@@ -81,10 +81,27 @@ export function useAuthentication(app: FastifyInstance): void {
  * 403 forbidden.
  */
 export async function requireAffiliation(db: Db, admin: SignedInAdmin, organizationId: number, required?: AffiliationRole): Promise<AffiliationRole> {
-  const role = Number.isSafeInteger(organizationId) ? await roleInOrganization(db, admin.id, organizationId, admin.gloplaId) : undefined;
-  if (!role) throw new ApiError(403, API_ERROR.forbidden);
-  if (required === 'manager' && role !== 'manager') throw new ApiError(403, API_ERROR.forbidden);
-  return role;
+  const found = Number.isSafeInteger(organizationId) ? await roleInOrganization(db, admin.id, organizationId, admin.gloplaId) : undefined;
+  if (!found) throw new ApiError(403, API_ERROR.forbidden);
+  requireTwoStepWhere(found.twoStepRequired, admin);
+  if (required === 'manager' && found.role !== 'manager') throw new ApiError(403, API_ERROR.forbidden);
+  return found.role;
+}
+
+/** Whether the session's sign-in was made in two steps (the access token's amr, never the browser's word). */
+export const signedInInTwoSteps = (admin: SignedInAdmin): boolean => admin.amr?.includes('mfa') ?? false;
+
+/** An organisation that requires two-step sign-in refuses a password-only session: 403 mfa_required (issue 29). */
+export function requireTwoStepWhere(twoStepRequired: boolean, admin: SignedInAdmin): void {
+  if (twoStepRequired && !signedInInTwoSteps(admin)) throw new ApiError(403, API_ERROR.mfaRequired);
+}
+
+/** The session's organisation and the caller's role in it: 403 forbidden when it is not the admin's, mfa_required by its rule. */
+export async function requireSessionOrganization(db: Db, admin: SignedInAdmin) {
+  const organization = await sessionOrganization(db, admin.id, admin.gloplaId);
+  if (!organization) throw new ApiError(403, API_ERROR.forbidden, 'no organisation');
+  requireTwoStepWhere(organization.twoStepRequired, admin);
+  return organization;
 }
 
 /** Manager-only calls of an organisation (SPEC §6: invite, re-role, delete admins, apply for services, …). */

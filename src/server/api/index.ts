@@ -11,6 +11,7 @@ import type { FastifyInstance, FastifyPluginAsync, FastifyRequest } from 'fastif
 import { adminAccountsRoutes } from './adminAccounts.js';
 import { adminsRoutes } from './admins.js';
 import { twoStepRoutes } from './twoStep.js';
+import { signInRuleRoutes } from './signInRule.js';
 import { auditEventsRoutes } from './auditEvents.js';
 import { affiliationsRoutes } from './affiliations.js';
 import { contactsRoutes } from './contacts.js';
@@ -59,6 +60,7 @@ const apiV2: FastifyPluginAsync = async (app) => {
   await app.register(adminsRoutes);
   await app.register(twoStepRoutes);
   await app.register(affiliationsRoutes);
+  await app.register(signInRuleRoutes);
   await app.register(contactsRoutes);
   await app.register(corporateSubscriptionsRoutes);
   await app.register(projectsRoutes);

@@ -75,8 +75,12 @@ export function errorAnswer(codes: readonly ApiErrorCode[]) {
 
 /** Response entries for `{status: codes}`: `response: { 200: …, ...errorAnswers({ 403: [API_ERROR.forbidden] }) }`. */
 export function errorAnswers(codesByStatus: Partial<Record<number, readonly ApiErrorCode[]>>): Record<number, ReturnType<typeof errorAnswer>> {
-  return Object.fromEntries(Object.entries(codesByStatus).map(([status, codes]) => [status, errorAnswer(codes!)]));
+  return Object.fromEntries(Object.entries(codesByStatus).map(([status, codes]) => [status, errorAnswer(withRuleRefusal(codes!))]));
 }
+
+/** Where a call may be refused the organisation (forbidden), its two-step rule may refuse it too (issue 29). */
+const withRuleRefusal = (codes: readonly ApiErrorCode[]): readonly ApiErrorCode[] =>
+  codes.includes(API_ERROR.forbidden) && !codes.includes(API_ERROR.mfaRequired) ? [...codes, API_ERROR.mfaRequired] : codes;
 
 /** The component holding 422 field errors (registered by openapi.ts, referenced as `{ $ref: 'FieldErrors#' }`). */
 export const FIELD_ERRORS_ID = 'FieldErrors';

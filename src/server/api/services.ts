@@ -23,9 +23,8 @@ import {
 import { API_ERROR } from '../../common/errorCodes.js';
 import { DEFAULT_LANGUAGE, type Language } from '../../common/languages.js';
 import { findService, listGroupServices, listProjectClasses, listServiceCards, listServiceGroups, type CatalogueReader } from '../domain/services.js';
-import { sessionOrganization } from '../domain/admins.js';
 import { ApiError } from './errors.js';
-import { requireManager, signedIn, useAuthentication } from './auth.js';
+import { requireManager, requireSessionOrganization, signedIn, useAuthentication } from './auth.js';
 import { TAG } from './openapi.js';
 import { errorAnswers, idParams, languageQuery, organizationParams, wire, type IdParams, type OrganizationParams } from './schemas.js';
 
@@ -37,9 +36,8 @@ export const servicesRoutes: FastifyPluginAsync = async (app) => {
   /** The caller as a reader of the catalogue; 403 when the session's organisation is not one of theirs. */
   async function reader(request: FastifyRequest<LanguageQuery>): Promise<CatalogueReader> {
     const admin = signedIn(request);
-    const organization = await sessionOrganization(app.db, admin.id, admin.gloplaId);
-    if (!organization) throw new ApiError(403, API_ERROR.forbidden);
-    return { ...organization, token: admin.accessToken ?? '', language: request.query.lang ?? DEFAULT_LANGUAGE, exceptions: app.config.serviceLinks };
+    const { organizationId, gloplaId, role } = await requireSessionOrganization(app.db, admin);
+    return { organizationId, gloplaId, role, token: admin.accessToken ?? '', language: request.query.lang ?? DEFAULT_LANGUAGE, exceptions: app.config.serviceLinks };
   }
 
   const lang = languageQuery('The language of names, texts and link labels (default ja)');

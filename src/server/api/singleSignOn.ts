@@ -17,9 +17,8 @@ import { singleSignOnAnswerSchema, singleSignOnArrivalSchema, type SingleSignOnA
 import { API_ERROR, type ApiErrorCode } from '../../common/errorCodes.js';
 import { DEFAULT_LANGUAGE, LANGUAGES, type Language } from '../../common/languages.js';
 import { STATE_MAX_LENGTH, STATE_PATTERN } from '../../common/singleSignOn.js';
-import { sessionOrganization } from '../domain/admins.js';
 import { authenticatePartner, findPartnerProduct, issueTokens, redeemTokens, resolveAuthUrl, type RedeemRefusal } from '../domain/singleSignOn.js';
-import { signedIn, useAuthentication, type SignedInAdmin } from './auth.js';
+import { requireSessionOrganization, signedIn, useAuthentication, type SignedInAdmin } from './auth.js';
 import { ApiError } from './errors.js';
 import { SECURITY, TAG } from './openapi.js';
 import { errorAnswers, wire } from './schemas.js';
@@ -93,9 +92,7 @@ export const singleSignOnRoutes: FastifyPluginAsync = async (app) => {
     const product = await findPartnerProduct(app.db, gpc);
     const authUrl = product ? resolveAuthUrl(product.authUrl, app.config.publicUrl, app.config.demo) : undefined;
     if (!product || !authUrl) throw new ApiError(403, API_ERROR.forbidden, 'unknown partner product');
-    const organization = await sessionOrganization(app.db, admin.id, admin.gloplaId);
-    if (!organization) throw new ApiError(403, API_ERROR.forbidden, 'no organisation');
-    return { product, authUrl, organization };
+    return { product, authUrl, organization: await requireSessionOrganization(app.db, admin) };
   }
 };
 

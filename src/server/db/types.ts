@@ -34,6 +34,8 @@ export interface OrganizationsTable {
   corporationAccountName: string;
   corporationOfficialName: string;
   corporationAccountCode: string;
+  /** Every admin acting for it signs in in two steps (issue 29). */
+  twoStepRequired: ColumnType<boolean, boolean | undefined, boolean>;
   createdAt: CreatedAt;
   updatedAt: UpdatedAt;
 }

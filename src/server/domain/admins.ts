@@ -130,30 +130,38 @@ export async function affiliationsOfAdmin(db: Db, adminId: number): Promise<Affi
  * The admin's role in the organisation, when the organisation is also the one the session was signed in for
  * (`gloplaId`): a session never acts on another organisation, even one the admin belongs to.
  */
-export async function roleInOrganization(db: Db, adminId: number, organizationId: number, gloplaId: string | undefined): Promise<AffiliationRole | undefined> {
+export async function roleInOrganization(
+  db: Db,
+  adminId: number,
+  organizationId: number,
+  gloplaId: string | undefined,
+): Promise<{ role: AffiliationRole; twoStepRequired: boolean } | undefined> {
   if (gloplaId === undefined) return undefined;
-  const row = await db
+  return db
     .selectFrom('affiliations')
     .innerJoin('organizations', 'organizations.id', 'affiliations.organizationId')
-    .select('affiliations.role')
+    .select(['affiliations.role', 'organizations.twoStepRequired'])
     .where('affiliations.adminId', '=', adminId)
     .where('affiliations.organizationId', '=', organizationId)
     .where('organizations.gloplaId', '=', gloplaId)
     .executeTakeFirst();
-  return row?.role;
 }
 
 /** The session's organisation and the caller's role in it; undefined when the admin is not affiliated with it. */
-export async function sessionOrganization(db: Db, adminId: number, gloplaId: string | undefined): Promise<{ organizationId: number; gloplaId: string; role: AffiliationRole } | undefined> {
+export async function sessionOrganization(
+  db: Db,
+  adminId: number,
+  gloplaId: string | undefined,
+): Promise<{ organizationId: number; gloplaId: string; role: AffiliationRole; twoStepRequired: boolean } | undefined> {
   if (gloplaId === undefined) return undefined;
   const row = await db
     .selectFrom('affiliations')
     .innerJoin('organizations', 'organizations.id', 'affiliations.organizationId')
-    .select(['organizations.id', 'organizations.gloplaId', 'affiliations.role'])
+    .select(['organizations.id', 'organizations.gloplaId', 'affiliations.role', 'organizations.twoStepRequired'])
     .where('affiliations.adminId', '=', adminId)
     .where('organizations.gloplaId', '=', gloplaId)
     .executeTakeFirst();
-  return row && { organizationId: row.id, gloplaId: row.gloplaId, role: row.role };
+  return row && { organizationId: row.id, gloplaId: row.gloplaId, role: row.role, twoStepRequired: row.twoStepRequired };
 }
 
 /** Changes the admin's name (the caller reads the affiliation to answer with, memberships.ts). */

@@ -78,8 +78,15 @@ function memberQuery(db: Db) {
     .where('adminTokens.usedAt', 'is', null)
     // this organisation's invitation (or one of no known organisation): another's is not this list's to show
     .where((eb) => eb.or([eb('adminTokens.organizationId', '=', sql<number>`${sql.ref('affiliations.organizationId')}`), eb('adminTokens.organizationId', 'is', null)]));
+  const twoStep = db
+    .selectFrom('adminAuthenticatorApps')
+    .select(sql`1`.as('one'))
+    .where('adminAuthenticatorApps.adminId', '=', sql<number>`${sql.ref('admins.id')}`)
+    .where('adminAuthenticatorApps.confirmedAt', 'is not', null);
   return affiliationQuery(db).select([
     affiliationEtag.as('etag'),
+    'organizations.twoStepRequired',
+    sql<boolean>`exists (${twoStep})`.as('twoStep'),
     'admins.activatedAt',
     sql<Date | string | null>`case when ${sql.ref('admins.activatedAt')} is null then (${openInvitation}) end`.as('invitationExpiresAt'),
   ]);
@@ -107,6 +114,7 @@ function toView(row: MemberRow, now: Date): OrganizationAffiliation {
       activatedAt: isoOrNull(row.activatedAt),
       invitationExpiresAt: invitationExpiresAt && invitationExpiresAt.toISOString(),
       invitationExpired: row.activatedAt === null && (invitationExpiresAt === null || invitationExpiresAt.getTime() <= now.getTime()),
+      twoStep: row.twoStep,
     },
   };
 }
@@ -177,10 +185,10 @@ export async function organizationAffiliations(
   organizationId: number,
   viewer: { adminId: number; gloplaId: string | undefined },
   now = new Date(),
-): Promise<OrganizationAffiliation[] | undefined> {
+): Promise<{ affiliations: OrganizationAffiliation[]; twoStepRequired: boolean } | undefined> {
   if (viewer.gloplaId === undefined) return undefined;
   const { rows } = await db.executeQuery(organizationAffiliationsSql(db, organizationId, { ...viewer, gloplaId: viewer.gloplaId }));
-  return rows.length > 0 ? rows.map((row) => toView(row, now)) : undefined;
+  return rows.length > 0 ? { affiliations: rows.map((row) => toView(row, now)), twoStepRequired: rows[0]!.twoStepRequired } : undefined;
 }
 
 /** One affiliation of the organisation as the list shows it, or undefined when the admin does not belong to it. */

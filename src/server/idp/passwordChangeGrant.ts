@@ -29,7 +29,12 @@ export interface PasswordChangeTicket {
   gloplaId: string;
   /** Epoch seconds of the password check. */
   authTime: number;
+  /** How the session being replaced signed in (RFC 8176): a two-step session stays one (issue 29). */
+  amr: string[];
 }
+
+/** The ticket's amr, as stored (a list of method names; a password at least). */
+const amrOf = (data: Record<string, unknown>): string[] => (Array.isArray(data.amr) && data.amr.every((method) => typeof method === 'string') && data.amr.length > 0 ? (data.amr as string[]) : ['pwd']);
 
 const ticketId = (ticket: string) => createHash('sha256').update(ticket).digest('base64url');
 
@@ -80,7 +85,7 @@ export function passwordChangeGrant({ Adapter, audience, resourceServerInfo }: P
       grantId,
       gty,
       authTime: data.authTime,
-      amr: ['pwd'],
+      amr: amrOf(data),
       scope,
       resource: audience,
       rotations: 0,
@@ -97,7 +102,7 @@ export function passwordChangeGrant({ Adapter, audience, resourceServerInfo }: P
     const accessTokenValue = await accessToken.save();
     const refreshTokenValue = await refreshToken.save();
 
-    const idToken = new provider.IdToken({ ...(await account.claims('id_token', scope, {}, [])), auth_time: data.authTime, amr: ['pwd'] }, { ctx });
+    const idToken = new provider.IdToken({ ...(await account.claims('id_token', scope, {}, [])), auth_time: data.authTime, amr: amrOf(data) }, { ctx });
     (idToken as unknown as { scope: string }).scope = scope;
     idToken.set('at_hash', accessTokenValue);
 

@@ -91,6 +91,13 @@ describe('api/errorCatalogue general handling (SPEC §8), run by callApi for eve
     expect(result.reports).to.have.length(0);
   });
 
+  it("403 mfa_required (the organisation's two-step rule) → warning flash errors.mfaRequired and Sign-in security (issue 29)", async () => {
+    const result = await callTarget(() => jsonResponse(403, { error: 'mfa_required' }));
+    expect(result.flashes).to.deep.equal([{ kind: 'warning', messageKey: 'errors.mfaRequired' }]);
+    expect(result.navigate.calledOnceWithExactly('/account/security', undefined)).to.equal(true);
+    expect(result.reports).to.have.length(0);
+  });
+
   it('any 503 → warning flash errors.maintenance', async () => {
     const result = await callTarget(() => new Response('Service Unavailable', { status: 503 }));
     expect(result.flashes).to.deep.equal([{ kind: 'warning', messageKey: 'errors.maintenance' }]);

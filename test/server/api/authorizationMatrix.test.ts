@@ -16,7 +16,7 @@ import { bearer } from '../support/oidc.js';
 import { accessToken } from '../support/tokens.js';
 import { useTestApp } from '../support/testApp.js';
 
-const CALLERS = ['anonymous', 'forged', 'expired', 'member', 'manager', 'otherManager', 'otherSession'] as const;
+const CALLERS = ['anonymous', 'forged', 'expired', 'member', 'manager', 'otherManager', 'otherSession', 'mfaMissing'] as const;
 type Caller = (typeof CALLERS)[number];
 type Expected = Record<Caller, number>;
 
@@ -30,9 +30,16 @@ function publicRoute(request: Row['request'], status: number): Row {
   return { request, expected: Object.fromEntries(CALLERS.map((caller) => [caller, status])) as Expected };
 }
 
-/** A route of a signed-in admin: no, forged or expired token → 401; the signed-in callers as given. */
+/**
+ * Routes that act for the session's organisation: G0000001 requires two-step sign-in in this suite, so its manager's
+ * password-only session (mfaMissing) is refused them, 403 mfa_required (issue 29); the admin's own account is not.
+ */
+const ACTS_FOR_THE_ORGANISATION = /^\/api\/v2\/(organizations\/|services|service_groups|admin\/single-sign-on)/;
+
+/** A route of a signed-in admin: no, forged or expired token → 401; the signed-in callers as given (mfaMissing: see above). */
 function signedInRoute(request: Row['request'], signedIn: Pick<Expected, 'member' | 'manager' | 'otherManager' | 'otherSession'>): Row {
-  return { request, expected: { anonymous: 401, forged: 401, expired: 401, ...signedIn } };
+  const mfaMissing = ACTS_FOR_THE_ORGANISATION.test(String(request.url)) ? 403 : signedIn.manager;
+  return { request, expected: { anonymous: 401, forged: 401, expired: 401, ...signedIn, mfaMissing } };
 }
 
 const everyone = (status: number) => ({ member: status, manager: status, otherManager: status, otherSession: status });
@@ -69,6 +76,8 @@ const MATRIX: Record<string, Row> = {
   'GET /api/v2/admins/me/affiliations': signedInRoute({ url: '/api/v2/admins/me/affiliations' }, everyone(200)),
   'GET /api/v2/admin/re_authentication_expiration': signedInRoute({ url: '/api/v2/admin/re_authentication_expiration' }, everyone(200)),
   // issue 29: each admin's own factors only (no admin id in the path to get wrong)
+  'GET /api/v2/organizations/:orgId/sign_in_rule': signedInRoute({ url: '/api/v2/organizations/1/sign_in_rule' }, { member: 200, manager: 200, otherManager: 403, otherSession: 403 }),
+  'PUT /api/v2/organizations/:orgId/sign_in_rule': signedInRoute({ method: 'PUT', url: '/api/v2/organizations/1/sign_in_rule', payload: { two_step_required: true } }, MANAGERS_OF_ONE(200)),
   'GET /api/v2/admins/me/two_step': signedInRoute({ url: '/api/v2/admins/me/two_step' }, everyone(200)),
   'POST /api/v2/admins/me/authenticator_app': signedInRoute({ method: 'POST', url: '/api/v2/admins/me/authenticator_app' }, everyone(201)),
   'PUT /api/v2/admins/me/authenticator_app': signedInRoute({ method: 'PUT', url: '/api/v2/admins/me/authenticator_app', payload: { code: '000000' } }, everyone(422)),
@@ -262,10 +271,14 @@ describe('Route authorisation matrix', () => {
     headers.anonymous = {};
     headers.forged = bearer(await accessToken(ctx.app, { sub: String(MEMBER_ID), foreignKey: true }));
     headers.expired = bearer(await accessToken(ctx.app, { sub: String(MEMBER_ID), expiresIn: -5 }));
-    headers.member = bearer(await accessToken(ctx.app, { sub: String(MEMBER_ID) }));
-    headers.manager = bearer(await accessToken(ctx.app, { sub: '1' }));
+    // G0000001 requires two-step sign-in: its admins' sessions here were signed in in two steps, but mfaMissing's
+    await ctx.db.updateTable('organizations').set({ twoStepRequired: true }).where('gloplaId', '=', 'G0000001').execute();
+    const twoSteps = ['pwd', 'otp', 'mfa'];
+    headers.member = bearer(await accessToken(ctx.app, { sub: String(MEMBER_ID), amr: twoSteps }));
+    headers.manager = bearer(await accessToken(ctx.app, { sub: '1', amr: twoSteps }));
     headers.otherManager = bearer(await accessToken(ctx.app, { sub: String(other.id), gloplaId: 'G0000002' }));
     headers.otherSession = bearer(await accessToken(ctx.app, { sub: '1', gloplaId: 'G0000002' }));
+    headers.mfaMissing = bearer(await accessToken(ctx.app, { sub: '1' }));
   });
 
   it('has a row for every route Fastify registered, and no row for a route that is gone', () => {
@@ -291,6 +304,7 @@ describe('Route authorisation matrix', () => {
         // each caller from its own address, so per-address rate limits do not mix the callers up
         const response = await ctx.app.inject({ ...request, headers: headers[caller], remoteAddress: `192.0.2.${10 + index}` } as InjectOptions);
         seen[caller] = response.statusCode;
+        if (caller === 'mfaMissing' && response.statusCode === 403 && expected.manager !== 403) expect(response.json(), `${route} without two steps`).to.deep.equal({ error: 'mfa_required' });
         if (response.statusCode === 401 && expected.anonymous === 401 && expected.member !== 401) {
           const code = { anonymous: API_ERROR.invalidAccessToken, forged: API_ERROR.invalidAccessToken, expired: API_ERROR.accessTokenExpired }[caller as 'anonymous'];
           expect(response.json(), `${route} as ${caller}`).to.deep.equal({ error: code });
@@ -330,7 +344,7 @@ describe('Route authorisation matrix', () => {
       (await ctx.app.inject({ url: '/api/v2/admin/validate_confirm_email_token', headers: { 'x-v2-admin-activate-token': `Bearer ${token}` } })).statusCode;
 
     it("a role change in G0000002 ends the admin's G0000002 session only", async () => {
-      const sessionOfOne = bearer(await accessToken(ctx.app, { sub: '1' }));
+      const sessionOfOne = bearer(await accessToken(ctx.app, { sub: '1', amr: ['pwd', 'otp', 'mfa'] }));
       const sessionOfTwo = bearer(await accessToken(ctx.app, { sub: '1', gloplaId: 'G0000002' }));
       await new Promise((resolve) => setTimeout(resolve, 1100)); // past the second the tokens were issued in
       expect((await call('PATCH', 'organizations/2/affiliations/admins/1', headers.otherManager, { role: 'manager' })).statusCode).to.equal(200);

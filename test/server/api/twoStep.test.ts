@@ -135,3 +135,58 @@ describe('Two-step sign-in: authenticator app and recovery codes (issue 29)', fu
     expect(await trail('account.twoStepRemoved')).to.have.length(1);
   });
 });
+
+describe("An organisation's rule: two-step sign-in required of every admin (issue 29)", function () {
+  this.timeout(30_000);
+  const ctx = useTestApp({ env: { SEED: 'demo', PUBLIC_URL } });
+  const TWO_STEPS = ['pwd', 'otp', 'mfa'];
+  const rule = (headers: Record<string, string>, twoStepRequired: boolean) =>
+    ctx.app.inject({ method: 'PUT', url: '/api/v2/organizations/1/sign_in_rule', headers, payload: { two_step_required: twoStepRequired } });
+
+  it("is turned on only by a manager signed in in two steps; then the organisation's calls refuse password-only sessions, and the admin's own account calls stay open", async () => {
+    const passwordOnly = bearer(await accessToken(ctx.app, { sub: '1' }));
+    const twoStep = bearer(await accessToken(ctx.app, { sub: '1', amr: TWO_STEPS }));
+    const member = bearer(await accessToken(ctx.app, { sub: '2', amr: TWO_STEPS }));
+    expect((await ctx.app.inject({ url: '/api/v2/organizations/1/sign_in_rule', headers: passwordOnly })).json()).to.deep.equal({ two_step_required: false });
+
+    const notYet = await rule(passwordOnly, true);
+    expect(notYet.statusCode).to.equal(403);
+    expect(notYet.json()).to.deep.equal({ error: 'mfa_required' });
+    expect((await rule(member, true)).statusCode, 'a member').to.equal(403);
+    const on = await rule(twoStep, true);
+    expect(on.statusCode, on.body).to.equal(200);
+    expect(on.json()).to.deep.equal({ two_step_required: true });
+
+    for (const url of ['/api/v2/organizations/1/affiliations', '/api/v2/organizations/1/contacts', '/api/v2/services', '/api/v2/organizations/1/users?per_page=10']) {
+      const refused = await ctx.app.inject({ url, headers: passwordOnly });
+      expect(refused.statusCode, url).to.equal(403);
+      expect(refused.json(), url).to.deep.equal({ error: 'mfa_required' });
+      expect((await ctx.app.inject({ url, headers: twoStep })).statusCode, `${url} in two steps`).to.equal(200);
+    }
+    // where the admin sets a factor up, and the header's organisation list
+    for (const url of ['/api/v2/admins/me/two_step', '/api/v2/admins/me/affiliations']) expect((await ctx.app.inject({ url, headers: passwordOnly })).statusCode, url).to.equal(200);
+    // another organisation's sessions are not its business
+    const ofTwo = bearer(await accessToken(ctx.app, { sub: '1', gloplaId: 'G0000002' }));
+    expect((await ctx.app.inject({ url: '/api/v2/organizations/2/affiliations', headers: ofTwo })).statusCode).to.equal(200);
+
+    const entries = await ctx.db.selectFrom('auditEvents').select(['action', 'targetType', 'targetLabel', 'changes']).where('action', '=', 'organization.twoStepRuleChanged').execute();
+    expect(entries).to.deep.equal([{ action: 'organization.twoStepRuleChanged', targetType: 'organization', targetLabel: 'G0000001', changes: { twoStepRequired: { before: false, after: true } } }]);
+    expect((await rule(twoStep, false)).json()).to.deep.equal({ two_step_required: false });
+    expect((await ctx.app.inject({ url: '/api/v2/organizations/1/contacts', headers: passwordOnly })).statusCode, 'off again').to.equal(200);
+  });
+
+  it('shows in the admin list who signs in in two steps', async () => {
+    await ctx.db.insertInto('adminAuthenticatorApps').values({ adminId: 2, secretEncrypted: 'v1.x.y.z', confirmedAt: new Date() }).execute();
+    const headers = bearer(await accessToken(ctx.app, { sub: '1' }));
+    const list = (await ctx.app.inject({ url: '/api/v2/organizations/1/affiliations', headers })).json().affiliations as Json[];
+    const twoStep = Object.fromEntries(list.map((row) => [row.admin.email, row.admin.two_step]));
+    expect(twoStep).to.include({ 'member@example.com': true, 'manager@example.com': false });
+  });
+
+  it('keeps a two-step session two-step through a password change', async () => {
+    const headers = bearer(await accessToken(ctx.app, { sub: '1', amr: TWO_STEPS }));
+    const changed = await ctx.app.inject({ method: 'PUT', url: '/api/v2/admins/1/password', headers, payload: { current: 'DemoPassw0rd!', new: 'An0ther-Passw0rd-2026' } });
+    expect(changed.statusCode, changed.body).to.equal(200);
+    expect(claimsOf(changed.json().access_token).amr).to.deep.equal(TWO_STEPS);
+  });
+});

@@ -19,6 +19,8 @@ export interface TokenOptions {
   authTime?: number;
   /** The organisation the session was signed in for; default G0000001, null for none. */
   gloplaId?: string | null;
+  /** How the admin signed in (RFC 8176); default a password only. */
+  amr?: string[];
   audience?: string;
   issuer?: string;
   /** Sign with a freshly generated key that carries the provider's kid (a forged signature). */
@@ -39,6 +41,7 @@ export async function accessToken(app: FastifyInstance, options: TokenOptions = 
     scope: 'organization unique_access_token',
     client_id: PORTAL_CLIENT_ID,
     auth_time: options.authTime ?? now,
+    amr: options.amr ?? ['pwd'],
     ...(options.gloplaId === null ? {} : { glopla_id: options.gloplaId ?? 'G0000001' }),
   })
     .setProtectedHeader({ alg: 'RS256', typ: options.typ ?? 'at+jwt', kid: providerKey.kid })

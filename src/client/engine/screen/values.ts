@@ -75,12 +75,12 @@ export function valueAt(source: unknown, dottedPath: string): unknown {
 }
 
 /** '$path' reads the context; anything else is a literal. */
-export function resolveValue(ref: ValueRef | undefined, context: Partial<ScreenContext>): unknown {
+export function resolveValue(ref: ValueRef | boolean | number | undefined, context: Partial<ScreenContext>): unknown {
   if (typeof ref !== 'string' || !ref.startsWith('$')) return ref;
   return valueAt(context, ref.slice(1));
 }
 
 /** Each entry resolved; for interpolation into texts and for call bodies. */
-export function resolveValues(refs: Record<string, ValueRef> | undefined, context: Partial<ScreenContext>): Record<string, unknown> {
+export function resolveValues(refs: Record<string, ValueRef | boolean | number> | undefined, context: Partial<ScreenContext>): Record<string, unknown> {
   return Object.fromEntries(Object.entries(refs ?? {}).map(([name, ref]) => [name, resolveValue(ref, context)]));
 }

@@ -26,6 +26,7 @@ import * as m0089 from './0089_audit_filter_indexes.js';
 import * as m0090 from './0090_learner_email_index.js';
 import * as m0091 from './0091_list_indexes.js';
 import * as m0092 from './0092_two_step_sign_in.js';
+import * as m0093 from './0093_two_step_rule.js';
 
 export const migrations: Record<string, Migration> = {
   '0001_initial': m0001,
@@ -51,6 +52,7 @@ export const migrations: Record<string, Migration> = {
   '0090_learner_email_index': m0090,
   '0091_list_indexes': m0091,
   '0092_two_step_sign_in': m0092,
+  '0093_two_step_rule': m0093,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -27,6 +27,8 @@ const AFFILIATIONS = {
   ],
 };
 const LIST = 'GET /api/v2/organizations/1/affiliations';
+/** The organisation's sign-in rule the page reads beside the list (issue 29): not required. */
+const RULE = { 'GET /api/v2/organizations/1/sign_in_rule': () => jsonResponse(200, { two_step_required: false }) };
 
 describe('engine/screen: screens from configuration', () => {
   afterEach(cleanup);
@@ -89,7 +91,7 @@ describe('engine/screen: screens from configuration', () => {
 
   describe('Manage Admin Accounts (SPEC 2.13)', () => {
     it('a manager: invite link, hint, rows with the not-activated mark, own role as text, others with a role select and Delete', async () => {
-      const { view } = await renderScreen('memberships', { signedIn: MANAGER, routes: { [LIST]: () => jsonResponse(200, AFFILIATIONS) } });
+      const { view } = await renderScreen('memberships', { signedIn: MANAGER, routes: { ...RULE, [LIST]: () => jsonResponse(200, AFFILIATIONS) } });
       const table = await view.findByRole('table', { name: 'Admins of the organization' });
       expect(view.getByRole('link', { name: 'Invite manager' }).getAttribute('href')).to.equal('/membership/invite');
       view.getByText(/Principal Admins can invite admins/);
@@ -112,7 +114,7 @@ describe('engine/screen: screens from configuration', () => {
       let loads = 0;
       const { view, calls, store } = await renderScreen('memberships', {
         signedIn: MANAGER,
-        routes: {
+        routes: { ...RULE,
           [LIST]: () => ((loads += 1), jsonResponse(200, withExpired)),
           'POST /api/v2/organizations/1/affiliations/admins/3/invitation': () => jsonResponse(200, { affiliation: withExpired.affiliations[2] }),
         },
@@ -129,7 +131,7 @@ describe('engine/screen: screens from configuration', () => {
     });
 
     it('a member: role texts only, no invite link, no selects, no Delete', async () => {
-      const { view } = await renderScreen('memberships', { signedIn: MEMBER, routes: { [LIST]: () => jsonResponse(200, AFFILIATIONS) } });
+      const { view } = await renderScreen('memberships', { signedIn: MEMBER, routes: { ...RULE, [LIST]: () => jsonResponse(200, AFFILIATIONS) } });
       await view.findByRole('table');
       expect(view.queryByRole('link', { name: 'Invite manager' })).to.equal(null);
       expect(view.queryAllByRole('combobox')).to.have.length(0);
@@ -138,7 +140,7 @@ describe('engine/screen: screens from configuration', () => {
     });
 
     it('after an invitation: the closable banner naming the address instead of the invite link', async () => {
-      const { view } = await renderScreen('memberships', { signedIn: MANAGER, state: { email: 'new@example.com' }, routes: { [LIST]: () => jsonResponse(200, AFFILIATIONS) } });
+      const { view } = await renderScreen('memberships', { signedIn: MANAGER, state: { email: 'new@example.com' }, routes: { ...RULE, [LIST]: () => jsonResponse(200, AFFILIATIONS) } });
       await view.findByRole('table');
       view.getByText(/An invitation has been sent to new@example.com/);
       expect(view.queryByRole('link', { name: 'Invite manager' })).to.equal(null);
@@ -148,14 +150,14 @@ describe('engine/screen: screens from configuration', () => {
 
     it('an organisation without a manager: the information panel with the corporate application ID', async () => {
       const onlyMembers = { affiliations: [AFFILIATIONS.affiliations[1]] };
-      const { view } = await renderScreen('memberships', { signedIn: MEMBER, routes: { [LIST]: () => jsonResponse(200, onlyMembers) } });
+      const { view } = await renderScreen('memberships', { signedIn: MEMBER, routes: { ...RULE, [LIST]: () => jsonResponse(200, onlyMembers) } });
       const panel = await view.findByRole('region', { name: 'Your organization has no Principal Admin' });
       within(panel).getByText('Your corporate application ID: G0000001');
       within(panel).getByRole('link', { name: 'Inquiry form' });
     });
 
     it('role change: the dialog names the admin and the new role; Escape cancels; choosing the current role does nothing', async () => {
-      const { view, calls } = await renderScreen('memberships', { signedIn: MANAGER, routes: { [LIST]: () => jsonResponse(200, AFFILIATIONS) } });
+      const { view, calls } = await renderScreen('memberships', { signedIn: MANAGER, routes: { ...RULE, [LIST]: () => jsonResponse(200, AFFILIATIONS) } });
       await view.findByRole('table');
       const select = view.getByRole('combobox', { name: 'Role of member@example.com' });
       fireEvent.change(select, { target: { value: 'member' } });
@@ -177,7 +179,7 @@ describe('engine/screen: screens from configuration', () => {
       let loads = 0;
       const { view, calls, store } = await renderScreen('memberships', {
         signedIn: MANAGER,
-        routes: {
+        routes: { ...RULE,
           [LIST]: () => jsonResponse(200, (loads += 1) === 1 ? AFFILIATIONS : changed),
           'PATCH /api/v2/organizations/1/affiliations/admins/2': () => jsonResponse(200, { affiliation: changed.affiliations[1] }),
         },
@@ -191,12 +193,34 @@ describe('engine/screen: screens from configuration', () => {
       expect(loads).to.equal(2);
     });
 
+    it("shows who signs in in two steps and the organisation's rule; a manager requires it after a confirmation (issue 29)", async () => {
+      const twoStepRows = { affiliations: AFFILIATIONS.affiliations.map((row, index) => ({ ...row, admin: { ...row.admin, twoStep: index === 0 } })) };
+      let required = false;
+      const { view, calls, store } = await renderScreen('memberships', {
+        signedIn: MANAGER,
+        routes: { ...RULE,
+          [LIST]: () => jsonResponse(200, twoStepRows),
+          'GET /api/v2/organizations/1/sign_in_rule': () => jsonResponse(200, { two_step_required: required }),
+          'PUT /api/v2/organizations/1/sign_in_rule': () => jsonResponse(200, { two_step_required: (required = true) }),
+        },
+      });
+      const table = await view.findByRole('table');
+      const rows = within(table).getAllByRole('row').slice(1);
+      expect(rows.map((row) => within(row).getByText(/^(On|Off)$/).textContent)).to.deep.equal(['On', 'Off', 'Off']);
+      await view.findByText(/may sign in with a password only/);
+      fireEvent.click(view.getByRole('button', { name: 'Require two-step sign-in for every admin of this organisation' }));
+      fireEvent.click(within(await view.findByRole('dialog')).getByRole('button', { name: 'Require' }));
+      await waitFor(() => expect(flashes(store)).to.deep.equal(['memberships.twoStep.requiredNow']));
+      expect(bodyOf(calls('PUT', '/api/v2/organizations/1/sign_in_rule')[0]!.args[1])).to.deep.equal({ two_step_required: true });
+      await view.findByRole('button', { name: 'Stop requiring two-step sign-in' });
+    });
+
     it("role change or delete, changed meanwhile (412): made on the row's version (If-Match), nothing changed, the flash says who and when, the list read again", async () => {
       let loads = 0;
       const changed = () => jsonResponse(412, { error: 'precondition_failed', changed_by: { name: '美咲 高橋', email: 'manager2@example.com' }, changed_at: '2026-11-27T01:02:00.000Z' });
       const { view, calls, store } = await renderScreen('memberships', {
         signedIn: MANAGER,
-        routes: { [LIST]: () => jsonResponse(200, { ...AFFILIATIONS, loads: (loads += 1) }), 'PATCH /api/v2/organizations/1/affiliations/admins/2': changed, 'DELETE /api/v2/organizations/1/affiliations/admins/2': changed },
+        routes: { ...RULE, [LIST]: () => jsonResponse(200, { ...AFFILIATIONS, loads: (loads += 1) }), 'PATCH /api/v2/organizations/1/affiliations/admins/2': changed, 'DELETE /api/v2/organizations/1/affiliations/admins/2': changed },
       });
       await view.findByRole('table');
       fireEvent.change(view.getByRole('combobox', { name: 'Role of member@example.com' }), { target: { value: 'manager' } });
@@ -213,7 +237,7 @@ describe('engine/screen: screens from configuration', () => {
     it('delete: the dialog with the e-mail of an admin without a name and a red Delete now; a backdrop click cancels', async () => {
       const { view, calls, store } = await renderScreen('memberships', {
         signedIn: MANAGER,
-        routes: { [LIST]: () => jsonResponse(200, AFFILIATIONS), 'DELETE /api/v2/organizations/1/affiliations/admins/3': () => new Response(null, { status: 204 }) },
+        routes: { ...RULE, [LIST]: () => jsonResponse(200, AFFILIATIONS), 'DELETE /api/v2/organizations/1/affiliations/admins/3': () => new Response(null, { status: 204 }) },
       });
       await view.findByRole('table');
       fireEvent.click(view.getByRole('button', { name: 'Delete pending@example.com' }));
@@ -235,7 +259,7 @@ describe('engine/screen: screens from configuration', () => {
       let loads = 0;
       const { view, store } = await renderScreen('memberships', {
         signedIn: MANAGER,
-        routes: {
+        routes: { ...RULE,
           [LIST]: () => ((loads += 1), jsonResponse(200, AFFILIATIONS)),
           'DELETE /api/v2/organizations/1/affiliations/admins/2': () => jsonResponse(409, { error: 'admin_already_deleted' }),
         },
