@@ -209,6 +209,12 @@ export interface CallDefinition {
    */
   ifMatch?: ValueRef;
   /**
+   * A passkey's registration (issue 29): first POST `register` for the WebAuthn creation options (JSON text in
+   * `options`), then the browser asks the device, then this call is sent with the device's answer as JSON text in
+   * `credential` beside the body's fields. A ceremony the person cancels ends the call without a write.
+   */
+  passkey?: { register: string };
+  /**
    * Send an `Idempotency-Key` header, a new key each time the call is made (one per submit; the http layer's network
    * retries of that call send the same key): the server answers a repeat with the first answer, never writing twice.
    */

@@ -55,6 +55,7 @@ const callProperties = {
   bearer: object({ header: { type: 'string', pattern: '^x-[a-z0-9-]+$' }, token: valueRef }, ['header', 'token']),
   multipart: { type: 'boolean' },
   ifMatch: valueRef,
+  passkey: object({ register: { type: 'string', minLength: 1 } }, ['register']),
   idempotencyKey: { type: 'boolean' },
   timeout: { enum: [...CALL_TIMEOUTS] },
   instead: {

@@ -120,7 +120,16 @@ export const reauthenticationAnswerSchema = objectOf({ isReAuthenticationExpired
 export type ReauthenticationAnswer = FromSchema<typeof reauthenticationAnswerSchema>;
 
 /** GET admins/me/two_step (issue 29): the signed-in admin's second factors, as the Sign-in security page shows them. */
+/** A passkey of the signed-in admin (issue 29). */
+export const passkeySchema = objectOf({
+  id: { type: 'integer' },
+  name: { type: 'string' },
+  createdAt: { type: 'string', format: 'date-time' },
+  lastUsedAt: { type: ['string', 'null'], format: 'date-time', description: 'null: never used to sign in' },
+});
+
 export const twoStepAnswerSchema = objectOf({
+  passkeys: { type: 'array', items: passkeySchema },
   authenticatorApp: { type: 'boolean', description: 'an authenticator app (TOTP) is set up and verified' },
   recoveryCodesLeft: { type: 'integer', description: 'unused recovery codes' },
 });
@@ -139,6 +148,13 @@ export const recoveryCodesAnswerSchema = objectOf({
   recoveryCodes: { type: 'array', items: { type: 'string' }, description: 'ten one-time codes (xxxxx-xxxxx); empty when none were made' },
 });
 export type RecoveryCodesAnswer = FromSchema<typeof recoveryCodesAnswerSchema>;
+
+/** POST admins/me/passkeys/registration_options: WebAuthn's creation options, as JSON text (no key conversion may touch them). */
+export const passkeyOptionsAnswerSchema = objectOf({ options: { type: 'string', description: 'PublicKeyCredentialCreationOptionsJSON, as text' } });
+
+/** POST admins/me/passkeys: the passkey kept, and recovery codes when it is the first factor (shown once). */
+export const passkeyAddedAnswerSchema = objectOf({ passkey: passkeySchema, recoveryCodes: { type: 'array', items: { type: 'string' } } });
+export type PasskeyAddedAnswer = FromSchema<typeof passkeyAddedAnswerSchema>;
 
 /** GET and PUT organizations/{orgId}/sign_in_rule (issue 29): whether every admin of the organisation must sign in in two steps. */
 export const signInRuleAnswerSchema = objectOf({ twoStepRequired: { type: 'boolean', description: 'the API refuses password-only sessions of the organisation (403 mfa_required)' } });

@@ -6,18 +6,31 @@
  *   PUT    admins/me/authenticator_app     {code} → {recoveryCodes}: verified, on; the first factor brings ten codes
  *   DELETE admins/me/authenticator_app     → 204 (404 when none is on)
  *   POST   admins/me/recovery_codes        → {recoveryCodes}: ten new ones in place of the old
+ *   POST   admins/me/passkeys/registration_options → {options}: WebAuthn creation options (JSON text)
+ *   POST   admins/me/passkeys              {name, credential} → 201 {passkey, recoveryCodes}: the browser's new
+ *                                           credential (JSON text), verified; 422 credential invalid
+ *   PATCH  admins/me/passkeys/{id}         {name} → 204;  DELETE admins/me/passkeys/{id} → 204 (404 when not theirs)
  *
  * Only the admin changes their own factors, and only after a recent password entry (the account pages' guard;
  * 403 reauthentication_expired otherwise): a stolen session alone cannot switch them. The changes are the admin's
  * account events in the audit trail; the admin is mailed when a factor is added or removed.
  */
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
-import { authenticatorSetupAnswerSchema, recoveryCodesAnswerSchema, twoStepAnswerSchema, type RecoveryCodesAnswer } from '../../common/api/answers.js';
+import {
+  authenticatorSetupAnswerSchema,
+  passkeyAddedAnswerSchema,
+  passkeyOptionsAnswerSchema,
+  recoveryCodesAnswerSchema,
+  twoStepAnswerSchema,
+  type PasskeyAddedAnswer,
+  type RecoveryCodesAnswer,
+} from '../../common/api/answers.js';
 import type { Forms } from '../../common/api/forms.js';
 import { API_ERROR, FIELD_ERROR } from '../../common/errorCodes.js';
 import { findAdminById } from '../domain/admins.js';
 import { mailTwoStepChange } from '../domain/twoStepMails.js';
-import { confirmAuthenticatorApp, removeAuthenticatorApp, replaceRecoveryCodes, startAuthenticatorApp, twoStepState } from '../domain/twoStep.js';
+import { addPasskey, credentialOf, registrationOptions, removePasskey, renamePasskey } from '../domain/passkeys.js';
+import { confirmAuthenticatorApp, recoveryCodesForFirstFactor, removeAuthenticatorApp, replaceRecoveryCodes, startAuthenticatorApp, twoStepState } from '../domain/twoStep.js';
 import { auditOf } from './audit.js';
 import { requireRecentAuthentication, signedIn, useAuthentication } from './auth.js';
 import { ApiError } from './errors.js';
@@ -27,10 +40,22 @@ import { FormValidationError, formBody } from './validation.js';
 
 const CHANGE_ERRORS = errorAnswers({ 403: [API_ERROR.forbidden, API_ERROR.reauthenticationExpired] });
 
+const passkeyBody = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['name', 'credential'],
+  properties: {
+    name: { type: 'string', minLength: 1, maxLength: 100 },
+    credential: { type: 'string', minLength: 2, maxLength: 16384, description: "the browser's RegistrationResponseJSON, as text" },
+  },
+} as const;
+const passkeyParams = { type: 'object', additionalProperties: false, properties: { id: { type: 'integer', minimum: 1, maximum: 2147483647 } }, required: ['id'] } as const;
+
 export const twoStepRoutes: FastifyPluginAsync = async (app) => {
   useAuthentication(app);
   const { config, db } = app;
   const keys = { db, configuredKey: config.twoStepSecretKey };
+  const relyingParty = { db, publicUrl: config.publicUrl };
 
   /** The signed-in admin, changing their factors: a recent password entry, an account that is still there. */
   async function changingAdmin(request: FastifyRequest) {
@@ -42,7 +67,7 @@ export const twoStepRoutes: FastifyPluginAsync = async (app) => {
   }
 
   /** Tells the admin by mail; queued, never fails the answer. */
-  const mail = (request: FastifyRequest, adminId: number, change: 'added' | 'removed') =>
+  const mail = (request: FastifyRequest, adminId: number, change: Parameters<typeof mailTwoStepChange>[2]) =>
     mailTwoStepChange({ db, mailer: app.mailer, publicUrl: config.publicUrl }, adminId, change).catch((error: unknown) =>
       request.log.error({ err: error }, 'the mail of a two-step sign-in change could not be queued'),
     );
@@ -84,7 +109,7 @@ export const twoStepRoutes: FastifyPluginAsync = async (app) => {
       const admin = await changingAdmin(request);
       const result = await confirmAuthenticatorApp(keys, admin, request.body.code, auditOf(request));
       if (!result.ok) throw new FormValidationError([{ field: 'code', code: result.reason === 'no_setup' ? FIELD_ERROR.notFound : FIELD_ERROR.invalid, meta: {} }]);
-      await mail(request, admin.id, 'added');
+      await mail(request, admin.id, { kind: 'added', factor: 'authenticatorApp' });
       return { recoveryCodes: result.recoveryCodes ?? [] };
     },
   );
@@ -102,7 +127,77 @@ export const twoStepRoutes: FastifyPluginAsync = async (app) => {
     async (request, reply) => {
       const admin = await changingAdmin(request);
       if (!(await removeAuthenticatorApp(db, admin, auditOf(request)))) throw new ApiError(404, API_ERROR.notFound);
-      await mail(request, admin.id, 'removed');
+      await mail(request, admin.id, { kind: 'removed', factor: 'authenticatorApp' });
+      return reply.code(204).send();
+    },
+  );
+
+  app.post(
+    '/admins/me/passkeys/registration_options',
+    {
+      // a ceremony begun is no factor yet: the passkey kept is the trail's entry
+      config: { audit: [] },
+      schema: { tags: [TAG.account], summary: 'Begin adding a passkey: WebAuthn creation options (discoverable, user verification required)', response: { 200: wire(passkeyOptionsAnswerSchema), ...CHANGE_ERRORS } },
+    },
+    async (request) => ({ options: JSON.stringify(await registrationOptions(relyingParty, await changingAdmin(request))) }),
+  );
+
+  app.post<{ Body: { name: string; credential: string }; Reply: PasskeyAddedAnswer }>(
+    '/admins/me/passkeys',
+    {
+      config: { audit: ['account.twoStepAdded', 'account.recoveryCodesGenerated'] },
+      schema: {
+        tags: [TAG.account],
+        summary: "Keep the browser's new passkey (verified against the ceremony begun); the first factor comes with ten recovery codes; 422 credential invalid",
+        body: passkeyBody,
+        response: { 201: wire(passkeyAddedAnswerSchema), ...CHANGE_ERRORS },
+      },
+    },
+    async (request, reply) => {
+      const admin = await changingAdmin(request);
+      const credential = credentialOf(request.body.credential);
+      const passkey = credential && (await addPasskey(relyingParty, admin, { name: request.body.name.trim(), response: credential as never }, auditOf(request)));
+      if (!passkey) throw new FormValidationError([{ field: 'credential', code: FIELD_ERROR.invalid, meta: {} }]);
+      const recoveryCodes = await db.transaction().execute((trx) => recoveryCodesForFirstFactor({ ...keys, db: trx }, admin, auditOf(request)));
+      await mail(request, admin.id, { kind: 'added', factor: 'passkey' });
+      return reply.code(201).send({ passkey, recoveryCodes: recoveryCodes ?? [] });
+    },
+  );
+
+  app.patch<{ Params: { id: number }; Body: Forms['passkey-name'] }>(
+    '/admins/me/passkeys/:id',
+    {
+      config: { audit: [] },
+      schema: {
+        tags: [TAG.account],
+        summary: 'Rename a passkey',
+        params: passkeyParams,
+        body: formBody('passkey-name'),
+        response: { 204: { type: 'null', description: 'Renamed' }, ...errorAnswers({ 403: [API_ERROR.forbidden, API_ERROR.reauthenticationExpired], 404: [API_ERROR.notFound] }) },
+      },
+    },
+    async (request, reply) => {
+      const admin = await changingAdmin(request);
+      if (!(await renamePasskey(db, admin.id, request.params.id, request.body.name.trim()))) throw new ApiError(404, API_ERROR.notFound);
+      return reply.code(204).send();
+    },
+  );
+
+  app.delete<{ Params: { id: number } }>(
+    '/admins/me/passkeys/:id',
+    {
+      config: { audit: ['account.twoStepRemoved'] },
+      schema: {
+        tags: [TAG.account],
+        summary: 'Remove a passkey',
+        params: passkeyParams,
+        response: { 204: { type: 'null', description: 'Removed' }, ...errorAnswers({ 403: [API_ERROR.forbidden, API_ERROR.reauthenticationExpired], 404: [API_ERROR.notFound] }) },
+      },
+    },
+    async (request, reply) => {
+      const admin = await changingAdmin(request);
+      if (!(await removePasskey(db, admin, request.params.id, auditOf(request)))) throw new ApiError(404, API_ERROR.notFound);
+      await mail(request, admin.id, { kind: 'removed', factor: 'passkey' });
       return reply.code(204).send();
     },
   );

@@ -365,6 +365,28 @@ export interface AdminRecoveryCodesTable {
   createdAt: CreatedAt;
 }
 
+/** An admin's passkey (migration 0094, domain/passkeys.ts): a WebAuthn credential. */
+export interface AdminPasskeysTable {
+  id: Generated<number>;
+  adminId: number;
+  /** base64url, as the browser names it. */
+  credentialId: string;
+  /** The COSE public key, base64url. */
+  publicKey: string;
+  counter: ColumnType<string, number | string | undefined, number | string>;
+  transports: ColumnType<string[], string[] | undefined, string[]>;
+  name: string;
+  createdAt: CreatedAt;
+  lastUsedAt: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+}
+
+/** A WebAuthn ceremony's challenge, used once (migration 0094). */
+export interface WebauthnChallengesTable {
+  key: string;
+  challenge: string;
+  expiresAt: ColumnType<Date, Date | string, Date | string>;
+}
+
 /** A partner product the single-sign-on gateway forwards to (migration 0043, domain/singleSignOn.ts), by its code (`gpc`). */
 export interface PartnerProductsTable {
   code: string;
@@ -518,6 +540,8 @@ export interface Database {
   auditEvents: AuditEventsTable;
   adminAuthenticatorApps: AdminAuthenticatorAppsTable;
   adminRecoveryCodes: AdminRecoveryCodesTable;
+  adminPasskeys: AdminPasskeysTable;
+  webauthnChallenges: WebauthnChallengesTable;
 }
 
 export type Organization = Selectable<OrganizationsTable>;

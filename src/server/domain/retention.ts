@@ -55,6 +55,7 @@ export function retentionRules(settings: RetentionSettings): RetentionRule[] {
     },
     // a solution is remembered while its challenge could be answered (replay protection), not after
     { table: 'captcha_solutions', where: (now) => sql`expires_at < ${now}` },
+    { table: 'webauthn_challenges', where: (now) => sql`expires_at < ${now}` },
     // counters of windows that ended
     { table: 'rate_limit_counters', where: (now) => sql`window_start < ${ago(now, settings.rateLimitWindowSeconds)}` },
     // failures older than the lockout, unless a lock still runs

@@ -1,6 +1,7 @@
 /**
  * Two-step sign-in (issue 29; NIST SP 800-63B AAL2, OWASP ASVS V2.7–2.8): an admin's second factors beside the
- * password. This module knows the authenticator app (TOTP, RFC 6238: SHA-1, 6 digits, 30 s) and the recovery codes.
+ * password. This module knows the authenticator app (TOTP, RFC 6238: SHA-1, 6 digits, 30 s) and the recovery codes;
+ * passkeys are passkeys.ts's.
  *
  * - The app's secret is kept encrypted (AES-256-GCM; the key is TWO_STEP_SECRET_KEY, else one generated once and kept
  *   in the database like the other server secrets). A set-up is a factor only once a code of it was verified.
@@ -17,6 +18,7 @@ import { Secret, TOTP } from 'otpauth';
 import QRCode from 'qrcode';
 import type { Db } from '../db/index.js';
 import type { AuditTrail } from './audit.js';
+import { listPasskeys, type PasskeyView } from './passkeys.js';
 import { serverSecret } from './serverSecrets.js';
 
 /** The issuer an authenticator app lists the account under. */
@@ -66,21 +68,30 @@ function stepOf(secret: string, code: string, now: number): number | undefined {
 
 /** The admin's factors as the Sign-in security page shows them. */
 export interface TwoStepState {
+  passkeys: PasskeyView[];
   authenticatorApp: boolean;
   recoveryCodesLeft: number;
 }
 
 export async function twoStepState(db: Db, adminId: number): Promise<TwoStepState> {
-  const [app, codes] = await Promise.all([
+  const [passkeys, app, codes] = await Promise.all([
+    listPasskeys(db, adminId),
     db.selectFrom('adminAuthenticatorApps').select('adminId').where('adminId', '=', adminId).where('confirmedAt', 'is not', null).executeTakeFirst(),
     db.selectFrom('adminRecoveryCodes').select((eb) => eb.fn.countAll<string>().as('left')).where('adminId', '=', adminId).where('usedAt', 'is', null).executeTakeFirstOrThrow(),
   ]);
-  return { authenticatorApp: app !== undefined, recoveryCodesLeft: Number(codes.left) };
+  return { passkeys, authenticatorApp: app !== undefined, recoveryCodesLeft: Number(codes.left) };
 }
 
-/** Whether the admin signs in in two steps (a confirmed factor). */
+/** Whether the admin signs in in two steps (a passkey, or a confirmed app). */
 export async function hasSecondFactor(db: Db, adminId: number): Promise<boolean> {
-  return (await twoStepState(db, adminId)).authenticatorApp;
+  const state = await twoStepState(db, adminId);
+  return state.authenticatorApp || state.passkeys.length > 0;
+}
+
+/** Recovery codes for the admin's first factor (in the caller's transaction): ten new ones when none are left (shown once). */
+export async function recoveryCodesForFirstFactor(keys: TwoStepKeys, admin: { id: number; email: string }, trail: AuditTrail): Promise<string[] | undefined> {
+  const left = await keys.db.selectFrom('adminRecoveryCodes').select('id').where('adminId', '=', admin.id).where('usedAt', 'is', null).limit(1).executeTakeFirst();
+  return left ? undefined : replaceRecoveryCodes(keys, admin, trail);
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -120,8 +131,7 @@ export async function confirmAuthenticatorApp(keys: TwoStepKeys, admin: { id: nu
     if (step === undefined) return { ok: false, reason: 'invalid_code' };
     await trx.updateTable('adminAuthenticatorApps').set({ confirmedAt: new Date(now), lastUsedStep: step }).where('adminId', '=', admin.id).execute();
     await trail.record(trx, { action: 'account.twoStepAdded', target: { type: 'admin', id: admin.id, label: admin.email }, changes: { factor: { before: null, after: 'authenticatorApp' } } });
-    const hasCodes = await trx.selectFrom('adminRecoveryCodes').select('id').where('adminId', '=', admin.id).where('usedAt', 'is', null).limit(1).executeTakeFirst();
-    return { ok: true, recoveryCodes: hasCodes ? undefined : await replaceRecoveryCodes({ ...keys, db: trx }, admin, trail) };
+    return { ok: true, recoveryCodes: await recoveryCodesForFirstFactor({ ...keys, db: trx }, admin, trail) };
   });
 }
 

@@ -4,7 +4,7 @@
  */
 import type { Db } from '../db/index.js';
 import type { Mailer } from '../mail/mailer.js';
-import { mailLanguage, renderMail } from '../mail/templates.js';
+import { localeText, mailLanguage, renderMail } from '../mail/templates.js';
 import { findAdminById } from './admins.js';
 
 export interface TwoStepMailDeps {
@@ -13,11 +13,15 @@ export interface TwoStepMailDeps {
   publicUrl: string;
 }
 
-export async function mailTwoStepChange(deps: TwoStepMailDeps, adminId: number, change: 'added' | 'removed', now = new Date()): Promise<void> {
+/** The kinds of second factor, as the mail names them (locales/<lang>/mail.json twoStepFactors). */
+export type SecondFactor = 'authenticatorApp' | 'passkey';
+
+export async function mailTwoStepChange(deps: TwoStepMailDeps, adminId: number, change: { kind: 'added' | 'removed'; factor: SecondFactor }, now = new Date()): Promise<void> {
   const admin = await findAdminById(deps.db, adminId);
   if (!admin) return;
   const language = mailLanguage(undefined, admin.language);
   const time = now.toLocaleString(language === 'ja' ? 'ja-JP' : 'en-GB', { timeZone: 'Asia/Tokyo', dateStyle: 'medium', timeStyle: 'short' }) + ' (JST)';
-  const mail = renderMail(change === 'added' ? 'twoStepAdded' : 'twoStepRemoved', language, { time }, `${deps.publicUrl}/account/security?locale=${language}`);
+  const factor = localeText(language, `mail.twoStepFactors.${change.factor}`);
+  const mail = renderMail(change.kind === 'added' ? 'twoStepAdded' : 'twoStepRemoved', language, { time, factor }, `${deps.publicUrl}/account/security?locale=${language}`);
   await deps.mailer.send({ ...mail, to: admin.email });
 }

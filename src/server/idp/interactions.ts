@@ -14,6 +14,7 @@
  * sign-in made, its `amr` saying how (pwd, otp, mfa).
  */
 import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
@@ -22,14 +23,15 @@ import { ISSUER_PATH, SIGNIN_ERROR, SIGNIN_ROUTE } from '../../common/identity.j
 import { isLanguage, type Language } from '../../common/languages.js';
 import type { Affiliation } from '../../common/api/answers.js';
 import { DEMO_PASSWORD } from '../db/seed/demoData.js';
-import { affiliationsOfAdmin, authenticateAdmin, normalizeEmail } from '../domain/admins.js';
+import { affiliationsOfAdmin, authenticateAdmin, findAdminById, normalizeEmail } from '../domain/admins.js';
 import { recordSignIn } from '../domain/memberships.js';
 import { beginAttempt, minutesUntil, recordSuccess } from '../domain/signinThrottle.js';
-import { hasSecondFactor, verifySecondStep } from '../domain/twoStep.js';
+import { credentialOf, signInOptions, verifySignIn } from '../domain/passkeys.js';
+import { hasSecondFactor, twoStepState, verifySecondStep } from '../domain/twoStep.js';
 import { API_SCOPES, isSecureUrl, LANGUAGE_COOKIE, SUPPORTED_SCOPES } from './constants.js';
 import { saveOrganizationChoice } from './organizationChoice.js';
-import { deletePendingSecondStep, findPendingSecondStep, savePendingSecondStep } from './secondStep.js';
-import { ASSETS_PATH, errorPage, organizationPage, pickLanguage, secondStepPage, signinPage } from './pages.js';
+import { deletePendingSecondStep, findPendingSecondStep, savePendingSecondStep, type PendingSecondStep } from './secondStep.js';
+import { ASSETS_PATH, errorPage, organizationPage, passkeyPage, pickLanguage, secondStepPage, signinPage } from './pages.js';
 import { controlCharacterError, formHasControlCharacter } from '../api/controlCharacters.js';
 import { actingAs } from '../api/audit.js';
 
@@ -44,12 +46,18 @@ export interface InteractionDeps {
 }
 
 const ASSETS_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), 'assets');
+/** The WebAuthn browser library's own browser bundle (its package exports no path to it: found beside its main file). */
+const WEBAUTHN_BUNDLE = path.join(path.dirname(createRequire(import.meta.url).resolve('@simplewebauthn/browser')), '..', 'dist', 'bundle', 'index.umd.min.js');
+const SCRIPT = 'text/javascript; charset=utf-8';
 const ASSETS: Record<string, { type: string; body: Buffer }> = {
   'signin.css': { type: 'text/css; charset=utf-8', body: readFileSync(path.join(ASSETS_DIR, 'signin.css')) },
-  'logout.js': { type: 'text/javascript; charset=utf-8', body: readFileSync(path.join(ASSETS_DIR, 'logout.js')) },
+  'logout.js': { type: SCRIPT, body: readFileSync(path.join(ASSETS_DIR, 'logout.js')) },
+  'passkey.js': { type: SCRIPT, body: readFileSync(path.join(ASSETS_DIR, 'passkey.js')) },
+  'webauthn.js': { type: SCRIPT, body: readFileSync(WEBAUTHN_BUNDLE) },
 };
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
 const epochNow = () => Math.floor(Date.now() / 1000);
 
 function cookieValue(request: FastifyRequest, name: string): string | undefined {
@@ -87,6 +95,7 @@ export const interactionRoutes =
     const { config, db } = app;
     const throttle = config.signinThrottle;
     const twoStepKeys = { db, configuredKey: config.twoStepSecretKey };
+    const relyingParty = { db, publicUrl: config.publicUrl };
 
     app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: 16 * 1024 }, (_request, body, done) => {
       const fields = new URLSearchParams(body as string);
@@ -133,6 +142,7 @@ export const interactionRoutes =
           action: withLanguage(`${interactionPath(interaction.uid)}/login`, language, explicit),
           publicUrl: config.publicUrl,
           messageKey: typeof messageKey === 'string' && /^[a-z_]{1,64}$/.test(messageKey) ? messageKey : undefined,
+          passkeyUrl: withLanguage(`${interactionPath(interaction.uid)}/passkey`, language, explicit),
           languageLink: (other) => `${interactionPath(interaction.uid)}?lang=${other}`,
           ...extra,
         }),
@@ -289,7 +299,17 @@ export const interactionRoutes =
       return finish(request, reply, { login, select_account: { organizationId: chosen.organization.id }, consent: { grantId } }, false);
     }
 
-    function renderSecondStep(reply: FastifyReply, interaction: Interaction, language: Language, explicit: boolean, status = 200, error?: Parameters<typeof secondStepPage>[0]['error']) {
+    /** The second step's page: 'Use a passkey' when the admin has one, the code field for the app's or a recovery code. */
+    async function renderSecondStep(
+      reply: FastifyReply,
+      found: { interaction: Interaction; pending: PendingSecondStep },
+      language: Language,
+      explicit: boolean,
+      status = 200,
+      error?: Parameters<typeof secondStepPage>[0]['error'],
+    ) {
+      const { interaction } = found;
+      const factors = await twoStepState(db, Number(found.pending.accountId));
       return html(
         reply,
         status,
@@ -298,10 +318,15 @@ export const interactionRoutes =
           action: withLanguage(`${interactionPath(interaction.uid)}/two_step`, language, explicit),
           otherAccountUrl: `${config.publicUrl}${SIGNIN_ROUTE}?prompt=login`,
           languageLink: (other) => `${interactionPath(interaction.uid)}/two_step?lang=${other}`,
+          ...(factors.passkeys.length > 0 ? { passkey: passkeyUrls(interaction) } : {}),
+          authenticatorApp: factors.authenticatorApp,
           error,
         }),
       );
     }
+
+    /** Where a page's passkey button asks for the ceremony's options, and where its form posts the device's answer. */
+    const passkeyUrls = (interaction: Interaction) => ({ optionsUrl: `${interactionPath(interaction.uid)}/passkey/options`, action: `${interactionPath(interaction.uid)}/passkey` });
 
     /** The interaction's sign-in waiting for its second step, with the interaction itself; undefined when there is none. */
     async function pendingOf(request: FastifyRequest<{ Params: { uid: string } }>, reply: FastifyReply) {
@@ -315,7 +340,7 @@ export const interactionRoutes =
       const found = await pendingOf(request, reply);
       if (!found) return expired(request, reply);
       const { language, explicit } = languageFor(request, found.interaction);
-      return renderSecondStep(reply, found.interaction, language, explicit);
+      return renderSecondStep(reply, found, language, explicit);
     });
 
     app.post<{ Params: { uid: string }; Body: Record<string, string> | undefined }>(
@@ -327,14 +352,14 @@ export const interactionRoutes =
         const { interaction, pending } = found;
         const { language, explicit } = languageFor(request, interaction);
         const code = typeof request.body?.code === 'string' ? request.body.code : '';
-        if (code.trim() === '') return renderSecondStep(reply, interaction, language, explicit, 400, { kind: 'required' });
+        if (code.trim() === '') return renderSecondStep(reply, found, language, explicit, 400, { kind: 'required' });
         const admin = await db.selectFrom('admins').select(['id', 'email']).where('id', '=', Number(pending.accountId)).executeTakeFirst();
         if (!admin) return expired(request, reply);
 
         // codes are guessed like passwords: the same counts and limits, on the account and the address
         const keys = { account: admin.email, address: request.ip };
         const attempt = await beginAttempt(db, keys, throttle);
-        const locked = (until: Date) => renderSecondStep(reply, interaction, language, explicit, 429, { kind: 'locked', minutes: minutesUntil(until) });
+        const locked = (until: Date) => renderSecondStep(reply, found, language, explicit, 429, { kind: 'locked', minutes: minutesUntil(until) });
         if (!attempt.allowed) {
           app.metrics.signins.inc({ outcome: 'locked' });
           return locked(attempt.lockedUntil ?? new Date());
@@ -348,12 +373,73 @@ export const interactionRoutes =
             await recordLock(request, admin.email, attempt.lockedUntil);
             return locked(attempt.lockedUntil);
           }
-          return renderSecondStep(reply, interaction, language, explicit, 401, { kind: 'invalid' });
+          return renderSecondStep(reply, found, language, explicit, 401, { kind: 'invalid' });
         }
         await recordSuccess(db, keys);
         await deletePendingSecondStep(Adapter, interaction.uid);
         app.metrics.signins.inc({ outcome: 'succeeded' });
         return signedIn(request, reply, interaction, { accountId: pending.accountId, ts: pending.passwordAt, amr: ['pwd', step.method, 'mfa'] });
+      },
+    );
+
+    /** The interaction a passkey may sign in (the first page's, or its second step's), with the admin of its password if any. */
+    async function passkeyInteraction(request: FastifyRequest<{ Params: { uid: string } }>, reply: FastifyReply) {
+      const interaction = await details(request, reply, request.params.uid);
+      if (!interaction || interaction.prompt.name !== 'login') return undefined;
+      return { interaction, pending: await findPendingSecondStep(Adapter, interaction.uid) };
+    }
+
+    // a ceremony begun signs no one in: the passkey's answer is the sign-in the trail records
+    app.post<{ Params: { uid: string } }>(`${ISSUER_PATH}/interaction/:uid/passkey/options`, { config: { audit: [] } }, async (request, reply) => {
+      const found = await passkeyInteraction(request, reply);
+      if (!found) return reply.code(400).send({ error: 'expired' });
+      const options = await signInOptions(relyingParty, found.interaction.uid, found.pending && Number(found.pending.accountId));
+      return reply.header('cache-control', 'no-store').send({ options: JSON.stringify(options) });
+    });
+
+    function renderPasskeyPage(reply: FastifyReply, interaction: Interaction, language: Language, explicit: boolean, status = 200) {
+      return html(
+        reply,
+        status,
+        passkeyPage({
+          language,
+          passkey: { ...passkeyUrls(interaction), action: withLanguage(passkeyUrls(interaction).action, language, explicit) },
+          passwordUrl: withLanguage(interactionPath(interaction.uid), language, explicit),
+          error: status !== 200,
+          languageLink: (other) => `${interactionPath(interaction.uid)}/passkey?lang=${other}`,
+        }),
+      );
+    }
+
+    app.get<{ Params: { uid: string } }>(`${ISSUER_PATH}/interaction/:uid/passkey`, async (request, reply) => {
+      const interaction = await details(request, reply, request.params.uid);
+      if (!interaction || interaction.prompt.name !== 'login') return expired(request, reply);
+      const { language, explicit } = languageFor(request, interaction);
+      return renderPasskeyPage(reply, interaction, language, explicit);
+    });
+
+    app.post<{ Params: { uid: string }; Body: Record<string, string> | undefined }>(
+      `${ISSUER_PATH}/interaction/:uid/passkey`,
+      { config: { audit: ['signIn.succeeded'] } },
+      async (request, reply) => {
+        const found = await passkeyInteraction(request, reply);
+        if (!found) return expired(request, reply);
+        const { interaction, pending } = found;
+        const { language, explicit } = languageFor(request, interaction);
+        const credential = credentialOf(request.body?.credential);
+        const adminId = credential && (await verifySignIn(relyingParty, interaction.uid, credential as never, pending && Number(pending.accountId)));
+        const admin = adminId === undefined ? undefined : await findAdminById(db, adminId);
+        if (!admin?.activatedAt) {
+          request.log.info({ event: 'signin_passkey_failed' }, 'sign-in failed: a passkey that opens no account');
+          app.metrics.signins.inc({ outcome: 'failed' });
+          if (pending) return renderSecondStep(reply, { interaction, pending }, language, explicit, 401, { kind: 'invalid' });
+          return renderPasskeyPage(reply, interaction, language, explicit, 401);
+        }
+        if (pending) await deletePendingSecondStep(Adapter, interaction.uid);
+        app.metrics.signins.inc({ outcome: 'succeeded' });
+        // a passkey with user verification is two factors itself (RFC 8176: hardware key, user verified); after a password, three
+        const made = pending ? { ts: pending.passwordAt, amr: ['pwd', 'hwk', 'mfa'] } : { ts: epochNow(), amr: ['hwk', 'user', 'mfa'] };
+        return signedIn(request, reply, interaction, { accountId: String(admin.id), ...made });
       },
     );
 

@@ -53,10 +53,10 @@ interface Layout {
   body: string;
   /** Links switching the page language (same page with ?lang=…); omitted on pages that are only passed through. */
   languageLinks?: (language: Language) => string;
-  script?: string;
+  scripts?: string[];
 }
 
-function layout({ language, title, body, languageLinks, script }: Layout): string {
+function layout({ language, title, body, languageLinks, scripts = [] }: Layout): string {
   const t = translator(language);
   const switcher = languageLinks
     ? `<nav class="idp-languages" aria-label="${escapeHtml(t('language'))}"><ul>${LANGUAGES.map((other) =>
@@ -74,7 +74,7 @@ function layout({ language, title, body, languageLinks, script }: Layout): strin
 <title>${escapeHtml(title)} | ${escapeHtml(t('appName'))}</title>
 <link rel="icon" href="/favicon.svg">
 <link rel="stylesheet" href="${ASSETS_PATH}/signin.css">
-${script ? `<script src="${escapeHtml(script)}" defer></script>\n` : ''}</head>
+${scripts.map((script) => `<script src="${escapeHtml(script)}" defer></script>\n`).join('')}</head>
 <body>
 <header class="idp-header"><p class="idp-brand">${escapeHtml(t('appName'))}</p></header>
 <main class="idp-main" id="main">
@@ -96,6 +96,8 @@ export interface SigninPageOptions {
   error?: { kind: 'invalid' } | { kind: 'required' } | { kind: 'locked'; minutes: number };
   /** error_message_key of the authorisation request (e.g. no_organization_affiliation). */
   messageKey?: string;
+  /** 'Sign in with a passkey' (issue 29): the page signing in with a discoverable credential, no password. */
+  passkeyUrl?: string;
   languageLink: (language: Language) => string;
 }
 
@@ -133,10 +135,44 @@ ${errorText ? `<p class="idp-error" id="signin-error" role="alert">${escapeHtml(
   <button type="submit" class="idp-button idp-button--primary">${escapeHtml(t('submit'))}</button>
 </form>
 <ul class="idp-links">
+  ${options.passkeyUrl ? `<li><a href="${escapeHtml(options.passkeyUrl)}">${escapeHtml(t('passkey.signIn'))}</a></li>` : ''}
   <li><a href="${escapeHtml(`${options.publicUrl}/password/reset/start`)}">${escapeHtml(t('forgotPassword'))}</a></li>
   <li><a href="${escapeHtml(`${options.publicUrl}/registration`)}">${escapeHtml(t('register'))}</a></li>
 </ul>`;
   return layout({ language: options.language, title: t('title'), body, languageLinks: options.languageLink });
+}
+
+/** The scripts of a page offering a passkey: the WebAuthn library, then the button's. */
+const PASSKEY_SCRIPTS = [`${ASSETS_PATH}/webauthn.js`, `${ASSETS_PATH}/passkey.js`];
+
+/**
+ * 'Use a passkey': a button (shown by passkey.js where the browser can) that asks for the ceremony's options at
+ * `optionsUrl`, and the form posting the device's answer to `action`.
+ */
+function passkeyBlock(t: ReturnType<typeof translator>, label: string, passkey: { optionsUrl: string; action: string }): string {
+  return `<form class="idp-form idp-passkey" id="passkey-form" method="post" action="${escapeHtml(passkey.action)}">
+  <input type="hidden" name="credential" value="">
+  <p class="idp-error" id="passkey-error" role="alert" hidden data-text="${escapeHtml(t('passkey.failed'))}"></p>
+  <p class="idp-detail" id="passkey-unsupported">${escapeHtml(t('passkey.unsupported'))}</p>
+  <button type="button" class="idp-button" id="passkey-button" data-options="${escapeHtml(passkey.optionsUrl)}" hidden>${escapeHtml(label)}</button>
+</form>`;
+}
+
+/** 'Sign in with a passkey' (issue 29): 'Use a passkey' signs in with a passkey of this site alone, no password. */
+export function passkeyPage(options: {
+  language: Language;
+  passkey: { optionsUrl: string; action: string };
+  passwordUrl: string;
+  error?: boolean;
+  languageLink: (language: Language) => string;
+}): string {
+  const t = translator(options.language);
+  const body = `<h1>${escapeHtml(t('passkey.signIn'))}</h1>
+${options.error ? `<p class="idp-error" role="alert">${escapeHtml(t('passkey.invalid'))}</p>` : ''}
+<p class="idp-lead">${escapeHtml(t('passkey.lead'))}</p>
+${passkeyBlock(t, t('passkey.use'), options.passkey)}
+<ul class="idp-links"><li><a href="${escapeHtml(options.passwordUrl)}">${escapeHtml(t('passkey.withPassword'))}</a></li></ul>`;
+  return layout({ language: options.language, title: t('passkey.signIn'), body, languageLinks: options.languageLink, scripts: PASSKEY_SCRIPTS });
 }
 
 export interface SecondStepPageOptions {
@@ -146,10 +182,14 @@ export interface SecondStepPageOptions {
   error?: { kind: 'invalid' } | { kind: 'required' } | { kind: 'locked'; minutes: number };
   /** Start over with another account (a new authorisation with prompt=login). */
   otherAccountUrl: string;
+  /** The admin has passkeys: 'Use a passkey'. */
+  passkey?: { optionsUrl: string; action: string };
+  /** The admin has an authenticator app: the code field is the app's (else recovery codes only). */
+  authenticatorApp: boolean;
   languageLink: (language: Language) => string;
 }
 
-/** Issue 29: after the password, an admin with a second factor enters a code of the app or a recovery code. */
+/** Issue 29: after the password, an admin with a second factor uses a passkey, or enters a code of the app or a recovery code. */
 export function secondStepPage(options: SecondStepPageOptions): string {
   const t = translator(options.language);
   const { error } = options;
@@ -157,7 +197,8 @@ export function secondStepPage(options: SecondStepPageOptions): string {
   const described = error ? ' aria-describedby="two-step-error" aria-invalid="true"' : ' aria-describedby="two-step-hint"';
   const body = `<h1>${escapeHtml(t('twoStep.title'))}</h1>
 ${errorText ? `<p class="idp-error" id="two-step-error" role="alert">${escapeHtml(errorText)}</p>` : ''}
-<p class="idp-lead" id="two-step-hint">${escapeHtml(t('twoStep.lead'))}</p>
+${options.passkey ? passkeyBlock(t, t('passkey.use'), options.passkey) : ''}
+<p class="idp-lead" id="two-step-hint">${escapeHtml(t(options.authenticatorApp ? 'twoStep.lead' : 'twoStep.leadRecovery'))}</p>
 <form class="idp-form" method="post" action="${escapeHtml(options.action)}">
   <div class="idp-field">
     <label for="code">${escapeHtml(t('twoStep.code'))}</label>
@@ -167,7 +208,7 @@ ${errorText ? `<p class="idp-error" id="two-step-error" role="alert">${escapeHtm
 </form>
 <p class="idp-detail">${escapeHtml(t('twoStep.recovery'))}</p>
 <ul class="idp-links"><li><a href="${escapeHtml(options.otherAccountUrl)}">${escapeHtml(t('organization.otherAccount'))}</a></li></ul>`;
-  return layout({ language: options.language, title: t('twoStep.title'), body, languageLinks: options.languageLink });
+  return layout({ language: options.language, title: t('twoStep.title'), body, languageLinks: options.languageLink, ...(options.passkey ? { scripts: PASSKEY_SCRIPTS } : {}) });
 }
 
 export interface OrganizationChoice {
@@ -224,7 +265,7 @@ export function logoutPage(language: Language, action: string, xsrf: string, aut
   <input type="hidden" name="logout" value="yes">
   <button type="submit" class="idp-button idp-button--primary">${escapeHtml(t('logout.submit'))}</button>
 </form>`;
-  return layout({ language, title: t('logout.title'), body, ...(autoSubmit ? { script: `${ASSETS_PATH}/logout.js` } : {}) });
+  return layout({ language, title: t('logout.title'), body, ...(autoSubmit ? { scripts: [`${ASSETS_PATH}/logout.js`] } : {}) });
 }
 
 export function logoutDonePage(language: Language, publicUrl: string): string {

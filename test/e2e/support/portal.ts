@@ -46,13 +46,18 @@ export interface Portal {
   stop(): Promise<void>;
 }
 
+/** Where the portal is reached: 127.0.0.1, or `localhost` for what a browser allows on a name only (passkeys, issue 29). */
+export interface PortalOptions {
+  hostName?: 'localhost';
+}
+
 /** Starts the portal as `npm start` would (the compiled server), on its own port and data directory. */
-export async function startPortal(env: Record<string, string> = {}): Promise<Portal> {
+export async function startPortal(env: Record<string, string> = {}, options: PortalOptions = {}): Promise<Portal> {
   if (browserBuildIsStale()) await build();
   if (serverBuildIsStale()) await buildServer();
   const port = await freePort();
   const dataDir = mkdtempSync(path.join(tmpdir(), 'portal-e2e-'));
-  const url = `http://127.0.0.1:${port}`;
+  const url = `http://${options.hostName ?? '127.0.0.1'}:${port}`;
   const databaseUrl = process.env.TEST_DATABASE_URL;
   const child = spawnChild(process.execPath, [SERVER_MAIN], {
     cwd: PROJECT_ROOT,
@@ -74,7 +79,8 @@ export async function startPortal(env: Record<string, string> = {}): Promise<Por
     rmSync(dataDir, { recursive: true, force: true });
   };
   try {
-    await waitUntilReady(url, child);
+    // the readiness probe by address: the server listens on 127.0.0.1, which `localhost` may not resolve to first
+    await waitUntilReady(`http://127.0.0.1:${port}`, child);
   } catch (error) {
     await stop();
     throw error;
@@ -126,10 +132,10 @@ export interface E2EContext {
 }
 
 /** Mocha hooks giving a describe block one portal (with these settings) and one browser, both stopped after it. */
-export function useE2E(env: Record<string, string> = {}): E2EContext {
+export function useE2E(env: Record<string, string> = {}, options: PortalOptions = {}): E2EContext {
   const context = {} as E2EContext;
   before(async () => {
-    context.portal = await startPortal(env);
+    context.portal = await startPortal(env, options);
     context.browser = await launchBrowser();
   });
   after(async () => {

@@ -82,6 +82,10 @@ const MATRIX: Record<string, Row> = {
   'POST /api/v2/admins/me/authenticator_app': signedInRoute({ method: 'POST', url: '/api/v2/admins/me/authenticator_app' }, everyone(201)),
   'PUT /api/v2/admins/me/authenticator_app': signedInRoute({ method: 'PUT', url: '/api/v2/admins/me/authenticator_app', payload: { code: '000000' } }, everyone(422)),
   'DELETE /api/v2/admins/me/authenticator_app': signedInRoute({ method: 'DELETE', url: '/api/v2/admins/me/authenticator_app' }, everyone(404)),
+  'POST /api/v2/admins/me/passkeys/registration_options': signedInRoute({ method: 'POST', url: '/api/v2/admins/me/passkeys/registration_options' }, everyone(200)),
+  'POST /api/v2/admins/me/passkeys': signedInRoute({ method: 'POST', url: '/api/v2/admins/me/passkeys', payload: { name: 'Laptop', credential: '{}' } }, everyone(422)),
+  'PATCH /api/v2/admins/me/passkeys/:id': signedInRoute({ method: 'PATCH', url: '/api/v2/admins/me/passkeys/999999', payload: { name: 'Laptop' } }, everyone(404)),
+  'DELETE /api/v2/admins/me/passkeys/:id': signedInRoute({ method: 'DELETE', url: '/api/v2/admins/me/passkeys/999999' }, everyone(404)),
   'POST /api/v2/admins/me/recovery_codes': signedInRoute({ method: 'POST', url: '/api/v2/admins/me/recovery_codes' }, everyone(200)),
   // only one's own password; the wrong current password shows the member got past the access checks
   'PUT /api/v2/admins/:adminId/password': signedInRoute(
@@ -245,6 +249,9 @@ const MATRIX: Record<string, Row> = {
   'GET /oidc/interaction/:uid': publicRoute({ url: '/oidc/interaction/unknown' }, 400),
   'POST /oidc/interaction/:uid/login': publicRoute({ method: 'POST', url: '/oidc/interaction/unknown/login', payload: {} }, 400),
   'POST /oidc/interaction/:uid/organization': publicRoute({ method: 'POST', url: '/oidc/interaction/unknown/organization', payload: {} }, 400),
+  'POST /oidc/interaction/:uid/passkey/options': publicRoute({ method: 'POST', url: '/oidc/interaction/unknown/passkey/options' }, 400),
+  'GET /oidc/interaction/:uid/passkey': publicRoute({ url: '/oidc/interaction/unknown/passkey' }, 400),
+  'POST /oidc/interaction/:uid/passkey': publicRoute({ method: 'POST', url: '/oidc/interaction/unknown/passkey', payload: {} }, 400),
   'GET /oidc/interaction/:uid/two_step': publicRoute({ url: '/oidc/interaction/unknown/two_step' }, 400),
   'POST /oidc/interaction/:uid/two_step': publicRoute({ method: 'POST', url: '/oidc/interaction/unknown/two_step', payload: {} }, 400),
   // an unknown endpoint is 404; QUERY, a method without a body convention here, is refused as a bad request

@@ -32,10 +32,16 @@ const SIGNED_IN = [
   'GET /api/v2/admins/me/affiliations',
   'GET /api/v2/admin/re_authentication_expiration',
   'GET /api/v2/admins/me/two_step',
+  'GET /api/v2/organizations/{orgId}/sign_in_rule',
+  'PUT /api/v2/organizations/{orgId}/sign_in_rule',
   'POST /api/v2/admins/me/authenticator_app',
   'PUT /api/v2/admins/me/authenticator_app',
   'DELETE /api/v2/admins/me/authenticator_app',
   'POST /api/v2/admins/me/recovery_codes',
+  'POST /api/v2/admins/me/passkeys/registration_options',
+  'POST /api/v2/admins/me/passkeys',
+  'PATCH /api/v2/admins/me/passkeys/{id}',
+  'DELETE /api/v2/admins/me/passkeys/{id}',
   'PUT /api/v2/admins/{adminId}/password',
   'PATCH /api/v2/organizations/{orgId}/affiliations/admins/{adminId}',
   'GET /api/v2/organizations/{orgId}/affiliations',
@@ -141,6 +147,7 @@ describe('The OpenAPI document (/api/docs/json)', () => {
     expect(errorCodes(document.paths['/api/v2/organizations/{orgId}/affiliations/admins/{adminId}']!.patch!, 403)).to.have.members([
       API_ERROR.forbidden,
       API_ERROR.reauthenticationExpired,
+      API_ERROR.mfaRequired,
     ]);
     const memberships = '/api/v2/organizations/{orgId}/affiliations';
     expect(errorCodes(document.paths[`${memberships}/admins/{adminId}`]!.delete!, 409)).to.deep.equal([API_ERROR.adminAlreadyDeleted]);

@@ -46,7 +46,7 @@ describe('Two-step sign-in: authenticator app and recovery codes (issue 29)', fu
     ctx.db.selectFrom('auditEvents').select(['action', 'organizationId']).where('action', '=', action).where('targetId', '=', '2').execute();
 
   it("sets the app up: a secret and its QR code, verified by a code of it; the first factor brings ten recovery codes, shown once; the admin is mailed", async () => {
-    expect((await call('GET', 'two_step')).json()).to.deep.equal({ authenticator_app: false, recovery_codes_left: 0 });
+    expect((await call('GET', 'two_step')).json()).to.deep.equal({ passkeys: [], authenticator_app: false, recovery_codes_left: 0 });
     const setup = await call('POST', 'authenticator_app');
     expect(setup.statusCode, setup.body).to.equal(201);
     ({ secret } = setup.json());
@@ -66,7 +66,7 @@ describe('Two-step sign-in: authenticator app and recovery codes (issue 29)', fu
     expect(recoveryCodes).to.have.length(10);
     for (const code of recoveryCodes) expect(code).to.match(/^[A-HJ-NP-Z2-9]{5}-[A-HJ-NP-Z2-9]{5}$/);
     expect(new Set(recoveryCodes).size).to.equal(10);
-    expect((await call('GET', 'two_step')).json()).to.deep.equal({ authenticator_app: true, recovery_codes_left: 10 });
+    expect((await call('GET', 'two_step')).json()).to.deep.equal({ passkeys: [], authenticator_app: true, recovery_codes_left: 10 });
     // never kept readable: the secret encrypted, the codes hashed
     const stored = await ctx.db.selectFrom('adminAuthenticatorApps').select('secretEncrypted').where('adminId', '=', 2).executeTakeFirstOrThrow();
     expect(stored.secretEncrypted).to.not.contain(secret);
@@ -75,7 +75,7 @@ describe('Two-step sign-in: authenticator app and recovery codes (issue 29)', fu
 
     expect((await call('POST', 'authenticator_app')).statusCode, 'a second app while one is on').to.equal(403);
     const [mail] = await mailsTo(MEMBER.email, 1);
-    expect(mail!.subject).to.equal('【法人管理者ポータル】2段階認証を設定しました');
+    expect(mail!.subject).to.equal('【法人管理者ポータル】2段階認証に認証アプリを追加しました');
     expect(mail!.text).to.contain(`${PUBLIC_URL}/account/security`);
     expect(await trail('account.twoStepAdded')).to.deep.equal([{ action: 'account.twoStepAdded', organizationId: 1 }]);
     expect(await trail('account.recoveryCodesGenerated')).to.have.length(1);
@@ -131,7 +131,7 @@ describe('Two-step sign-in: authenticator app and recovery codes (issue 29)', fu
     expect(signedIn.redirect.pathname, signedIn.lastPage).to.equal(CALLBACK_PATH);
     expect(claimsOf((await exchangeCode(ctx.app, signedIn)).access_token).amr).to.deep.equal(['pwd']);
     const [removed] = await mailsTo(MEMBER.email, 2);
-    expect(removed!.subject).to.equal('【法人管理者ポータル】認証アプリを削除しました');
+    expect(removed!.subject).to.equal('【法人管理者ポータル】2段階認証の認証アプリを削除しました');
     expect(await trail('account.twoStepRemoved')).to.have.length(1);
   });
 });

@@ -85,7 +85,12 @@ export function* runCall(
     if (isApiError(result.error) && !claims(result.error)) yield call(handleApiError, result.error);
     return result;
   }
-  const body = definition.body ? resolveValues(definition.body, context) : formData;
+  let body = definition.body ? resolveValues(definition.body, context) : formData;
+  if (definition.passkey) {
+    const ceremony = yield* passkeyRegistration(operation, definition.passkey.register, context);
+    if (!ceremony.ok) return ceremony.result;
+    body = { ...body, credential: ceremony.credential };
+  }
   const bearerToken = definition.bearer ? resolveValue(definition.bearer.token, context) : undefined;
   const version = definition.ifMatch === undefined ? undefined : resolveValue(definition.ifMatch, context);
   const headers = {
@@ -109,6 +114,29 @@ export function* runCall(
     return { ok: true, body: answer };
   } catch (error) {
     return errorResult(error);
+  }
+}
+
+/** The browser's part of a passkey's registration: the device makes the credential of the options (JSON text in, out). */
+async function createPasskey(optionsText: string): Promise<string> {
+  const { startRegistration } = await import(/* webpackChunkName: "webauthn" */ '@simplewebauthn/browser');
+  return JSON.stringify(await startRegistration({ optionsJSON: JSON.parse(optionsText) }));
+}
+
+/**
+ * A passkey's registration before its call (CallDefinition.passkey): the options from `register`, then the device.
+ * A refused options call is handled as any call's failure; a ceremony the person cancels (or a device that fails)
+ * flashes errors.passkeyFailed and ends the call as nothing was written (a form stays open to try again).
+ */
+function* passkeyRegistration(operation: string, register: string, context: Partial<ScreenContext>): Generator<unknown, { ok: true; credential: string } | { ok: false; result: CallResult }, unknown> {
+  const options = yield* runCall(`${operation}/options`, { method: 'POST', path: register }, context);
+  if (!options.ok) return { ok: false, result: options };
+  try {
+    const credential = (yield call(createPasskey, String((options.body as { options?: unknown } | undefined)?.options))) as string;
+    return { ok: true, credential };
+  } catch (error) {
+    yield put(flashShown({ kind: 'error', messageKey: 'errors.passkeyFailed' }));
+    return { ok: false, result: { ok: false, error } };
   }
 }
 
