@@ -6,6 +6,7 @@
  */
 import { expect } from 'chai';
 import type { Page } from 'playwright-core';
+import { expectAccessible } from './support/axe.js';
 import { newPage, useE2E } from './support/portal.js';
 import { DEMO_PASSWORD, enterCredentials, MEMBER, openMenuItem, signInAt, waitForHeader } from './support/signin.js';
 
@@ -38,12 +39,14 @@ describe('Passkeys: added on Sign-in security, used to sign in (issue 29)', func
     await page.getByRole('button', { name: 'Add a passkey' }).click();
     const dialog = page.getByRole('dialog', { name: 'Add a passkey' });
     await dialog.getByLabel('Name').fill('Work laptop');
+    await expectAccessible(page);
     await dialog.getByRole('button', { name: 'Continue' }).click();
     await page.getByText('The passkey has been added.').waitFor();
     const table = page.getByRole('table', { name: 'Your passkeys' });
     const row = table.getByRole('row', { name: /Work laptop/ });
     await row.waitFor();
     await row.getByText('Never').waitFor();
+    await expectAccessible(page);
     expect(await page.getByRole('list', { name: 'Recovery codes' }).getByRole('listitem').count()).to.equal(10);
   });
 
@@ -51,6 +54,8 @@ describe('Passkeys: added on Sign-in security, used to sign in (issue 29)', func
     await logOut();
     await page.getByRole('link', { name: 'Sign in with a passkey' }).click();
     await page.getByRole('heading', { name: 'Sign in with a passkey' }).waitFor();
+    await page.getByRole('button', { name: 'Use a passkey' }).waitFor();
+    await expectAccessible(page);
     await page.getByRole('button', { name: 'Use a passkey' }).click();
     await waitForHeader(page, '[G0000001]');
     await page.goto(`${e2e.portal.url}/account/security`);
@@ -63,6 +68,8 @@ describe('Passkeys: added on Sign-in security, used to sign in (issue 29)', func
     await logOut();
     await enterCredentials(page, MEMBER, DEMO_PASSWORD);
     await page.getByRole('heading', { name: 'Two-step sign-in' }).waitFor();
+    await page.getByRole('button', { name: 'Use a passkey' }).waitFor();
+    await expectAccessible(page);
     await page.getByRole('button', { name: 'Use a passkey' }).click();
     await waitForHeader(page, '[G0000001]');
 

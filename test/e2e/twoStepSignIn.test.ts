@@ -6,6 +6,7 @@
 import { expect } from 'chai';
 import { Secret, TOTP } from 'otpauth';
 import type { Page } from 'playwright-core';
+import { expectAccessible } from './support/axe.js';
 import { newPage, useE2E } from './support/portal.js';
 import { chooseOrganization, DEMO_PASSWORD, enterCredentials, MANAGER, MEMBER, openMenuItem, signInAt, useEnglish, waitForHeader } from './support/signin.js';
 
@@ -43,6 +44,7 @@ describe('Two-step sign-in with an authenticator app and recovery codes (issue 2
     await page.getByRole('heading', { level: 1, name: 'Sign-in security' }).waitFor();
     await page.getByRole('button', { name: 'Set up an authenticator app' }).click();
     await page.getByRole('img', { name: 'QR code of your authenticator app set-up' }).waitFor();
+    await expectAccessible(page);
     secret = (await page.getByText(/^[A-Z2-7]{32}$/).textContent())!;
     await page.getByLabel('Code').fill(appCode(secret));
     await page.getByRole('button', { name: 'Verify' }).click();
@@ -50,6 +52,7 @@ describe('Two-step sign-in with an authenticator app and recovery codes (issue 2
     const list = page.getByRole('list', { name: 'Recovery codes' });
     await list.waitFor();
     recoveryCodes = await list.getByRole('listitem').allTextContents();
+    await expectAccessible(page);
     expect(recoveryCodes).to.have.length(10);
     await page.getByRole('button', { name: 'Copy' }).waitFor();
     const download = page.waitForEvent('download');
@@ -60,9 +63,11 @@ describe('Two-step sign-in with an authenticator app and recovery codes (issue 2
 
   it('asks for the code after the password: a wrong one is refused, a code of the app signs in', async () => {
     await signInAgain();
+    await expectAccessible(page);
     await page.getByLabel('Authentication code').fill('000000');
     await page.getByRole('button', { name: 'Verify' }).click();
     await page.getByRole('alert').filter({ hasText: 'The code is wrong or has already been used' }).waitFor();
+    await expectAccessible(page);
     // the set-up took this step's code: the app's next one
     await page.getByLabel('Authentication code').fill(appCode(secret, 1));
     await page.getByRole('button', { name: 'Verify' }).click();
