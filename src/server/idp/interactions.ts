@@ -19,7 +19,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type Provider from 'oidc-provider';
-import { ISSUER_PATH, SIGNIN_ERROR, SIGNIN_ROUTE } from '../../common/identity.js';
+import { ACR, ISSUER_PATH, SIGNIN_ERROR, SIGNIN_ROUTE } from '../../common/identity.js';
 import { isLanguage, type Language } from '../../common/languages.js';
 import type { Affiliation } from '../../common/api/answers.js';
 import { DEMO_PASSWORD } from '../db/seed/demoData.js';
@@ -290,7 +290,7 @@ export const interactionRoutes =
 
     /** The sign-in is made (RFC 8176 `amr` says how): the organisation next, chosen at once when it can be. */
     async function signedIn(request: FastifyRequest, reply: FastifyReply, interaction: Interaction, made: { accountId: string; ts: number; amr: string[] }): Promise<FastifyReply> {
-      const login = { ...made, remember: true };
+      const login = { ...made, acr: made.amr.includes('mfa') ? ACR.twoStep : ACR.password, remember: true };
       const affiliations = await affiliationsOfAdmin(db, Number(made.accountId));
       if (affiliations.length === 0) return withoutOrganization(reply, interaction);
       const chosen = automaticChoice(interaction, affiliations);

@@ -15,7 +15,7 @@
  */
 import type { IncomingMessage } from 'node:http';
 import Provider, { errors, interactionPolicy, type Configuration, type KoaContextWithOIDC } from 'oidc-provider';
-import { CALLBACK_PATH, ISSUER_PATH, PORTAL_CLIENT_ID, POST_LOGOUT_PATHS } from '../../common/identity.js';
+import { ACR, CALLBACK_PATH, ISSUER_PATH, PORTAL_CLIENT_ID, POST_LOGOUT_PATHS } from '../../common/identity.js';
 import { canSign, type Config } from '../config.js';
 import type { Db } from '../db/index.js';
 import { endAdminTokens, findAdminById } from '../domain/admins.js';
@@ -93,6 +93,16 @@ export function createProvider({ config, db, keys, log }: ProviderDeps): Provide
       return grantId && (await hasLiveRefreshToken(db, grantId)) ? Check.NO_NEED_TO_PROMPT : Check.REQUEST_PROMPT;
     }),
   );
+  // Two steps asked for (acr_values, issue 29): oidc-provider checks none itself; a session signed in with a password
+  // only signs in again, and the admin's second step comes after the password
+  policy.get('login')!.checks.add(
+    new Check('two_step_requested', 'the client asked for two-step sign-in', (ctx) => {
+      const { session, result, params } = ctx.oidc;
+      if (!session?.accountId || result) return Check.NO_NEED_TO_PROMPT;
+      const wanted = String(params?.acr_values ?? '').split(' ');
+      return wanted.includes(ACR.twoStep) && !(session.amr ?? []).includes('mfa') ? Check.REQUEST_PROMPT : Check.NO_NEED_TO_PROMPT;
+    }),
+  );
   // The organisation choice: requested on every authorisation until this interaction chose one.
   policy.add(
     new Prompt(
@@ -132,8 +142,8 @@ export function createProvider({ config, db, keys, log }: ProviderDeps): Provide
     },
     scopes: [...SUPPORTED_SCOPES],
     claims: {
-      // amr: how the admin signed in (RFC 8176), in the ID token too (issue 29)
-      openid: ['sub', 'locale', 'amr'],
+      // amr and acr: how the admin signed in (RFC 8176) and its class, in the ID token too (issue 29)
+      openid: ['sub', 'locale', 'amr', 'acr'],
       organization: ['glopla_id'],
       unique_access_token: [],
       auth_time: null,
@@ -145,6 +155,7 @@ export function createProvider({ config, db, keys, log }: ProviderDeps): Provide
     // the ID token carries the claims of the granted scopes (glopla_id, locale), not only what `claims` asks for
     conformIdTokenClaims: false,
     extraParams: ['type', 'glopla_id', 'error_message_key'],
+    acrValues: [ACR.password, ACR.twoStep],
     features: {
       devInteractions: { enabled: false },
       // the portal sends plain authorisation requests; fewer endpoints, less to defend

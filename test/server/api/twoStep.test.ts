@@ -5,7 +5,7 @@
  * taken once; a recovery code once), the tokens say `amr` pwd+otp+mfa; the admin is mailed; the trail has each change.
  */
 import { expect } from 'chai';
-import { CALLBACK_PATH } from '../../../src/common/identity.js';
+import { ACR, CALLBACK_PATH } from '../../../src/common/identity.js';
 import { Secret, TOTP } from 'otpauth';
 import { authorize, bearer, claimsOf, exchangeCode } from '../support/oidc.js';
 import { accessToken } from '../support/tokens.js';
@@ -188,5 +188,78 @@ describe("An organisation's rule: two-step sign-in required of every admin (issu
     const changed = await ctx.app.inject({ method: 'PUT', url: '/api/v2/admins/1/password', headers, payload: { current: 'DemoPassw0rd!', new: 'An0ther-Passw0rd-2026' } });
     expect(changed.statusCode, changed.body).to.equal(200);
     expect(claimsOf(changed.json().access_token).amr).to.deep.equal(TWO_STEPS);
+  });
+});
+
+describe('Passkeys and acr_values through the API and the provider (issue 29)', function () {
+  this.timeout(30_000);
+  const ctx = useTestApp({ env: { SEED: 'demo', PUBLIC_URL, SIGNIN_FAILURE_DELAY_MS: '0' } });
+  let member: Record<string, string>;
+
+  before(async () => {
+    member = bearer(await accessToken(ctx.app, { sub: '2' }));
+  });
+  const call = (method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: string, payload?: Json) =>
+    ctx.app.inject({ method, url: `/api/v2/admins/me/${url}`, headers: member, ...(payload ? { payload } : {}) });
+
+  it('offers creation options for a discoverable passkey with user verification, and refuses an answer that is no credential of that ceremony', async () => {
+    const answer = await call('POST', 'passkeys/registration_options');
+    expect(answer.statusCode, answer.body).to.equal(200);
+    const options = JSON.parse(answer.json().options);
+    expect(options.rp).to.deep.equal({ name: 'Corporate Admin Portal', id: 'localhost' });
+    expect(options.user.name).to.equal('member@example.com');
+    expect(options.authenticatorSelection).to.include({ residentKey: 'required', userVerification: 'required' });
+    expect(options.challenge).to.be.a('string').with.length.greaterThan(20);
+    for (const credential of ['{}', 'not json', JSON.stringify({ id: 'x', rawId: 'x', type: 'public-key', response: {} })]) {
+      const refused = await call('POST', 'passkeys', { name: 'Laptop', credential });
+      expect(refused.statusCode, credential).to.equal(422);
+      expect(refused.json().errors).to.deep.equal([{ field: 'credential', code: 'invalid', meta: {} }]);
+    }
+  });
+
+  it("lists, renames and removes the admin's own passkeys only; a passkey makes the sign-in two steps, offering 'Use a passkey'", async () => {
+    const [stored] = await ctx.db
+      .insertInto('adminPasskeys')
+      .values({ adminId: 2, credentialId: 'cred-1', publicKey: 'AAAA', name: 'Phone' })
+      .returning('id')
+      .execute();
+    const listed = (await call('GET', 'two_step')).json().passkeys as Json[];
+    expect(listed).to.have.length(1);
+    expect(listed[0]).to.include({ id: stored!.id, name: 'Phone', last_used_at: null });
+    expect((await call('PATCH', `passkeys/${stored!.id}`, { name: 'Work phone' })).statusCode).to.equal(204);
+    expect((await call('GET', 'two_step')).json().passkeys[0].name).to.equal('Work phone');
+
+    const stopped = await authorize(ctx.app, MEMBER);
+    expect(stopped.lastPage, 'the second step').to.contain('id="passkey-button"').and.contain('Use a passkey').and.contain('/oidc/assets/webauthn.js');
+    expect(stopped.lastPage, 'no app: recovery codes only').to.contain('enter one of your recovery codes');
+
+    const manager = bearer(await accessToken(ctx.app, { sub: '1' }));
+    const notTheirs = await ctx.app.inject({ method: 'DELETE', url: `/api/v2/admins/me/passkeys/${stored!.id}`, headers: manager });
+    expect(notTheirs.statusCode, "another admin's passkey").to.equal(404);
+    expect((await call('DELETE', `passkeys/${stored!.id}`)).statusCode).to.equal(204);
+    expect((await call('GET', 'two_step')).json().passkeys).to.deep.equal([]);
+  });
+
+  it("serves the WebAuthn library and the passkey page's script under the strict CSP, and a passkey page from the sign-in page's link", async () => {
+    for (const asset of ['webauthn.js', 'passkey.js']) {
+      const response = await ctx.app.inject({ url: `/oidc/assets/${asset}` });
+      expect(response.statusCode, asset).to.equal(200);
+      expect(response.headers['content-type']).to.match(/^text\/javascript/);
+    }
+    const stopped = await authorize(ctx.app, { ...MEMBER, password: 'not the password' });
+    expect(stopped.lastPage).to.match(/<a href="\/oidc\/interaction\/[^"]+\/passkey">Sign in with a passkey<\/a>/);
+  });
+
+  it('signs in again, in two steps, a session of a password only when the client asks acr_values two-step; the ID token says acr', async () => {
+    const first = await authorize(ctx.app, MEMBER);
+    expect(first.redirect.pathname, first.lastPage).to.equal(CALLBACK_PATH);
+    expect(claimsOf((await exchangeCode(ctx.app, first)).id_token!).acr).to.equal(ACR.password);
+    // the same browser: without acr_values the session signs in at once (the wrong password is never asked for)
+    const again = await authorize(ctx.app, { ...MEMBER, browser: first.browser, password: 'not the password' });
+    expect(again.redirect.pathname, 'no prompt').to.equal(CALLBACK_PATH);
+    // with it, the sign-in page comes again
+    const stronger = await authorize(ctx.app, { ...MEMBER, browser: first.browser, password: 'not the password', acrValues: ACR.twoStep });
+    expect(stronger.lastStatus, 'the password asked for again').to.equal(401);
+    expect(stronger.lastPage).to.contain('<label for="password">Password</label>');
   });
 });

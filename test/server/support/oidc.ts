@@ -65,6 +65,8 @@ export interface AuthorizationOptions {
   uiLocales?: string;
   state?: string;
   nonce?: string;
+  /** acr_values: the authentication context classes asked for (issue 29). */
+  acrValues?: string;
 }
 
 export class Browser {
@@ -135,14 +137,16 @@ export function authorizationPath(publicUrl: string, challenge: string, options:
   if (options.prompt) query.set('prompt', options.prompt);
   if (options.errorMessageKey) query.set('error_message_key', options.errorMessageKey);
   if (options.gloplaId) query.set('glopla_id', options.gloplaId);
+  if (options.acrValues) query.set('acr_values', options.acrValues);
   return `/oidc/auth?${query}`;
 }
 
-/** The interaction form's action (POST target) in an HTML page. */
+/** The interaction form's action (POST target) in an HTML page: the page's first form but a passkey's (its script posts that one). */
 export function formAction(html: string): string {
-  const match = /<form[^>]*action="([^"]+)"/.exec(html);
-  if (!match) throw new Error(`no form in page:\n${html.slice(0, 500)}`);
-  return match[1]!.replace(/&amp;/g, '&');
+  const actions = [...html.matchAll(/<form[^>]*action="([^"]+)"/g)].map((match) => match[1]!.replace(/&amp;/g, '&'));
+  const action = actions.find((candidate) => !/\/passkey(\?|$)/.test(candidate));
+  if (!action) throw new Error(`no form in page:\n${html.slice(0, 500)}`);
+  return action;
 }
 
 /** The organisations offered on the choice page: [value, label]. */
