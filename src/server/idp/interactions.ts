@@ -10,8 +10,9 @@
  * sent to the portal's /signin?error_message_key=no_organization_affiliation.
  *
  * Two-step sign-in (issue 29): after the right password, an admin with a second factor is sent to
- * /oidc/interaction/:uid/two_step for a code of the app or a recovery code (throttled like passwords); only then is the
- * sign-in made, its `amr` saying how (pwd, otp, mfa).
+ * /oidc/interaction/:uid/two_step for a passkey, a code of the app or a recovery code (codes counted with the password's
+ * attempts); only then is the sign-in made, its `amr` saying how (pwd, otp or hwk, mfa). 'Sign in with a passkey'
+ * (/oidc/interaction/:uid/passkey) signs in with a discoverable passkey alone (hwk, user, mfa).
  */
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -57,7 +58,6 @@ const ASSETS: Record<string, { type: string; body: Buffer }> = {
 };
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
 const epochNow = () => Math.floor(Date.now() / 1000);
 
 function cookieValue(request: FastifyRequest, name: string): string | undefined {
@@ -278,12 +278,13 @@ export const interactionRoutes =
         }
         return renderSignin(reply, interaction, language, explicit, 401, { email, error: { kind: 'invalid' } });
       }
-      await recordSuccess(db, keys);
       if (await hasSecondFactor(db, admin.id)) {
-        // the password is right: the code comes next, on this interaction only
+        // the password is right: the code comes next, on this interaction only. The attempt stays counted until the
+        // second step succeeds, or the password could clear the count of the codes guessed after it
         await savePendingSecondStep(Adapter, interaction.uid, { accountId: String(admin.id), passwordAt: epochNow() });
         return reply.redirect(withLanguage(`${interactionPath(interaction.uid)}/two_step`, language, explicit), 303);
       }
+      await recordSuccess(db, keys);
       app.metrics.signins.inc({ outcome: 'succeeded' });
       return signedIn(request, reply, interaction, { accountId: String(admin.id), ts: epochNow(), amr: ['pwd'] });
     });
@@ -435,7 +436,10 @@ export const interactionRoutes =
           if (pending) return renderSecondStep(reply, { interaction, pending }, language, explicit, 401, { kind: 'invalid' });
           return renderPasskeyPage(reply, interaction, language, explicit, 401);
         }
-        if (pending) await deletePendingSecondStep(Adapter, interaction.uid);
+        if (pending) {
+          await deletePendingSecondStep(Adapter, interaction.uid);
+          await recordSuccess(db, { account: admin.email, address: request.ip });
+        }
         app.metrics.signins.inc({ outcome: 'succeeded' });
         // a passkey with user verification is two factors itself (RFC 8176: hardware key, user verified); after a password, three
         const made = pending ? { ts: pending.passwordAt, amr: ['pwd', 'hwk', 'mfa'] } : { ts: epochNow(), amr: ['hwk', 'user', 'mfa'] };

@@ -263,3 +263,19 @@ describe('Passkeys and acr_values through the API and the provider (issue 29)', 
     expect(stronger.lastPage).to.contain('<label for="password">Password</label>');
   });
 });
+
+describe('Two-step sign-in: codes are counted with the password (issue 29)', function () {
+  this.timeout(30_000);
+  const ctx = useTestApp({ env: { SEED: 'demo', PUBLIC_URL, SIGNIN_FAILURE_DELAY_MS: '0', SIGNIN_MAX_FAILURES: '3' } });
+
+  it('locks the account after wrong codes, though the password before each was right, and a right code then waits too', async () => {
+    const member = bearer(await accessToken(ctx.app, { sub: '2' }));
+    const { secret } = (await ctx.app.inject({ method: 'POST', url: '/api/v2/admins/me/authenticator_app', headers: member })).json();
+    await ctx.app.inject({ method: 'PUT', url: '/api/v2/admins/me/authenticator_app', headers: member, payload: { code: appCode(secret) } });
+    const statuses: Array<number | undefined> = [];
+    for (let round = 0; round < 3; round += 1) statuses.push((await authorize(ctx.app, { ...MEMBER, code: () => '000000' })).lastStatus);
+    expect(statuses, 'wrong codes, then locked').to.include(429);
+    const right = await authorize(ctx.app, { ...MEMBER, code: () => appCode(secret, Date.now() + 30_000) });
+    expect(right.redirect.pathname, 'locked: not signed in').to.not.equal(CALLBACK_PATH);
+  });
+});
