@@ -75,9 +75,3 @@ export interface TokenEndpointResponse {
   created_at: number;
   refresh_token_expires_in: number;
 }
-
-/**
- * The authentication context classes the provider names in `acr` (issue 29): a password only, or two steps (a second
- * factor, or a passkey with user verification). A client asking `acr_values=…two-step` gets the second step.
- */
-export const ACR = { password: 'urn:corporate-admin-portal:acr:password', twoStep: 'urn:corporate-admin-portal:acr:two-step' } as const;

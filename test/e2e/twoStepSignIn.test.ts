@@ -116,7 +116,7 @@ describe('Two-step sign-in with an authenticator app and recovery codes (issue 2
       await second.goto(`${e2e.portal.url}/`);
       await enterCredentials(second, 'manager2@example.com', DEMO_PASSWORD);
       await second.waitForURL(`${e2e.portal.url}/account/security`);
-      await second.getByText('This organization requires two-step sign-in.', { exact: false }).waitFor();
+      await second.getByText('This organization requires two-step sign-in', { exact: false }).waitFor();
       await second.getByRole('button', { name: 'Set up an authenticator app' }).waitFor();
     } finally {
       await manager.context().close();

@@ -2,34 +2,12 @@
  * Error reporting (SPEC §8 'anything else'): POST /api/v2/client_errors {message, context} through the
  * same HTTP client, every string cut to ERROR_REPORT_MAX_LENGTH characters; a failing report is swallowed.
  */
-import { call, select } from 'redux-saga/effects';
-import { reportedLocation } from '../../common/logRedaction.js';
-import { ERROR_REPORT_MAX_LENGTH, ERROR_REPORT_TIMEOUT_MS } from '../state/constants.js';
-import { httpClientFromContext, tokenFromState } from './context.js';
-import { isApiError, type HttpClient } from './http.js';
+import { call } from 'redux-saga/effects';
+import { isApiError } from './http.js';
 
 export interface ErrorReport {
   message: string;
   context?: Record<string, unknown>;
-}
-
-export const CLIENT_ERRORS_PATH = 'client_errors';
-
-/** Deep copy in which every string is cut to `max` characters; errors become {name, message, stack}. */
-export function truncateStrings(value: unknown, max = ERROR_REPORT_MAX_LENGTH, seen = new WeakSet<object>()): unknown {
-  if (typeof value === 'string') return value.length > max ? value.slice(0, max) : value;
-  if (value === null || typeof value !== 'object') return typeof value === 'function' ? undefined : value;
-  if (seen.has(value)) return '[circular]';
-  seen.add(value);
-  if (value instanceof Error) {
-    return truncateStrings({ name: value.name, message: value.message, stack: value.stack }, max, seen);
-  }
-  if (Array.isArray(value)) return value.map((item) => truncateStrings(item, max, seen));
-  const prototype = Object.getPrototypeOf(value);
-  if (prototype !== Object.prototype && prototype !== null) return truncateStrings(String(value), max, seen);
-  const result: Record<string, unknown> = {};
-  for (const [key, item] of Object.entries(value)) result[key] = truncateStrings(item, max, seen);
-  return result;
 }
 
 /** The report made for an error the general handling did not recognise. */
@@ -54,24 +32,14 @@ export function errorReportFor(error: unknown, extraContext: Record<string, unkn
   return { message: String(error), context: extraContext };
 }
 
-/** `yield call(reportError, {message, context})`; never throws. */
+/**
+ * `yield call(reportError, {message, context})`; never throws. The sending (cutting every string, the page's location
+ * without its secrets) comes as a chunk of its own on the first report: a page that reports nothing never loads it.
+ */
 export function* reportError(report: ErrorReport): Generator<unknown, void, unknown> {
   try {
-    const client = (yield* httpClientFromContext()) as HttpClient;
-    const token = (yield select(tokenFromState)) as string | null;
-    // origin and path only: queries and link paths carry tokens and codes (issue 7 finding 4)
-    const location = typeof window === 'undefined' ? undefined : reportedLocation(window.location.href);
-    const body = truncateStrings({
-      message: report.message,
-      context: { ...(location === undefined ? {} : { location }), ...report.context },
-    });
-    yield call([client, client.request], {
-      method: 'POST',
-      path: CLIENT_ERRORS_PATH,
-      body,
-      token,
-      timeoutMs: ERROR_REPORT_TIMEOUT_MS,
-    });
+    const { sendReport } = (yield call(() => import(/* webpackChunkName: "report" */ './reportSender.js'))) as typeof import('./reportSender.js');
+    yield* sendReport(report);
   } catch {
     // A report that fails is dropped: it must never cause another error or message.
   }

@@ -22,3 +22,9 @@ export function apiAudienceOf(config: Pick<Config, 'publicUrl'>): string {
 export function isSecureUrl(publicUrl: string): boolean {
   return publicUrl.startsWith('https:');
 }
+
+/**
+ * The authentication context classes the provider names in `acr` (issue 29): a password only, or two steps (a second
+ * factor, or a passkey with user verification). A client asking `acr_values=…two-step` gets the second step.
+ */
+export const ACR = { password: 'urn:corporate-admin-portal:acr:password', twoStep: 'urn:corporate-admin-portal:acr:two-step' } as const;

@@ -15,12 +15,12 @@
  */
 import type { IncomingMessage } from 'node:http';
 import Provider, { errors, interactionPolicy, type Configuration, type KoaContextWithOIDC } from 'oidc-provider';
-import { ACR, CALLBACK_PATH, ISSUER_PATH, PORTAL_CLIENT_ID, POST_LOGOUT_PATHS } from '../../common/identity.js';
+import { CALLBACK_PATH, ISSUER_PATH, PORTAL_CLIENT_ID, POST_LOGOUT_PATHS } from '../../common/identity.js';
 import { canSign, type Config } from '../config.js';
 import type { Db } from '../db/index.js';
 import { endAdminTokens, findAdminById } from '../domain/admins.js';
 import { createAdapterClass, hasLiveRefreshToken } from './adapter.js';
-import { API_SCOPES, apiAudienceOf, isSecureUrl, issuerOf, LANGUAGE_COOKIE, SUPPORTED_SCOPES } from './constants.js';
+import { ACR, API_SCOPES, apiAudienceOf, isSecureUrl, issuerOf, LANGUAGE_COOKIE, SUPPORTED_SCOPES } from './constants.js';
 import type { ProviderKeys } from './keys.js';
 import { findOrganizationChoice } from './organizationChoice.js';
 import { errorPage, logoutDonePage, logoutPage, pickLanguage } from './pages.js';

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import sinon from 'sinon';
 import { put } from 'redux-saga/effects';
 import { callApi, type CallApiOptions, type CallApiRequest } from '../../../src/client/api/callApi.js';
-import { fieldErrorsToFormErrors } from '../../../src/client/api/errorCatalogue.js';
+import { fieldErrorsToFormErrors } from '../../../src/client/api/fieldErrors.js';
 import { ApiError, AUTH_TOKEN_HEADER } from '../../../src/client/api/http.js';
 import { ERROR_REPORT_MAX_LENGTH, REAUTH_REDIRECT_DELAY_MS } from '../../../src/client/state/constants.js';
 import { selectFlashMessages } from '../../../src/client/state/flash.js';

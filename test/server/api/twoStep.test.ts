@@ -5,7 +5,8 @@
  * taken once; a recovery code once), the tokens say `amr` pwd+otp+mfa; the admin is mailed; the trail has each change.
  */
 import { expect } from 'chai';
-import { ACR, CALLBACK_PATH } from '../../../src/common/identity.js';
+import { CALLBACK_PATH } from '../../../src/common/identity.js';
+import { ACR } from '../../../src/server/idp/constants.js';
 import { Secret, TOTP } from 'otpauth';
 import { authorize, bearer, claimsOf, exchangeCode } from '../support/oidc.js';
 import { accessToken } from '../support/tokens.js';

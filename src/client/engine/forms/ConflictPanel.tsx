@@ -9,6 +9,8 @@ import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
 import { useDispatch } from 'react-redux';
 import type { RJSFSchema, UiSchema } from '@rjsf/utils';
+import type { ConflictDefinition } from '../../../common/screens.js';
+import { resolveValue, resolveValues, valueAt, type ScreenContext } from '../screen/values.js';
 import { formLatestWanted, formOverwriteWanted } from './conflict.js';
 import type { FormConflict } from './formState.js';
 
@@ -22,6 +24,22 @@ interface ConflictPanelProps {
   /** The form's bound uiSchema: a field's label there (`ui:title`, a locale key) is the one the form shows. */
   uiSchema?: UiSchema;
   submitting: boolean;
+}
+
+/** The record as the panel compares it: as the form's fields (`definition.fields`, reading the record as `$body`). */
+function latestAsForm(definition: ConflictDefinition, record: Record<string, unknown>, context: Partial<ScreenContext>): Record<string, unknown> {
+  return definition.fields ? resolveValues(definition.fields, { ...context, body: record }) : record;
+}
+
+/** The names of the ids of the fields that hold ids (`definition.labels`), read from the screen's loaded options. */
+function conflictLabels(definition: ConflictDefinition, context: Partial<ScreenContext>): Record<string, Record<string, string>> {
+  return Object.fromEntries(
+    Object.entries(definition.labels ?? {}).map(([field, { options, key, label }]) => {
+      const list = resolveValue(options, context);
+      const names = (Array.isArray(list) ? list : []).map((option) => [String(valueAt(option, key)), label.map((part) => valueAt(option, part) ?? '').join(' ').trim()]);
+      return [field, Object.fromEntries(names)];
+    }),
+  );
 }
 
 const isBlank = (value: unknown) => value === undefined || value === null || value === '';
@@ -58,8 +76,11 @@ export function ConflictPanel({ formId, conflict, data, schema, uiSchema, submit
   const { t } = useTranslation();
   const dispatch = useDispatch();
   const properties = (schema?.properties ?? {}) as Record<string, { title?: string }>;
-  const differing = conflict.latest ? Object.keys(properties).filter((field) => field in conflict.latest! && !same(data[field], conflict.latest![field])) : [];
-  const text = (field: string, value: unknown) => shown(value, conflict.labels?.[field], t);
+  const { definition, submission } = conflict;
+  const latest = conflict.latest && latestAsForm(definition, conflict.latest, submission.context);
+  const labels = conflictLabels(definition, submission.context);
+  const differing = latest ? Object.keys(properties).filter((field) => field in latest && !same(data[field], latest[field])) : [];
+  const text = (field: string, value: unknown) => shown(value, labels[field], t);
   const titleOf = (field: string) => {
     const title = (uiSchema?.[field] as UiSchema | undefined)?.['ui:title'] ?? properties[field]?.title;
     return typeof title === 'string' ? t(title) : field;
@@ -69,8 +90,8 @@ export function ConflictPanel({ formId, conflict, data, schema, uiSchema, submit
       <p id={`${formId}-conflict`} role="alert">
         {t(conflict.message.messageKey, conflict.message.params)}
       </p>
-      {conflict.latest && differing.length === 0 && <p>{t('common.conflict.same')}</p>}
-      {conflict.latest && differing.length > 0 && (
+      {latest && differing.length === 0 && <p>{t('common.conflict.same')}</p>}
+      {latest && differing.length > 0 && (
         <table className="table conflict__table">
           <caption>{t('common.conflict.caption')}</caption>
           <thead>
@@ -85,7 +106,7 @@ export function ConflictPanel({ formId, conflict, data, schema, uiSchema, submit
               <tr key={field}>
                 <th scope="row">{titleOf(field)}</th>
                 <td>{text(field, data[field])}</td>
-                <td>{text(field, conflict.latest![field])}</td>
+                <td>{text(field, latest![field])}</td>
               </tr>
             ))}
           </tbody>

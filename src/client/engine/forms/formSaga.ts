@@ -7,7 +7,7 @@ import { call, put, select, takeLatest } from 'redux-saga/effects';
 import type { Outcome } from '../../../common/screens.js';
 import { navigateTo } from '../../api/context.js';
 import { changeOf, handleApiError } from '../../api/errorCatalogue.js';
-import { conflictLabels, formLatestWanted, formOverwriteWanted, latestAsForm } from './conflict.js';
+import { formLatestWanted, formOverwriteWanted } from './conflict.js';
 import { isApiError } from '../../api/http.js';
 import { resolveValues } from '../screen/values.js';
 import { applyPayload } from './payloads.js';
@@ -72,8 +72,7 @@ export function* submitForm({ payload }: ReturnType<typeof formSubmitted>) {
   }
   if (outcome?.conflict) {
     // made on an old version (412): the draft stays, the form offers the latest and a write on it (issue 28)
-    const definition = outcome.conflict;
-    yield put(formConflicted({ formId, conflict: { submission: payload, message: changeOf(result.error), definition, labels: conflictLabels(definition, context) } }));
+    yield put(formConflicted({ formId, conflict: { submission: payload, message: changeOf(result.error), definition: outcome.conflict } }));
     return;
   }
   // fields first: an edit of the draft clears the server's messages, which come next
@@ -96,8 +95,7 @@ function* loadLatest(formId: string): Generator<unknown, Record<string, unknown>
   const { conflict } = (yield select((state: FormsRootState) => selectForm(state, formId))) as FormEntry;
   if (!conflict) return undefined;
   const result = yield* runCall(`form/${formId}/latest`, conflict.definition.latest, conflict.submission.context);
-  const record = result.ok ? ((result.body as Record<string, unknown> | undefined)?.[conflict.definition.record] as Record<string, unknown> | undefined) : undefined;
-  const latest = record && latestAsForm(conflict.definition, record, conflict.submission.context);
+  const latest = result.ok ? ((result.body as Record<string, unknown> | undefined)?.[conflict.definition.record] as Record<string, unknown> | undefined) : undefined;
   if (latest) yield put(formConflicted({ formId, conflict: { ...conflict, latest } }));
   return latest;
 }

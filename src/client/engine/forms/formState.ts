@@ -34,10 +34,8 @@ export interface FormConflict {
   message: { messageKey: string; params?: Record<string, unknown> };
   /** Where the record is read as it is now. */
   definition: ConflictDefinition;
-  /** The record as it is now, once read ('Show the latest'), as the form's fields (ConflictDefinition.fields) with its `etag`. */
+  /** The record as it is now, once read ('Show the latest'), with its `etag`. */
   latest?: Record<string, unknown>;
-  /** The names of ids in fields that hold them (ConflictDefinition.labels), by field and id. */
-  labels?: Record<string, Record<string, string>>;
 }
 
 export type FormsState = Record<string, FormEntry>;

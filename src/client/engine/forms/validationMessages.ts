@@ -6,7 +6,7 @@ import type { TFunction } from 'i18next';
 import type { ErrorSchema, RJSFSchema, RJSFValidationError } from '@rjsf/utils';
 import type { FieldError } from '../../../common/errorCodes.js';
 import { camelCasePath } from '../../api/caseConversion.js';
-import { fieldErrorMessage, fieldErrorsToFormErrors, type FormErrorMessage, type FormErrors } from '../../api/errorCatalogue.js';
+import { fieldErrorMessage, fieldErrorsToFormErrors, type FormErrorMessage, type FormErrors } from '../../api/fieldErrors.js';
 
 export function fieldTitle(schema: RJSFSchema, property: string | undefined): string | undefined {
   const name = property?.replace(/^\./, '').split('.')[0];

@@ -87,6 +87,8 @@ export function* runCall(
   }
   let body = definition.body ? resolveValues(definition.body, context) : formData;
   if (definition.passkey) {
+    // the ceremony's code (and WebAuthn's library) arrive when a passkey is first added: not in the first load
+    const { passkeyRegistration } = (yield call(() => import(/* webpackChunkName: "passkeys" */ './passkeyCeremony.js'))) as typeof import('./passkeyCeremony.js');
     const ceremony = yield* passkeyRegistration(operation, definition.passkey.register, context);
     if (!ceremony.ok) return ceremony.result;
     body = { ...body, credential: ceremony.credential };
@@ -114,29 +116,6 @@ export function* runCall(
     return { ok: true, body: answer };
   } catch (error) {
     return errorResult(error);
-  }
-}
-
-/** The browser's part of a passkey's registration: the device makes the credential of the options (JSON text in, out). */
-async function createPasskey(optionsText: string): Promise<string> {
-  const { startRegistration } = await import(/* webpackChunkName: "webauthn" */ '@simplewebauthn/browser');
-  return JSON.stringify(await startRegistration({ optionsJSON: JSON.parse(optionsText) }));
-}
-
-/**
- * A passkey's registration before its call (CallDefinition.passkey): the options from `register`, then the device.
- * A refused options call is handled as any call's failure; a ceremony the person cancels (or a device that fails)
- * flashes errors.passkeyFailed and ends the call as nothing was written (a form stays open to try again).
- */
-function* passkeyRegistration(operation: string, register: string, context: Partial<ScreenContext>): Generator<unknown, { ok: true; credential: string } | { ok: false; result: CallResult }, unknown> {
-  const options = yield* runCall(`${operation}/options`, { method: 'POST', path: register }, context);
-  if (!options.ok) return { ok: false, result: options };
-  try {
-    const credential = (yield call(createPasskey, String((options.body as { options?: unknown } | undefined)?.options))) as string;
-    return { ok: true, credential };
-  } catch (error) {
-    yield put(flashShown({ kind: 'error', messageKey: 'errors.passkeyFailed' }));
-    return { ok: false, result: { ok: false, error } };
   }
 }
 

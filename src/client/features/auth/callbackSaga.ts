@@ -12,7 +12,7 @@ import { CLAIM, SIGNIN_ERROR, SIGNIN_ROUTE } from '../../../common/identity.js';
 import type { Affiliation, AffiliationsAnswer } from '../../../common/api/answers.js';
 import { callApi } from '../../api/callApi.js';
 import { navigateTo } from '../../api/context.js';
-import { reportError, truncateStrings } from '../../api/report.js';
+import { reportError } from '../../api/report.js';
 import {
   organizationSelected,
   sessionCleared,
@@ -140,7 +140,8 @@ export function* completeSignin({ payload }: ReturnType<typeof callbackOpened>):
         storedState: stored?.state ?? null,
         storedNonce: stored?.nonce ?? null,
         time: new Date(now()).toISOString(),
-        ...(failure.detail === undefined ? {} : { cause: truncateStrings(failure.detail) }),
+        // an Error is sent as {name, message, stack}, every string cut (api/reportSender.ts)
+        ...(failure.detail === undefined ? {} : { cause: failure.detail }),
       },
     });
   }

@@ -10,32 +10,14 @@ import type { Language } from '../../../common/languages.js';
 import type { PortalSettings } from '../../engine/portalSettings.js';
 import { actionCreator } from '../../state/actions.js';
 
-/** The id of the widget's script element: added once per page. */
-export const SUPPORT_CHAT_SCRIPT_ID = 'support-chat-script';
-
 export type SupportChatSettings = NonNullable<PortalSettings['supportChat']>;
 
 export const supportChatRequested = actionCreator<{ settings: SupportChatSettings; language: Language }, 'supportChat/requested'>('supportChat/requested');
 
-/** Pure: the attributes of the widget's script element for a language (its key, else ja's). */
-export function supportChatScript(settings: SupportChatSettings, language: Language): { src: string; key: string; lang: Language } {
-  return { src: settings.scriptUrl, key: settings.keys[language] ?? settings.keys.ja, lang: language };
-}
-
-/** Adds the widget's script element to the document's head, unless it is there already. */
-export function addSupportChatScript(document: Document, script: ReturnType<typeof supportChatScript>): void {
-  if (document.getElementById(SUPPORT_CHAT_SCRIPT_ID)) return;
-  const element = document.createElement('script');
-  element.id = SUPPORT_CHAT_SCRIPT_ID;
-  element.src = script.src;
-  element.async = true;
-  element.dataset.key = script.key;
-  element.dataset.lang = script.lang;
-  document.head.appendChild(element);
-}
-
+/** Adds the widget's script element (supportChatScript.ts, a chunk of its own: most portals configure no chat). */
 export function* loadSupportChat({ payload }: ReturnType<typeof supportChatRequested>): Generator<unknown, void, unknown> {
   if (typeof document === 'undefined') return;
+  const { addSupportChatScript, supportChatScript } = (yield call(() => import(/* webpackChunkName: "support-chat" */ './supportChatScript.js'))) as typeof import('./supportChatScript.js');
   yield call(addSupportChatScript, document, supportChatScript(payload.settings, payload.language));
 }
 
