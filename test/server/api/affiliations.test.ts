@@ -20,7 +20,7 @@ describe('PATCH /api/v2/organizations/:orgId/affiliations/admins/:adminId (name 
         role: 'member',
         etag: response.json().affiliation.etag,
         organization: { id: 1, glopla_id: 'G0000001', corporation_official_name: '株式会社デモ' },
-        admin: { id: 2, email: 'member@example.com', ...NAME, activated_at: response.json().affiliation.admin.activated_at, invitation_expires_at: null, invitation_expired: false },
+        admin: { id: 2, email: 'member@example.com', ...NAME, activated_at: response.json().affiliation.admin.activated_at, invitation_expires_at: null, invitation_expired: false, two_step: false },
       },
     });
     const admin = await ctx.db.selectFrom('admins').selectAll().where('id', '=', 2).executeTakeFirstOrThrow();
