@@ -78,15 +78,17 @@ function memberQuery(db: Db) {
     .where('adminTokens.usedAt', 'is', null)
     // this organisation's invitation (or one of no known organisation): another's is not this list's to show
     .where((eb) => eb.or([eb('adminTokens.organizationId', '=', sql<number>`${sql.ref('affiliations.organizationId')}`), eb('adminTokens.organizationId', 'is', null)]));
-  const twoStep = db
+  // two-step sign-in: a confirmed authenticator app or a passkey (issue 29)
+  const app = db
     .selectFrom('adminAuthenticatorApps')
     .select(sql`1`.as('one'))
     .where('adminAuthenticatorApps.adminId', '=', sql<number>`${sql.ref('admins.id')}`)
     .where('adminAuthenticatorApps.confirmedAt', 'is not', null);
+  const passkey = db.selectFrom('adminPasskeys').select(sql`1`.as('one')).where('adminPasskeys.adminId', '=', sql<number>`${sql.ref('admins.id')}`);
   return affiliationQuery(db).select([
     affiliationEtag.as('etag'),
     'organizations.twoStepRequired',
-    sql<boolean>`exists (${twoStep})`.as('twoStep'),
+    sql<boolean>`(exists (${app}) or exists (${passkey}))`.as('twoStep'),
     'admins.activatedAt',
     sql<Date | string | null>`case when ${sql.ref('admins.activatedAt')} is null then (${openInvitation}) end`.as('invitationExpiresAt'),
   ]);

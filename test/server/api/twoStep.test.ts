@@ -182,6 +182,10 @@ describe("An organisation's rule: two-step sign-in required of every admin (issu
     const list = (await ctx.app.inject({ url: '/api/v2/organizations/1/affiliations', headers })).json().affiliations as Json[];
     const twoStep = Object.fromEntries(list.map((row) => [row.admin.email, row.admin.two_step]));
     expect(twoStep).to.include({ 'member@example.com': true, 'manager@example.com': false });
+    // a passkey is two-step sign-in too
+    await ctx.db.insertInto('adminPasskeys').values({ adminId: 1, credentialId: 'manager-passkey', publicKey: 'AAAA', name: 'Laptop' }).execute();
+    const again = (await ctx.app.inject({ url: '/api/v2/organizations/1/affiliations', headers })).json().affiliations as Json[];
+    expect(again.find((row) => row.admin.email === 'manager@example.com')!.admin.two_step).to.equal(true);
   });
 
   it('keeps a two-step session two-step through a password change', async () => {
