@@ -4,11 +4,9 @@
  */
 import { call } from 'redux-saga/effects';
 import { isApiError } from './http.js';
+import type { ErrorReport } from './reportSender.js';
 
-export interface ErrorReport {
-  message: string;
-  context?: Record<string, unknown>;
-}
+export type { ErrorReport } from './reportSender.js';
 
 /** The report made for an error the general handling did not recognise. */
 export function errorReportFor(error: unknown, extraContext: Record<string, unknown> = {}): ErrorReport {

@@ -8,9 +8,13 @@ import { reportedLocation } from '../../common/logRedaction.js';
 import { ERROR_REPORT_MAX_LENGTH, ERROR_REPORT_TIMEOUT_MS } from '../state/constants.js';
 import { httpClientFromContext, tokenFromState } from './context.js';
 import type { HttpClient } from './http.js';
-import type { ErrorReport } from './report.js';
 
 export const CLIENT_ERRORS_PATH = 'client_errors';
+
+export interface ErrorReport {
+  message: string;
+  context?: Record<string, unknown>;
+}
 
 /** Deep copy in which every string is cut to `max` characters; errors become {name, message, stack}. */
 export function truncateStrings(value: unknown, max = ERROR_REPORT_MAX_LENGTH, seen = new WeakSet<object>()): unknown {

@@ -5,8 +5,6 @@
 import { call, put } from 'redux-saga/effects';
 import { flashShown } from '../../state/flash.js';
 import type { CallResult } from './callRequest.js';
-import { runCall } from './calls.js';
-import type { ScreenContext } from './values.js';
 
 /** The browser's part: the device makes the credential of the options (JSON text in, out). */
 async function createPasskey(optionsText: string): Promise<string> {
@@ -15,12 +13,13 @@ async function createPasskey(optionsText: string): Promise<string> {
 }
 
 /**
- * The options from `register`, then the device. A refused options call is handled as any call's failure; a ceremony
- * the person cancels (or a device that fails) flashes errors.passkeyFailed and ends the call as nothing was written
- * (a form stays open to try again).
+ * The device's credential for the options (the answer of the call calls.ts makes of `register`). A refused options
+ * call ends here as that call's failure; a ceremony the person cancels (or a device that fails) flashes
+ * errors.passkeyFailed and ends the call as nothing was written (a form stays open to try again).
  */
-export function* passkeyRegistration(operation: string, register: string, context: Partial<ScreenContext>): Generator<unknown, { ok: true; credential: string } | { ok: false; result: CallResult }, unknown> {
-  const options = yield* runCall(`${operation}/options`, { method: 'POST', path: register }, context);
+export function* passkeyRegistration(
+  options: CallResult,
+): Generator<unknown, { ok: true; credential: string } | { ok: false; result: CallResult }, unknown> {
   if (!options.ok) return { ok: false, result: options };
   try {
     const credential = (yield call(createPasskey, String((options.body as { options?: unknown } | undefined)?.options))) as string;

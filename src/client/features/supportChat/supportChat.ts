@@ -7,10 +7,10 @@
  */
 import { call, takeLatest } from 'redux-saga/effects';
 import type { Language } from '../../../common/languages.js';
-import type { PortalSettings } from '../../engine/portalSettings.js';
+import type { SupportChatSettings } from './supportChatScript.js';
 import { actionCreator } from '../../state/actions.js';
 
-export type SupportChatSettings = NonNullable<PortalSettings['supportChat']>;
+export type { SupportChatSettings } from './supportChatScript.js';
 
 export const supportChatRequested = actionCreator<{ settings: SupportChatSettings; language: Language }, 'supportChat/requested'>('supportChat/requested');
 

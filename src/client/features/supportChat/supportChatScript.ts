@@ -3,7 +3,9 @@
  * script, as the CSP allows no inline script.
  */
 import type { Language } from '../../../common/languages.js';
-import type { SupportChatSettings } from './supportChat.js';
+import type { PortalSettings } from '../../engine/portalSettings.js';
+
+export type SupportChatSettings = NonNullable<PortalSettings['supportChat']>;
 
 /** The id of the widget's script element: added once per page. */
 export const SUPPORT_CHAT_SCRIPT_ID = 'support-chat-script';

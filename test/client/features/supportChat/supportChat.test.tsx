@@ -1,6 +1,6 @@
 import 'global-jsdom/register';
 import { expect } from 'chai';
-import { cleanup, render } from '@testing-library/react';
+import { cleanup, render, waitFor } from '@testing-library/react';
 import { I18nextProvider } from 'react-i18next';
 import { Provider } from 'react-redux';
 import type { UnknownAction } from 'redux';
@@ -55,8 +55,9 @@ describe('features/supportChat and the portal settings', () => {
 
   it('adds the widget\'s script once, from the configured URL with the page language\'s key, no inline code', async () => {
     const page = await startPage(() => jsonResponse(200, { announcement_page_url: '/announcements', support_chat: CHAT }));
+    // the script element's code comes as a chunk of its own
+    await waitFor(() => expect(document.querySelectorAll('script')).to.have.length(1));
     const scripts = document.querySelectorAll('script');
-    expect(scripts).to.have.length(1);
     const script = scripts[0]!;
     expect(script.id).to.equal(SUPPORT_CHAT_SCRIPT_ID);
     expect(script.getAttribute('src')).to.equal('https://chat.example.com/widget.js');
