@@ -30,14 +30,22 @@ export function errorReportFor(error: unknown, extraContext: Record<string, unkn
   return { message: String(error), context: extraContext };
 }
 
+type ReportSender = typeof import('./reportSender.js');
+let sender: ReportSender | undefined;
+
+/** The sender at hand at once (tests; the browser loads it on the first report). */
+export function provideReportSender(module: ReportSender): void {
+  sender = module;
+}
+
 /**
  * `yield call(reportError, {message, context})`; never throws. The sending (cutting every string, the page's location
  * without its secrets) comes as a chunk of its own on the first report: a page that reports nothing never loads it.
  */
 export function* reportError(report: ErrorReport): Generator<unknown, void, unknown> {
   try {
-    const { sendReport } = (yield call(() => import(/* webpackChunkName: "report" */ './reportSender.js'))) as typeof import('./reportSender.js');
-    yield* sendReport(report);
+    sender ??= (yield call(() => import(/* webpackChunkName: "report" */ './reportSender.js'))) as ReportSender;
+    yield* sender.sendReport(report);
   } catch {
     // A report that fails is dropped: it must never cause another error or message.
   }

@@ -6,5 +6,10 @@
  * events choose their implementation from the document they find then).
  */
 import { configure } from '@testing-library/dom';
+import { provideReportSender } from '../../../src/client/api/report.js';
+import * as reportSender from '../../../src/client/api/reportSender.js';
 
 configure({ asyncUtilTimeout: 5000 });
+// the error report's sender, a chunk of its own in the browser, at hand at once: a test that waits a fixed number of
+// turns for a saga (the harness's settle) does not outwait a dynamic import (neither module needs a DOM)
+provideReportSender(reportSender);
