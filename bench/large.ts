@@ -24,7 +24,8 @@ import { startPortal } from './affiliations.js';
 import { generateLargeProvider, largeSizes } from './large/generate.js';
 import { signInOverHttp } from './reads/signIn.js';
 import { rowOf, whileSampling, type Row } from './support.js';
-import { addDays, earliestStartsOn, tokyoToday } from '../src/common/subscriptionRules.js';
+import { addDays, tokyoToday } from '../src/common/subscriptionRules.js';
+import { businessCalendar } from '../src/server/domain/businessCalendar.js';
 
 const baseUrl = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const duration = Number(process.env.BENCH_DURATION ?? 5);
@@ -93,7 +94,7 @@ async function measureApplicationChecks(portal: Portal, read: string, goalMs: nu
     service_ids: [9],
     admin_ids: [1],
     users: [learner(1), learner(2)],
-    starts_on: addDays(earliestStartsOn(tokyoToday()), 14),
+    starts_on: addDays(businessCalendar().earliestStartsOn(tokyoToday()), 14),
     billing_contact_id: billingContactId,
     contact_id: contactId,
     billing_note: 'bench',

@@ -2,7 +2,8 @@
  * The date and size rules of a corporate subscription (SPEC §4 'Application', §5 'Application', §9), shared by the
  * browser wizard (its start-date picker, its user-limit heading) and the server (domain/corporateSubscriptions.ts),
  * so both say the same. Pure functions: dates are 'yyyy-MM-dd' strings of the Asia/Tokyo calendar; 'today' is given
- * by the caller (tokyoToday() for the real one). Business days are Monday to Friday (no holiday calendar).
+ * by the caller (tokyoToday() for the real one). What counts business days is the business-day calendar
+ * (businessCalendar.ts).
  */
 import moment from 'moment';
 
@@ -11,11 +12,6 @@ export const DATE_FORMAT = 'YYYY-MM-DD';
 const TOKYO_OFFSET_MINUTES = 9 * 60;
 /** SPEC §9: the start date is at most 6 months ahead. */
 export const START_WINDOW_MONTHS = 6;
-/** SPEC §9: changes and cancellation until 2 business days before startsOn. */
-export const CHANGE_DEADLINE_BUSINESS_DAYS = 2;
-/** SPEC §9 'Weekday offsets for the earliest start date', Sunday (0) to Saturday (6). */
-const EARLIEST_OFFSET_BY_WEEKDAY = [2, 2, 2, 2, 2, 4, 3] as const;
-
 const day = (date: string) => moment.utc(date, DATE_FORMAT, true);
 const format = (date: moment.Moment) => date.format(DATE_FORMAT);
 
@@ -42,12 +38,6 @@ export function addDays(date: string, days: number): string {
   return format(day(date).add(days, 'days'));
 }
 
-/** The earliest start date an application made today may have: Sunday–Thursday +2, Friday +4, Saturday +3 days. */
-export function earliestStartsOn(today: string): string {
-  const date = day(today);
-  return format(date.add(EARLIEST_OFFSET_BY_WEEKDAY[date.day()]!, 'days'));
-}
-
 /**
  * The latest start date: 6 months after today, capped by the earliest of the services' last start dates (SPEC §5, §9:
  * emba 2026-05-01, old plus 6 months 2026-02-01, …; null: no cap). May be before earliestStartsOn: no date is possible.
@@ -55,46 +45,6 @@ export function earliestStartsOn(today: string): string {
 export function latestStartsOn(today: string, lastStartsOns: ReadonlyArray<string | null> = []): string {
   const caps = lastStartsOns.filter((date): date is string => date !== null);
   return [format(day(today).add(START_WINDOW_MONTHS, 'months')), ...caps].sort()[0]!;
-}
-
-/**
- * The last day an application may be made for this start date (issue 17: a gls class's registration deadline): the
- * latest day on or before it whose earliest start date (SPEC §5) is not after it. A class starting on Wednesday: the
- * Monday before; on Monday: the Thursday before.
- */
-export function lastApplicationDay(startsOn: string): string {
-  for (let days = 0; ; days += 1) {
-    const candidate = addDays(startsOn, -days);
-    if (earliestStartsOn(candidate) <= startsOn) return candidate;
-  }
-}
-
-/** startsOn inside the window of an application made today for these services. */
-export function isStartsOnInRange(startsOn: string, today: string, lastStartsOns: ReadonlyArray<string | null> = []): boolean {
-  return isDate(startsOn) && startsOn >= earliestStartsOn(today) && startsOn <= latestStartsOn(today, lastStartsOns);
-}
-
-function isBusinessDay(date: moment.Moment): boolean {
-  return date.day() !== 0 && date.day() !== 6;
-}
-
-/** The day `businessDays` business days before `date` (weekends skipped). */
-export function businessDaysBefore(date: string, businessDays: number): string {
-  const result = day(date);
-  let left = businessDays;
-  while (left > 0) {
-    result.subtract(1, 'day');
-    if (isBusinessDay(result)) left -= 1;
-  }
-  return format(result);
-}
-
-/**
- * An application can be changed or cancelled until `businessDays` business days before its start (SPEC §4, §9):
- * today on or before that day. A start on Wednesday: until Monday; on Monday: until the Thursday before.
- */
-export function isUpdatable(startsOn: string, today: string, businessDays: number = CHANGE_DEADLINE_BUSINESS_DAYS): boolean {
-  return today <= businessDaysBefore(startsOn, businessDays);
 }
 
 /** What SPEC §5 'User limit' needs of a service group (src/common/api/answers.ts ServiceGroup has it). */
@@ -120,15 +70,4 @@ export function userLimit(group: UserLimitGroup, selectedCount: number): UserLim
   if (group.maximumUsers === null) return null;
   if (group.selection === 'multi') return { code: 'maximumNumberUsers.emba', minimum: 0, maximum: Math.floor(group.maximumUsers / Math.max(selectedCount, 1)) };
   return { code: 'maximumNumberUsers.hodai', minimum: 0, maximum: group.maximumUsers };
-}
-
-/**
- * A class application's deadlines (SPEC §4 'Class enrolment deadlines'), each the last day the change is allowed:
- * reduction, its change deadline (past it the application is confirmed: no learner removed); enlargement, startsOn +
- * `enlargementDays` (past it no learner added).
- */
-export function classDeadlines(startsOn: string, today: string, enlargementDays: number) {
-  const reduction = businessDaysBefore(startsOn, CHANGE_DEADLINE_BUSINESS_DAYS);
-  const enlargement = addDays(startsOn, enlargementDays);
-  return { reduction: { date: reduction, passed: today > reduction }, enlargement: { date: enlargement, passed: today > enlargement } };
 }

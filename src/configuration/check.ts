@@ -7,6 +7,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import Ajv from 'ajv';
 import ajvErrors from 'ajv-errors';
+import { CLOSED_DAYS_FILE, closedDaysFileSchema, invalidClosedDates, type ClosedDaysRule } from '../common/businessCalendar.js';
 import { LANGUAGES } from '../common/languages.js';
 import { routeShape, TRANSLATING_ROUTES } from '../common/translatingRoutes.js';
 import { COMPONENT_IDS } from '../client/screens/componentIds.js';
@@ -582,6 +583,19 @@ function checkNavigation(checker: Checker, root: string, names: NamedConditions,
   return { file, screen: navigation };
 }
 
+/** calendar/closedDays.json: the provider's closed days (issue 30), real month-days and dates. */
+function checkClosedDays(checker: Checker, root: string): void {
+  const file = path.join(root, CLOSED_DAYS_FILE);
+  const rule = checker.parse(file);
+  if (rule === undefined) return;
+  const validate = new Ajv({ allErrors: true, strict: false }).compile(closedDaysFileSchema);
+  if (!validate(rule)) {
+    for (const error of validate.errors ?? []) checker.report(file, error.instancePath, error.message ?? 'invalid');
+    return;
+  }
+  for (const date of invalidClosedDates(rule as ClosedDaysRule)) checker.report(file, `/dates/${(rule as ClosedDaysRule).dates.indexOf(date)}`, `"${date}" is no calendar date`);
+}
+
 /** Every screen file parsed, with `extends` resolved (load.ts resolveExtends); a bad base is reported on its file. */
 function parseScreens(checker: Checker, dir: string): Array<{ file: string; screen: Record<string, any>; familyData: string[] }> {
   const parsed = screenFiles(dir).flatMap((name) => {
@@ -836,5 +850,6 @@ export function checkConfiguration(root = PROJECT_ROOT, options: CheckOptions = 
   checkScreens(checker, root, forms, options);
   checkCodeKeys(checker, root);
   checkLocales(checker, root);
+  checkClosedDays(checker, root);
   return checker.problems;
 }

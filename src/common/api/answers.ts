@@ -324,6 +324,8 @@ export const portalSettingsAnswerSchema = {
     /** The page the announcements icon opens: an absolute URL or a path of the portal; `{lang}` stands for the language. */
     announcementPageUrl: { type: 'string' },
     supportChat: objectOf({ scriptUrl: { type: 'string' }, keys: objectOf({ ja: { type: 'string' }, en: { type: 'string' } }) }),
+    /** The closed weekdays (holidays, the provider's closed days) around today, yyyy-MM-dd: the browser's business-day calendar. */
+    closedDays: { type: 'array', items: { type: 'string' } },
   },
   required: ['announcementPageUrl'],
 } as const satisfies JSONSchema;
@@ -516,7 +518,8 @@ const subscriptionSummaryProperties = {
   id: { type: 'integer', description: `${PUBLIC_ID}; 0 in a dry run of a new application` },
   requestCode: { type: 'string', description: "the application number ('A' + 9 digits); '' in a dry run of a new application" },
   etag: { type: 'string', description: "the application's version (its ETag, issue 28): send it in If-Match to change or cancel it as you saw it; a dry run answers the version it checked ('' for a new one)" },
-  isUpdatable: { type: 'boolean', description: 'true until 2 business days before startsOn (src/common/subscriptionRules.ts isUpdatable)' },
+  isUpdatable: { type: 'boolean', description: 'true until the change deadline (src/common/businessCalendar.ts isUpdatable)' },
+  changeDeadline: { type: 'string', format: 'date', description: 'the last day (yyyy-MM-dd) the application may be changed or cancelled: 2 business days before startsOn, Japanese public holidays and the provider\'s closed days not counted' },
   appliedAt: { type: 'string', format: 'date-time' },
   startsOn: { type: 'array', items: { type: 'string', format: 'date' }, description: 'yyyy-MM-dd; the first is used' },
   userCount: { type: 'integer' },
@@ -529,7 +532,7 @@ const subscriptionSummaryProperties = {
   },
 } as const;
 
-const subscriptionSummaryRequired = ['id', 'requestCode', 'etag', 'isUpdatable', 'appliedAt', 'startsOn', 'userCount', 'services', 'project', 'projectClass'] as const;
+const subscriptionSummaryRequired = ['id', 'requestCode', 'etag', 'isUpdatable', 'changeDeadline', 'appliedAt', 'startsOn', 'userCount', 'services', 'project', 'projectClass'] as const;
 
 /** An application of the organisation's list (SPEC 2.9). */
 export const subscriptionSummarySchema = {

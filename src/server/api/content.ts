@@ -1,7 +1,7 @@
 /**
  * Content the page frame shows (SPEC 2.2, §7 Content), public like the notices: the announcement articles
  * (GET announcements/articles) and the runtime settings the browser needs (GET portal_settings: the announcement page,
- * the support chat). Nothing here depends on who asks; the announcements icon itself is shown to signed-in admins.
+ * the support chat, the calendar's closed days). Nothing here depends on who asks; the announcements icon itself is shown to signed-in admins.
  */
 import type { FastifyPluginAsync } from 'fastify';
 import {
@@ -11,7 +11,9 @@ import {
   type PortalSettingsAnswer,
 } from '../../common/api/answers.js';
 import { DEFAULT_LANGUAGE, type Language } from '../../common/languages.js';
+import { tokyoToday } from '../../common/subscriptionRules.js';
 import { listAnnouncementArticles } from '../domain/announcements.js';
+import { browserClosedDays } from '../domain/businessCalendar.js';
 import { TAG } from './openapi.js';
 import { languageQuery, wire } from './schemas.js';
 
@@ -36,7 +38,8 @@ export const contentRoutes: FastifyPluginAsync = async (app) => {
       schema: {
         tags: [TAG.content],
         summary: "The portal's runtime settings for the browser",
-        description: 'The announcement page the header opens, and the support chat widget (absent when none is configured).',
+        description:
+          'The announcement page the header opens, the support chat widget (absent when none is configured), and the closed weekdays (public holidays and the provider\'s closed days) from a month ago to 200 days ahead, for the start-date picker.',
         response: { 200: wire(portalSettingsAnswerSchema) },
       },
     },
@@ -44,6 +47,7 @@ export const contentRoutes: FastifyPluginAsync = async (app) => {
       const { announcementPageUrl, supportChat } = app.config;
       return {
         announcementPageUrl,
+        closedDays: browserClosedDays(tokyoToday()),
         ...(supportChat ? { supportChat: { scriptUrl: supportChat.scriptUrl, keys: { ...supportChat.keys } } } : {}),
       };
     },

@@ -9,7 +9,8 @@ import type { SubscriptionUserWarning, SubscriptionWarningCode, SubscriptionWarn
 import type { Forms } from '../../common/api/forms.js';
 import { FIELD_ERROR, type FieldError } from '../../common/errorCodes.js';
 import type { Language } from '../../common/languages.js';
-import { isDate, isStartsOnInRange, lastApplicationDay, userLimit } from '../../common/subscriptionRules.js';
+import { isDate, userLimit } from '../../common/subscriptionRules.js';
+import { businessCalendar } from './businessCalendar.js';
 import type { SubscriptionsConfig } from '../config.js';
 import type { Db } from '../db/index.js';
 import { anyInt, anyText } from '../db/lists.js';
@@ -122,7 +123,7 @@ function startsOnErrors(form: SubscriptionForm, services: ChosenService[], store
   if (classStartsOn !== null && form.startsOn !== classStartsOn) return [error('starts_on', FIELD_ERROR.invalid, { classStartsOn })];
   if (stored?.startsOn === form.startsOn) return [];
   const lastStartsOns = services.map((service) => service.lastStartsOn);
-  return isStartsOnInRange(form.startsOn, today, lastStartsOns) ? [] : [error('starts_on', FIELD_ERROR.outOfRange)];
+  return businessCalendar().isStartsOnInRange(form.startsOn, today, lastStartsOns) ? [] : [error('starts_on', FIELD_ERROR.outOfRange)];
 }
 
 /** adminIds: activated admins of the organisation (SPEC §4: only activated admins can be chosen). */
@@ -151,7 +152,7 @@ async function isOwnRecord(db: Db, table: 'contacts' | 'billingContacts', organi
  */
 function closedClassErrors(row: { kind: string; startsOn: string | null }, form: SubscriptionForm, stored: StoredApplication | undefined, today: string): FieldError[] {
   if (row.kind !== 'gls' || stored?.projectClassId === form.projectClassId) return [];
-  const deadline = row.startsOn === null ? null : lastApplicationDay(row.startsOn);
+  const deadline = row.startsOn === null ? null : businessCalendar().lastApplicationDay(row.startsOn);
   return deadline !== null && today <= deadline ? [] : [error('project_class_id', FIELD_ERROR.classClosed, { deadline })];
 }
 

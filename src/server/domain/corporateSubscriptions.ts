@@ -12,11 +12,11 @@ import { sql } from 'kysely';
 import type { Subscription, SubscriptionSummary, SubscriptionWriteAnswer } from '../../common/api/answers.js';
 import type { AuditAction } from '../../common/auditActions.js';
 import { FIELD_ERROR, type FieldError } from '../../common/errorCodes.js';
-import { classDeadlines, isUpdatable } from '../../common/subscriptionRules.js';
 import type { SubscriptionsConfig } from '../config.js';
 import type { Db } from '../db/index.js';
 import { allInt, anyInt } from '../db/lists.js';
 import { changesBetween, type AuditTrail } from './audit.js';
+import { businessCalendar } from './businessCalendar.js';
 import { applicationStartsOn, deadlineErrors, storedLearners } from './classDeadlines.js';
 import { checkApplication, type LearnerRow, type StoredApplication, type SubscriptionForm } from './corporateSubscriptionChecks.js';
 import { BILLING_CONTACTS, CONTACTS, findContact, withoutVersion } from './contacts.js';
@@ -117,7 +117,8 @@ function summaryOf(row: SubscriptionRow, services: SummaryService[], userCount: 
     id: row.id,
     requestCode: row.requestCode,
     etag: etagOf(row.version),
-    isUpdatable: isUpdatable(row.startsOn, today),
+    isUpdatable: businessCalendar().isUpdatable(row.startsOn, today),
+    changeDeadline: businessCalendar().changeDeadline(row.startsOn),
     appliedAt: new Date(row.appliedAt).toISOString(),
     startsOn: [row.startsOn],
     userCount,
@@ -185,7 +186,7 @@ async function detailOf(db: Db, reader: SubscriptionReader, row: SubscriptionRow
     contact: contact ?? null,
     contactId: row.contactId,
     billingNote: row.billingNote,
-    classDeadlines: row.projectClassId === null ? null : classDeadlines(row.startsOn, reader.today, reader.settings.enlargementDays),
+    classDeadlines: row.projectClassId === null ? null : businessCalendar().classDeadlines(row.startsOn, reader.today, reader.settings.enlargementDays),
   };
 }
 
@@ -397,7 +398,7 @@ export async function updateSubscription(db: Db, reader: SubscriptionWriter, req
     // a repeat of a done request answers its first answer (its version is gone by now): the version is checked after
     return once(trx, dryRun ? undefined : request.idempotency, async () => {
       requireStoredVersion(stored, request.precondition);
-      refuseWhen(isUpdatable(stored.startsOn, reader.today) ? [] : [notUpdatable()]);
+      refuseWhen(businessCalendar().isUpdatable(stored.startsOn, reader.today) ? [] : [notUpdatable()]);
       const checked = await checkApplication(trx, reader, form, stored);
       refuseWhen(checked.errors);
       await trx.updateTable('corporateSubscriptions').set({ ...subscriptionValues(form), updatedAt: new Date() }).where('id', '=', stored.id).execute();
@@ -454,7 +455,7 @@ export async function deleteSubscription(db: Db, reader: SubscriptionWriter, req
     const stored = await lockStored(trx, reader.organizationId, requestCode);
     if (!stored) return 'notFound';
     requireStoredVersion(stored, precondition);
-    refuseWhen(isUpdatable(stored.startsOn, reader.today) ? [] : [notUpdatable()]);
+    refuseWhen(businessCalendar().isUpdatable(stored.startsOn, reader.today) ? [] : [notUpdatable()]);
     await trx.deleteFrom('corporateSubscriptions').where('id', '=', stored.id).execute();
     await recordWrite(trx, reader, false, { action: 'subscription.cancelled', requestCode: stored.requestCode, before: storedView(stored) });
     return 'deleted';

@@ -6,8 +6,8 @@
  */
 import { sql } from 'kysely';
 import type { ProjectAnswer, ProjectClassAnswer, ProjectsAnswer } from '../../common/api/answers.js';
-import { classDeadlines, isUpdatable, lastApplicationDay } from '../../common/subscriptionRules.js';
 import type { Db } from '../db/index.js';
+import { businessCalendar } from './businessCalendar.js';
 import { applicationStartsOn } from './classDeadlines.js';
 
 /** Who reads: the organisation, today (Asia/Tokyo), the enlargement days of the class deadlines. */
@@ -45,7 +45,7 @@ type ClassRow = { projectId: number; projectCode: string; projectName: string; i
  * is not open: nothing says when it starts).
  */
 export function classPeriod(row: ClassRow, today: string) {
-  const registrationDeadline = row.startsOn === null ? null : lastApplicationDay(row.startsOn);
+  const registrationDeadline = row.startsOn === null ? null : businessCalendar().lastApplicationDay(row.startsOn);
   return {
     id: row.id,
     code: row.code,
@@ -120,10 +120,10 @@ export async function listProjects(db: Db, reader: ProjectReader): Promise<Proje
         .filter((subscription) => subscription.projectClassId === row.id)
         .map(({ requestCode, startsOn, userCount }) => ({
           requestCode,
-          state: isUpdatable(startsOn, reader.today) ? ('changeable' as const) : ('confirmed' as const),
+          state: businessCalendar().isUpdatable(startsOn, reader.today) ? ('changeable' as const) : ('confirmed' as const),
           startsOn,
           userCount,
-          classDeadlines: classDeadlines(startsOn, reader.today, reader.enlargementDays),
+          classDeadlines: businessCalendar().classDeadlines(startsOn, reader.today, reader.enlargementDays),
         })),
     };
   });

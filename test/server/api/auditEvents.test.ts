@@ -9,7 +9,8 @@ import { expect } from 'chai';
 import { sql } from 'kysely';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
-import { addDays, earliestStartsOn, tokyoToday } from '../../../src/common/subscriptionRules.js';
+import { addDays, tokyoToday } from '../../../src/common/subscriptionRules.js';
+import { businessCalendar } from '../../../src/server/domain/businessCalendar.js';
 import type { AuditAction } from '../../../src/common/auditActions.js';
 import { DEMO_PASSWORD } from '../../../src/server/db/seed/demoData.js';
 import { auditTrail } from '../../../src/server/domain/audit.js';
@@ -38,7 +39,7 @@ describe('Audit trail (issue 21)', function () {
   const as = {} as Record<'manager' | 'member' | 'otherManager', Record<string, string>>;
   let otherManagerId = 0;
   const today = tokyoToday();
-  const startsOn = (days: number) => addDays(earliestStartsOn(today), days);
+  const startsOn = (days: number) => addDays(businessCalendar().earliestStartsOn(today), days);
 
   const call = (method: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE', url: string, headers: Record<string, string>, payload?: Json) =>
     ctx.app.inject({ method, url: `/api/v2/${url}`, headers, ...(payload ? { payload } : {}) });

@@ -1,3 +1,5 @@
+import { addDays, tokyoToday } from '../../../src/common/subscriptionRules.js';
+import { browserClosedDays, businessCalendar } from '../../../src/server/domain/businessCalendar.js';
 import { expect } from 'chai';
 import { contentSecurityPolicy } from '../../../src/server/app.js';
 import { loadConfig } from '../../../src/server/config.js';
@@ -58,7 +60,15 @@ describe('GET /api/v2/portal_settings and the support chat in the CSP', () => {
     it('answers the portal\'s own announcement page and no support chat', async () => {
       const response = await ctx.app.inject({ url: '/api/v2/portal_settings' });
       expect(response.statusCode).to.equal(200);
-      expect(response.json()).to.deep.equal({ announcement_page_url: '/announcements' });
+      expect(response.json()).to.deep.equal({ announcement_page_url: '/announcements', closed_days: browserClosedDays(tokyoToday()) });
+    });
+
+    it("gives the browser's calendar the closed days from a month ago to 200 days ahead", async () => {
+      const closedDays: string[] = (await ctx.app.inject({ url: '/api/v2/portal_settings' })).json().closed_days;
+      const today = tokyoToday();
+      expect(closedDays.length).to.be.greaterThan(3); // a year-end closure or a holiday falls in any 231 days
+      expect(closedDays[0]! >= addDays(today, -31) && closedDays.at(-1)! <= addDays(today, 200)).to.equal(true);
+      for (const date of closedDays) expect(businessCalendar().isBusinessDay(date), date).to.equal(false);
     });
 
     it('keeps the CSP to the portal\'s own origin', async () => {
@@ -81,7 +91,7 @@ describe('GET /api/v2/portal_settings and the support chat in the CSP', () => {
 
     it('answers both to the browser', async () => {
       const response = await ctx.app.inject({ url: '/api/v2/portal_settings' });
-      expect(response.json()).to.deep.equal({
+      expect(response.json()).to.deep.include({
         announcement_page_url: 'https://news.example.com/{lang}/',
         support_chat: { script_url: 'https://chat.example.com/widget/v2/loader.js', keys: { ja: 'key-ja', en: 'key-en' } },
       });

@@ -8,7 +8,8 @@
  */
 import { expect } from 'chai';
 import { sql } from 'kysely';
-import { addDays, classDeadlines, earliestStartsOn, isUpdatable, lastApplicationDay, latestStartsOn, tokyoToday } from '../../../src/common/subscriptionRules.js';
+import { addDays, latestStartsOn, tokyoToday } from '../../../src/common/subscriptionRules.js';
+import { businessCalendar } from '../../../src/server/domain/businessCalendar.js';
 import { hashPassword } from '../../../src/server/domain/passwords.js';
 import { bearer } from '../support/oidc.js';
 import { accessToken } from '../support/tokens.js';
@@ -32,7 +33,7 @@ describe('Corporate subscriptions API (SPEC §7 Corporate subscriptions)', funct
   const as = {} as Record<'manager' | 'member' | 'otherManager', Record<string, string>>;
   const today = tokyoToday();
   /** A start date inside the window, this many days after its first day. */
-  const startsOn = (days = 14) => addDays(earliestStartsOn(today), days);
+  const startsOn = (days = 14) => addDays(businessCalendar().earliestStartsOn(today), days);
   /** The public ids of G0000001's first contact and billing contact. */
   const contact1 = () => ctx.app.publicIds.contact.toPublic(1);
   const billingContact1 = () => ctx.app.publicIds.billingContact.toPublic(1);
@@ -172,7 +173,7 @@ describe('Corporate subscriptions API (SPEC §7 Corporate subscriptions)', funct
       expect(subscription.request_code).to.match(/^A\d{9}$/);
       expect(subscription.id).to.be.above(0);
       expect(subscription.users.map((user: Json) => user.email)).to.deep.equal(['learner0@example.com', 'learner1@example.com']);
-      expect(subscription.is_updatable).to.equal(isUpdatable(startsOn(40), today));
+      expect(subscription.is_updatable).to.equal(businessCalendar().isUpdatable(startsOn(40), today));
       const read = await call('GET', `organizations/1/corporate_subscriptions/${subscription.request_code}`, as.manager);
       expect(read.json().corporate_subscription).to.deep.equal(subscription);
     });
@@ -194,7 +195,7 @@ describe('Corporate subscriptions API (SPEC §7 Corporate subscriptions)', funct
       for (const date of [started.startsOn, startsOn()]) {
         const refused = await register(started, date);
         expect(refused.statusCode, date).to.equal(422);
-        expect(refused.json().errors, date).to.deep.equal([{ field: 'project_class_id', code: 'classClosed', meta: { deadline: lastApplicationDay(started.startsOn) } }]);
+        expect(refused.json().errors, date).to.deep.equal([{ field: 'project_class_id', code: 'classClosed', meta: { deadline: businessCalendar().lastApplicationDay(started.startsOn) } }]);
       }
       const open = await glsClass('GLS-B');
       expect((await register(open, open.startsOn)).statusCode).to.equal(200);
@@ -229,7 +230,7 @@ describe('Corporate subscriptions API (SPEC §7 Corporate subscriptions)', funct
     });
 
     it('refuses a start date outside the window (SPEC §5): before the earliest, after 6 months, after a service’s last start date', async () => {
-      for (const date of [addDays(earliestStartsOn(today), -1), addDays(latestStartsOn(today), 1), '2026-02-30']) {
+      for (const date of [addDays(businessCalendar().earliestStartsOn(today), -1), addDays(latestStartsOn(today), 1), '2026-02-30']) {
         const response = await call('POST', 'organizations/1/corporate_subscriptions?dryrun=true', as.manager, application({ starts_on: date }));
         expect(response.statusCode, date).to.equal(422);
         expect(response.json().errors).to.deep.equal([{ field: 'starts_on', code: 'outOfRange', meta: {} }]);
@@ -526,8 +527,8 @@ describe('Corporate subscriptions API (SPEC §7 Corporate subscriptions)', funct
       expect(response.statusCode, response.body).to.equal(201);
       const subscription = response.json().corporate_subscription;
       expect(subscription.starts_on).to.deep.equal([glsB.startsOn]);
-      expect(subscription.is_updatable).to.equal(isUpdatable(glsB.startsOn, today));
-      expect(subscription.class_deadlines).to.deep.equal(classDeadlines(glsB.startsOn, today, ctx.app.config.subscriptions.enlargementDays));
+      expect(subscription.is_updatable).to.equal(businessCalendar().isUpdatable(glsB.startsOn, today));
+      expect(subscription.class_deadlines).to.deep.equal(businessCalendar().classDeadlines(glsB.startsOn, today, ctx.app.config.subscriptions.enlargementDays));
       expect((await call('DELETE', `organizations/1/corporate_subscriptions/${subscription.request_code}`, as.manager)).statusCode).to.equal(204);
     });
 
@@ -554,7 +555,7 @@ describe('Corporate subscriptions API (SPEC §7 Corporate subscriptions)', funct
         const subscription = await read('A000000103');
         expect(subscription.starts_on).to.deep.equal([started]);
         expect(subscription.is_updatable).to.equal(false);
-        expect(subscription.class_deadlines).to.deep.equal(classDeadlines(started, today, ctx.app.config.subscriptions.enlargementDays));
+        expect(subscription.class_deadlines).to.deep.equal(businessCalendar().classDeadlines(started, today, ctx.app.config.subscriptions.enlargementDays));
         const listed = (await call('GET', 'organizations/1/corporate_subscriptions', as.manager)).json().corporate_subscriptions as Json[];
         expect(listed.find((item) => item.request_code === 'A000000103')!.is_updatable).to.equal(false);
         const project = (await call('GET', 'organizations/1/projects', as.manager)).json().project_classes.find((projectClass: Json) => projectClass.id === glsA.id);

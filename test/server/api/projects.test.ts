@@ -5,7 +5,8 @@
  * the bundled project PJ2026-002; G0000002 (id 2) has PJ2026-101 (GLS-S, A000000105).
  */
 import { expect } from 'chai';
-import { addDays, lastApplicationDay, tokyoToday } from '../../../src/common/subscriptionRules.js';
+import { addDays, tokyoToday } from '../../../src/common/subscriptionRules.js';
+import { businessCalendar } from '../../../src/server/domain/businessCalendar.js';
 import { hashPassword } from '../../../src/server/domain/passwords.js';
 import { bearer } from '../support/oidc.js';
 import { accessToken } from '../support/tokens.js';
@@ -70,14 +71,14 @@ describe('Projects and classes API (issue 17)', function () {
       starts_on: addDays(today, 60),
       ends_on: addDays(today, 119),
       open: true,
-      registration_deadline: lastApplicationDay(addDays(today, 60)),
+      registration_deadline: businessCalendar().lastApplicationDay(addDays(today, 60)),
     });
   });
 
   it('says a class that has started is closed for registration, with the last day it took one', async () => {
     const id = await classIdOf('GLS-C');
     const projectClass = (await get(`organizations/1/projects/PJ2026-001/classes/${id}`, as.manager)).json().project_class;
-    expect(projectClass).to.include({ open: false, registration_deadline: lastApplicationDay(addDays(today, -2)) });
+    expect(projectClass).to.include({ open: false, registration_deadline: businessCalendar().lastApplicationDay(addDays(today, -2)) });
     expect(projectClass.registration_deadline < today).to.equal(true);
   });
 

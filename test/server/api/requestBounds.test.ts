@@ -7,7 +7,8 @@
  */
 import http from 'node:http';
 import { expect } from 'chai';
-import { addDays, earliestStartsOn, tokyoToday } from '../../../src/common/subscriptionRules.js';
+import { addDays, tokyoToday } from '../../../src/common/subscriptionRules.js';
+import { businessCalendar } from '../../../src/server/domain/businessCalendar.js';
 import { DEMO_PASSWORD } from '../../../src/server/db/seed/demoData.js';
 import { bearer, signIn } from '../support/oidc.js';
 import { accessToken } from '../support/tokens.js';
@@ -39,7 +40,7 @@ const application = () => ({
   service_ids: [9],
   admin_ids: [1],
   users: [learner(0)],
-  starts_on: addDays(earliestStartsOn(tokyoToday()), 14),
+  starts_on: addDays(businessCalendar().earliestStartsOn(tokyoToday()), 14),
   ...firstContacts,
   project_class_id: 0,
 });

@@ -7,7 +7,8 @@
  */
 import { expect } from 'chai';
 import fc from 'fast-check';
-import { addDays, earliestStartsOn, tokyoToday } from '../../../src/common/subscriptionRules.js';
+import { addDays, tokyoToday } from '../../../src/common/subscriptionRules.js';
+import { businessCalendar } from '../../../src/server/domain/businessCalendar.js';
 import { expectConditionalAnswer, ifMatchValues } from '../support/ifMatch.js';
 import { demoManagers } from '../support/tokens.js';
 import { useTestApp } from '../support/testApp.js';
@@ -39,7 +40,7 @@ describe('Versions of applications: ETag, If-Match, 412 (issue 28)', function ()
   });
   /** A newhodaiplus application of G0000001 with these learners. */
   const application = (users: Json[]) => ({
-    service_group_id: 9, service_ids: [9], admin_ids: [1], users, starts_on: addDays(earliestStartsOn(tokyoToday()), 40),
+    service_group_id: 9, service_ids: [9], admin_ids: [1], users, starts_on: addDays(businessCalendar().earliestStartsOn(tokyoToday()), 40),
     billing_contact_id: ctx.app.publicIds.billingContact.toPublic(1), contact_id: ctx.app.publicIds.contact.toPublic(1), billing_note: 'PO-1', project_class_id: 0,
   });
   /** A new application, applied by manager@. */

@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { sql } from 'kysely';
-import { addDays, isUpdatable, tokyoToday } from '../../../src/common/subscriptionRules.js';
+import { addDays, tokyoToday } from '../../../src/common/subscriptionRules.js';
+import { businessCalendar } from '../../../src/server/domain/businessCalendar.js';
 import { verifyPassword } from '../../../src/server/domain/passwords.js';
 import { seedDemoData, seedDemoSubscriptionsOnce } from '../../../src/server/db/seed/index.js';
 import { DEMO_PASSWORD, demoAdmins, demoSubscriptions } from '../../../src/server/db/seed/demoData.js';
@@ -182,9 +183,9 @@ describe('server/db/seed', function () {
       { requestCode: 'A000000106', gloplaId: 'G0000001', serviceGroupId: 4, startsOn: addDays(today, -2), classCode: 'GLS-C', learners: 10, services: 1 },
       { requestCode: 'A000000107', gloplaId: 'G0000001', serviceGroupId: 4, startsOn: addDays(today, -30), classCode: 'GLS-D', learners: 10, services: 1 },
     ]);
-    expect(isUpdatable(rows[0]!.startsOn, today)).to.equal(true);
-    expect(isUpdatable(rows[1]!.startsOn, today)).to.equal(false);
-    expect(isUpdatable(rows[2]!.startsOn, today)).to.equal(true);
+    expect(businessCalendar().isUpdatable(rows[0]!.startsOn, today)).to.equal(true);
+    expect(businessCalendar().isUpdatable(rows[1]!.startsOn, today)).to.equal(false);
+    expect(businessCalendar().isUpdatable(rows[2]!.startsOn, today)).to.equal(true);
   });
 
   it('adds the demo applications to a database seeded before they existed, once', async () => {

@@ -14,6 +14,7 @@ import { isPending, type OperationsRootState } from '../../state/operations.js';
 import { selectMe, selectOrganization, selectRole, type SessionRootState } from '../../state/session.js';
 import { actionOperation } from './dialogState.js';
 import type { FeatureFlagsRootState } from '../featureFlags.js';
+import { selectClosedDays, type PortalSettingsRootState } from '../portalSettings.js';
 import { Loader } from '../Loader.js';
 import { Blocks } from './Blocks.js';
 import { ActionDialog } from './ActionDialog.js';
@@ -22,7 +23,7 @@ import { screenEntered, screenLeft, selectScreenData, type ScreenDataRootState }
 import { screenReady } from './screenModule.js';
 import { queryOf, type ScreenContext } from './values.js';
 
-type ContextState = SessionRootState & FeatureFlagsRootState & ScreenDataRootState & OperationsRootState;
+type ContextState = SessionRootState & FeatureFlagsRootState & ScreenDataRootState & OperationsRootState & PortalSettingsRootState;
 
 /** The context the screen's conditions and values read. */
 export function useScreenContext(screen: ScreenDefinition): ScreenContext {
@@ -33,6 +34,7 @@ export function useScreenContext(screen: ScreenDefinition): ScreenContext {
   const flags = useSelector((root: ContextState) => root.featureFlags);
   const me = useSelector((root: ContextState) => selectMe(root));
   const organization = useSelector((root: ContextState) => selectOrganization(root));
+  const closedDays = useSelector((root: ContextState) => selectClosedDays(root));
   const { values: data, status, local } = useSelector((root: ContextState) => selectScreenData(root, screen.id));
   // the actions whose call is under way (e.g. SPEC 2.15: no Bulk update while an upload runs)
   const pending = useSelector(
@@ -58,6 +60,7 @@ export function useScreenContext(screen: ScreenDefinition): ScreenContext {
     organization,
     language: i18n.language,
     today: clock.today,
+    closedDays,
     time: clock.time,
   };
 }

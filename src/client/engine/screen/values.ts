@@ -22,6 +22,8 @@ export interface ScreenContext {
   language: string;
   /** Today in the Asia/Tokyo calendar (yyyy-MM-dd), as the business rules count days (src/common/subscriptionRules.ts). */
   today?: string;
+  /** The closed weekdays around today (GET portal_settings): the business-day calendar's (src/common/businessCalendar.ts). */
+  closedDays?: string[];
   /** When the screen was entered, epoch milliseconds (a condition on a date: `{"time": {"minimum": …}}`). */
   time?: number;
   /** The screen's own state (Outcome.set): preview mode, a selected row, errors to show. */
