@@ -11,6 +11,7 @@ import type { Logger } from 'pino';
 import type { AuditAction } from '../common/auditActions.js';
 import { API_ERROR } from '../common/errorCodes.js';
 import { redactUrlForLog } from '../common/logRedaction.js';
+import { tokyoToday } from '../common/subscriptionRules.js';
 import { apiRoutes } from './api/index.js';
 import { errorHandler } from './api/errors.js';
 import { healthRoutes } from './api/health.js';
@@ -30,6 +31,7 @@ import { devRoutes } from './api/devPages.js';
 import { metricsRoutes } from './api/metrics.js';
 import { loadPublicIds } from './domain/publicIds.js';
 import { runRetention } from './domain/retention.js';
+import { runDeadlineReminders } from './domain/deadlineReminders.js';
 import { createTokenValidity } from './domain/tokenValidity.js';
 import { createMetrics } from './metrics.js';
 import { OneLinePerRequest } from './requestLog.js';
@@ -45,8 +47,11 @@ export interface AppDeps {
   logger?: Logger;
   /** false: queued mail waits for `app.mailQueue.drain()` (tests that look at the queue); default true. */
   mailQueueWorker?: boolean;
-  /** false: no periodic retention clean-up (tests, whose rows it must not touch; `app.runRetention()` still works); default true. */
-  retentionTimer?: boolean;
+  /**
+   * false: no periodic jobs — the retention clean-up and the deadline reminders (tests, whose rows they must not touch;
+   * `app.runRetention()` and `app.runDeadlineReminders()` still work); default true.
+   */
+  periodicJobs?: boolean;
 }
 
 /** The API (not its documentation pages under /api/docs). */
@@ -207,22 +212,31 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
       throw error;
     }
   });
-  // the first run a minute or so after the start (instances started together spread out), then every RETENTION_INTERVAL
-  let retentionTimer: NodeJS.Timeout | undefined;
+  app.decorate('runDeadlineReminders', async (today: string = tokyoToday()) => {
+    const result = await runDeadlineReminders(
+      { db: database.db, mailer: mailQueue.mailer, publicUrl: config.publicUrl, businessDays: config.deadlineReminders.businessDays },
+      today,
+    );
+    if (result.ran && result.mails > 0) app.log.info({ applications: result.reminded, mails: result.mails }, 'deadline reminders queued');
+    return result;
+  });
+  // periodic jobs: each run scheduled after the last one ended, stopped when the app closes
+  const timers = new Set<NodeJS.Timeout>();
   let closed = false;
-  const scheduleRetention = (delayMs: number) => {
+  const schedule = (name: string, run: () => Promise<unknown>, delayMs: number, intervalMs: number) => {
     if (closed) return;
-    retentionTimer = setTimeout(() => {
-      app
-        .runRetention()
-        .catch((error: unknown) => app.log.warn({ err: error }, 'retention: clean-up failed'))
-        .finally(() => scheduleRetention(config.retention.intervalSeconds * 1000));
+    const timer = setTimeout(() => {
+      timers.delete(timer);
+      run()
+        .catch((error: unknown) => app.log.warn({ err: error }, `${name} failed`))
+        .finally(() => schedule(name, run, intervalMs, intervalMs));
     }, delayMs);
-    retentionTimer.unref();
+    timer.unref();
+    timers.add(timer);
   };
   app.addHook('onClose', async () => {
     closed = true;
-    clearTimeout(retentionTimer);
+    for (const timer of timers) clearTimeout(timer);
   });
 
   try {
@@ -296,6 +310,12 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
 
   await app.ready();
   mailQueue.kick();
-  if (deps.retentionTimer ?? true) scheduleRetention(Math.min(config.retention.intervalSeconds * 1000, 60_000 + Math.floor(Math.random() * 30_000)));
+  if (deps.periodicJobs ?? true) {
+    // the retention's first run a minute or so after the start (instances started together spread out); the
+    // reminders' a few seconds after it (a deadline may be today)
+    const retentionMs = config.retention.intervalSeconds * 1000;
+    schedule('retention: clean-up', () => app.runRetention(), Math.min(retentionMs, 60_000 + Math.floor(Math.random() * 30_000)), retentionMs);
+    schedule('deadline reminders', () => app.runDeadlineReminders(), 5_000 + Math.floor(Math.random() * 5_000), config.deadlineReminders.intervalSeconds * 1000);
+  }
   return app;
 }

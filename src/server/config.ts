@@ -110,6 +110,8 @@ export interface Config {
   serviceLinks: ServiceLinkExceptions;
   /** The retention clean-up: how often it runs and how long each growing table keeps its rows (docs/operations.md). */
   retention: RetentionConfig;
+  /** The managers' change-deadline reminders (issue 30). */
+  deadlineReminders: DeadlineRemindersConfig;
   /**
    * Bearer token of GET /metrics (METRICS_TOKEN, at least 32 characters). Set: required, in demo mode too. Unset: the
    * metrics are open in demo mode and absent (404) outside it.
@@ -191,6 +193,14 @@ export interface SigninThrottleConfig {
 }
 
 export type TrustProxy = boolean | number | string[];
+
+/** When the managers are reminded of an application's change deadline (issue 30, domain/deadlineReminders.ts). */
+export interface DeadlineRemindersConfig {
+  /** Reminded when the deadline is this many business days away or fewer (DEADLINE_REMINDER_BUSINESS_DAYS, default 3); Home highlights such deadlines too. */
+  businessDays: number;
+  /** How often one instance looks for deadlines to remind of, seconds (DEADLINE_REMINDER_INTERVAL, default 1 h). */
+  intervalSeconds: number;
+}
 
 /** How long rows that grow with traffic are kept, and how often the clean-up runs (docs/operations.md, Retention). */
 export interface RetentionConfig {
@@ -344,6 +354,11 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
   const twoStepSecretKey = value('TWO_STEP_SECRET_KEY') === undefined ? undefined : Buffer.from(value('TWO_STEP_SECRET_KEY')!, 'base64');
   if (twoStepSecretKey && twoStepSecretKey.length !== 32) problems.push('TWO_STEP_SECRET_KEY must be 32 bytes in base64 (openssl rand -base64 32)');
 
+  const deadlineReminders: DeadlineRemindersConfig = {
+    businessDays: count('DEADLINE_REMINDER_BUSINESS_DAYS', 3),
+    intervalSeconds: duration('DEADLINE_REMINDER_INTERVAL', 3600),
+  };
+  if (deadlineReminders.businessDays > 20) problems.push(`DEADLINE_REMINDER_BUSINESS_DAYS must be at most 20, got "${env.DEADLINE_REMINDER_BUSINESS_DAYS}"`);
   const retention: RetentionConfig = {
     intervalSeconds: duration('RETENTION_INTERVAL', 10 * 60),
     tokenSeconds: duration('TOKEN_RETENTION', 30 * 86400),
@@ -427,6 +442,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
     supportChat,
     serviceLinks,
     retention: Object.freeze(retention),
+    deadlineReminders: Object.freeze(deadlineReminders),
     metricsToken,
   });
 }

@@ -4,6 +4,7 @@ import type { Config } from './config.js';
 import type { DatabaseHandle, Db } from './db/index.js';
 import type { PublicIds } from './domain/publicIds.js';
 import type { RetentionResult } from './domain/retention.js';
+import type { DeadlineReminderResult } from './domain/deadlineReminders.js';
 import type { TokenValidity } from './domain/tokenValidity.js';
 import type { PortalMetrics } from './metrics.js';
 
@@ -26,6 +27,8 @@ declare module 'fastify' {
     metrics: PortalMetrics;
     /** One retention clean-up run now (it also runs every RETENTION_INTERVAL). */
     runRetention(): Promise<RetentionResult>;
+    /** One run of the change-deadline reminders now, for `today` (default: today in Tokyo; it also runs every DEADLINE_REMINDER_INTERVAL). */
+    runDeadlineReminders(today?: string): Promise<DeadlineReminderResult>;
   }
 
   interface FastifyContextConfig {

@@ -730,3 +730,49 @@ export const projectAnswerSchema = {
   required: ['project'],
 } as const satisfies JSONSchema;
 export type ProjectAnswer = FromSchema<typeof projectAnswerSchema>;
+
+/** GET organizations/{orgId}/overview (issue 30): the manager's overview on Home, in one answer. */
+export const overviewAnswerSchema = objectOf({
+  today: { type: 'string', format: 'date', description: 'today in the Asia/Tokyo calendar, as the deadlines were counted' },
+  upcomingApplications: {
+    type: 'array',
+    maxItems: 100,
+    description: 'the applications starting from today to 90 days ahead, soonest first (at most 100)',
+    items: objectOf({
+      requestCode: { type: 'string' },
+      serviceGroup: objectOf({ id: { type: 'integer' }, name: { type: 'string' } }),
+      startsOn: { type: 'string', format: 'date' },
+      userCount: { type: 'integer' },
+      changeDeadline: { type: 'string', format: 'date', description: 'the last day a change or cancellation is allowed' },
+      isUpdatable: { type: 'boolean', description: 'false: confirmed (the change deadline has passed)' },
+      businessDaysLeft: { type: 'integer', description: 'business days after today up to the change deadline (0: today is the last day, or confirmed)' },
+      deadlineNear: { type: 'boolean', description: 'still changeable with DEADLINE_REMINDER_BUSINESS_DAYS business days left or fewer' },
+    }),
+  },
+  pendingInvitations: { type: 'integer', description: 'admins of the organisation who have not accepted their invitation yet' },
+  openClasses: {
+    type: 'array',
+    maxItems: 50,
+    description: 'gls classes open for registration, soonest first',
+    items: objectOf({
+      projectCode: { type: 'string' },
+      projectName: { type: 'string' },
+      id: { type: 'integer' },
+      name: { type: 'string' },
+      startsOn: { type: 'string', format: 'date' },
+      registrationDeadline: { type: 'string', format: 'date' },
+    }),
+  },
+  learnersByMonth: {
+    type: 'array',
+    description: 'learners per start month (yyyy-MM) and service group, six months back to six ahead; months without learners left out',
+    items: objectOf({ month: { type: 'string' }, serviceGroupId: { type: 'integer' }, serviceGroupName: { type: 'string' }, learners: { type: 'integer' } }),
+  },
+});
+export type OverviewAnswer = FromSchema<typeof overviewAnswerSchema>;
+
+/** GET/PUT admins/me/notification_settings (issue 30): the mails the admin chose to get. */
+export const notificationSettingsAnswerSchema = objectOf({
+  deadlineReminders: { type: 'boolean', description: "a manager's reminder mails of the organisations' change deadlines" },
+});
+export type NotificationSettingsAnswer = FromSchema<typeof notificationSettingsAnswerSchema>;

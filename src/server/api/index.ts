@@ -12,6 +12,7 @@ import { adminAccountsRoutes } from './adminAccounts.js';
 import { adminsRoutes } from './admins.js';
 import { twoStepRoutes } from './twoStep.js';
 import { signInRuleRoutes } from './signInRule.js';
+import { overviewRoutes } from './overview.js';
 import { auditEventsRoutes } from './auditEvents.js';
 import { affiliationsRoutes } from './affiliations.js';
 import { contactsRoutes } from './contacts.js';
@@ -61,6 +62,7 @@ const apiV2: FastifyPluginAsync = async (app) => {
   await app.register(twoStepRoutes);
   await app.register(affiliationsRoutes);
   await app.register(signInRuleRoutes);
+  await app.register(overviewRoutes);
   await app.register(contactsRoutes);
   await app.register(corporateSubscriptionsRoutes);
   await app.register(projectsRoutes);

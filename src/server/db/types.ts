@@ -61,6 +61,8 @@ export interface AdminsTable {
   activatedAt: Timestamp | null;
   /** Access tokens of the admin issued before this time (whole seconds) are refused (domain/admins.ts endAdminTokens). */
   tokensValidAfter: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  /** Whether the admin gets the change-deadline reminders (issue 30; My Account). */
+  deadlineReminders: ColumnType<boolean, boolean | undefined, boolean>;
   createdAt: CreatedAt;
   updatedAt: UpdatedAt;
 }
@@ -387,6 +389,19 @@ export interface WebauthnChallengesTable {
   expiresAt: ColumnType<Date, Date | string, Date | string>;
 }
 
+/** A change-deadline reminder sent (migration 0095, domain/deadlineReminders.ts): once per application and deadline. */
+export interface DeadlineRemindersTable {
+  subscriptionId: number;
+  changeDeadline: ColumnType<string, string, string>;
+  sentAt: ColumnType<Date, Date | string | undefined, Date | string>;
+}
+
+/** Which instance runs a periodic job until when (migration 0095, db/jobLeases.ts). */
+export interface JobLeasesTable {
+  name: string;
+  heldUntil: ColumnType<Date, Date | string, Date | string>;
+}
+
 /** A partner product the single-sign-on gateway forwards to (migration 0043, domain/singleSignOn.ts), by its code (`gpc`). */
 export interface PartnerProductsTable {
   code: string;
@@ -542,6 +557,8 @@ export interface Database {
   adminRecoveryCodes: AdminRecoveryCodesTable;
   adminPasskeys: AdminPasskeysTable;
   webauthnChallenges: WebauthnChallengesTable;
+  deadlineReminders: DeadlineRemindersTable;
+  jobLeases: JobLeasesTable;
 }
 
 export type Organization = Selectable<OrganizationsTable>;

@@ -92,6 +92,17 @@ export async function findProject(db: Db, reader: ProjectReader, projectCode: st
   return row && { project: { id: row.projectId, projectCode: row.projectCode, name: row.projectName } };
 }
 
+/** The organisation's gls classes still open for registration, soonest first (at most `limit`): the manager's overview. */
+export async function openClasses(db: Db, reader: ProjectReader, limit: number) {
+  const rows = await glsClasses(db, reader.organizationId)
+    .where('projectClasses.startsOn', '>=', sql<string>`${reader.today}::date`)
+    .orderBy('projectClasses.startsOn')
+    .orderBy('projectClasses.id')
+    .limit(limit)
+    .execute();
+  return rows.map((row) => ({ project: projectOf(row), projectClass: classPeriod(row, reader.today) })).filter(({ projectClass }) => projectClass.open);
+}
+
 /** The organisation's gls projects, in code order, each class with its applications (earliest start first). */
 export async function listProjects(db: Db, reader: ProjectReader): Promise<ProjectsAnswer> {
   const classes = await glsClasses(db, reader.organizationId).orderBy('projects.projectCode').orderBy('projectClasses.position').orderBy('projectClasses.id').execute();

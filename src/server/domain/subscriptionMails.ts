@@ -35,6 +35,7 @@ export async function mailSubscription(
       serviceGroup: subscription.services[0]?.serviceGroup.name ?? '',
       services: subscription.services.map((service) => (service.subtitle ? `${service.name} ${service.subtitle}` : service.name)).join(', '),
       startsOn: subscription.startsOn[0] ?? '',
+      changeDeadline: subscription.changeDeadline,
       userCount: String(subscription.userCount),
     },
     input.kind === 'subscriptionCancelled' ? undefined : link,

@@ -77,7 +77,10 @@ const MATRIX: Record<string, Row> = {
   'GET /api/v2/admin/re_authentication_expiration': signedInRoute({ url: '/api/v2/admin/re_authentication_expiration' }, everyone(200)),
   // issue 29: each admin's own factors only (no admin id in the path to get wrong)
   'GET /api/v2/organizations/:orgId/sign_in_rule': signedInRoute({ url: '/api/v2/organizations/1/sign_in_rule' }, { member: 200, manager: 200, otherManager: 403, otherSession: 403 }),
+  'GET /api/v2/organizations/:orgId/overview': signedInRoute({ url: '/api/v2/organizations/1/overview' }, { member: 200, manager: 200, otherManager: 403, otherSession: 403 }),
   'PUT /api/v2/organizations/:orgId/sign_in_rule': signedInRoute({ method: 'PUT', url: '/api/v2/organizations/1/sign_in_rule', payload: { two_step_required: true } }, MANAGERS_OF_ONE(200)),
+  'GET /api/v2/admins/me/notification_settings': signedInRoute({ url: '/api/v2/admins/me/notification_settings' }, everyone(200)),
+  'PUT /api/v2/admins/me/notification_settings': signedInRoute({ method: 'PUT', url: '/api/v2/admins/me/notification_settings', payload: { deadline_reminders: true } }, everyone(200)),
   'GET /api/v2/admins/me/two_step': signedInRoute({ url: '/api/v2/admins/me/two_step' }, everyone(200)),
   'POST /api/v2/admins/me/authenticator_app': signedInRoute({ method: 'POST', url: '/api/v2/admins/me/authenticator_app' }, everyone(201)),
   'PUT /api/v2/admins/me/authenticator_app': signedInRoute({ method: 'PUT', url: '/api/v2/admins/me/authenticator_app', payload: { code: '000000' } }, everyone(422)),

@@ -87,8 +87,11 @@ describe('Corporate subscriptions API (SPEC §7 Corporate subscriptions)', funct
       const list = response.json().corporate_subscriptions as Json[];
       expect(list.map((item) => item.request_code)).to.deep.equal(['A000000104', 'A000000101', 'A000000103', 'A000000106', 'A000000107', 'A000000102']);
       const emba = list.find((item) => item.request_code === 'A000000101')!;
-      expect(emba).to.have.all.keys('id', 'request_code', 'etag', 'is_updatable', 'applied_at', 'starts_on', 'user_count', 'services', 'project', 'project_class');
+      expect(emba).to.have.all.keys('id', 'request_code', 'etag', 'is_updatable', 'change_deadline', 'applied_at', 'starts_on', 'user_count', 'services', 'project', 'project_class');
       expect(emba).to.include({ is_updatable: true, user_count: 3, project: null, project_class: null });
+      // issue 30: the last day a change is allowed, counted in business days (holidays and the closure not counted)
+      expect(emba.change_deadline).to.equal(businessCalendar().changeDeadline(addDays(today, 30)));
+      for (const item of list) expect(item.is_updatable, item.request_code).to.equal(today <= item.change_deadline);
       expect(emba.starts_on).to.deep.equal([addDays(today, 30)]);
       expect(emba.services.map((service: Json) => service.id)).to.deep.equal([2, 13]);
       expect(emba.services[0].service_group).to.deep.equal({ id: 2, name: 'Online MBA 2.0' });
@@ -174,6 +177,7 @@ describe('Corporate subscriptions API (SPEC §7 Corporate subscriptions)', funct
       expect(subscription.id).to.be.above(0);
       expect(subscription.users.map((user: Json) => user.email)).to.deep.equal(['learner0@example.com', 'learner1@example.com']);
       expect(subscription.is_updatable).to.equal(businessCalendar().isUpdatable(startsOn(40), today));
+      expect(subscription.change_deadline).to.equal(businessCalendar().changeDeadline(startsOn(40)));
       const read = await call('GET', `organizations/1/corporate_subscriptions/${subscription.request_code}`, as.manager);
       expect(read.json().corporate_subscription).to.deep.equal(subscription);
     });

@@ -132,7 +132,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
   try {
     const config = loadConfig({ ...TEST_ENV, ...options.env });
     // no periodic clean-up: it would delete the old rows some tests make on purpose (they call app.runRetention())
-    const app = await buildApp(config, { database: testDatabase.database, logger: options.logger, mailQueueWorker: options.mailQueueWorker, retentionTimer: false });
+    const app = await buildApp(config, { database: testDatabase.database, logger: options.logger, mailQueueWorker: options.mailQueueWorker, periodicJobs: false });
     return {
       app,
       config,

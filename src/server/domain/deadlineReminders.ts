@@ -1,0 +1,151 @@
+/**
+ * The change-deadline reminders (issue 30): when an application's change deadline is `businessDays` business days
+ * away or fewer and not yet passed, each manager of its organisation who has not turned reminders off (My Account)
+ * gets a mail in their language, through the mail queue — once per application and deadline (deadline_reminders): a
+ * moved start date moves the deadline and earns a new one; an application made that close to its deadline is
+ * reminded at the next run; a cancelled application has no row left, a confirmed one is past its deadline.
+ *
+ * A periodic job like the retention clean-up: one instance at a time (db/jobLeases.ts), the first run a few seconds
+ * after the start, then every DEADLINE_REMINDER_INTERVAL (app.ts).
+ */
+import { addDays } from '../../common/subscriptionRules.js';
+import type { Db } from '../db/index.js';
+import { withJobLease } from '../db/jobLeases.js';
+import type { Mailer } from '../mail/mailer.js';
+import { localeText, mailLanguage, renderMail } from '../mail/templates.js';
+import { businessCalendar } from './businessCalendar.js';
+import { applicationStartsOn } from './classDeadlines.js';
+
+/** The job's lease: long enough for a run at a large provider's size, short enough that a dead instance's run is soon taken over. */
+const LEASE_SECONDS = 15 * 60;
+
+export interface DeadlineReminderDeps {
+  db: Db;
+  mailer: Mailer;
+  publicUrl: string;
+  businessDays: number;
+}
+
+export type DeadlineReminderResult = { ran: false } | { ran: true; reminded: string[]; mails: number };
+
+/**
+ * The start dates that can have a deadline to remind of: from today (a later deadline is never before the start)
+ * to far enough that `businessDays` business days plus the 2 of the deadline fit, holidays and closures included.
+ */
+const startWindow = (today: string, businessDays: number) => ({ from: today, to: addDays(today, 2 * (businessDays + 2) + 14) });
+
+/** The applications whose effective start date (their class's or their own) is in the window, through the start-date indexes. */
+function candidates(db: Db, window: { from: string; to: string }) {
+  const byOwnDate = db.selectFrom('corporateSubscriptions').select('id').where('startsOn', '>=', window.from).where('startsOn', '<=', window.to);
+  const byClassDate = db
+    .selectFrom('corporateSubscriptions')
+    .innerJoin('projectClasses', 'projectClasses.id', 'corporateSubscriptions.projectClassId')
+    .select('corporateSubscriptions.id')
+    .where('projectClasses.startsOn', '>=', window.from)
+    .where('projectClasses.startsOn', '<=', window.to);
+  return db
+    .selectFrom('corporateSubscriptions')
+    .innerJoin('organizations', 'organizations.id', 'corporateSubscriptions.organizationId')
+    .innerJoin('serviceGroups', 'serviceGroups.id', 'corporateSubscriptions.serviceGroupId')
+    .select([
+      'corporateSubscriptions.id',
+      'corporateSubscriptions.requestCode',
+      'corporateSubscriptions.organizationId',
+      'organizations.corporationOfficialName',
+      'organizations.gloplaIdName',
+      'serviceGroups.name as serviceGroupName',
+      applicationStartsOn.as('startsOn'),
+    ])
+    .where('corporateSubscriptions.id', 'in', byOwnDate.union(byClassDate))
+    .orderBy('corporateSubscriptions.id')
+    .execute();
+}
+
+type Candidate = Awaited<ReturnType<typeof candidates>>[number];
+
+/** The managers of the organisation who get reminders: activated, reminders on. */
+function recipients(db: Db, organizationId: number) {
+  return db
+    .selectFrom('affiliations')
+    .innerJoin('admins', 'admins.id', 'affiliations.adminId')
+    .select(['admins.email', 'admins.language'])
+    .where('affiliations.organizationId', '=', organizationId)
+    .where('affiliations.role', '=', 'manager')
+    .where('admins.activatedAt', 'is not', null)
+    .where('admins.deadlineReminders', '=', true)
+    .orderBy('admins.id')
+    .execute();
+}
+
+async function serviceNames(db: Db, subscriptionId: number, language: 'ja' | 'en'): Promise<string> {
+  const rows = await db
+    .selectFrom('subscriptionServices')
+    .innerJoin('services', 'services.id', 'subscriptionServices.serviceId')
+    .select(['services.name', 'services.subtitle'])
+    .where('subscriptionServices.subscriptionId', '=', subscriptionId)
+    .orderBy('services.position')
+    .orderBy('services.id')
+    .execute();
+  return rows.map((row) => (row.subtitle[language] ? `${row.name[language]} ${row.subtitle[language]}` : row.name[language])).join(', ');
+}
+
+const daysLeftText = (language: 'ja' | 'en', days: number) =>
+  localeText(language, `mail.deadlineReminder.daysLeft.${days === 0 ? 'zero' : days === 1 ? 'one' : 'other'}`).replace('{{count}}', String(days));
+
+/** Claims the reminder of this deadline (false: already sent), then queues a mail to each of the organisation's managers. */
+async function remind(deps: DeadlineReminderDeps, application: Candidate, changeDeadline: string, daysLeft: number): Promise<number> {
+  const claimed = await deps.db
+    .insertInto('deadlineReminders')
+    .values({ subscriptionId: application.id, changeDeadline })
+    .onConflict((conflict) => conflict.doNothing())
+    .returning('subscriptionId')
+    .executeTakeFirst();
+  if (!claimed) return 0;
+  const managers = await recipients(deps.db, application.organizationId);
+  try {
+    for (const manager of managers) {
+      const language = mailLanguage(undefined, manager.language);
+      const link = `${deps.publicUrl}/subscription/${encodeURIComponent(application.requestCode)}?locale=${language}`;
+      const mail = renderMail(
+        'deadlineReminder',
+        language,
+        {
+          organization: application.corporationOfficialName || application.gloplaIdName,
+          requestCode: application.requestCode,
+          serviceGroup: application.serviceGroupName[language],
+          services: await serviceNames(deps.db, application.id, language),
+          startsOn: application.startsOn,
+          changeDeadline,
+          daysLeft: daysLeftText(language, daysLeft),
+        },
+        link,
+      );
+      await deps.mailer.send({ ...mail, to: manager.email });
+    }
+  } catch (error) {
+    // not queued: the next run tries again
+    await deps.db.deleteFrom('deadlineReminders').where('subscriptionId', '=', application.id).where('changeDeadline', '=', changeDeadline).execute();
+    throw error;
+  }
+  return managers.length;
+}
+
+/** One run: every application whose change deadline is near and not yet reminded of; `ran: false` while another instance runs it. */
+export async function runDeadlineReminders(deps: DeadlineReminderDeps, today: string): Promise<DeadlineReminderResult> {
+  const result = await withJobLease(deps.db, 'deadlineReminders', LEASE_SECONDS, async () => {
+    const calendar = businessCalendar();
+    const reminded: string[] = [];
+    let mails = 0;
+    for (const application of await candidates(deps.db, startWindow(today, deps.businessDays))) {
+      const changeDeadline = calendar.changeDeadline(application.startsOn);
+      if (today > changeDeadline) continue;
+      const daysLeft = calendar.businessDaysLeft(today, changeDeadline);
+      if (daysLeft > deps.businessDays) continue;
+      const sent = await remind(deps, application, changeDeadline, daysLeft);
+      if (sent > 0) reminded.push(application.requestCode);
+      mails += sent;
+    }
+    return { ran: true, reminded, mails } as const;
+  });
+  return result ?? { ran: false };
+}

@@ -1,0 +1,163 @@
+/**
+ * The manager's overview and the change-deadline reminders (issue 30), on the demo data: G0000001 (id 1) has
+ * A000000101 (emba, +30 days, 3 learners), A000000102 (started 30 days ago), A000000103 (gls class GLS-A, +21 days,
+ * 12 learners), A000000104 (newhodaiplus, +42 days, 5 learners); manager@ (1) manages it, member@ (2) is its member,
+ * pending@ (3) has not accepted the invitation. Each test that applies makes its own application starting on the
+ * earliest start date: its change deadline is today or a business day or two away — near.
+ */
+import { expect } from 'chai';
+import { addDays, tokyoToday } from '../../../src/common/subscriptionRules.js';
+import { businessCalendar } from '../../../src/server/domain/businessCalendar.js';
+import { hashPassword } from '../../../src/server/domain/passwords.js';
+import { bearer } from '../support/oidc.js';
+import { accessToken } from '../support/tokens.js';
+import { useTestApp } from '../support/testApp.js';
+
+type Json = Record<string, any>;
+
+describe('The overview and the deadline reminders (issue 30)', function () {
+  this.timeout(30_000);
+  const ctx = useTestApp({ env: { SEED: 'demo' } });
+  const as = {} as Record<'manager' | 'member' | 'secondManager', Record<string, string>>;
+  const today = tokyoToday();
+  const calendar = businessCalendar();
+
+  before(async () => {
+    await ctx.db.updateTable('services').set({ lastStartsOn: null }).where('id', '!=', 25).execute();
+    // a second manager of G0000001 who reads English
+    const second = await ctx.db
+      .insertInto('admins')
+      .values({ email: 'second-manager@example.com', firstName: 'Ann', lastName: 'Lee', kanaFirstName: 'あん', kanaLastName: 'りー', language: 'en', passwordHash: await hashPassword('DemoPassw0rd!'), activatedAt: new Date() })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    await ctx.db.insertInto('affiliations').values({ adminId: second.id, organizationId: 1, role: 'manager' }).execute();
+    as.manager = bearer(await accessToken(ctx.app, { sub: '1' }));
+    as.member = bearer(await accessToken(ctx.app, { sub: '2' }));
+    as.secondManager = bearer(await accessToken(ctx.app, { sub: String(second.id) }));
+  });
+
+  const call = (method: 'GET' | 'PUT' | 'POST' | 'PATCH', path: string, headers: Record<string, string>, payload?: Json) =>
+    ctx.app.inject({ method, url: `/api/v2/${path}`, headers, ...(payload ? { payload } : {}) });
+  /** A newhodaiplus application of G0000001 starting on `startsOn` (default: the earliest start date); its request code. */
+  const apply = async (startsOn = calendar.earliestStartsOn(today)) => {
+    const learners = [0, 1].map((index) => ({ last_name: '山田', first_name: `花子${index}`, kana_last_name: 'やまだ', kana_first_name: 'はなこ', email: `hanako${index}-${startsOn}@example.com` }));
+    const response = await call('POST', 'organizations/1/corporate_subscriptions', as.manager, {
+      service_group_id: 9,
+      service_ids: [9],
+      admin_ids: [1],
+      users: learners,
+      starts_on: startsOn,
+      project_class_id: 0,
+      billing_contact_id: ctx.app.publicIds.billingContact.toPublic(1),
+      contact_id: ctx.app.publicIds.contact.toPublic(1),
+    });
+    expect(response.statusCode, response.body).to.equal(201);
+    return response.json().corporate_subscription.request_code as string;
+  };
+  const overview = async (headers = as.manager) => {
+    const response = await call('GET', 'organizations/1/overview?lang=en', headers);
+    expect(response.statusCode, response.body).to.equal(200);
+    return response.json() as Json;
+  };
+  /** The reminder mails (English or Japanese subject) of the application to exactly this address. */
+  const remindersTo = async (address: string, requestCode: string) => {
+    await ctx.app.mailQueue.drain();
+    return ctx.db
+      .selectFrom('mails')
+      .select(['subject', 'textPart'])
+      .where('recipients', '=', address)
+      .where('subject', 'like', `%${requestCode}%`)
+      .where((eb) => eb.or([eb('subject', 'like', 'Reminder:%'), eb('subject', 'like', '%変更期限%')]))
+      .execute();
+  };
+
+  describe('GET organizations/{orgId}/overview', () => {
+    it('lists the applications of the next 90 days soonest first, each with its change deadline and the business days left', async () => {
+      const requestCode = await apply();
+      const answer = await overview();
+      expect(answer.today).to.equal(today);
+      const upcoming = answer.upcoming_applications as Json[];
+      const codes = upcoming.map((item) => item.request_code);
+      expect(codes).to.include.members(['A000000101', 'A000000103', 'A000000104', requestCode]);
+      expect(codes).not.to.include('A000000102'); // started already
+      expect(upcoming.map((item) => item.starts_on)).to.deep.equal([...upcoming.map((item) => item.starts_on)].sort());
+      for (const item of upcoming) {
+        expect(item.starts_on >= today && item.starts_on <= addDays(today, 90), item.request_code).to.equal(true);
+        expect(item.change_deadline).to.equal(calendar.changeDeadline(item.starts_on));
+        expect(item.is_updatable).to.equal(today <= item.change_deadline);
+        expect(item.business_days_left).to.equal(item.is_updatable ? calendar.businessDaysLeft(today, item.change_deadline) : 0);
+      }
+      const emba = upcoming.find((item) => item.request_code === 'A000000101')!;
+      expect(emba).to.deep.include({ user_count: 3, service_group: { id: 2, name: 'Online MBA 2.0' }, deadline_near: false });
+      const soon = upcoming.find((item) => item.request_code === requestCode)!;
+      expect(soon).to.include({ user_count: 2, is_updatable: true, deadline_near: true });
+      expect(soon.business_days_left).to.be.at.most(3);
+    });
+
+    it('counts the invitations not accepted, lists the open classes and the learners by month and service group', async () => {
+      const answer = await overview();
+      const pending = await ctx.db.selectFrom('affiliations').innerJoin('admins', 'admins.id', 'affiliations.adminId').select('admins.id').where('affiliations.organizationId', '=', 1).where('admins.activatedAt', 'is', null).execute();
+      expect(pending.length).to.be.above(0);
+      expect(answer.pending_invitations).to.equal(pending.length);
+
+      const projects = (await call('GET', 'organizations/1/projects', as.manager)).json();
+      const open = (projects.project_classes as Json[]).filter((projectClass) => projectClass.open && projectClass.starts_on >= today).map((projectClass) => projectClass.id);
+      expect((answer.open_classes as Json[]).map((projectClass) => projectClass.id).sort()).to.deep.equal(open.sort());
+
+      const months = answer.learners_by_month as Json[];
+      const emba = months.find((point) => point.month === addDays(today, 30).slice(0, 7) && point.service_group_name === 'Online MBA 2.0');
+      expect(emba?.learners).to.be.at.least(3);
+      for (const point of months) expect(point.learners).to.be.above(0);
+    });
+
+    it('is read by a member too, and by nobody outside the organisation', async () => {
+      expect((await overview(as.member)).upcoming_applications).to.be.an('array');
+      const outsider = await call('GET', 'organizations/2/overview', as.manager);
+      expect(outsider.statusCode).to.equal(403);
+    });
+  });
+
+  describe('the reminder job', () => {
+    it('mails each manager once per application and deadline, in their language, never for one far away or confirmed', async () => {
+      const requestCode = await apply();
+      const first = await ctx.app.runDeadlineReminders(today);
+      expect(first.ran).to.equal(true);
+      const ja = await remindersTo('manager@example.com', requestCode);
+      const en = await remindersTo('second-manager@example.com', requestCode);
+      expect(ja).to.have.length(1);
+      expect(ja[0]!.subject).to.match(/^【法人管理者ポータル】変更期限のお知らせ/);
+      expect(en).to.have.length(1);
+      const deadline = calendar.changeDeadline(calendar.earliestStartsOn(today));
+      expect(en[0]!.subject).to.equal(`Reminder: changes to application ${requestCode} are possible until ${deadline}`);
+      expect(en[0]!.textPart).to.include(`Last day for changes and cancellation: ${deadline}`).and.include(`/subscription/${requestCode}?locale=en`);
+
+      await ctx.app.runDeadlineReminders(today);
+      expect(await remindersTo('second-manager@example.com', requestCode), 'once only').to.have.length(1);
+      for (const far of ['A000000101', 'A000000102']) expect(await remindersTo('second-manager@example.com', far), far).to.have.length(0);
+    });
+
+    it('leaves out a manager who turned reminders off on My Account', async () => {
+      const off = await call('PUT', 'admins/me/notification_settings', as.secondManager, { deadline_reminders: false });
+      expect(off.json()).to.deep.equal({ deadline_reminders: false });
+      expect((await call('GET', 'admins/me/notification_settings', as.secondManager)).json()).to.deep.equal({ deadline_reminders: false });
+      const requestCode = await apply(addDays(calendar.earliestStartsOn(today), 1));
+      await ctx.app.runDeadlineReminders(today);
+      expect(await remindersTo('second-manager@example.com', requestCode)).to.have.length(0);
+      await call('PUT', 'admins/me/notification_settings', as.secondManager, { deadline_reminders: true });
+    });
+
+    it('reminds again when a change of the start date moves the deadline', async () => {
+      // a start date whose deadline is today (the earliest one's) moved to the next business day's: a deadline a day later
+      const startsOn = calendar.earliestStartsOn(today);
+      const requestCode = await apply(addDays(startsOn, 2));
+      await ctx.db.updateTable('corporateSubscriptions').set({ startsOn }).where('requestCode', '=', requestCode).execute();
+      await ctx.app.runDeadlineReminders(today);
+      expect(await remindersTo('second-manager@example.com', requestCode)).to.have.length(1);
+      let moved = addDays(startsOn, 1);
+      while (calendar.changeDeadline(moved) === calendar.changeDeadline(startsOn)) moved = addDays(moved, 1);
+      await ctx.db.updateTable('corporateSubscriptions').set({ startsOn: moved }).where('requestCode', '=', requestCode).execute();
+      await ctx.app.runDeadlineReminders(today);
+      expect(await remindersTo('second-manager@example.com', requestCode)).to.have.length(2);
+    });
+  });
+});
