@@ -50,6 +50,7 @@ import { requireManager, signedIn, useAuthentication } from './auth.js';
 import { ApiError } from './errors.js';
 import { idempotencyHeaders, idempotentRequest, keyReusedAsFieldError, rememberRequest } from './idempotency.js';
 import { changedMeanwhileAs412, conditionalWrite, etagHeader, preconditionOf, sendEtag } from './preconditions.js';
+import { applicationCalendar } from '../domain/calendarEntries.js';
 import { TAG } from './openapi.js';
 import { errorAnswers, isId, organizationParams, wire } from './schemas.js';
 import { FormValidationError, formBody } from './validation.js';
@@ -202,6 +203,27 @@ function registerReads(app: FastifyInstance, tags: string[]): void {
       if (!corporateSubscription) throw notFound();
       sendEtag(reply, corporateSubscription.etag);
       return { corporateSubscription: publicSubscription(app.publicIds, corporateSubscription) };
+    },
+  );
+
+  app.get<{ Params: CodeParams; Querystring: { lang?: Language } }>(
+    '/organizations/:orgId/corporate_subscriptions/:requestCode/calendar',
+    {
+      schema: {
+        tags,
+        summary: "The application's start date and change deadline as all-day calendar entries (a manager; issue 30)",
+        description: 'An iCalendar file (RFC 5545) in the language asked for; importing it again updates the same entries.',
+        params: requestCodeParams,
+        querystring: langQuery,
+        response: { 200: { type: 'string', description: 'text/calendar; charset=utf-8' }, ...errorAnswers(RECORD_ERRORS) },
+      },
+    },
+    async (request, reply) => {
+      const reader = await subscriptionReader(app, request);
+      const corporateSubscription = await findSubscription(app.db, reader, request.params.requestCode);
+      if (!corporateSubscription) throw notFound();
+      reply.type('text/calendar; charset=utf-8').header('content-disposition', `attachment; filename="${corporateSubscription.requestCode}.ics"`);
+      return applicationCalendar(corporateSubscription, reader.language, app.config.publicUrl);
     },
   );
 }

@@ -164,6 +164,7 @@ const MATRIX: Record<string, Row> = {
   // without changing anything: a dry run (200), 422 (the start date has passed; no class), 404 (unknown)
   'GET /api/v2/organizations/:orgId/corporate_subscriptions': signedInRoute({ url: '/api/v2/organizations/1/corporate_subscriptions' }, MANAGERS_OF_ONE(200)),
   'GET /api/v2/organizations/:orgId/corporate_subscriptions/:requestCode': signedInRoute({ url: '/api/v2/organizations/1/corporate_subscriptions/A000000101' }, MANAGERS_OF_ONE(200)),
+  'GET /api/v2/organizations/:orgId/corporate_subscriptions/:requestCode/calendar': signedInRoute({ url: '/api/v2/organizations/1/corporate_subscriptions/A000000101/calendar' }, MANAGERS_OF_ONE(200)),
   'POST /api/v2/organizations/:orgId/corporate_subscriptions': signedInRoute(
     { method: 'POST', url: '/api/v2/organizations/1/corporate_subscriptions?dryrun=true', payload: SUBSCRIPTION },
     MANAGERS_OF_ONE(422),

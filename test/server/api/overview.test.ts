@@ -160,4 +160,30 @@ describe('The overview and the deadline reminders (issue 30)', function () {
       expect(await remindersTo('second-manager@example.com', requestCode)).to.have.length(2);
     });
   });
+
+  describe('GET …/corporate_subscriptions/{requestCode}/calendar', () => {
+    const compact = (date: string) => date.replaceAll('-', '');
+    it('answers an .ics with the start date and the change deadline as all-day entries, in the language asked for', async () => {
+      const response = await call('GET', 'organizations/1/corporate_subscriptions/A000000101/calendar?lang=en', as.manager);
+      expect(response.statusCode, response.body).to.equal(200);
+      expect(response.headers['content-type']).to.equal('text/calendar; charset=utf-8');
+      expect(response.headers['content-disposition']).to.equal('attachment; filename="A000000101.ics"');
+      const text = response.body.replace(/\r\n[ \t]/g, ''); // unfolded (RFC 5545 §3.1)
+      const startsOn = addDays(today, 30);
+      const deadline = calendar.changeDeadline(startsOn);
+      expect(text).to.match(/^BEGIN:VCALENDAR\r\nVERSION:2\.0\r\n/);
+      expect(text.match(/BEGIN:VEVENT/g)).to.have.length(2);
+      expect(text).to.include(`DTSTART;VALUE=DATE:${compact(startsOn)}`).and.include(`DTEND;VALUE=DATE:${compact(addDays(startsOn, 1))}`);
+      expect(text).to.include(`DTSTART;VALUE=DATE:${compact(deadline)}`);
+      expect(text).to.include('SUMMARY:Last day to change A000000101 (Online MBA 2.0)').and.include('SUMMARY:Online MBA 2.0 starts (A000000101)');
+      expect(text).to.include(`UID:A000000101-deadline-${deadline}@`);
+      const japanese = await call('GET', 'organizations/1/corporate_subscriptions/A000000101/calendar?lang=ja', as.manager);
+      expect(japanese.body.replace(/\r\n[ \t]/g, '')).to.include('の変更期限');
+    });
+
+    it("is a manager's, of the organisation's own applications only", async () => {
+      expect((await call('GET', 'organizations/1/corporate_subscriptions/A000000101/calendar', as.member)).statusCode).to.equal(403);
+      expect((await call('GET', 'organizations/1/corporate_subscriptions/A000000105/calendar', as.manager)).statusCode).to.equal(404);
+    });
+  });
 });
