@@ -38,6 +38,6 @@ export function applicationCalendar(subscription: Subscription, language: Langua
     busyStatus: 'FREE',
   });
   const { error, value } = createEvents([allDay(subscription.changeDeadline, 'deadline'), allDay(startsOn, 'start')]);
-  if (error || value === undefined) throw error ?? new Error('no calendar written');
+  if (error || !value) throw error ?? new Error('no calendar written');
   return value;
 }
