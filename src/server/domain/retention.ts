@@ -14,6 +14,8 @@ import { IDEMPOTENCY_SECONDS } from './idempotency.js';
 
 /** Arbitrary constant key of the advisory lock held during a clean-up run (724_001 seeding, 724_002 idp keys). */
 export const RETENTION_LOCK_KEY = 724_003;
+/** A sent reminder is kept this long after its deadline (issue 30): past it, no run would remind of that deadline. */
+const DEADLINE_REMINDER_SECONDS = 30 * 86400;
 export const RETENTION_BATCH = 1000;
 /** Provider payloads (sessions, codes, tokens…) are deleted an hour after their own expiry (the adapter never returns them). */
 const IDP_PAYLOAD_GRACE_SECONDS = 3600;
@@ -71,6 +73,8 @@ export function retentionRules(settings: RetentionSettings): RetentionRule[] {
     { table: 'mail_queue', where: (now) => sql`failed_at < ${ago(now, retention.failedMailSeconds)}` },
     { table: 'registration_requests', where: (now) => sql`created_at < ${ago(now, retention.registrationRequestSeconds)}` },
     // an Idempotency-Key answers its first answer for 24 h, then the record is of no use
+    // a reminder is needed only while its deadline could come round again (the same application and date)
+    { table: 'deadline_reminders', where: (now) => sql`change_deadline < ${ago(now, DEADLINE_REMINDER_SECONDS)}::date` },
     { table: 'idempotency_records', where: (now) => sql`created_at < ${ago(now, IDEMPOTENCY_SECONDS)}` },
     // the audit trail is append-only: only this clean-up deletes from it
     { table: 'audit_events', where: (now) => sql`occurred_at < ${ago(now, retention.auditSeconds)}`, allowedBy: AUDIT_RETENTION_SETTING },

@@ -204,6 +204,21 @@ describe('Retention clean-up', function () {
     expect(await database.db.selectFrom('idempotencyRecords').select('key').execute()).to.deep.equal([{ key: 'recent' }]);
   });
 
+  it('deadline_reminders: deletes the reminders of deadlines more than 30 days past, keeps later ones (issue 30)', async () => {
+    const organization = await database.db.insertInto('organizations').values({ gloplaId: 'G0000001', gloplaIdName: '', corporationAccountName: '', corporationOfficialName: '', corporationAccountCode: '' })
+      .returning('id').executeTakeFirstOrThrow();
+    await database.db.insertInto('serviceGroups').values({ id: 1, identifier: 'hodai', name: sql`'{"ja":"","en":""}'::jsonb`, selection: 'single', position: 0 }).execute();
+    const application = await database.db.insertInto('corporateSubscriptions').values({ organizationId: organization.id, requestCode: 'A000000101', serviceGroupId: 1, startsOn: '2026-01-05' })
+      .returning('id').executeTakeFirstOrThrow();
+    const day = (date: Date) => date.toISOString().slice(0, 10);
+    await database.db
+      .insertInto('deadlineReminders')
+      .values([{ subscriptionId: application.id, changeDeadline: day(ago(32 * DAY)) }, { subscriptionId: application.id, changeDeadline: day(ago(28 * DAY)) }])
+      .execute();
+    expect((await run()).deadline_reminders).to.equal(1);
+    expect(await database.db.selectFrom('deadlineReminders').select(sql<string>`to_char(change_deadline, 'YYYY-MM-DD')`.as('deadline')).execute()).to.deep.equal([{ deadline: day(ago(28 * DAY)) }]);
+  });
+
   it('deletes in batches of the given size until none is left', async () => {
     await database.db
       .insertInto('captchaSolutions')

@@ -2,7 +2,8 @@
  * Deadline reminders (issue 30):
  * - admins.deadline_reminders: whether the admin gets the managers' reminder mails (My Account turns it off);
  * - deadline_reminders: the reminders sent, one per application and change deadline — a moved start date moves the
- *   deadline and earns a new reminder; a cancelled application takes its rows with it;
+ *   deadline and earns a new reminder; a cancelled application takes its rows with it, the retention clean-up the
+ *   rows of deadlines a month past (by change_deadline's index);
  * - job_leases: which instance runs a periodic job until when (one at a time, without holding a connection: PGlite has
  *   one, and the job's mails need it too);
  * - the start-date indexes the reminder job's window reads (an application's own date, its class's).
@@ -17,6 +18,7 @@ const upStatements = [
     sent_at timestamptz not null default now(),
     primary key (subscription_id, change_deadline)
   )`,
+  'create index deadline_reminders_change_deadline on deadline_reminders (change_deadline)',
   `create table job_leases (
     name text primary key,
     held_until timestamptz not null
