@@ -173,6 +173,12 @@ describe('engine/forms: what the application wizards need (SPEC 2.11)', () => {
       expect(bind({}).startsOn['ui:options'].notes.map((note: { text: string; style: string }) => [note.text, note.style])).to.deep.equal([['subscriptions.wizard.hints.embaNotice', 'danger']]);
     });
 
+    it("the earliest start date counts the portal settings' closed days (issue 30): a holiday in the window moves it a day", () => {
+      // Friday 2026-11-27: +4 is Tuesday 12-01; Monday 11-30 closed moves it to Wednesday 12-02
+      expect(bind({ serviceIds: [13] }, { closedDays: ['2026-11-30'] }).startsOn['ui:options'].min).to.equal('2026-12-02');
+      expect(bind({ serviceIds: [13] }, { closedDays: ['2026-12-10'] }).startsOn['ui:options'].min, 'a closed day after the window').to.equal('2026-12-01');
+    });
+
     it("hodaiplus: the notice's wording switches at 2025-07-31 00:00 +09:00 (a dated condition)", () => {
       const hodaiplus = { ...data, group: { serviceGroup: { identifier: 'hodaiplus', selection: 'single' } } };
       const notes = (time: number) => (bindUiSchema(uiSchema, { data: hodaiplus, today: '2025-07-01', time, form: {} }, t) as Record<string, any>).startsOn['ui:options'].notes.map((note: { text: string }) => note.text);
