@@ -118,6 +118,7 @@ export class BusinessCalendar {
    * Saturday +3 days), each holiday or closed day inside the window moving it one day further (issue 30).
    */
   earliestStartsOn(today: string): string {
+    if (!isDate(today)) throw new RangeError(`not a date: ${today}`);
     let earliest = addDays(today, EARLIEST_OFFSET_BY_WEEKDAY[weekday(today)]!);
     for (let date = addDays(today, 1); date <= earliest; date = addDays(date, 1)) if (this.isClosed(date)) earliest = addDays(earliest, 1);
     return earliest;

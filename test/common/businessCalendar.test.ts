@@ -28,6 +28,8 @@ describe('businessCalendar', () => {
     }
   });
 
+  it('earliestStartsOn refuses what is no date rather than counting for ever', () => expect(() => weekdays.earliestStartsOn('undefined')).to.throw(RangeError));
+
   describe('earliestStartsOn: each closed day inside the window moves it one day', () => {
     const table: Array<[string, BusinessCalendar, string, string]> = [
       ['Friday before a Monday holiday: +4 and one', comingOfAge, '2027-01-08', '2027-01-13'],

@@ -3,7 +3,7 @@
  * options, engine/forms/bindings.ts): rules shared with the server (src/common), never code in a screen file.
  */
 import { BusinessCalendar } from '../../../common/businessCalendar.js';
-import { latestStartsOn } from '../../../common/subscriptionRules.js';
+import { isDate, latestStartsOn } from '../../../common/subscriptionRules.js';
 
 type Fn = (...args: unknown[]) => unknown;
 
@@ -11,7 +11,8 @@ const ids = (value: unknown): unknown[] => (Array.isArray(value) ? value : []);
 
 export const functions: Record<string, Fn> = {
   /** SPEC §5: the earliest start date of an application made on `today` (yyyy-MM-dd), with these closed days (`$closedDays`). */
-  earliestStartsOn: (today, closedDays) => BusinessCalendar.of(Array.isArray(closedDays) ? (closedDays as string[]) : []).earliestStartsOn(String(today)),
+  earliestStartsOn: (today, closedDays) =>
+    typeof today === 'string' && isDate(today) ? BusinessCalendar.of(Array.isArray(closedDays) ? (closedDays as string[]) : []).earliestStartsOn(today) : undefined,
   /** SPEC §5: the latest start date for the chosen services (`services` as loaded, each with id and lastStartsOn). */
   latestStartsOn: (today, services, serviceIds) => {
     const chosen = ids(serviceIds);
