@@ -100,9 +100,10 @@ export interface ScreenLink {
 /**
  * How a value is shown inside a text: `date` (SPEC §9: yyyy-MM-dd, yyyy年M月d日), `weekdayDate` (the same with the
  * short weekday: 'Tue, 2026-11-24', '2026年11月24日(火)'), `dateTime` (a moment: '2026-11-24 18:05:09',
- * '2026年11月24日 18:05:09', in the browser's time zone), `list` (an array's elements joined by commas).
+ * '2026年11月24日 18:05:09', in the browser's time zone), `list` (an array's elements joined by commas), `month` (a
+ * month, yyyy-MM: 'Jun 2026', '2026年6月').
  */
-export const VALUE_FORMATS = ['date', 'weekdayDate', 'dateTime', 'list'] as const;
+export const VALUE_FORMATS = ['date', 'weekdayDate', 'dateTime', 'list', 'month'] as const;
 export type ValueFormat = (typeof VALUE_FORMATS)[number];
 
 export type FlashSpec = string | { message: string; kind?: 'success' | 'info' | 'warning' | 'error'; values?: Record<string, ValueRef> };
@@ -587,7 +588,34 @@ export interface DividerBlock extends BlockBase {
   label: string;
 }
 
-export type Block = ItemListBlock | SelectBlock | DateBlock | FragmentBlock | UploadBlock | DividerBlock | TextBlock | BannerBlock | LinksBlock | DetailsBlock | CardsBlock | TableBlock | ListBlock | FormBlock | PanelBlock | ImageBlock | ColumnsBlock | LinkListBlock;
+/**
+ * A bar chart of points of the data (e.g. learners by month and service group): a bar per category (`x`, in the order
+ * first seen) stacked of a segment per series (`series`, a colour each in the order first seen, named in the legend),
+ * each segment its `value` (points of the same category and series add up; a missing one is 0), against a y-axis of
+ * round numbers. Drawn as plain SVG, an image named by `title`; the same numbers are a table for screen readers (a row
+ * per category, a column per series and the total). Without points: the `empty` text (none: nothing).
+ */
+export interface ChartBlock extends BlockBase {
+  type: 'chart';
+  /** Locale key of the chart's title (shown above it; the image's accessible name). */
+  title: string;
+  /** Locale key of the caption of the table of its numbers (read by screen readers). */
+  caption: string;
+  /** A ValueRef to an array of objects, the points. */
+  points: ValueRef;
+  /** The field of a point holding its category (a bar each, labelled under the x-axis). */
+  x: string;
+  /** The field of a point holding the name of its series. */
+  series: string;
+  /** The field of a point holding its number (not a number: 0; drawn from 0 up, a negative one not drawn). */
+  value: string;
+  /** How a category is written under its bar and in the table, e.g. `month` ('2026-06': 'Jun 2026', '2026年6月'). */
+  xFormat?: ValueFormat;
+  /** Locale key shown instead of a chart without points. */
+  empty?: string;
+}
+
+export type Block = ItemListBlock | SelectBlock | DateBlock | FragmentBlock | UploadBlock | DividerBlock | TextBlock | BannerBlock | LinksBlock | DetailsBlock | CardsBlock | TableBlock | ListBlock | FormBlock | PanelBlock | ImageBlock | ColumnsBlock | LinkListBlock | ChartBlock;
 
 export interface ScreenDefinition {
   id: string;

@@ -282,6 +282,21 @@ const block = {
       },
       ['type', 'items', 'each'],
     ),
+    object(
+      {
+        type: { const: 'chart' },
+        title: localeKey,
+        caption: { ...localeKey, description: 'the caption of the table of its numbers, for screen readers' },
+        points: { ...valueRef, description: 'an array of objects: the points' },
+        x: { type: 'string', minLength: 1, description: "the field of a point holding its category (a bar each)" },
+        series: { type: 'string', minLength: 1, description: 'the field of a point holding the name of its series (a colour each)' },
+        value: { type: 'string', minLength: 1, description: 'the field of a point holding its number' },
+        xFormat: { enum: VALUE_FORMATS, description: "how a category is written, e.g. month ('2026-06': 'Jun 2026', '2026年6月')" },
+        empty: localeKey,
+        when: condition,
+      },
+      ['type', 'title', 'caption', 'points', 'x', 'series', 'value'],
+    ),
   ],
 };
 

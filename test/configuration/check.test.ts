@@ -166,13 +166,13 @@ describe('configuration check', () => {
 
   it("reports a fragment's value not given, a value it does not take, and a fragment reading a value it does not take", () => {
     edit(root, 'screens/subscription-details.json', (json) => {
-      delete json.blocks[3].values.detail;
-      json.blocks[3].values.colour = 'red';
+      delete json.blocks[5].values.detail;
+      json.blocks[5].values.colour = 'red';
     });
     edit(root, 'screens/fragments/contact-preview.json', (json) => (json.blocks[0].when = { 'values.person': { type: 'object' } }));
     const problems = checkConfiguration(root);
-    expect(problems).to.deep.include({ file: 'screens/subscription-details.json', pointer: '/blocks/3', message: 'the fragment "subscription-summary" needs the value "detail" (give null when there is none)' });
-    expect(problems).to.deep.include({ file: 'screens/subscription-details.json', pointer: '/blocks/3/values/colour', message: 'the fragment "subscription-summary" takes no value "colour"; it takes: subscription, detail, warnings' });
+    expect(problems).to.deep.include({ file: 'screens/subscription-details.json', pointer: '/blocks/5', message: 'the fragment "subscription-summary" needs the value "detail" (give null when there is none)' });
+    expect(problems).to.deep.include({ file: 'screens/subscription-details.json', pointer: '/blocks/5/values/colour', message: 'the fragment "subscription-summary" takes no value "colour"; it takes: subscription, detail, warnings' });
     expect(problems).to.deep.include({ file: 'screens/fragments/contact-preview.json', pointer: '/blocks/0/when', message: 'the fragment takes no value "person"; it takes: contact' });
   });
 
@@ -205,6 +205,22 @@ describe('configuration check', () => {
       pointer: '/title',
       message: 'locale key "registration.noSuchTitle" is missing in ja',
     });
+  });
+
+  it("reports a chart's locale keys no language has, a field it lacks, and a value format it does not know", () => {
+    const chart = { type: 'chart', title: 'memberships.noSuchChart', caption: 'memberships.noSuchCaption', points: '$data.affiliations.affiliations', x: 'month', series: 'role', value: 'count', xFormat: 'month', empty: 'memberships.noSuchEmpty' };
+    edit(root, 'screens/memberships.json', (json) => json.blocks.push(chart));
+    const keys = checkConfiguration(root).filter((problem) => problem.file === 'screens/memberships.json' && problem.message.endsWith('is missing in ja'));
+    expect(keys.map((problem) => problem.pointer)).to.have.members(['/blocks/6/title', '/blocks/6/caption', '/blocks/6/empty']);
+    edit(root, 'screens/memberships.json', (json) => {
+      delete json.blocks[6].value;
+      json.blocks[6].xFormat = 'quarter';
+      json.blocks[6].title = 'memberships.title';
+    });
+    const shape = checkConfiguration(root).filter((problem) => problem.file === 'screens/memberships.json');
+    expect(shape).to.deep.include({ file: 'screens/memberships.json', pointer: '/blocks/6', message: "must have required property 'value'" });
+    expect(shape).to.deep.include({ file: 'screens/memberships.json', pointer: '/blocks/6/xFormat', message: 'must be equal to one of the allowed values' });
+    expect(shape.filter((problem) => problem.message.endsWith('is missing in ja'))).to.deep.equal([]);
   });
 
   it('reports a screen whose access class is not one of the four', () => {
@@ -319,7 +335,7 @@ describe('configuration check', () => {
       json.blocks.push({ type: 'text', text: 'subscriptionSummary.noSuchWord' });
     });
     const problems = checkConfiguration(root);
-    expect(problems).to.deep.include({ file: 'screens/subscription-details.json', pointer: '/blocks/6/name', message: 'unknown fragment "no-such-fragment"; known: class-header, contact-preview, subscription-summary' });
+    expect(problems).to.deep.include({ file: 'screens/subscription-details.json', pointer: '/blocks/8/name', message: 'unknown fragment "no-such-fragment"; known: class-header, contact-preview, subscription-summary' });
     expect(problems).to.deep.include({ file: 'screens/fragments/contact-preview.json', pointer: '', message: 'the fragment "contact-preview" shows itself' });
     expect(problems).to.deep.include({ file: 'screens/fragments/contact-preview.json', pointer: '/blocks/2/items/0/action', message: 'unknown action "noSuchAction" of the screen subscription-details (screens/subscription-details.json) that shows it' });
     expect(problems).to.deep.include({ file: 'screens/fragments/contact-preview.json', pointer: '/blocks/3/text', message: 'locale key "subscriptionSummary.noSuchWord" is missing in en' });

@@ -1,7 +1,7 @@
 /**
  * The spec's date formats: yyyy-MM-dd, and yyyy年M月d日 in Japanese; with the short weekday (SPEC 2.9, 2.11):
  * 'Tue, 2026-11-24' and '2026年11月24日(火)'. A date alone (yyyy-MM-dd) is that day; a date-time is shown in the
- * browser's time zone.
+ * browser's time zone. A month (a chart's categories): 'Jun 2026', '2026年6月'.
  */
 import moment from 'moment';
 import type { Language } from '../../common/languages.js';
@@ -22,6 +22,14 @@ export function formatWeekdayDate(value: string | Date, language: Language): str
   const weekday = WEEKDAYS[language][date.day()]!;
   const day = date.format(DATE_FORMAT[language]);
   return language === 'ja' ? `${day}(${weekday})` : `${weekday}, ${day}`;
+}
+
+const MONTH_FORMAT: Record<Language, string> = { ja: 'YYYY年M月', en: 'MMM YYYY' };
+
+/** A month (yyyy-MM): 'Jun 2026', '2026年6月' (moment's own English month names); anything else as it is. */
+export function formatMonth(value: string, language: Language): string {
+  const month = moment(value, 'YYYY-MM', true);
+  return month.isValid() ? month.format(MONTH_FORMAT[language]) : value;
 }
 
 /** A moment to the second, in the browser's time zone (the activity log): '2026-11-24 18:05:09', '2026年11月24日 18:05:09'. */

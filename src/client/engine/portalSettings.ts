@@ -42,10 +42,6 @@ export interface PortalSettingsRootState {
 
 export const selectPortalSettings = (state: PortalSettingsRootState): PortalSettings => state.portalSettings.settings;
 
-const NO_CLOSED_DAYS: string[] = [];
-/** The closed weekdays around today (none until the settings are in: the weekday table alone, the server checks again). */
-export const selectClosedDays = (state: PortalSettingsRootState): string[] => state.portalSettings.settings.closedDays ?? NO_CLOSED_DAYS;
-
 /** The announcement page for a language: `{lang}` in the configured URL becomes the language. */
 export const selectAnnouncementPageUrl =
   (language: Language) =>

@@ -3,9 +3,10 @@
  * in production). It lists every screen definition of screens/ and shows every form of schemas/ in Japanese and in
  * English — each language through an i18next instance of its own in an I18nextProvider — twice: empty and with wrong
  * sample values, validated from the first render so that every field's messages show. The forms are the engine's own
- * SchemaForm; submitting one here sends nothing.
+ * SchemaForm; submitting one here sends nothing. Block kinds whose look the configuration does not show (a chart) are
+ * rendered by the engine's own block renderer with sample data, in both languages too.
  */
-import { useEffect, useMemo, useState, type ReactElement } from 'react';
+import { lazy, Suspense, useEffect, useMemo, useState, type ReactElement } from 'react';
 import { I18nextProvider, useTranslation } from 'react-i18next';
 import type { i18n } from 'i18next';
 import type { UiSchema } from '@rjsf/utils';
@@ -13,13 +14,21 @@ import formNames from '../../../build/generated/forms.json';
 import screenList from '../../../build/generated/screens.json';
 import { LANGUAGES, type Language } from '../../common/languages.js';
 import type { FormDefinition, ScreenDefinition } from '../../common/screens.js';
+import { importScreenView } from '../engine/chunks.js';
 import { useFormModule } from '../engine/forms/formModule.js';
 import { SchemaForm, type FormData } from '../engine/forms/SchemaForm.js';
 import { createI18n } from '../engine/i18n.js';
 import { Loader } from '../engine/Loader.js';
-import { screenSummary, wrongSample } from './galleryValues.js';
+import type { ScreenContext } from '../engine/screen/values.js';
+import { BLOCK_SAMPLE_DATA, BLOCK_SAMPLES, screenSummary, wrongSample } from './galleryValues.js';
 
 const screens = screenList as ScreenDefinition[];
+
+/** The engine's block renderer, from the chunk of the block engine (no chunk of its own). */
+const Blocks = lazy(() => importScreenView().then((module) => ({ default: module.Blocks })));
+
+/** The screen the sample blocks belong to (they run no action). */
+const SAMPLE_SCREEN: ScreenDefinition = { id: 'gallery-blocks', path: '/dev/screens', access: 'unguarded', width: 'wide', title: 'gallery.blocks.heading', breadcrumb: [] };
 
 const SUMMARY_LABELS: Record<string, string> = {
   component: 'gallery.summary.component',
@@ -146,6 +155,45 @@ function FormEntry({ name, instances }: { name: string; instances: Record<Langua
   );
 }
 
+/** A block kind's variants in one language, over the sample data. */
+function BlockSampleInLanguage({ variants, language }: { variants: (typeof BLOCK_SAMPLES)[number]['variants']; language: Language }): ReactElement {
+  const { t } = useTranslation();
+  const context: ScreenContext = { params: {}, query: {}, state: {}, data: { sample: BLOCK_SAMPLE_DATA }, role: 'manager', flags: {}, me: null, organization: null, language };
+  return (
+    <>
+      {variants.map((variant) => (
+        <div key={variant.label}>
+          <h5 className="gallery__variant">{t(variant.label)}</h5>
+          <Suspense fallback={<Loader />}>
+            <Blocks blocks={[variant.block]} screen={SAMPLE_SCREEN} context={context} />
+          </Suspense>
+        </div>
+      ))}
+    </>
+  );
+}
+
+function BlockSample({ sample, instances }: { sample: (typeof BLOCK_SAMPLES)[number]; instances: Record<Language, i18n> }): ReactElement {
+  const { t } = useTranslation();
+  return (
+    <section className="gallery__block" aria-labelledby={`block-${sample.type}`}>
+      <h3 id={`block-${sample.type}`}>
+        <code>{sample.type}</code>
+      </h3>
+      <div className="gallery__languages">
+        {LANGUAGES.map((language) => (
+          <I18nextProvider key={language} i18n={instances[language]}>
+            <section className="gallery__language" lang={language} aria-label={`${sample.type} ${t(LANGUAGE_LABELS[language])}`}>
+              <h4 className="gallery__language-title">{t(LANGUAGE_LABELS[language])}</h4>
+              <BlockSampleInLanguage variants={sample.variants} language={language} />
+            </section>
+          </I18nextProvider>
+        ))}
+      </div>
+    </section>
+  );
+}
+
 /** An i18next instance per language, apart from the page's own (whose language the header can switch). */
 function useLanguageInstances(): Record<Language, i18n> | null {
   const [instances, setInstances] = useState<Record<Language, i18n> | null>(null);
@@ -174,6 +222,11 @@ export default function ScreenGallery(): ReactElement {
         <h2 id="gallery-forms">{t('gallery.forms.heading')}</h2>
         <p>{t('gallery.forms.lead')}</p>
         {instances ? (formNames as string[]).map((name) => <FormEntry key={name} name={name} instances={instances} />) : <Loader />}
+      </section>
+      <section aria-labelledby="gallery-blocks">
+        <h2 id="gallery-blocks">{t('gallery.blocks.heading')}</h2>
+        <p>{t('gallery.blocks.lead')}</p>
+        {instances ? BLOCK_SAMPLES.map((sample) => <BlockSample key={sample.type} sample={sample} instances={instances} />) : <Loader />}
       </section>
     </div>
   );

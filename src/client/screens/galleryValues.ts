@@ -1,9 +1,9 @@
 /**
- * The screen gallery's pure parts: a compact summary of a screen definition, and the deliberately wrong sample values
- * that make a form show its format and length messages.
+ * The screen gallery's pure parts: a compact summary of a screen definition, the deliberately wrong sample values
+ * that make a form show its format and length messages, and the sample blocks shown with data of their own.
  */
 import type { RJSFSchema, UiSchema } from '@rjsf/utils';
-import type { Block, ScreenDefinition } from '../../common/screens.js';
+import type { Block, ChartBlock, ScreenDefinition } from '../../common/screens.js';
 
 /** `text, links, panel(text, links), table(3 columns), form`: the blocks of a screen, in order. */
 export function blocksSummary(blocks: readonly Block[]): string {
@@ -12,6 +12,7 @@ export function blocksSummary(blocks: readonly Block[]): string {
       if (block.type === 'panel') return `panel(${blocksSummary(block.blocks)})`;
       if (block.type === 'table') return `table(${block.columns.length} columns)`;
       if (block.type === 'fragment') return `fragment(${block.name})`;
+      if (block.type === 'chart') return `chart(${block.value} by ${block.x} and ${block.series})`;
       return block.type;
     })
     .join(', ');
@@ -99,3 +100,53 @@ export function wrongSample(schema: RJSFSchema, uiSchema: UiSchema | undefined):
   }
   return sample;
 }
+
+/** The gallery's chart: learners by month and service group, from the sample data's `points`. */
+const SAMPLE_CHART: ChartBlock = {
+  type: 'chart',
+  title: 'gallery.blocks.chart.title',
+  caption: 'gallery.blocks.chart.caption',
+  points: '$data.sample.points',
+  x: 'month',
+  series: 'serviceGroupName',
+  value: 'learners',
+  xFormat: 'month',
+  empty: 'gallery.blocks.chart.empty',
+};
+
+/**
+ * Block kinds shown rendered, each as its variants with the sample data (`$data.sample`): what the configuration
+ * alone does not show (a chart's drawing, its empty text).
+ */
+export const BLOCK_SAMPLES: Array<{ type: Block['type']; variants: Array<{ label: string; block: Block }> }> = [
+  {
+    type: 'chart',
+    variants: [
+      { label: 'gallery.blocks.withPoints', block: SAMPLE_CHART },
+      { label: 'gallery.blocks.withoutPoints', block: { ...SAMPLE_CHART, points: '$data.sample.none' } },
+    ],
+  },
+];
+
+/** The sample blocks' data: six months of three service groups, one of them starting in the third month. */
+export const BLOCK_SAMPLE_DATA = {
+  points: [
+    ['2026-01', 'Unlimited Library', 120],
+    ['2026-01', 'Business English', 45],
+    ['2026-02', 'Unlimited Library', 132],
+    ['2026-02', 'Business English', 51],
+    ['2026-03', 'Unlimited Library', 128],
+    ['2026-03', 'Business English', 60],
+    ['2026-03', 'Leadership Program', 12],
+    ['2026-04', 'Unlimited Library', 150],
+    ['2026-04', 'Business English', 58],
+    ['2026-04', 'Leadership Program', 20],
+    ['2026-05', 'Unlimited Library', 161],
+    ['2026-05', 'Business English', 64],
+    ['2026-05', 'Leadership Program', 24],
+    ['2026-06', 'Unlimited Library', 174],
+    ['2026-06', 'Business English', 70],
+    ['2026-06', 'Leadership Program', 31],
+  ].map(([month, group, learners]) => ({ month, serviceGroupName: group, learners })),
+  none: [],
+};

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { formatDate, formatDateTime, formatWeekdayDate } from '../../../src/client/engine/dates.js';
+import { formatDate, formatDateTime, formatMonth, formatWeekdayDate } from '../../../src/client/engine/dates.js';
 import { formatted, formatValue } from '../../../src/client/engine/screen/formats.js';
 
 describe('date formats (SPEC section 9)', () => {
@@ -15,6 +15,14 @@ describe('date formats (SPEC section 9)', () => {
     expect(formatWeekdayDate('2026-11-24', 'en')).to.equal('Tue, 2026-11-24');
     expect(formatWeekdayDate('2026-11-24', 'ja')).to.equal('2026年11月24日(火)');
     expect(formatWeekdayDate('2026-11-29', 'ja')).to.equal('2026年11月29日(日)');
+  });
+
+  it("a month (a chart's categories): 'Jun 2026' in English, '2026年6月' in Japanese; what is no yyyy-MM as it is", () => {
+    expect(formatMonth('2026-06', 'en')).to.equal('Jun 2026');
+    expect(formatMonth('2026-12', 'ja')).to.equal('2026年12月');
+    expect(formatMonth('2026-13', 'en')).to.equal('2026-13');
+    expect(formatMonth('2026-06-01', 'ja')).to.equal('2026-06-01');
+    expect(formatValue('2026-01', 'month', 'fr')).to.equal('2026年1月');
   });
 
   it('value formats of texts: dates in the page language (ja for an unknown one), lists joined by commas, others as they are', () => {

@@ -3,8 +3,12 @@ import { Ajv } from 'ajv';
 import ajvErrors from 'ajv-errors';
 import type { RJSFSchema } from '@rjsf/utils';
 import { AJV_OPTIONS } from '../../../src/configuration/ajvOptions.js';
-import { loadFormSchemas, loadScreens } from '../../../src/configuration/load.js';
-import { blocksSummary, fieldSchema, screenSummary, wrongSample, wrongValue } from '../../../src/client/screens/galleryValues.js';
+import { loadFormSchemas, loadLocales, loadScreens } from '../../../src/configuration/load.js';
+import { screenDefinitionSchema } from '../../../src/configuration/screenSchema.js';
+import type { ChartBlock } from '../../../src/common/screens.js';
+import { chartData } from '../../../src/client/engine/screen/blocks/ChartView.js';
+import { resolveValue } from '../../../src/client/engine/screen/values.js';
+import { BLOCK_SAMPLE_DATA, BLOCK_SAMPLES, blocksSummary, fieldSchema, screenSummary, wrongSample, wrongValue } from '../../../src/client/screens/galleryValues.js';
 
 describe('screen gallery values', () => {
   it('summarises a screen: component, form, blocks (panels inside), data and actions', () => {
@@ -18,6 +22,32 @@ describe('screen gallery values', () => {
     const memberships = loadScreens().find((screen) => screen.id === 'memberships')!;
     const labels = screenSummary(memberships).map((row) => row.label);
     expect(labels).to.include.members(['blocks', 'data', 'actions', 'width']);
+  });
+
+  it('summarises a chart by its value, categories and series', () => {
+    expect(blocksSummary([{ type: 'chart', title: 'a.b', caption: 'a.c', points: '$data.x', x: 'month', series: 'serviceGroupName', value: 'learners' }])).to.equal(
+      'chart(learners by month and serviceGroupName)',
+    );
+  });
+
+  it('the sample blocks are blocks as screens/ has them, their words are in both languages, and the chart has points to draw', () => {
+    const validate = new Ajv({ allErrors: true, strict: false }).compile({ $defs: screenDefinitionSchema.$defs, $ref: '#/$defs/block' });
+    const locales = loadLocales();
+    const word = (language: 'ja' | 'en', key: string) => key.split('.').reduce<any>((node, step) => node?.[step], locales[language]);
+    expect(BLOCK_SAMPLES.map((sample) => sample.type)).to.include('chart');
+    for (const sample of BLOCK_SAMPLES) {
+      for (const { label, block } of sample.variants) {
+        expect(validate(block), `${sample.type}: ${JSON.stringify(validate.errors)}`).to.equal(true);
+        const keys = [label, ...(['title', 'caption', 'empty'] as const).map((name) => (block as unknown as Record<string, string | undefined>)[name]).filter((key) => key !== undefined)];
+        for (const key of keys) for (const language of ['ja', 'en'] as const) expect(word(language, key!), `${language} ${key}`).to.be.a('string');
+      }
+    }
+    const [withPoints, withoutPoints] = BLOCK_SAMPLES.find((sample) => sample.type === 'chart')!.variants.map((variant) => variant.block as ChartBlock);
+    const pointsOf = (block: ChartBlock) => resolveValue(block.points, { data: { sample: BLOCK_SAMPLE_DATA } }) as unknown[];
+    const drawn = chartData(pointsOf(withPoints!), withPoints!);
+    expect(drawn.categories).to.deep.equal(['2026-01', '2026-02', '2026-03', '2026-04', '2026-05', '2026-06']);
+    expect(drawn.series).to.deep.equal(['Unlimited Library', 'Business English', 'Leadership Program']);
+    expect(pointsOf(withoutPoints!)).to.deep.equal([]);
   });
 
   it('merges a local $ref into the field schema', () => {

@@ -72,8 +72,8 @@ export function anchorOf(uiSchema: UiSchema | undefined, path: string): string {
 }
 
 /**
- * `renderBlocks` shows the confirm and done steps' blocks: the block renderer (screen/Blocks.tsx), which shows this
- * form in turn, passes itself, so the two modules do not import each other.
+ * `renderBlocks` shows the confirm and done steps' blocks: the block renderer (screen/blocks/index.tsx), which shows
+ * this form in turn, passes itself, so the two modules do not import each other.
  */
 export function FormScreen({
   screen,

@@ -14,16 +14,21 @@ import { isPending, type OperationsRootState } from '../../state/operations.js';
 import { selectMe, selectOrganization, selectRole, type SessionRootState } from '../../state/session.js';
 import { actionOperation } from './dialogState.js';
 import type { FeatureFlagsRootState } from '../featureFlags.js';
-import { selectClosedDays, type PortalSettingsRootState } from '../portalSettings.js';
+import type { PortalSettingsRootState } from '../portalSettings.js';
 import { Loader } from '../Loader.js';
-import { Blocks } from './Blocks.js';
+import { Blocks } from './blocks/index.js';
 import { ActionDialog } from './ActionDialog.js';
 import { startScreenEngine } from './engineSagas.js';
 import { screenEntered, screenLeft, selectScreenData, type ScreenDataRootState } from './screenDataState.js';
 import { screenReady } from './screenModule.js';
 import { queryOf, type ScreenContext } from './values.js';
 
+/** The block renderer, for the screen gallery's sample blocks (which load it with this chunk). */
+export { Blocks };
+
 type ContextState = SessionRootState & FeatureFlagsRootState & ScreenDataRootState & OperationsRootState & PortalSettingsRootState;
+
+const NO_CLOSED_DAYS: string[] = [];
 
 /** The context the screen's conditions and values read. */
 export function useScreenContext(screen: ScreenDefinition): ScreenContext {
@@ -34,7 +39,8 @@ export function useScreenContext(screen: ScreenDefinition): ScreenContext {
   const flags = useSelector((root: ContextState) => root.featureFlags);
   const me = useSelector((root: ContextState) => selectMe(root));
   const organization = useSelector((root: ContextState) => selectOrganization(root));
-  const closedDays = useSelector((root: ContextState) => selectClosedDays(root));
+  // the business calendar's closed days (none until the settings are in: the weekday table alone; the server checks again)
+  const closedDays = useSelector((root: ContextState) => root.portalSettings.settings.closedDays ?? NO_CLOSED_DAYS);
   const { values: data, status, local } = useSelector((root: ContextState) => selectScreenData(root, screen.id));
   // the actions whose call is under way (e.g. SPEC 2.15: no Bulk update while an upload runs)
   const pending = useSelector(

@@ -1,7 +1,7 @@
-/** Values shown inside texts in the page's language (ValueFormat): dates, dates with weekday, lists. */
+/** Values shown inside texts in the page's language (ValueFormat): dates, dates with weekday, months, lists. */
 import { DEFAULT_LANGUAGE, isLanguage } from '../../../common/languages.js';
 import type { ValueFormat } from '../../../common/screens.js';
-import { formatDate, formatDateTime, formatWeekdayDate } from '../dates.js';
+import { formatDate, formatDateTime, formatMonth, formatWeekdayDate } from '../dates.js';
 
 export function formatValue(value: unknown, format: ValueFormat | undefined, language: string): unknown {
   const lang = isLanguage(language) ? language : DEFAULT_LANGUAGE;
@@ -12,6 +12,8 @@ export function formatValue(value: unknown, format: ValueFormat | undefined, lan
       return typeof value === 'string' && value !== '' ? formatWeekdayDate(value, lang) : value;
     case 'dateTime':
       return typeof value === 'string' && value !== '' ? formatDateTime(value, lang) : value;
+    case 'month':
+      return typeof value === 'string' && value !== '' ? formatMonth(value, lang) : value;
     case 'list':
       return Array.isArray(value) ? value.filter((element) => element !== null && element !== undefined && element !== '').join(', ') : value;
     default:

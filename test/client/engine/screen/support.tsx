@@ -15,6 +15,7 @@ import type { UnknownAction } from 'redux';
 import { formsReducer } from '../../../../src/client/engine/forms/formState.js';
 import { formsSaga } from '../../../../src/client/engine/forms/formSaga.js';
 import { featureFlagLoaded, featureFlagsReducers } from '../../../../src/client/engine/featureFlags.js';
+import { portalSettingsReducers } from '../../../../src/client/engine/portalSettings.js';
 import { dialogReducer } from '../../../../src/client/engine/screen/dialogState.js';
 import { screenActionsSaga } from '../../../../src/client/engine/screen/actions.js';
 import { announceRoutes, preloadSaga } from '../../../../src/client/engine/screen/preload.js';
@@ -73,6 +74,7 @@ export async function renderScreen(screenId: string, options: ScreenOptions = {}
       screenData: screenDataReducer,
       dialog: dialogReducer,
       ...(featureFlagsReducers as Record<string, (state: unknown, action: UnknownAction) => unknown>),
+      ...(portalSettingsReducers as Record<string, (state: unknown, action: UnknownAction) => unknown>),
     },
   });
   harness.run(screenDataSaga);

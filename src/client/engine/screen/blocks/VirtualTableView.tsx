@@ -1,0 +1,103 @@
+import { useEffect, useMemo, useRef, type FocusEvent, type ReactElement } from 'react';
+import { observeElementRect, useVirtualizer } from '@tanstack/react-virtual';
+import { useTranslation } from 'react-i18next';
+import { useDispatch } from 'react-redux';
+import type { ScreenDefinition, TableBlock, VirtualTable } from '../../../../common/screens.js';
+import { matches } from '../conditions.js';
+import { nextCursor, screenDataMoreWanted } from '../screenData.js';
+import { resolveValue, resolveValues, type ScreenContext } from '../values.js';
+import type { BlockProps } from './shared.js';
+import { rowContextOf, TableHead, TableRow } from './tableParts.js';
+
+interface VirtualTableProps extends BlockProps<TableBlock> {
+  layout: VirtualTable;
+  rows: unknown[];
+  columns: TableBlock['columns'];
+}
+
+/**
+ * A table of thousands of rows (the `virtual` option, SPEC §9 Users table): a scroll container holding only the rows
+ * in view and `overscan` more each way, spacer rows standing for the others. Screen readers hear the row count and
+ * each row's position (aria-rowcount, aria-rowindex); the container takes focus and scrolls by keyboard, and a row
+ * taking focus (Tab) is scrolled into view, so the rows after it are rendered and Tab reaches every row.
+ */
+export function VirtualTableView({ block, layout, screen, context, renderBlocks, rows, columns }: VirtualTableProps): ReactElement {
+  const { t } = useTranslation();
+  const scroller = useRef<HTMLDivElement>(null);
+  const alongside = useMemo(() => (block.alongside ? resolveValues(block.alongside, context) : undefined), [block, context]);
+  // computed once per list or context, not on each scroll (the virtualizer re-renders this component only)
+  const expanded = useMemo(
+    () => (block.expand ? rows.flatMap((item, index) => (matches(block.expand!.when, rowContextOf(block, context, alongside, item, index)) ? [index] : [])) : []),
+    [block, context, alongside, rows],
+  );
+  const expandedHeight = layout.expandedRowHeight ?? layout.rowHeight;
+  const virtualizer = useVirtualizer({
+    count: rows.length,
+    getScrollElement: () => scroller.current,
+    estimateSize: (index) => (expanded.includes(index) ? expandedHeight : layout.rowHeight),
+    overscan: layout.overscan,
+    initialRect: { width: layout.width, height: layout.height },
+    // before layout (and in tests) the container measures 0: the definition's height stands in
+    observeElementRect: (instance, changed) => observeElementRect(instance, (rect) => changed(rect.height > 0 ? rect : { width: layout.width, height: layout.height })),
+  });
+  useEffect(() => virtualizer.measure(), [virtualizer, expanded]);
+  const target = layout.scrollTo === undefined ? undefined : resolveValue(layout.scrollTo, context);
+  useEffect(() => {
+    const index = typeof target === 'number' ? target - (block.rowNumberFrom ?? 0) : -1;
+    if (index >= 0 && index < rows.length) virtualizer.scrollToIndex(index, { align: 'center' });
+  }, [virtualizer, target, block.rowNumberFrom, rows.length]);
+  // a row reached by Tab outside the view is brought into it (a clicked row is in view already: moving it under the
+  // pointer would lose the click)
+  const showFocused = (index: number, event: FocusEvent) => {
+    const box = scroller.current?.getBoundingClientRect();
+    const focused = (event.target as Element).getBoundingClientRect();
+    if (box && !(focused.bottom > box.top && focused.top < box.bottom)) virtualizer.scrollToIndex(index);
+  };
+  const items = virtualizer.getVirtualItems();
+  const more = useLoadMore(block, screen, context, rows.length, (items.at(-1)?.index ?? -1) + layout.overscan);
+  const before = items[0]?.start ?? 0;
+  const after = virtualizer.getTotalSize() - (items.at(-1)?.end ?? 0);
+  const spacer = (height: number) => height > 0 && <tr aria-hidden="true" className="table__spacer" style={{ height }} />;
+  return (
+    <div ref={scroller} className="table-scroll" style={{ maxHeight: layout.maxHeight, maxWidth: layout.width }} tabIndex={0} role="region" aria-label={t(block.caption)}>
+      {/* while pages remain, the number of rows is not known yet (WAI-ARIA: -1) */}
+      <table className="table" style={{ width: layout.width }} aria-rowcount={more ? -1 : rows.length + expanded.length + 1}>
+        <TableHead block={block} columns={columns} />
+        <tbody>
+          {spacer(before)}
+          {items.map(({ index, key }) => (
+            <TableRow
+              key={key}
+              block={block}
+              screen={screen}
+              rowContext={rowContextOf(block, context, alongside, rows[index], index)}
+              columns={columns}
+              expanded={expanded.includes(index)}
+              // the header is row 1; an expansion row above counts as a row
+              rowIndex={index + 2 + expanded.filter((other) => other < index).length}
+              heights={[layout.rowHeight, expandedHeight - layout.rowHeight]}
+              renderBlocks={renderBlocks}
+              onFocus={(event) => showFocused(index, event)}
+            />
+          ))}
+          {spacer(after)}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+/**
+ * A table of a paged data entry (`loadsMore`): asks for the next page once the rendered rows reach `reached` (the last
+ * row in view plus the overscan) at the end of the loaded ones. Whether pages remain.
+ */
+function useLoadMore(block: TableBlock, screen: ScreenDefinition, context: ScreenContext, count: number, reached: number): boolean {
+  const dispatch = useDispatch();
+  const key = block.loadsMore;
+  const more = key !== undefined && nextCursor(context.data[key], screen.data?.[key]?.pages) !== undefined;
+  const nearEnd = reached >= count - 1;
+  useEffect(() => {
+    if (more && nearEnd) dispatch(screenDataMoreWanted({ screenId: screen.id, key: key! }));
+  }, [dispatch, more, nearEnd, count, screen.id, key]);
+  return more;
+}
