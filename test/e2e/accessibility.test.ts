@@ -86,6 +86,8 @@ describe('Accessibility: axe-core over the portal’s pages (issue 8 §1)', func
         await page.waitForFunction(() => document.querySelector('.loader') === null);
         expect(await page.locator('.gallery__form').count()).to.equal(forms);
         expect(await page.locator('.gallery__screens tbody tr').count()).to.equal(loadScreens().length);
+        // the sample chart in both languages (axe checks its image and table too)
+        expect(await page.locator('.gallery__block svg[role="img"]').count()).to.equal(LANGUAGES.length);
         expect(await page.locator('.field__errors li').count()).to.be.greaterThan(forms * 4);
         // the messages of both languages, from locales/ (required, and the e-mail rule's own message)
         const text = (await page.locator('.gallery').textContent()) ?? '';
@@ -168,6 +170,8 @@ describe('Accessibility: axe-core over the portal’s pages (issue 8 §1)', func
         }
         // with the API, the lists were there when axe looked
         if (['/memberships', '/roles', '/contacts', '/billing_contacts', '/users'].includes(path)) expect(await page.locator('main table tbody tr').count(), `${path}: rows`).to.be.greaterThan(0);
+        // Home's overview (issue 30): axe saw the chart and its table of numbers
+        if (path === '/') expect(await page.locator('main svg[role="img"]').count(), 'the chart').to.equal(1);
       });
     }
 
