@@ -21,3 +21,6 @@ async function newestMail(url: string, matches: (mail: OutboxMail) => boolean, w
 export const mailWithSubject = (url: string, subject: string): Promise<OutboxMail> => newestMail(url, (mail) => mail.subject === subject, `"${subject}"`);
 
 export const mailTo = (url: string, to: string): Promise<OutboxMail> => newestMail(url, (mail) => mail.to === to, `to ${to}`);
+
+export const mailToWithSubject = (url: string, to: string, subject: string): Promise<OutboxMail> =>
+  newestMail(url, (mail) => mail.to === to && mail.subject === subject, `"${subject}" to ${to}`);
