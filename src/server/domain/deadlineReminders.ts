@@ -102,9 +102,11 @@ async function remind(deps: DeadlineReminderDeps, application: Candidate, change
     .executeTakeFirst();
   if (!claimed) return 0;
   const managers = await recipients(deps.db, application.organizationId);
+  const services = new Map<'ja' | 'en', string>();
   try {
     for (const manager of managers) {
       const language = mailLanguage(undefined, manager.language);
+      if (!services.has(language)) services.set(language, await serviceNames(deps.db, application.id, language));
       const link = `${deps.publicUrl}/subscription/${encodeURIComponent(application.requestCode)}?locale=${language}`;
       const mail = renderMail(
         'deadlineReminder',
@@ -113,7 +115,7 @@ async function remind(deps: DeadlineReminderDeps, application: Candidate, change
           organization: application.corporationOfficialName || application.gloplaIdName,
           requestCode: application.requestCode,
           serviceGroup: application.serviceGroupName[language],
-          services: await serviceNames(deps.db, application.id, language),
+          services: services.get(language)!,
           startsOn: application.startsOn,
           changeDeadline,
           daysLeft: daysLeftText(language, daysLeft),

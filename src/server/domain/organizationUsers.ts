@@ -119,7 +119,7 @@ const UTF8_BOM = Buffer.from([0xef, 0xbb, 0xbf]);
 /** What a decoder puts for bytes it cannot read, or a converting tool for a character it could not keep. */
 const REPLACEMENT = '\uFFFD';
 /** The bytes decoded or parsed in one turn of the event loop. */
-const CHUNK_BYTES = 256 * 1024;
+const CHUNK_BYTES = 128 * 1024;
 
 /**
  * An uploaded CSV as UTF-8 bytes, and the encoding it came in: a UTF-8 byte-order mark (dropped), else strict UTF-8,
