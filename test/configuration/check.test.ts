@@ -8,7 +8,7 @@ import { PROJECT_ROOT } from '../../src/configuration/load.js';
 /** A copy of the real configuration that a test may break. */
 function copyConfiguration(): string {
   const root = mkdtempSync(path.join(tmpdir(), 'config-'));
-  for (const dir of ['schemas', 'screens', 'locales', 'frame']) cpSync(path.join(PROJECT_ROOT, dir), path.join(root, dir), { recursive: true });
+  for (const dir of ['schemas', 'screens', 'locales', 'frame', 'calendar']) cpSync(path.join(PROJECT_ROOT, dir), path.join(root, dir), { recursive: true });
   return root;
 }
 

@@ -88,7 +88,7 @@ describe('docs/configuration.md: every example of the guide', () => {
   let root: string;
   beforeEach(() => {
     root = mkdtempSync(path.join(tmpdir(), 'guide-'));
-    for (const dir of ['schemas', 'screens', 'locales', 'frame']) cpSync(path.join(PROJECT_ROOT, dir), path.join(root, dir), { recursive: true });
+    for (const dir of ['schemas', 'screens', 'locales', 'frame', 'calendar']) cpSync(path.join(PROJECT_ROOT, dir), path.join(root, dir), { recursive: true });
   });
   afterEach(() => rmSync(root, { recursive: true, force: true }));
 
