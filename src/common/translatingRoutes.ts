@@ -1,6 +1,7 @@
 /**
  * The API routes whose answer is in the language `?lang=` asks for (ja by default): the names, texts and link labels
- * of services and groups, applications (their services' names), product roles, announcement articles. A screen's
+ * of services and groups, applications (their services' names, their calendar entries), the overview, product roles,
+ * announcement articles. A screen's
  * call to one of them gets the page's language unless it names a `lang` itself (src/client/engine/screen/calls.ts),
  * so no screen can forget it (issue 18). Paths as screens write them (after /api/v2/); the names of placeholders do
  * not matter. check:config checks that each is a server route; test/configuration/translatingRoutes.test.ts that the
@@ -15,6 +16,8 @@ export const TRANSLATING_ROUTES = [
   'GET organizations/:orgId/corporate_subscriptions',
   'POST organizations/:orgId/corporate_subscriptions',
   'GET organizations/:orgId/corporate_subscriptions/:requestCode',
+  'GET organizations/:orgId/corporate_subscriptions/:requestCode/calendar',
+  'GET organizations/:orgId/overview',
   'PATCH organizations/:orgId/corporate_subscriptions/:requestCode',
   'PATCH organizations/:orgId/confirmed_corporate_subscriptions/:requestCode',
   'GET organizations/:orgId/product_admin_roles',

@@ -1,23 +1,29 @@
 /**
  * Deadlines end to end (issue 30), in chromium against the real server and demo data, as the manager of G0000001: an
- * application starting on the earliest start date (through the wizard) shows on Home's Upcoming applications with its
+ * application starting on the nearest start date with a deadline to come (through the wizard) shows on Home's Upcoming applications with its
  * change deadline and the 'Deadline soon' mark, the reminder job (every 2 s here) mails the manager about it, and
  * Application Details saves its dates as an .ics file.
  */
 import { readFile } from 'node:fs/promises';
 import { expect } from 'chai';
 import type { Page } from 'playwright-core';
+import { addDays, tokyoToday } from '../../src/common/subscriptionRules.js';
 import { businessCalendar } from '../../src/server/domain/businessCalendar.js';
 import { mailToWithSubject } from './support/outbox.js';
 import { newPage, useE2E } from './support/portal.js';
 import { chooseOrganization, DEMO_PASSWORD, enterCredentials, MANAGER, useEnglish, waitForHeader } from './support/signin.js';
 
-/** Applies for the unlimited library (group 9) starting on the earliest date the wizard offers; its request code and start date. */
-async function applyForTheEarliestDate(page: Page, url: string): Promise<{ requestCode: string; startsOn: string }> {
+/**
+ * Applies for the unlimited library (group 9) starting on the first date the wizard offers whose change deadline is
+ * still to come (on a weekend the earliest date's has passed: SPEC §9's Saturday +3, Sunday +2); its request code and
+ * start date.
+ */
+async function applyForTheNearestDate(page: Page, url: string): Promise<{ requestCode: string; startsOn: string }> {
   await page.goto(`${url}/subscription/group/9/new`);
   await page.getByRole('heading', { level: 1, name: 'New application' }).waitFor();
   const startsOnField = page.getByLabel(/^Start date/);
-  const startsOn = (await startsOnField.getAttribute('min'))!;
+  let startsOn = (await startsOnField.getAttribute('min'))!;
+  while (!businessCalendar().isUpdatable(startsOn, tokyoToday())) startsOn = addDays(startsOn, 1);
   await startsOnField.fill(startsOn);
   await page.getByRole('group', { name: 'Admins' }).getByRole('checkbox').first().check();
   await page.evaluate(async (text) => navigator.clipboard.writeText(text), 'Mari\tOno\tまり\tおの\tmari.ono@example.com');
@@ -47,7 +53,7 @@ describe('Deadlines: Home, reminders and calendar entries (issue 30)', function 
       await enterCredentials(page, MANAGER, DEMO_PASSWORD);
       await chooseOrganization(page, 'G0000001');
       await waitForHeader(page, '[G0000001]');
-      const { requestCode, startsOn } = await applyForTheEarliestDate(page, url);
+      const { requestCode, startsOn } = await applyForTheNearestDate(page, url);
       const deadline = businessCalendar().changeDeadline(startsOn);
 
       // Home: the application in Upcoming applications, its deadline marked as near

@@ -6,6 +6,8 @@
  */
 import { expect } from 'chai';
 import type { Page } from 'playwright-core';
+import { addDays, tokyoToday } from '../../src/common/subscriptionRules.js';
+import { businessCalendar } from '../../src/server/domain/businessCalendar.js';
 import { mailWithSubject } from './support/outbox.js';
 import { newPage, useE2E } from './support/portal.js';
 import { chooseOrganization, DEMO_PASSWORD, enterCredentials, MANAGER, useEnglish, waitForHeader } from './support/signin.js';
@@ -54,7 +56,10 @@ describe('Applications: section, details, new and edit wizards, cancel (SPEC 2.9
       await page.waitForURL(/\/subscription\/group\/9\/new(\/input)?$/);
       await page.getByRole('heading', { level: 1, name: 'New application' }).waitFor();
       const startsOn = page.getByLabel(/^Start date/);
-      const earliest = (await startsOn.getAttribute('min'))!;
+      // the first date offered whose change deadline is still to come (on a weekend the earliest one's has passed:
+      // SPEC §9's Saturday +3, Sunday +2), so that the application can be changed below
+      let earliest = (await startsOn.getAttribute('min'))!;
+      while (!businessCalendar().isUpdatable(earliest, tokyoToday())) earliest = addDays(earliest, 1);
       await startsOn.fill(earliest);
       await page.getByRole('group', { name: 'Admins' }).getByRole('checkbox').first().check();
       await pasteLearners(page, LEARNERS);

@@ -3,7 +3,7 @@
  * A000000101 (emba, +30 days, 3 learners), A000000102 (started 30 days ago), A000000103 (gls class GLS-A, +21 days,
  * 12 learners), A000000104 (newhodaiplus, +42 days, 5 learners); manager@ (1) manages it, member@ (2) is its member,
  * pending@ (3) has not accepted the invitation. Each test that applies makes its own application starting on the
- * earliest start date: its change deadline is today or a business day or two away — near.
+ * nearest start date whose change deadline is still to come: a business day or two away at most — near.
  */
 import { expect } from 'chai';
 import { addDays, tokyoToday } from '../../../src/common/subscriptionRules.js';
@@ -21,6 +21,15 @@ describe('The overview and the deadline reminders (issue 30)', function () {
   const as = {} as Record<'manager' | 'member' | 'secondManager', Record<string, string>>;
   const today = tokyoToday();
   const calendar = businessCalendar();
+  /**
+   * The first start date from the earliest one whose change deadline has not passed: on a weekend the earliest start
+   * date (SPEC §9: Saturday +3, Sunday +2) already has its deadline behind it.
+   */
+  const nearest = () => {
+    let startsOn = calendar.earliestStartsOn(today);
+    while (!calendar.isUpdatable(startsOn, today)) startsOn = addDays(startsOn, 1);
+    return startsOn;
+  };
 
   before(async () => {
     await ctx.db.updateTable('services').set({ lastStartsOn: null }).where('id', '!=', 25).execute();
@@ -38,8 +47,8 @@ describe('The overview and the deadline reminders (issue 30)', function () {
 
   const call = (method: 'GET' | 'PUT' | 'POST' | 'PATCH', path: string, headers: Record<string, string>, payload?: Json) =>
     ctx.app.inject({ method, url: `/api/v2/${path}`, headers, ...(payload ? { payload } : {}) });
-  /** A newhodaiplus application of G0000001 starting on `startsOn` (default: the earliest start date); its request code. */
-  const apply = async (startsOn = calendar.earliestStartsOn(today)) => {
+  /** A newhodaiplus application of G0000001 starting on `startsOn` (default: the nearest with a deadline to come); its request code. */
+  const apply = async (startsOn = nearest()) => {
     const learners = [0, 1].map((index) => ({ last_name: '山田', first_name: `花子${index}`, kana_last_name: 'やまだ', kana_first_name: 'はなこ', email: `hanako${index}-${startsOn}@example.com` }));
     const response = await call('POST', 'organizations/1/corporate_subscriptions', as.manager, {
       service_group_id: 9,
@@ -127,7 +136,7 @@ describe('The overview and the deadline reminders (issue 30)', function () {
       expect(ja).to.have.length(1);
       expect(ja[0]!.subject).to.match(/^【法人管理者ポータル】変更期限のお知らせ/);
       expect(en).to.have.length(1);
-      const deadline = calendar.changeDeadline(calendar.earliestStartsOn(today));
+      const deadline = calendar.changeDeadline(nearest());
       expect(en[0]!.subject).to.equal(`Reminder: changes to application ${requestCode} are possible until ${deadline}`);
       expect(en[0]!.textPart).to.include(`Last day for changes and cancellation: ${deadline}`).and.include(`/subscription/${requestCode}?locale=en`);
 
@@ -140,15 +149,15 @@ describe('The overview and the deadline reminders (issue 30)', function () {
       const off = await call('PUT', 'admins/me/notification_settings', as.secondManager, { deadline_reminders: false });
       expect(off.json()).to.deep.equal({ deadline_reminders: false });
       expect((await call('GET', 'admins/me/notification_settings', as.secondManager)).json()).to.deep.equal({ deadline_reminders: false });
-      const requestCode = await apply(addDays(calendar.earliestStartsOn(today), 1));
+      const requestCode = await apply(addDays(nearest(), 1));
       await ctx.app.runDeadlineReminders(today);
       expect(await remindersTo('second-manager@example.com', requestCode)).to.have.length(0);
       await call('PUT', 'admins/me/notification_settings', as.secondManager, { deadline_reminders: true });
     });
 
     it('reminds again when a change of the start date moves the deadline', async () => {
-      // a start date whose deadline is today (the earliest one's) moved to the next business day's: a deadline a day later
-      const startsOn = calendar.earliestStartsOn(today);
+      // the nearest start date's deadline, then a start date whose deadline is the next business day
+      const startsOn = nearest();
       const requestCode = await apply(addDays(startsOn, 2));
       await ctx.db.updateTable('corporateSubscriptions').set({ startsOn }).where('requestCode', '=', requestCode).execute();
       await ctx.app.runDeadlineReminders(today);
