@@ -92,7 +92,7 @@ async function serviceNames(db: Db, subscriptionId: number, language: 'ja' | 'en
 const daysLeftText = (language: 'ja' | 'en', days: number) =>
   localeText(language, `mail.deadlineReminder.daysLeft.${days === 0 ? 'zero' : days === 1 ? 'one' : 'other'}`).replace('{{count}}', String(days));
 
-/** Claims the reminder of this deadline (false: already sent), then queues a mail to each of the organisation's managers. */
+/** Claims the reminder of this deadline, then queues a mail to each of the organisation's managers; the mails queued (0: claimed before). */
 async function remind(deps: DeadlineReminderDeps, application: Candidate, changeDeadline: string, daysLeft: number): Promise<number> {
   const claimed = await deps.db
     .insertInto('deadlineReminders')
