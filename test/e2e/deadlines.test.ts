@@ -11,7 +11,7 @@ import { addDays, tokyoToday } from '../../src/common/subscriptionRules.js';
 import { businessCalendar } from '../../src/server/domain/businessCalendar.js';
 import { mailToWithSubject } from './support/outbox.js';
 import { newPage, useE2E } from './support/portal.js';
-import { chooseOrganization, DEMO_PASSWORD, enterCredentials, MANAGER, useEnglish, waitForHeader } from './support/signin.js';
+import { MANAGER, signInAt } from './support/signin.js';
 
 /**
  * Applies for the unlimited library (group 9) starting on the first date the wizard offers whose change deadline is
@@ -48,11 +48,7 @@ describe('Deadlines: Home, reminders and calendar entries (issue 30)', function 
     const page = await newPage(e2e.browser, errors);
     await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: url });
     try {
-      await useEnglish(page, url);
-      await page.goto(`${url}/`);
-      await enterCredentials(page, MANAGER, DEMO_PASSWORD);
-      await chooseOrganization(page, 'G0000001');
-      await waitForHeader(page, '[G0000001]');
+      await signInAt(page, url, '/', { email: MANAGER, gloplaId: 'G0000001', choose: true });
       const { requestCode, startsOn } = await applyForTheNearestDate(page, url);
       const deadline = businessCalendar().changeDeadline(startsOn);
 

@@ -113,12 +113,13 @@ async function learnerCountsOf(db: Db, subscriptionIds: number[]): Promise<Map<n
 }
 
 function summaryOf(row: SubscriptionRow, services: SummaryService[], userCount: number, today: string): SubscriptionSummary {
+  const changeDeadline = businessCalendar().changeDeadline(row.startsOn);
   return {
     id: row.id,
     requestCode: row.requestCode,
     etag: etagOf(row.version),
-    isUpdatable: businessCalendar().isUpdatable(row.startsOn, today),
-    changeDeadline: businessCalendar().changeDeadline(row.startsOn),
+    isUpdatable: today <= changeDeadline,
+    changeDeadline,
     appliedAt: new Date(row.appliedAt).toISOString(),
     startsOn: [row.startsOn],
     userCount,

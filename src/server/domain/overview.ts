@@ -10,7 +10,7 @@ import type { Language } from '../../common/languages.js';
 import { addDays } from '../../common/subscriptionRules.js';
 import type { Db } from '../db/index.js';
 import { businessCalendar } from './businessCalendar.js';
-import { applicationStartsOn } from './classDeadlines.js';
+import { applicationStartsOn, learnerCount } from './classDeadlines.js';
 import { openClasses } from './projects.js';
 
 /** How far ahead the upcoming applications reach, and how many the overview lists at most. */
@@ -28,8 +28,6 @@ export interface OverviewReader {
   /** A deadline this close (business days left, or fewer) is highlighted: the reminders' setting. */
   nearBusinessDays: number;
 }
-
-const learnerCount = sql<number>`(select count(*)::int from subscription_learners where subscription_learners.subscription_id = corporate_subscriptions.id)`;
 
 /** The applications starting from today to UPCOMING_DAYS ahead, soonest first, with their change deadlines. */
 async function upcomingApplications(db: Db, reader: OverviewReader) {

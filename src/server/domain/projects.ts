@@ -8,7 +8,7 @@ import { sql } from 'kysely';
 import type { ProjectAnswer, ProjectClassAnswer, ProjectsAnswer } from '../../common/api/answers.js';
 import type { Db } from '../db/index.js';
 import { businessCalendar } from './businessCalendar.js';
-import { applicationStartsOn } from './classDeadlines.js';
+import { applicationStartsOn, learnerCount } from './classDeadlines.js';
 
 /** Who reads: the organisation, today (Asia/Tokyo), the enlargement days of the class deadlines. */
 export interface ProjectReader {
@@ -113,7 +113,7 @@ export async function listProjects(db: Db, reader: ProjectReader): Promise<Proje
       'corporateSubscriptions.projectClassId',
       'corporateSubscriptions.requestCode',
       applicationStartsOn.as('startsOn'),
-      sql<number>`(select count(*)::int from subscription_learners where subscription_learners.subscription_id = corporate_subscriptions.id)`.as('userCount'),
+      learnerCount.as('userCount'),
     ])
     .where('corporateSubscriptions.organizationId', '=', reader.organizationId)
     .where('projectClasses.kind', '=', 'gls')
