@@ -1,9 +1,10 @@
 /** `npm run build`: generates the configuration modules, runs webpack (dist/), then compiles the server (build/server). */
-import { utimesSync } from 'node:fs';
+import { mkdirSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import webpack from 'webpack';
 import { PROJECT_ROOT } from '../src/configuration/load.js';
 import { buildServer } from './buildServer.js';
+import { FIRST_LOAD_FILE, measureFirstLoad } from './firstLoad.js';
 import { generate } from './generate.js';
 import { webpackConfig } from '../webpack.config.js';
 
@@ -16,6 +17,10 @@ export function build(mode: 'production' | 'development' = 'production'): Promis
       // webpack leaves a file it would write unchanged as it was: the stale check (browserBuild.ts) reads this time
       const now = new Date();
       utimesSync(path.join(PROJECT_ROOT, 'dist', 'index.html'), now, now);
+      if (mode === 'production') {
+        mkdirSync(path.dirname(FIRST_LOAD_FILE), { recursive: true });
+        writeFileSync(FIRST_LOAD_FILE, JSON.stringify(measureFirstLoad(stats)));
+      }
       resolve(stats);
     });
   });

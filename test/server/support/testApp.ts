@@ -196,6 +196,9 @@ export async function startTestServer(options: TestAppOptions = {}): Promise<Tes
       url,
       dataDir,
       async close() {
+        // the tests are over: a keep-alive connection a client left open (one whose answer it aborted keeps the
+        // server's close waiting for Node's 72-second keep-alive timeout) is cut rather than waited for
+        testApp.app.server.closeAllConnections();
         await testApp.close();
         await rm(dataDir, { recursive: true, force: true });
       },
