@@ -58,7 +58,8 @@ export async function startPortal(env: Record<string, string> = {}, options: Por
   const port = await freePort();
   const dataDir = mkdtempSync(path.join(tmpdir(), 'portal-e2e-'));
   const url = `http://${options.hostName ?? '127.0.0.1'}:${port}`;
-  const databaseUrl = process.env.TEST_DATABASE_URL;
+  const baseUrl = process.env.TEST_DATABASE_URL;
+  const databaseUrl = baseUrl ? await freshDatabase(baseUrl) : '';
   const child = spawnChild(process.execPath, [SERVER_MAIN], {
     cwd: PROJECT_ROOT,
     env: {
@@ -69,7 +70,7 @@ export async function startPortal(env: Record<string, string> = {}, options: Por
       DATA_DIR: dataDir,
       SEED: 'demo',
       LOG_LEVEL: 'warn',
-      ...(databaseUrl ? { DATABASE_URL: await freshDatabase(databaseUrl) } : { DATABASE_URL: '' }),
+      DATABASE_URL: databaseUrl,
       ...env,
     },
     stdio: ['ignore', 'inherit', 'inherit'],
@@ -77,6 +78,7 @@ export async function startPortal(env: Record<string, string> = {}, options: Por
   const stop = async () => {
     await stopChild(child);
     rmSync(dataDir, { recursive: true, force: true });
+    if (baseUrl) await dropDatabase(baseUrl, databaseUrl);
   };
   try {
     // the readiness probe by address: the server listens on 127.0.0.1, which `localhost` may not resolve to first
@@ -88,17 +90,29 @@ export async function startPortal(env: Record<string, string> = {}, options: Por
   return { url, stop };
 }
 
-/** With TEST_DATABASE_URL, each portal gets a database of its own on that PostgreSQL server. */
-async function freshDatabase(baseUrl: string): Promise<string> {
+/** Runs one statement on the PostgreSQL server of TEST_DATABASE_URL. */
+async function onServer(baseUrl: string, statement: string): Promise<void> {
   const { default: pg } = await import('pg');
-  const name = `e2e_${Date.now().toString(36)}_${Math.random().toString(36).slice(2, 8)}`;
   const client = new pg.Client({ connectionString: baseUrl });
   await client.connect();
-  await client.query(`create database ${name}`);
-  await client.end();
+  try {
+    await client.query(statement);
+  } finally {
+    await client.end();
+  }
+}
+
+/** With TEST_DATABASE_URL, each portal gets a database of its own on that PostgreSQL server, dropped when it stops. */
+async function freshDatabase(baseUrl: string): Promise<string> {
+  const name = `e2e_${Date.now().toString(36)}_${Math.random().toString(36).slice(2, 8)}`;
+  await onServer(baseUrl, `create database ${name}`);
   const url = new URL(baseUrl);
   url.pathname = `/${name}`;
   return url.toString();
+}
+
+async function dropDatabase(baseUrl: string, databaseUrl: string): Promise<void> {
+  await onServer(baseUrl, `drop database if exists ${new URL(databaseUrl).pathname.slice(1)} with (force)`);
 }
 
 export async function launchBrowser(): Promise<Browser> {
