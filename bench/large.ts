@@ -6,7 +6,10 @@
  * The portal runs as `npm start` runs it, in its own process; the demo manager signs in over HTTP. Each read: autocannon
  * with 10 connections for BENCH_DURATION seconds (default 5); the exports (one at a time per admin) are downloaded in
  * turn; the signed-in admin's own list is read while two clients download the learners. Beside each row: the longest
- * event-loop delay of the portal meanwhile (its /metrics, prom-client's monitorEventLoopDelay) and its memory.
+ * turn of the event loop one request of it holds — the portal's longest event-loop delay (its /metrics, prom-client's
+ * monitorEventLoopDelay) while one client sends the same request over and over (ONE_CLIENT_SECONDS; the downloads are
+ * one client already): at 10 connections, answers that arrive together run back to back and the delay adds up several
+ * requests' turns, which the p99 judges — and the portal's largest memory.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
@@ -34,6 +37,8 @@ const scale = Number(process.env.BENCH_LARGE_SCALE ?? 1);
 const keep = process.env.BENCH_LARGE_KEEP === '1';
 const KEPT_DATABASE = 'portal_bench_large';
 const CONNECTIONS = 10;
+/** How long one client repeats a request while its longest event-loop turn is read. */
+const ONE_CLIENT_SECONDS = 2;
 /** Issue 27's goals: a read's p99, a page of 999 applications', the event loop's longest turn. */
 export const LARGE_READ_GOAL_MS = 100;
 export const LARGE_APPLICATIONS_GOAL_MS = 150;
@@ -45,15 +50,15 @@ export const APPLICATION_CHECKS_GROWTH_MS = 5;
 const LARGE_RANDOM_PAGE_COST = 1.1;
 
 export interface LargeRow extends Row {
-  /** The portal's longest event-loop delay during the row, ms. */
-  loopMaxMs: number;
+  /** The longest event-loop turn one request of the row held (the portal's loop delay with one client), ms; undefined: not a goal of the row. */
+  loopMaxMs?: number;
   goalMs: number;
   /** Which latency the goal is for (p99 unless told). */
   compare?: 'p50' | 'p99';
 }
 
-/** A row holds when its latency is within its goal, nothing failed and the portal's event loop never waited longer than EVENT_LOOP_GOAL_MS. */
-const holds = (row: LargeRow) => row[row.compare ?? 'p99'] <= row.goalMs && row.errors === 0 && row.loopMaxMs <= EVENT_LOOP_GOAL_MS;
+/** A row holds when its latency is within its goal, nothing failed and no request of it held the event loop longer than EVENT_LOOP_GOAL_MS. */
+const holds = (row: LargeRow) => row[row.compare ?? 'p99'] <= row.goalMs && row.errors === 0 && (row.loopMaxMs ?? 0) <= EVENT_LOOP_GOAL_MS;
 
 interface Portal {
   url: string;
@@ -63,13 +68,26 @@ interface Portal {
 /** A measured row without the portal's loop delay, which `sampled` adds. */
 type Measured = Omit<LargeRow, 'loopMaxMs'>;
 
-/** autocannon on one read, 10 connections; the answer checked first. */
-async function measureRead(portal: Portal, read: string, apiPath: string, goalMs: number): Promise<Measured> {
+/** How many clients send a row's requests, for how many seconds: 10 connections for `duration`, or one client for its longest turn. */
+interface Load {
+  connections: number;
+  seconds: number;
+}
+const TEN_CLIENTS: Load = { connections: CONNECTIONS, seconds: duration };
+const ONE_CLIENT: Load = { connections: 1, seconds: ONE_CLIENT_SECONDS };
+
+/** The longest event-loop turn one request holds: the portal's loop delay while one client repeats it. */
+async function longestTurn(portal: Portal, oneClient: Promise<unknown>): Promise<number> {
+  return (await whileSampling(portal.url, oneClient)).loopMaxMs;
+}
+
+/** autocannon on one read; the answer checked first. */
+async function measureRead(portal: Portal, read: string, apiPath: string, goalMs: number, load = TEN_CLIENTS): Promise<Measured> {
   const url = `${portal.url}/api/v2/${apiPath}`;
   const check = await fetch(url, { headers: portal.headers });
   if (check.status !== 200) throw new Error(`${apiPath} answered ${check.status}: ${(await check.text()).slice(0, 300)}`);
   await check.arrayBuffer();
-  const result = await autocannon({ url, headers: portal.headers, connections: CONNECTIONS, duration });
+  const result = await autocannon({ url, headers: portal.headers, connections: load.connections, duration: load.seconds });
   return { ...rowOf(read, result), goalMs };
 }
 
@@ -86,7 +104,7 @@ async function firstContactIds(portal: Portal): Promise<{ billingContactId: stri
  * A new application's checks, as a dry run (the same checks as the real POST, nothing stored, so every request sees
  * the same organisation): a newhodaiplus application of two learners with the organisation's first contacts.
  */
-async function measureApplicationChecks(portal: Portal, read: string, goalMs: number): Promise<Measured> {
+async function measureApplicationChecks(portal: Portal, read: string, goalMs: number, load = TEN_CLIENTS): Promise<Measured> {
   const learner = (index: number) => ({ last_name: '山田', first_name: '太郎', kana_last_name: 'やまだ', kana_first_name: 'たろう', email: `bench-learner${index}@example.com` });
   const { billingContactId, contactId } = await firstContactIds(portal);
   const body = JSON.stringify({
@@ -104,7 +122,7 @@ async function measureApplicationChecks(portal: Portal, read: string, goalMs: nu
   const headers = { ...portal.headers, 'content-type': 'application/json' };
   const check = await fetch(url, { method: 'POST', headers, body });
   if (check.status !== 200) throw new Error(`the application's dry run answered ${check.status}: ${(await check.text()).slice(0, 300)}`);
-  const result = await autocannon({ url, method: 'POST', headers, body, connections: CONNECTIONS, duration });
+  const result = await autocannon({ url, method: 'POST', headers, body, connections: load.connections, duration: load.seconds });
   return { ...rowOf(read, result), goalMs };
 }
 
@@ -116,8 +134,9 @@ async function demoApplicationChecks(dataDir: string): Promise<LargeRow> {
     const started = await startPortal(demo.url!, dataDir);
     try {
       const portal: Portal = { url: started.url, headers: { 'x-v2-admin-auth-token': `Bearer ${await signInOverHttp(started.url, MANAGER_EMAIL, DEMO_PASSWORD, 'G0000001')}` } };
-      const { result, loopMaxMs } = await whileSampling(portal.url, measureApplicationChecks(portal, 'POST an application (dry run), demo size', Number.POSITIVE_INFINITY));
-      return { ...result, loopMaxMs };
+      const read = 'POST an application (dry run), demo size';
+      const result = await measureApplicationChecks(portal, read, Number.POSITIVE_INFINITY);
+      return { ...result, loopMaxMs: await longestTurn(portal, measureApplicationChecks(portal, read, Number.POSITIVE_INFINITY, ONE_CLIENT)) };
     } finally {
       await stopChild(started.child);
     }
@@ -204,7 +223,7 @@ export async function benchLarge(): Promise<{ rows: LargeRow[]; memoryMb: number
     };
     const org = 'organizations/1';
     const { id: actorId } = (await testDatabase.db.selectFrom('admins').select('id').where('email', '=', 'large-admin-1@example.com').executeTakeFirstOrThrow()) as { id: number };
-    // a row with the portal's longest loop delay meanwhile; the largest memory of all rows kept
+    // a row with the portal's longest loop delay meanwhile (one client's downloads); the largest memory of all rows kept
     const peak = async (work: Promise<Measured>): Promise<LargeRow> => {
       const { result, peakMb, loopMaxMs } = await whileSampling(portal.url, work);
       memoryMb = Math.max(memoryMb, peakMb);
@@ -220,7 +239,10 @@ export async function benchLarge(): Promise<{ rows: LargeRow[]; memoryMb: number
       [`admins (${size.own.admins + 2})`, `${org}/affiliations`, LARGE_READ_GOAL_MS],
       ["the admin's own organisations", 'admins/me/affiliations', LARGE_READ_GOAL_MS],
     ];
-    for (const [read, apiPath, goalMs] of reads) rows.push(await peak(measureRead(portal, read, apiPath, goalMs)));
+    for (const [read, apiPath, goalMs] of reads) {
+      const row = await peak(measureRead(portal, read, apiPath, goalMs));
+      rows.push({ ...row, loopMaxMs: await longestTurn(portal, measureRead(portal, read, apiPath, goalMs, ONE_CLIENT)) });
+    }
     rows.push(await peak(measureDownload(portal, `learners (${size.own.learners}), JSON`, `${org}/users`, 1000)));
     rows.push(await peak(measureDownload(portal, 'learners, CSV', `${org}/users/csv`, 1000)));
     rows.push(await peak(measureDownload(portal, 'Activity log CSV, 400 days', `${org}/audit_events/csv?days=400`, 6000)));
@@ -230,11 +252,14 @@ export async function benchLarge(): Promise<{ rows: LargeRow[]; memoryMb: number
     const own = await peak(measureRead(portal, "own organisations while 2 clients download the learners", 'admins/me/affiliations', LARGE_READ_GOAL_MS));
     stop();
     await downloads;
-    rows.push(own);
+    rows.push({ ...own, loopMaxMs: undefined }); // its requests' turns are the row above's; here the p99 is the goal
     const demoChecks = await demoApplicationChecks(dataDir);
     rows.push(demoChecks);
     // goal of the large size's application checks: at most APPLICATION_CHECKS_GROWTH_MS over the demo size's p50
-    rows.push({ ...(await peak(measureApplicationChecks(portal, 'POST an application (dry run), large size', demoChecks.p50 + APPLICATION_CHECKS_GROWTH_MS))), compare: 'p50' });
+    const checks = 'POST an application (dry run), large size';
+    const checksGoal = demoChecks.p50 + APPLICATION_CHECKS_GROWTH_MS;
+    const checksRow = await peak(measureApplicationChecks(portal, checks, checksGoal));
+    rows.push({ ...checksRow, compare: 'p50', loopMaxMs: await longestTurn(portal, measureApplicationChecks(portal, checks, checksGoal, ONE_CLIENT)) });
   } finally {
     for (const child of children) await stopChild(child);
     await (keep ? testDatabase.database.close() : testDatabase.destroy());
@@ -249,8 +274,8 @@ export async function benchLarge(): Promise<{ rows: LargeRow[]; memoryMb: number
       'p99 ms': row.p99,
       'req/s': Math.round(row.requestsPerSecond * 10) / 10,
       errors: row.errors,
-      'loop max ms': Math.round(row.loopMaxMs),
-      goal: Number.isFinite(row.goalMs) ? `${row.compare ?? 'p99'} ≤ ${row.goalMs} ms, loop ≤ ${EVENT_LOOP_GOAL_MS}` : '(baseline)',
+      'one request\'s longest loop turn, ms': row.loopMaxMs === undefined ? '—' : Math.round(row.loopMaxMs),
+      goal: Number.isFinite(row.goalMs) ? `${row.compare ?? 'p99'} ≤ ${row.goalMs} ms${row.loopMaxMs === undefined ? '' : `, turn ≤ ${EVENT_LOOP_GOAL_MS}`}` : '(baseline)',
       holds: holds(row) ? 'yes' : 'NO',
     })),
   );

@@ -45,6 +45,7 @@ const TARGET_OF: Record<string, string> = {
   user: 'user',
   account: 'admin',
   signIn: 'admin',
+  organization: 'organization',
 };
 
 const literal = (text: string) => `'${text.replace(/'/g, "''")}'`;

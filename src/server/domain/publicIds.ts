@@ -26,6 +26,8 @@ const MAX_INT_ID = 2 ** 31 - 1;
 /** The largest audit event id shown (a `bigint` column, shown as text; far beyond any trail's count). */
 const MAX_EVENT_ID = 2 ** 48;
 const ROUNDS = 8;
+/** The public ids a codec keeps at hand (a few MB at most). */
+const REMEMBERED_IDS = 65_536;
 
 export type IdKind = 'contact' | 'billingContact' | 'subscription' | 'learner' | 'auditEvent';
 
@@ -72,11 +74,18 @@ function feistelCodec(key: Buffer, bits: number, max: number): IdCodec {
     return y;
   };
   const isId = (value: number) => Number.isSafeInteger(value) && value >= 1 && value <= max;
+  // the ids a list shows again and again (a page of 999 applications, its contacts): eight AES blocks each otherwise
+  const remembered = new Map<number, number>();
   return {
     toPublic: (id) => {
       if (id === 0) return 0;
+      let publicId = remembered.get(id);
+      if (publicId !== undefined) return publicId;
       if (!isId(id)) throw new RangeError(`id ${id} is beyond the public ids`);
-      return walk(encrypt, id - 1) + 1;
+      publicId = walk(encrypt, id - 1) + 1;
+      if (remembered.size >= REMEMBERED_IDS) remembered.clear();
+      remembered.set(id, publicId);
+      return publicId;
     },
     toStored: (publicId) => (isId(publicId) ? walk(decrypt, publicId - 1) + 1 : undefined),
   };
