@@ -126,7 +126,7 @@ async function clientVisits(page: Page, url: string): Promise<Array<{ path: stri
     await page.locator(PAGES[0]!.content).first().waitFor();
     for (const { menu, path, content } of CLIENT_VISITS) {
       await page.getByRole('button', { name: 'Menu' }).click();
-      const link = page.getByRole('link', { name: menu });
+      const link = page.getByRole('link', { name: menu, exact: true });
       await link.hover();
       await page.evaluate(() => (window as unknown as Watched).contentWatch.reset());
       await link.click();

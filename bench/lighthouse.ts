@@ -34,6 +34,17 @@ export interface LighthouseRow {
   textCompression: boolean;
   /** The accessibility and best-practices audits that failed, each with the elements it names. */
   failures: string[];
+  /** The longest main-thread tasks (simulated), with the script each ran: where the blocking time comes from. */
+  longTasks: string[];
+}
+
+/** The three longest tasks of the `long-tasks` audit, as 'ms script'. */
+function longTasks(lhr: Result): string[] {
+  const items = ((lhr.audits['long-tasks']?.details as { items?: Array<{ url: string; duration: number }> } | undefined)?.items ?? []).slice();
+  return items
+    .sort((a, b) => b.duration - a.duration)
+    .slice(0, 3)
+    .map((item) => `${Math.round(item.duration)} ms ${item.url.replace(/^https?:\/\/[^/]+/, '')}`);
 }
 
 const score = (lhr: Result, category: string) => Math.round((lhr.categories[category]?.score ?? 0) * 100);
@@ -92,6 +103,7 @@ function row(path: string, lhr: Result): LighthouseRow {
     transferredBytes: numeric(lhr, 'total-byte-weight'),
     textCompression: passes(lhr, 'uses-text-compression'),
     failures: failures(lhr, ['accessibility', 'best-practices']),
+    longTasks: longTasks(lhr),
   };
 }
 
@@ -125,6 +137,7 @@ function print(rows: LighthouseRow[]): void {
   );
   console.table(lighthouseGoals(rows));
   for (const failure of rows.flatMap((each) => each.failures.map((text) => `${each.page} ${text}`))) console.log(`failed: ${failure}`);
+  for (const each of rows) console.log(`longest tasks of ${each.page}: ${each.longTasks.join('; ') || 'none'}`);
 }
 
 export async function benchLighthouse(): Promise<LighthouseRow[]> {
