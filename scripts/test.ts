@@ -1,7 +1,7 @@
 /**
- * `npm test`: every test, in three mocha runs that must not share a process — Node-side tests (server, common,
- * configuration), browser-side tests (client, under jsdom) and end-to-end tests (a real server and chromium).
- * All groups run even when one fails; the Node-side group runs beside the other two (TEST_LANES=1: one after the
+ * `npm test`: every test, in four mocha runs that must not share a process — Node-side tests (server, common), the
+ * configuration's checks, browser-side tests (client, under jsdom) and end-to-end tests (a real server and chromium).
+ * All groups run even when one fails; the Node-side group runs beside the others (TEST_LANES=1: one after the
  * other), its output live and theirs when each ends. The last line is `N passed, N failed`.
  * Each group's peak memory (printed by test/support/memory.ts) is listed before it; a group above
  * TEST_MEMORY_LIMIT_MB (default 4096) fails the run: a test that leaves databases or servers open shows there.
@@ -15,7 +15,9 @@ import { buildServer, serverBuildIsStale } from './buildServer.js';
 import { generate } from './generate.js';
 
 const GROUPS: Array<{ name: string; specs: string[]; setup?: string }> = [
-  { name: 'node', specs: ['test/common', 'test/configuration', 'test/server'] },
+  { name: 'node', specs: ['test/common', 'test/server'] },
+  // the configuration's checks need no database: they run in the browser groups' lane, which ends sooner
+  { name: 'configuration', specs: ['test/configuration'] },
   { name: 'client', specs: ['test/client'], setup: 'test/client/support/setup.ts' },
   { name: 'e2e', specs: ['test/e2e'] },
 ];
@@ -104,7 +106,7 @@ async function runLane(groups: typeof GROUPS, live: boolean): Promise<void> {
 }
 
 const selected = GROUPS.filter((candidate) => only.length === 0 || only.includes(candidate.name));
-// The Node-side group mostly waits on one core (its embedded databases) and the browser groups on chromium and a
+// The Node-side group mostly waits on one core (its embedded databases) and the other groups on chromium and a
 // portal: side by side they take about the time of the longer. The builds both use are made first, once, so that
 // two lanes never build into the same folder. TEST_LANES=1 runs the groups one after the other.
 const lanes = Number(process.env.TEST_LANES ?? 2);
