@@ -10,7 +10,7 @@ import { act, cleanup, render, within } from '@testing-library/react';
 import type { i18n } from 'i18next';
 import { I18nextProvider } from 'react-i18next';
 import type { ChartBlock, ScreenDefinition } from '../../../../../src/common/screens.js';
-import { axisTicks } from '../../../../../src/client/engine/screen/blocks/ChartView.js';
+import { axisTicks, formatCount } from '../../../../../src/client/engine/screen/blocks/ChartView.js';
 import { Blocks } from '../../../../../src/client/engine/screen/blocks/index.js';
 import type { ScreenContext } from '../../../../../src/client/engine/screen/values.js';
 import { englishI18n } from '../../../support/i18n.js';
@@ -126,5 +126,9 @@ describe('engine: the chart block', () => {
     expect(axisTicks(2, true)).to.deep.equal([0, 1, 2]);
     expect(axisTicks(0.3, false)).to.deep.equal([0, 0.1, 0.2, 0.3]);
     expect(axisTicks(0, true)).to.deep.equal([0, 1]);
+  });
+
+  it('counts with thousands grouped as both languages write them, up to three decimals', () => {
+    expect([0, 7, 999, 1000, 1234567, -4321, 2.5, 0.12345].map(formatCount)).to.deep.equal(['0', '7', '999', '1,000', '1,234,567', '-4,321', '2.5', '0.123']);
   });
 });
