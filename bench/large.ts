@@ -65,7 +65,7 @@ interface Portal {
   headers: Record<string, string>;
 }
 
-/** A measured row without the portal's loop delay, which `sampled` adds. */
+/** A measured row without one request's longest turn, which `withLongestTurn` adds. */
 type Measured = Omit<LargeRow, 'loopMaxMs'>;
 
 /** How many clients send a row's requests, for how many seconds: 10 connections for `duration`, or one client for its longest turn. */
@@ -76,9 +76,13 @@ interface Load {
 const TEN_CLIENTS: Load = { connections: CONNECTIONS, seconds: duration };
 const ONE_CLIENT: Load = { connections: 1, seconds: ONE_CLIENT_SECONDS };
 
-/** The longest event-loop turn one request holds: the portal's loop delay while one client repeats it. */
-async function longestTurn(portal: Portal, oneClient: Promise<unknown>): Promise<number> {
-  return (await whileSampling(portal.url, oneClient)).loopMaxMs;
+/**
+ * A row measured at 10 connections (through `sample`, which may read the portal's memory meanwhile) and the longest
+ * event-loop turn one of its requests holds: the portal's loop delay while one client repeats it.
+ */
+async function withLongestTurn(portal: Portal, measure: (load: Load) => Promise<Measured>, sample = (work: Promise<Measured>): Promise<Measured> => work): Promise<LargeRow> {
+  const row = await sample(measure(TEN_CLIENTS));
+  return { ...row, loopMaxMs: (await whileSampling(portal.url, measure(ONE_CLIENT))).loopMaxMs };
 }
 
 /** autocannon on one read; the answer checked first. */
@@ -134,9 +138,7 @@ async function demoApplicationChecks(dataDir: string): Promise<LargeRow> {
     const started = await startPortal(demo.url!, dataDir);
     try {
       const portal: Portal = { url: started.url, headers: { 'x-v2-admin-auth-token': `Bearer ${await signInOverHttp(started.url, MANAGER_EMAIL, DEMO_PASSWORD, 'G0000001')}` } };
-      const read = 'POST an application (dry run), demo size';
-      const result = await measureApplicationChecks(portal, read, Number.POSITIVE_INFINITY);
-      return { ...result, loopMaxMs: await longestTurn(portal, measureApplicationChecks(portal, read, Number.POSITIVE_INFINITY, ONE_CLIENT)) };
+      return await withLongestTurn(portal, (load) => measureApplicationChecks(portal, 'POST an application (dry run), demo size', Number.POSITIVE_INFINITY, load));
     } finally {
       await stopChild(started.child);
     }
@@ -239,10 +241,7 @@ export async function benchLarge(): Promise<{ rows: LargeRow[]; memoryMb: number
       [`admins (${size.own.admins + 2})`, `${org}/affiliations`, LARGE_READ_GOAL_MS],
       ["the admin's own organisations", 'admins/me/affiliations', LARGE_READ_GOAL_MS],
     ];
-    for (const [read, apiPath, goalMs] of reads) {
-      const row = await peak(measureRead(portal, read, apiPath, goalMs));
-      rows.push({ ...row, loopMaxMs: await longestTurn(portal, measureRead(portal, read, apiPath, goalMs, ONE_CLIENT)) });
-    }
+    for (const [read, apiPath, goalMs] of reads) rows.push(await withLongestTurn(portal, (load) => measureRead(portal, read, apiPath, goalMs, load), peak));
     rows.push(await peak(measureDownload(portal, `learners (${size.own.learners}), JSON`, `${org}/users`, 1000)));
     rows.push(await peak(measureDownload(portal, 'learners, CSV', `${org}/users/csv`, 1000)));
     rows.push(await peak(measureDownload(portal, 'Activity log CSV, 400 days', `${org}/audit_events/csv?days=400`, 6000)));
@@ -256,10 +255,9 @@ export async function benchLarge(): Promise<{ rows: LargeRow[]; memoryMb: number
     const demoChecks = await demoApplicationChecks(dataDir);
     rows.push(demoChecks);
     // goal of the large size's application checks: at most APPLICATION_CHECKS_GROWTH_MS over the demo size's p50
-    const checks = 'POST an application (dry run), large size';
     const checksGoal = demoChecks.p50 + APPLICATION_CHECKS_GROWTH_MS;
-    const checksRow = await peak(measureApplicationChecks(portal, checks, checksGoal));
-    rows.push({ ...checksRow, compare: 'p50', loopMaxMs: await longestTurn(portal, measureApplicationChecks(portal, checks, checksGoal, ONE_CLIENT)) });
+    const checks = await withLongestTurn(portal, (load) => measureApplicationChecks(portal, 'POST an application (dry run), large size', checksGoal, load), peak);
+    rows.push({ ...checks, compare: 'p50' });
   } finally {
     for (const child of children) await stopChild(child);
     await (keep ? testDatabase.database.close() : testDatabase.destroy());
