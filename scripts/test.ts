@@ -75,7 +75,13 @@ function runGroup(specs: string[], setup: string | undefined, live: boolean): Pr
   });
 }
 
+/** `npm test -- node e2e`: only the groups named. */
 const only = process.argv.slice(2);
+const unknown = only.filter((name) => !GROUPS.some((group) => group.name === name));
+if (unknown.length > 0) {
+  console.error(`unknown test group ${unknown.join(', ')}: the groups are ${GROUPS.map((group) => group.name).join(', ')}`);
+  process.exit(2);
+}
 generate();
 const total: Counts = { passed: 0, failed: 0, pending: 0 };
 let exitCode = 0;

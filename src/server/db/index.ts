@@ -196,7 +196,7 @@ export interface DatabaseOptions {
   listenDatabaseUrl?: string;
   /** How often the listening connection proves it still hears (LISTEN_HEARTBEAT_INTERVAL), ms. */
   heartbeatIntervalMs?: number;
-  /** An open PGlite to use (tests clone a migrated template); closed with the handle. */
+  /** An open PGlite to use (tests start each from a migrated template); closed with the handle. */
   pglite?: PGlite;
 }
 
