@@ -3,7 +3,7 @@
  * store and announce the routes to the preload; render once the words are there.
  * The login is restored before the first render, so guarded pages see the session at once.
  */
-import { StrictMode } from 'react';
+import { startTransition, StrictMode } from 'react';
 import i18next from 'i18next';
 import { createRoot } from 'react-dom/client';
 import { Provider } from 'react-redux';
@@ -36,12 +36,16 @@ async function start(): Promise<void> {
   // each screen's chunks and data are asked for as its route is matched, not after its code has arrived
   announceRoutes(router, store.dispatch, () => i18next.language || language);
   await words;
-  createRoot(document.getElementById('root')!).render(
-    <StrictMode>
-      <Provider store={store}>
-        <RouterProvider router={router} />
-      </Provider>
-    </StrictMode>,
+  const root = createRoot(document.getElementById('root')!);
+  // a transition: React renders the first page in slices, not in one task that holds the page (issue 26)
+  startTransition(() =>
+    root.render(
+      <StrictMode>
+        <Provider store={store}>
+          <RouterProvider router={router} />
+        </Provider>
+      </StrictMode>,
+    ),
   );
 }
 

@@ -3,7 +3,7 @@
  * and its redirect scheduled; then its blocks render against the screen context, with the confirmation dialog of
  * its actions.
  */
-import { memo, Suspense, use, useDeferredValue, useEffect, useMemo, useState, type ReactElement } from 'react';
+import { Suspense, use, useDeferredValue, useEffect, useMemo, useState, type ReactElement } from 'react';
 import { useTranslation } from 'react-i18next';
 import { shallowEqual, useDispatch, useSelector } from 'react-redux';
 import { useLocation, useParams } from 'react-router-dom';
@@ -29,7 +29,6 @@ export { Blocks };
 type ContextState = SessionRootState & FeatureFlagsRootState & ScreenDataRootState & OperationsRootState & PortalSettingsRootState;
 
 const NO_CLOSED_DAYS: string[] = [];
-const NO_STATE: Record<string, unknown> = {};
 
 /** The context the screen's conditions and values read. */
 export function useScreenContext(screen: ScreenDefinition): ScreenContext {
@@ -43,11 +42,12 @@ export function useScreenContext(screen: ScreenDefinition): ScreenContext {
   // the business calendar's closed days (none until the settings are in: the weekday table alone; the server checks again)
   const closedDays = useSelector((root: ContextState) => root.portalSettings.settings.closedDays ?? NO_CLOSED_DAYS);
   const entry = useSelector((root: ContextState) => selectScreenData(root, screen.id));
+  // A screen without a form shows its answers at a transition's priority: React renders a large one (Home's overview,
+  // a table) in slices that leave the page free for input, not in one long task (issue 26: Lighthouse's blocking
+  // time). A form's screen shows them at once: its steps and outcomes act on what was just answered.
+  const deferred = useDeferredValue(entry);
+  const { values: data, status } = screen.form ? entry : deferred;
   const { local } = entry;
-  // the answers are shown at a transition's priority: React renders a large one (Home's overview, a table) in slices
-  // that leave the page free for input, not in one long task (issue 26: Lighthouse's blocking time); the screen's
-  // own state (what the user chose) is shown at once
-  const { values: data, status } = useDeferredValue(entry);
   // the actions whose call is under way (e.g. SPEC 2.15: no Bulk update while an upload runs)
   const pending = useSelector(
     (root: ContextState) =>
@@ -58,28 +58,23 @@ export function useScreenContext(screen: ScreenDefinition): ScreenContext {
   // the screen's defaults where the URL has no value
   const query = useMemo(() => ({ ...screen.query, ...queryOf(search) }), [search, screen.query]);
   const [clock] = useState(() => ({ today: tokyoToday(), time: Date.now() }));
-  const language = i18n.language;
-  // the same object while nothing in it changes: the blocks are not rendered again for a change they do not show
-  return useMemo(
-    () => ({
-      params,
-      query,
-      state: state !== null && typeof state === 'object' ? (state as Record<string, unknown>) : NO_STATE,
-      data,
-      load: status,
-      local,
-      pending,
-      role,
-      flags: flags as Record<string, boolean>,
-      me,
-      organization,
-      language,
-      today: clock.today,
-      closedDays,
-      time: clock.time,
-    }),
-    [params, query, state, data, status, local, pending, role, flags, me, organization, language, clock, closedDays],
-  );
+  return {
+    params,
+    query,
+    state: state !== null && typeof state === 'object' ? (state as Record<string, unknown>) : {},
+    data,
+    load: status,
+    local,
+    pending,
+    role,
+    flags: flags as Record<string, boolean>,
+    me,
+    organization,
+    language: i18n.language,
+    today: clock.today,
+    closedDays,
+    time: clock.time,
+  };
 }
 
 /** A screen that declares a form and no blocks shows just the form. */
@@ -103,9 +98,6 @@ function ScreenChunk({ route }: { route: ScreenDefinition }): ReactElement {
   return <LoadedScreenView screen={use(screenReady(i18n, route.id))} />;
 }
 
-/** Rendered again only when what they show changes (the context is one object per change). */
-const ShownBlocks = memo(Blocks);
-
 function LoadedScreenView({ screen }: { screen: ScreenDefinition }): ReactElement {
   const dispatch = useDispatch();
   const { key, pathname } = useLocation();
@@ -124,12 +116,12 @@ function LoadedScreenView({ screen }: { screen: ScreenDefinition }): ReactElemen
     // entered again on a new navigation to the screen (key), not on every change of the context
   }, [dispatch, screen.id, entryKey]);
 
-  // as shown (the context's deferred data): the loader stays until the first answer's render is ready
+  // as shown: the loader stays until the first answer's render is ready
   const firstLoad = screen.data !== undefined && context.load === 'loading' && Object.keys(context.data).length === 0;
   if (firstLoad) return <Loader />;
   return (
     <>
-      <ShownBlocks blocks={screen.blocks ?? (screen.form ? FORM_ONLY : [])} screen={screen} context={context} />
+      <Blocks blocks={screen.blocks ?? (screen.form ? FORM_ONLY : [])} screen={screen} context={context} />
       <ActionDialog />
     </>
   );
