@@ -36,7 +36,7 @@ import {
   lastLearnerChange,
   previewUsersCsv,
   updateUser,
-  userBatches,
+  userJsonBatches,
   userPage,
   usersCsv,
   USERS_PAGE_MAX,
@@ -51,7 +51,7 @@ import { ApiError } from './errors.js';
 import { TAG } from './openapi.js';
 import { errorAnswers, id, MAX_ID, organizationParams, wire, type OrganizationParams } from './schemas.js';
 import { installStreamedListParser } from './streamedJsonBody.js';
-import { streamedList } from './wire.js';
+import { streamedJsonList, streamedList } from './wire.js';
 import { formBody, FormValidationError } from './validation.js';
 
 /** Params of organizations/{orgId}/users/{userId}. */
@@ -159,7 +159,7 @@ export const organizationUsersRoutes: FastifyPluginAsync = async (app) => {
       const { per_page: perPage, after } = request.query;
       if (perPage !== undefined) return userPage(db, request.params.orgId, { after, perPage });
       // streamed as it is read (the response schema documents it; Fastify serialises no stream)
-      return reply.type(JSON_TYPE).send(streamedList('users', userBatches(db, request.params.orgId)));
+      return reply.type(JSON_TYPE).send(streamedJsonList('users', userJsonBatches(db, request.params.orgId)));
     },
   );
 

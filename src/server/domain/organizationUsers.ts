@@ -85,6 +85,21 @@ export async function* userBatches(db: Db, organizationId: number, forUpdate = f
   }
 }
 
+/**
+ * The learners as JSON, CSV_BATCH_ROWS at a time: each learner's object written by PostgreSQL (keys: the columns'
+ * snake_case names, the wire's). Parsing 50,000 rows into objects to write them out again made about 17 times the
+ * answer's size in garbage (issue 27).
+ */
+export async function* userJsonBatches(db: Db, organizationId: number): AsyncGenerator<string[]> {
+  for (let after = 0; ; ) {
+    const page = usersQuery(db, organizationId).where('id', '>', after).limit(CSV_BATCH_ROWS).as('learner');
+    const rows = await db.selectFrom(page).select(['learner.id', sql<string>`row_to_json(learner)::text`.as('json')]).orderBy('learner.id').execute();
+    yield rows.map((row) => row.json);
+    if (rows.length < CSV_BATCH_ROWS) return;
+    after = rows.at(-1)!.id;
+  }
+}
+
 /** The learners by id, read a batch at a time (locked with `forUpdate`). */
 async function storedLearners(db: Db, organizationId: number, forUpdate = false): Promise<Map<number, OrganizationUser>> {
   const stored = new Map<number, OrganizationUser>();
