@@ -131,7 +131,8 @@ async function clientVisits(page: Page, url: string): Promise<Array<{ path: stri
       await page.evaluate(() => (window as unknown as Watched).contentWatch.reset());
       await link.click();
       await page.waitForURL(`${url}${path}`);
-      await page.locator(content).first().waitFor({ timeout: 60_000 });
+      // the last screen stays shown until the next one is ready (a transition): wait for the new screen's own content
+      await page.waitForFunction((watched) => (window as unknown as Watched).contentWatch.seen[watched] !== undefined, content, { timeout: 60_000 });
       const { seenAt, clickAt } = await page.evaluate((watched) => ({ seenAt: (window as unknown as Watched).contentWatch.seen[watched]!, clickAt: (window as unknown as Watched).contentWatch.clickAt }), content);
       times.get(path)!.push(Math.round(seenAt - clickAt));
     }

@@ -2,12 +2,15 @@
  * `npm run bench` (BENCH_ONLY=lighthouse), or alone: `npx tsx bench/lighthouse.ts`. Lighthouse 12 on the signed-in
  * pages (issue 26): the portal started as a newcomer starts it, the demo manager signed in through the provider in
  * Debian's chromium, then each page audited cold with Lighthouse's default mobile profile (simulated throttling),
- * BENCH_LIGHTHOUSE_ROUNDS times (default 3), the run of median performance score kept: the simulation scales the
- * main thread's measured tasks, so one run's TBT swings with the machine's load.
+ * BENCH_LIGHTHOUSE_ROUNDS times (default 3), the run of median performance score kept (its report written to the
+ * directory BENCH_LIGHTHOUSE_REPORTS when set): the simulation scales the main thread's measured tasks, so one run's TBT
+ * swings with the machine's load.
  * Lighthouse runs on the very tab that signed in (puppeteer-core connected to the same browser): the session lives in
  * that browser profile's storage, which Lighthouse is told to keep; the cache it would have cleared with it is
  * cleared here instead, so each load stays cold.
  */
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import lighthouse, { type Result } from 'lighthouse';
 import { chromium } from 'playwright-core';
 import puppeteer, { type Page as PuppeteerPage } from 'puppeteer-core';
@@ -22,6 +25,8 @@ export const CATEGORY_GOAL = 100;
 const ORGANIZATION = 'G0000001';
 const CATEGORIES = ['performance', 'accessibility', 'best-practices'];
 const rounds = Number(process.env.BENCH_LIGHTHOUSE_ROUNDS ?? 3);
+/** A directory for each page's Lighthouse report (its median run, JSON: the metrics' scores, the LCP element's phases…). */
+const reportDir = process.env.BENCH_LIGHTHOUSE_REPORTS;
 
 export interface LighthouseRow {
   page: string;
@@ -155,7 +160,9 @@ export async function benchLighthouse(): Promise<LighthouseRow[]> {
       if (!tab) throw new Error('puppeteer-core does not see the signed-in tab');
       const rows: LighthouseRow[] = [];
       for (const path of PAGES) {
-        rows.push(row(path, await medianRun(tab, `${portal.url}${path}`)));
+        const lhr = await medianRun(tab, `${portal.url}${path}`);
+        rows.push(row(path, lhr));
+        if (reportDir) await writeFile(join(reportDir, `${path.replace(/\W+/g, '_')}.json`), JSON.stringify(lhr));
         // the page Lighthouse left is still the signed-in portal's, not the provider's
         await waitForHeader(page, `[${ORGANIZATION}]`);
       }

@@ -54,6 +54,30 @@ describe('a first visit: data beside code (issue 26)', function () {
     }
   });
 
+  it("Home's cold visits move nothing already shown while their answers arrive (layout shift under 0.05)", async () => {
+    const session = await page.context().newCDPSession(page);
+    await session.send('Network.setCacheDisabled', { cacheDisabled: true });
+    try {
+      for (let visit = 0; visit < 3; visit += 1) {
+        await page.goto(`${e2e.portal.url}/`);
+        await page.locator('main a[href^="/services/"]').first().waitFor();
+        await page.locator('main .loader').waitFor({ state: 'detached' });
+        // the page's shifts so far (a buffered observer hands over the entries recorded since the navigation)
+        const shifts = await page.evaluate(() => {
+          const observer = new PerformanceObserver(() => undefined);
+          observer.observe({ type: 'layout-shift', buffered: true });
+          const entries = observer.takeRecords() as Array<PerformanceEntry & { value: number; sources: Array<{ node?: Node }> }>;
+          observer.disconnect();
+          return entries.map((entry) => ({ value: entry.value, moved: entry.sources.map((source) => (source.node as Element | undefined)?.className ?? '?').join(' ') }));
+        });
+        const total = shifts.reduce((sum, shift) => sum + shift.value, 0);
+        expect(total, JSON.stringify(shifts)).to.be.below(0.05);
+      }
+    } finally {
+      await session.detach();
+    }
+  });
+
   it('a cold signed-in page with a form asks for at most 12 scripts', async () => {
     const session = await page.context().newCDPSession(page);
     await session.send('Network.enable');

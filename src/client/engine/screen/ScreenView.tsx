@@ -1,5 +1,5 @@
 /**
- * A screen made of blocks (ScreenDefinition.blocks): on entering, its data is loaded (loader until the first answer)
+ * A screen made of blocks (ScreenDefinition.blocks): on entering, its data is loaded (loader until it has answered)
  * and its redirect scheduled; then its blocks render against the screen context, with the confirmation dialog of
  * its actions.
  */
@@ -29,6 +29,7 @@ export { Blocks };
 type ContextState = SessionRootState & FeatureFlagsRootState & ScreenDataRootState & OperationsRootState & PortalSettingsRootState;
 
 const NO_CLOSED_DAYS: string[] = [];
+const isEmpty = (values: Record<string, unknown>) => Object.keys(values).length === 0;
 
 /** The context the screen's conditions and values read. */
 export function useScreenContext(screen: ScreenDefinition): ScreenContext {
@@ -116,8 +117,11 @@ function LoadedScreenView({ screen }: { screen: ScreenDefinition }): ReactElemen
     // entered again on a new navigation to the screen (key), not on every change of the context
   }, [dispatch, screen.id, entryKey]);
 
-  // as shown: the loader stays until the first answer's render is ready
-  const firstLoad = screen.data !== undefined && context.load === 'loading' && Object.keys(context.data).length === 0;
+  // the loader stays until the first answers' render is ready: before the screen is entered, while its calls run, and
+  // while the answers shown (deferred) lag behind the ones in — never the blocks without their data, which then pushed
+  // everything below them down (issue 26: Home's layout shift)
+  const answered = useSelector((root: ScreenDataRootState) => root.screenData[screen.id]);
+  const firstLoad = screen.data !== undefined && isEmpty(context.data) && (answered === undefined || answered.status === 'loading' || !isEmpty(answered.values));
   if (firstLoad) return <Loader />;
   return (
     <>
