@@ -6,6 +6,7 @@ import { expect } from 'chai';
 import { sql } from 'kysely';
 import { preparedStatement } from '../../../src/server/db/preparedStatements.js';
 import { affiliationsOfAdmin, roleInOrganization } from '../../../src/server/domain/admins.js';
+import { organizationAffiliations } from '../../../src/server/domain/memberships.js';
 import { createTestDatabase, type TestDatabase } from '../support/testApp.js';
 
 const plusOne = preparedStatement('test_plus_one', 'select $1::int + 1 as n');
@@ -33,13 +34,14 @@ describe('server/db prepared statements', function () {
     expect(prepared).to.deep.equal([{ name: 'test_plus_one', statement: 'select $1::int + 1 as n' }]);
   });
 
-  it("plans the role check of every organisation-scoped call and the admin's own affiliations (every page) once per connection", async function () {
+  it("plans the role check of every organisation-scoped call, the admin's own affiliations (every page) and the organisation's admins once per connection", async function () {
     if (database.database.kind !== 'postgres') this.skip();
     const names = await database.db.connection().execute(async (connection) => {
       expect(await roleInOrganization(connection, 1, 1, 'G0000001')).to.equal(undefined);
       expect(await affiliationsOfAdmin(connection, 1)).to.deep.equal([]);
+      expect(await organizationAffiliations(connection, 1, { adminId: 1, gloplaId: 'G0000001' })).to.equal(undefined);
       return (await sql<{ name: string }>`select name from pg_prepared_statements order by name`.execute(connection)).rows.map((row) => row.name);
     });
-    expect(names).to.include.members(['own_affiliations', 'role_in_organization']);
+    expect(names).to.include.members(['organization_affiliations', 'own_affiliations', 'role_in_organization']);
   });
 });
