@@ -72,17 +72,24 @@ async function* mapBatches<T, U>(batches: AsyncIterable<T[]>, map: (item: T) => 
 }
 
 /**
- * The learners by id, CSV_BATCH_ROWS at a time (each batch after the last id of the one before; index (organization_id,
- * id)); `forUpdate`: each batch locked for the caller's transaction.
+ * Rows by id, CSV_BATCH_ROWS at a time: each batch read after the last id of the one before (index (organization_id,
+ * id)), until a batch comes back short.
  */
-export async function* userBatches(db: Db, organizationId: number, forUpdate = false): AsyncGenerator<OrganizationUser[]> {
+async function* batchesById<Row extends { id: number }>(read: (after: number) => Promise<Row[]>): AsyncGenerator<Row[]> {
   for (let after = 0; ; ) {
-    const query = usersQuery(db, organizationId).where('id', '>', after).limit(CSV_BATCH_ROWS);
-    const users = await (forUpdate ? query.forUpdate() : query).execute();
-    yield users;
-    if (users.length < CSV_BATCH_ROWS) return;
-    after = users.at(-1)!.id;
+    const rows = await read(after);
+    yield rows;
+    if (rows.length < CSV_BATCH_ROWS) return;
+    after = rows.at(-1)!.id;
   }
+}
+
+/** The learners by id, CSV_BATCH_ROWS at a time; `forUpdate`: each batch locked for the caller's transaction. */
+export function userBatches(db: Db, organizationId: number, forUpdate = false): AsyncGenerator<OrganizationUser[]> {
+  return batchesById((after) => {
+    const query = usersQuery(db, organizationId).where('id', '>', after).limit(CSV_BATCH_ROWS);
+    return (forUpdate ? query.forUpdate() : query).execute();
+  });
 }
 
 /**
@@ -90,14 +97,12 @@ export async function* userBatches(db: Db, organizationId: number, forUpdate = f
  * snake_case names, the wire's). Parsing 50,000 rows into objects to write them out again made about 17 times the
  * answer's size in garbage (issue 27).
  */
-export async function* userJsonBatches(db: Db, organizationId: number): AsyncGenerator<string[]> {
-  for (let after = 0; ; ) {
+export function userJsonBatches(db: Db, organizationId: number): AsyncGenerator<string[]> {
+  const rows = batchesById((after) => {
     const page = usersQuery(db, organizationId).where('id', '>', after).limit(CSV_BATCH_ROWS).as('learner');
-    const rows = await db.selectFrom(page).select(['learner.id', sql<string>`row_to_json(learner)::text`.as('json')]).orderBy('learner.id').execute();
-    yield rows.map((row) => row.json);
-    if (rows.length < CSV_BATCH_ROWS) return;
-    after = rows.at(-1)!.id;
-  }
+    return db.selectFrom(page).select(['learner.id', sql<string>`row_to_json(learner)::text`.as('json')]).orderBy('learner.id').execute();
+  });
+  return mapBatches(rows, (row) => row.json);
 }
 
 /** The learners by id, read a batch at a time (locked with `forUpdate`). */
