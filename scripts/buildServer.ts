@@ -26,8 +26,12 @@ export function serverBuildIsStale(root = PROJECT_ROOT): boolean {
 /** Writes build/server/main.js over the old one (never a moment without it: a portal may be starting from it). */
 export async function buildServer(): Promise<void> {
   await build({
-    entryPoints: [path.join(PROJECT_ROOT, 'src/server/main.ts')],
-    outfile: SERVER_MAIN,
+    // the password-strength worker beside main.js, where api/passwordStrength.ts looks for it
+    entryPoints: {
+      main: path.join(PROJECT_ROOT, 'src/server/main.ts'),
+      'passwordStrength.worker': path.join(PROJECT_ROOT, 'src/server/api/passwordStrength.worker.ts'),
+    },
+    outdir: SERVER_BUILD_DIR,
     bundle: true,
     platform: 'node',
     format: 'esm',

@@ -18,6 +18,7 @@ import { healthRoutes } from './api/health.js';
 import { installJsonBodyParser } from './api/jsonBody.js';
 import { refuseControlCharacters } from './api/controlCharacters.js';
 import { registerApiDocs } from './api/openapi.js';
+import { createPasswordStrength } from './api/passwordStrength.js';
 import { createValidatorCompiler } from './api/validation.js';
 import { isAppNavigation, registerBrowserBuild, sendIndexHtml } from './browserBuild.js';
 import type { Config } from './config.js';
@@ -154,6 +155,9 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   app.decorate('tokenValidity', tokenValidity);
   // before the database closes (added first, onClose hooks run in order)
   app.addHook('onClose', async () => tokenValidity.close());
+  const passwordStrength = createPasswordStrength();
+  app.decorate('passwordStrength', passwordStrength);
+  app.addHook('onClose', async () => passwordStrength.close());
   const registeredRoutes: string[] = [];
   app.decorate('registeredRoutes', registeredRoutes);
   const routeAudit = new Map<string, readonly AuditAction[] | undefined>();

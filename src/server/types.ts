@@ -6,6 +6,7 @@ import type { PublicIds } from './domain/publicIds.js';
 import type { RetentionResult } from './domain/retention.js';
 import type { DeadlineReminderResult } from './domain/deadlineReminders.js';
 import type { TokenValidity } from './domain/tokenValidity.js';
+import type { PasswordStrength } from './api/passwordStrength.js';
 import type { PortalMetrics } from './metrics.js';
 
 declare module 'fastify' {
@@ -23,6 +24,8 @@ declare module 'fastify' {
     routeAudit: ReadonlyMap<string, readonly AuditAction[] | undefined>;
     /** Whether access tokens are still good (logout, password change, role change), kept in memory. */
     tokenValidity: TokenValidity;
+    /** The password strength rule of SPEC §5, scored in a worker thread. */
+    passwordStrength: PasswordStrength;
     /** The Prometheus metrics (GET /metrics). */
     metrics: PortalMetrics;
     /** One retention clean-up run now (it also runs every RETENTION_INTERVAL). */

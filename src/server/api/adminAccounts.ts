@@ -32,7 +32,6 @@ import { actingAs } from './audit.js';
 import { ApiError } from './errors.js';
 import { mailRequestGuard } from './mailGuard.js';
 import { SECURITY, TAG } from './openapi.js';
-import { requireStrongPassword } from './passwordStrength.js';
 import { adminIdParams, type AdminIdParams, errorAnswers, languageQuery, wire } from './schemas.js';
 import { formBody } from './validation.js';
 
@@ -146,7 +145,7 @@ export const adminAccountsRoutes: FastifyPluginAsync = async (app) => {
     },
     async (request) => {
       const { password, firstName, lastName, kanaFirstName, kanaLastName } = request.body;
-      requireStrongPassword('password', password);
+      await app.passwordStrength.requireStrong('password', password);
       const result = await activateAdmin(db, {
         adminId: request.params.adminId,
         token: bearer(request, ACTIVATE_TOKEN_HEADER),
@@ -212,7 +211,7 @@ export const adminAccountsRoutes: FastifyPluginAsync = async (app) => {
       },
     },
     async (request) => {
-      requireStrongPassword('new', request.body.new);
+      await app.passwordStrength.requireStrong('new', request.body.new);
       const result = await resetPassword(
         db,
         // the link's admin acts (resetPassword refuses a link of another admin)

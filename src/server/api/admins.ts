@@ -16,7 +16,6 @@ import { isReauthenticationExpired, signedIn, useAuthentication } from './auth.j
 import { ApiError } from './errors.js';
 import { TAG } from './openapi.js';
 import { adminIdParams, type AdminIdParams, errorAnswers, wire } from './schemas.js';
-import { requireStrongPassword } from './passwordStrength.js';
 import { formBody } from './validation.js';
 
 export const adminsRoutes: FastifyPluginAsync = async (app) => {
@@ -64,7 +63,7 @@ export const adminsRoutes: FastifyPluginAsync = async (app) => {
     async (request, reply) => {
       const admin = signedIn(request);
       if (request.params.adminId !== admin.id) throw new ApiError(403, API_ERROR.forbidden);
-      requireStrongPassword('new', request.body.new);
+      await app.passwordStrength.requireStrong('new', request.body.new);
       // the organisation of the new session: the one of the current session, while the admin still belongs to it
       const affiliations = await affiliationsOfAdmin(app.db, admin.id);
       const affiliation = affiliations.find((candidate) => candidate.organization.gloplaId === admin.gloplaId) ?? affiliations[0];
