@@ -9,7 +9,7 @@
  * that browser profile's storage, which Lighthouse is told to keep; the cache it would have cleared with it is
  * cleared here instead, so each load stays cold.
  */
-import { writeFile } from 'node:fs/promises';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import lighthouse, { type Result } from 'lighthouse';
 import { chromium } from 'playwright-core';
@@ -19,6 +19,8 @@ import { signInAsManagerAt, waitForHeader } from '../test/e2e/support/signin.js'
 import { freePort } from '../test/server/support/testApp.js';
 
 export const PAGES = ['/', '/memberships', '/subscription/group/1/new'];
+/** BENCH_LIGHTHOUSE_PAGES: some of them only, comma-separated (e.g. `/` with more rounds, to compare two builds). */
+const pages = process.env.BENCH_LIGHTHOUSE_PAGES?.split(',') ?? PAGES;
 /** Issue 26's goals: Home's performance score and text compression; accessibility and best practices everywhere. */
 export const HOME_PERFORMANCE_GOAL = 90;
 export const CATEGORY_GOAL = 100;
@@ -159,10 +161,10 @@ export async function benchLighthouse(): Promise<LighthouseRow[]> {
       const tab = (await connected.pages()).find((each) => each.url().startsWith(portal.url));
       if (!tab) throw new Error('puppeteer-core does not see the signed-in tab');
       const rows: LighthouseRow[] = [];
-      for (const path of PAGES) {
+      for (const path of pages) {
         const lhr = await medianRun(tab, `${portal.url}${path}`);
         rows.push(row(path, lhr));
-        if (reportDir) await writeFile(join(reportDir, `${path.replace(/\W+/g, '_')}.json`), JSON.stringify(lhr));
+        if (reportDir) await mkdir(reportDir, { recursive: true }).then(() => writeFile(join(reportDir, `${path.replace(/\W+/g, '_')}.json`), JSON.stringify(lhr)));
         // the page Lighthouse left is still the signed-in portal's, not the provider's
         await waitForHeader(page, `[${ORGANIZATION}]`);
       }

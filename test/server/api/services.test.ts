@@ -40,7 +40,7 @@ describe('The service catalogue', () => {
       expect(services.map((service: { id: number }) => service.id)).to.deep.equal([1, 2, 3, 4, 5, 6, 7, 9, 10]);
       expect(services.map((service: { service_group: { id: number } }) => service.service_group.id)).to.deep.equal([1, 2, 3, 4, 5, 6, 7, 9, 10]);
       expect(services[0]).to.include({ name: 'Unlimited Library' });
-      expect(services[0].thumbnail_url).to.match(/^data:image\/svg\+xml,/);
+      expect(services[0].thumbnail_url).to.match(/^data:image\/png;base64,/);
     });
 
     it('answers in Japanese by default', async () => {
@@ -160,7 +160,7 @@ describe('The service catalogue', () => {
       const service = await detail(1);
       expect(service).to.include({ id: 1, name: 'Unlimited Library', subtitle: '12 months' });
       expect(service.description).to.be.a('string').and.not.empty;
-      expect(service.image_url).to.match(/^data:image\/svg\+xml,/);
+      expect(service.image_url).to.match(/^data:image\/png;base64,/);
       expect(service.service_group).to.deep.include({ id: 1, name: 'Unlimited Library' });
     });
 

@@ -26,18 +26,31 @@ function useCurrentScreen(): { screen?: ScreenDefinition; params: Record<string,
   return { screen, params: match?.params ?? {}, step: match?.params[STEP_PARAM] ?? screen?.form?.steps?.[0] };
 }
 
-
-export function Frame(): ReactElement {
+/**
+ * The screen's breadcrumb, title and lead, and the document's title: the frame's only parts that read the screen's
+ * data (a label may name a record), so an answer arriving re-renders them, not the header, menus and footer.
+ */
+function ScreenHeading({ screen, params, step }: { screen: ScreenDefinition; params: Record<string, string | undefined>; step?: string }): ReactElement {
   const { t } = useTranslation();
-  const { screen, params, step } = useCurrentScreen();
   const label = useScreenLabel(screen);
   const linkPath = useScreenLinkPath(screen, params);
-  const title = screen ? label(titleOf(screen, step)) : '';
+  const title = label(titleOf(screen, step));
 
   useEffect(() => {
     document.title = title ? `${title} | ${t('common.appName')}` : t('common.appName');
   }, [title, t]);
 
+  return (
+    <>
+      <Breadcrumb items={screen.breadcrumb} label={label} linkPath={linkPath} />
+      {screen.title && <h1 className="content__title">{title}</h1>}
+      {screen.lead && <p className="content__lead">{t(screen.lead)}</p>}
+    </>
+  );
+}
+
+export function Frame(): ReactElement {
+  const { screen, params, step } = useCurrentScreen();
   return (
     <div className="page">
       <LocaleParam />
@@ -46,9 +59,7 @@ export function Frame(): ReactElement {
       <Notices />
       <FlashMessages />
       <main className={`content content--${screen?.width ?? 'normal'}`}>
-        {screen && <Breadcrumb items={screen.breadcrumb} label={label} linkPath={linkPath} />}
-        {screen && screen.title && <h1 className="content__title">{title}</h1>}
-        {screen?.lead && <p className="content__lead">{t(screen.lead)}</p>}
+        {screen && <ScreenHeading screen={screen} params={params} step={step} />}
         <Suspense fallback={<Loader />}>
           <Outlet />
         </Suspense>

@@ -66,7 +66,6 @@ export function* preloadRoute({ payload: { screen, params, search, language } }:
   preloaded.clear();
   const state = (yield select()) as SessionRootState;
   if (!canEnter(screen, state)) return;
-  yield call(preloadScreenCode, screen, language);
   const context = { params, query: { ...screen.query, ...queryOf(search) }, language };
   for (const [key, definition] of Object.entries(screen.preload?.data ?? {})) {
     let target: CallTarget;
@@ -78,6 +77,8 @@ export function* preloadRoute({ payload: { screen, params, search, language } }:
     const task = (yield fork(preloadCall, `screens/${screen.id}/${key}`, target)) as Task;
     preloaded.set(targetKey(target), task.toPromise() as Promise<CallResult>);
   }
+  // after the data calls: the server's answers take longer than the static chunks
+  yield call(preloadScreenCode, screen, language);
 }
 
 export function* preloadSaga() {

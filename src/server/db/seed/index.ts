@@ -239,8 +239,8 @@ export async function seedDemoData(db: Db): Promise<SeedResult> {
           subtitle: json(service.subtitle),
           summary: json(service.summary),
           description: json(service.description),
-          thumbnailUrl: demoImage(service.name.en, 320, 180),
-          imageUrl: demoImage(service.name.en, 960, 240),
+          thumbnailUrl: demoPicture(service.id, 'thumbnail'),
+          imageUrl: demoPicture(service.id, 'banner'),
           position: service.position,
           discontinued: service.discontinued ?? false,
           lastStartsOn: service.lastStartsOn ?? null,
@@ -317,10 +317,37 @@ export async function seedDemoData(db: Db): Promise<SeedResult> {
   });
 }
 
-/** A self-contained picture for the demo (a data: URL, so it loads offline and under the CSP's img-src). */
-function demoImage(title: string, width: number, height: number): string {
-  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}"><rect width="100%" height="100%" fill="#0b5cad"/><text x="50%" y="50%" fill="#fff" font-family="sans-serif" font-size="${Math.round(height / 8)}" text-anchor="middle" dominant-baseline="middle">${title}</text></svg>`;
-  return `data:image/svg+xml,${encodeURIComponent(svg)}`;
+/**
+ * The demo services' pictures (data: URLs, so they load offline and under the CSP's img-src): plain tiles in four
+ * colours, PNGs as a provider's photos would be — thumbnails 16×9, detail banners 32×8, shown scaled. Not SVGs with
+ * the service's name: each SVG picture is a document the browser lays out and paints on the page's main thread, and
+ * Home's nine took about 150 ms of a mobile CPU's time (issue 26).
+ */
+const DEMO_PICTURES: ReadonlyArray<{ thumbnail: string; banner: string }> = [
+  // #0b5cad
+  {
+    thumbnail: 'iVBORw0KGgoAAAANSUhEUgAAABAAAAAJCAIAAAC0SDtlAAAAFElEQVR42mPgjllLEmIY1TAoNAAAZwSbQdF4BAwAAAAASUVORK5CYII=',
+    banner: 'iVBORw0KGgoAAAANSUhEUgAAACAAAAAICAIAAAAX52r4AAAAFklEQVR42mPgjllLU8QwasGoBYPfAgDJdxQQCKxfPAAAAABJRU5ErkJggg==',
+  },
+  // #1f7a4d
+  {
+    thumbnail: 'iVBORw0KGgoAAAANSUhEUgAAABAAAAAJCAIAAAC0SDtlAAAAE0lEQVR42mOQr/IlCTGMahgUGgBdioFh7xdFngAAAABJRU5ErkJggg==',
+    banner: 'iVBORw0KGgoAAAANSUhEUgAAACAAAAAICAIAAAAX52r4AAAAFklEQVR42mOQr/KlKWIYtWDUgsFvAQCBbOYBpzzIMAAAAABJRU5ErkJggg==',
+  },
+  // #8a3f9e
+  {
+    thumbnail: 'iVBORw0KGgoAAAANSUhEUgAAABAAAAAJCAIAAAC0SDtlAAAAFElEQVR42mPosp9HEmIY1TAoNAAA79TJ8QupNB4AAAAASUVORK5CYII=',
+    banner: 'iVBORw0KGgoAAAANSUhEUgAAACAAAAAICAIAAAAX52r4AAAAFklEQVR42mPosp9HU8QwasGoBYPfAgAq6GcQv1ouaQAAAABJRU5ErkJggg==',
+  },
+  // #b04a1e
+  {
+    thumbnail: 'iVBORw0KGgoAAAANSUhEUgAAABAAAAAJCAIAAAC0SDtlAAAAFElEQVR42mPY4CVHEmIY1TAoNAAABJGdgWFwPpwAAAAASUVORK5CYII=',
+    banner: 'iVBORw0KGgoAAAANSUhEUgAAACAAAAAICAIAAAAX52r4AAAAFklEQVR42mPY4CVHU8QwasGoBYPfAgAN7xgQOjl/gQAAAABJRU5ErkJggg==',
+  },
+];
+
+function demoPicture(serviceId: number, kind: 'thumbnail' | 'banner'): string {
+  return `data:image/png;base64,${DEMO_PICTURES[serviceId % DEMO_PICTURES.length]![kind]}`;
 }
 
 /**
