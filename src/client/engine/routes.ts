@@ -1,12 +1,11 @@
 /** The route table, generated from the screen definitions in screens/. */
-import type { AccessClass, FormStep, PageWidth, ScreenDefinition } from '../../common/screens.js';
+import type { AccessClass, FormStep, ScreenDefinition } from '../../common/screens.js';
 
 export interface RouteEntry {
   screen: ScreenDefinition;
   /** react-router path; form screens with steps get an optional `:step` segment. */
   path: string;
   access: AccessClass;
-  width: PageWidth;
 }
 
 export const STEP_PARAM = 'step';
@@ -34,7 +33,6 @@ export function buildRouteTable(screens: ScreenDefinition[]): RouteEntry[] {
     screen,
     path: hasSteps(screen) ? `${basePath(screen)}${STEP_SEGMENT}` : screen.path,
     access: screen.access,
-    width: screen.width,
   }));
 }
 

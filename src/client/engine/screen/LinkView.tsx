@@ -5,7 +5,6 @@
  */
 import type { ReactElement } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { TFunction } from 'i18next';
 import { Link } from 'react-router-dom';
 import type { LinkItem } from '../../../common/screens.js';
 import { matches } from './conditions.js';
@@ -16,11 +15,7 @@ import { resolveValue, resolveValues, type ScreenContext } from './values.js';
 /** `links.*` locale keys hold URLs; anything else is a value of the context (or a literal URL). */
 export function useHref(): (href: string, context: Partial<ScreenContext>) => string {
   const { t } = useTranslation();
-  return (href, context) => hrefOf(t, href, context);
-}
-
-function hrefOf(t: TFunction, href: string, context: Partial<ScreenContext>): string {
-  return href.startsWith('links.') ? t(href) : String(resolveValue(href, context) ?? '');
+  return (href, context) => (href.startsWith('links.') ? t(href) : String(resolveValue(href, context) ?? ''));
 }
 
 export function linkClassName(style: LinkItem['style']): string {
@@ -30,6 +25,7 @@ export function linkClassName(style: LinkItem['style']): string {
 
 export function LinkView({ item, context, className }: { item: LinkItem; context: Partial<ScreenContext>; className?: string }): ReactElement | null {
   const { t, i18n } = useTranslation();
+  const href = useHref();
   const target = item.screen?.screen;
   const prefetch = target ? () => prefetchScreen(i18n, target) : undefined;
   const intent = { onMouseEnter: prefetch, onFocus: prefetch, onTouchStart: prefetch };
@@ -57,7 +53,7 @@ export function LinkView({ item, context, className }: { item: LinkItem; context
     );
   }
   return (
-    <a className={className} aria-label={ariaLabel} href={hrefOf(t, item.href ?? '', context)} {...(item.external ? { target: '_blank', rel: 'noreferrer' } : {})}>
+    <a className={className} aria-label={ariaLabel} href={href(item.href ?? '', context)} {...(item.external ? { target: '_blank', rel: 'noreferrer' } : {})}>
       {t(item.label)}
     </a>
   );
