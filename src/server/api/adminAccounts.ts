@@ -54,6 +54,8 @@ const langQuery = languageQuery("The mail's language (default: the admin's, else
 const MAIL_REQUEST_ERRORS = { 401: [API_ERROR.captchaInvalid], 429: [API_ERROR.tooManyRequests] } as const;
 
 const TOKEN_ERRORS = { 401: [API_ERROR.invalidToken, API_ERROR.tokenExpired, API_ERROR.tokenUsed, API_ERROR.alreadyActivated] } as const;
+/** A password being set: the token's refusals, and 429 while too many passwords wait for their score (api/passwordStrength.ts). */
+const PASSWORD_TOKEN_ERRORS = { ...TOKEN_ERRORS, 429: [API_ERROR.tooManyRequests] } as const;
 
 function bearer(request: FastifyRequest, header: string): string | undefined {
   const value = request.headers[header];
@@ -140,7 +142,7 @@ export const adminAccountsRoutes: FastifyPluginAsync = async (app) => {
         security: SECURITY.activateToken,
         params: adminIdParams,
         body: formBody('admin-activation'),
-        response: { 200: wire(tokenAdminAnswerSchema), ...errorAnswers(TOKEN_ERRORS) },
+        response: { 200: wire(tokenAdminAnswerSchema), ...errorAnswers(PASSWORD_TOKEN_ERRORS) },
       },
     },
     async (request) => {
@@ -207,7 +209,7 @@ export const adminAccountsRoutes: FastifyPluginAsync = async (app) => {
         security: SECURITY.resetPasswordToken,
         params: adminIdParams,
         body: formBody('password-reset'),
-        response: { 200: wire(emptyAnswerSchema), ...errorAnswers(TOKEN_ERRORS) },
+        response: { 200: wire(emptyAnswerSchema), ...errorAnswers(PASSWORD_TOKEN_ERRORS) },
       },
     },
     async (request) => {

@@ -9,12 +9,15 @@
  * objects that every major collection of the portal's heap would otherwise mark (docs/performance.md, eighth session).
  */
 import { Piscina } from 'piscina';
-import { FIELD_ERROR } from '../../common/errorCodes.js';
+import { API_ERROR, FIELD_ERROR } from '../../common/errorCodes.js';
 import { MIN_PASSWORD_SCORE } from '../../common/passwordPolicy.js';
+import { ApiError } from './errors.js';
 import { FormValidationError } from './validation.js';
 import { wireField } from './wire.js';
 
 const IDLE_MS = 60_000;
+/** Scores waiting beyond the one under way, about ten seconds of the worker's time: more answer 429, not a growing queue. */
+const MAX_WAITING = 20;
 // beside this module under tsx; beside build/server/main.js once compiled (scripts/buildServer.ts)
 const WORKER = new URL(`./passwordStrength.worker.${import.meta.url.endsWith('.ts') ? 'ts' : 'js'}`, import.meta.url);
 
@@ -24,10 +27,11 @@ export interface PasswordStrength {
   close(): Promise<void>;
 }
 
-export function createPasswordStrength(): PasswordStrength {
+export function createPasswordStrength({ maxWaiting = MAX_WAITING } = {}): PasswordStrength {
   const pool = new Piscina<string, number>({ filename: WORKER.href, minThreads: 0, maxThreads: 1, idleTimeout: IDLE_MS });
   return {
     async requireStrong(field, password) {
+      if (pool.queueSize >= maxWaiting) throw new ApiError(429, API_ERROR.tooManyRequests);
       const score = password === '' ? 0 : await pool.run(password);
       if (score >= MIN_PASSWORD_SCORE) return;
       throw new FormValidationError([{ field: wireField([field]), code: FIELD_ERROR.invalid, meta: { messageKey: `password.strength.${score}` } }]);
