@@ -32,7 +32,7 @@ export function createPasswordStrength({ maxWaiting = MAX_WAITING } = {}): Passw
   return {
     async requireStrong(field, password) {
       if (pool.queueSize >= maxWaiting) throw new ApiError(429, API_ERROR.tooManyRequests);
-      const score = password === '' ? 0 : await pool.run(password);
+      const score = await pool.run(password);
       if (score >= MIN_PASSWORD_SCORE) return;
       throw new FormValidationError([{ field: wireField([field]), code: FIELD_ERROR.invalid, meta: { messageKey: `password.strength.${score}` } }]);
     },

@@ -1,6 +1,2 @@
-/** The password-strength score in a worker thread of api/passwordStrength.ts's pool. */
-import { estimateScore } from '../../common/passwordStrength.js';
-
-export default function score(password: string): number {
-  return estimateScore(password);
-}
+/** The password-strength score in a worker thread of api/passwordStrength.ts's pool: piscina calls the default export. */
+export { estimateScore as default } from '../../common/passwordStrength.js';
