@@ -1,7 +1,8 @@
 /**
  * A signed-in page's first visit (issue 26): the page's data call leaves from the first load's route table while the
  * screen's code is still on its way — proven by holding every lazily loaded script back until the call is seen —
- * and the screen then shows that answer without asking again; a cold page asks for few scripts.
+ * and the screen then shows that answer without asking again; with a login stored, the route's chunks are asked for
+ * before the login is restored; a cold page asks for few scripts.
  */
 import { expect } from 'chai';
 import type { Page, Route } from 'playwright-core';
@@ -51,6 +52,46 @@ describe('a first visit: data beside code (issue 26)', function () {
       expect(asked).to.have.length(1);
     } finally {
       await page.unroute('**/assets/*.js', holdScripts);
+    }
+  });
+
+  it("with a login stored, a cold visit asks for the route's chunks while the login is still being restored", async () => {
+    // a second tab of the signed-in session whose stored login decrypts only once three scripts beside the first load
+    // have been asked for (the language's words, and the route's own), or after a while in vain: what let it go
+    const tab = await page.context().newPage();
+    // as text: the test's compiler would wrap a function's inner functions in a helper the page does not have
+    await tab.addInitScript(`{
+      const decrypt = SubtleCrypto.prototype.decrypt;
+      let release;
+      const released = new Promise((resolve) => { release = resolve; });
+      Object.assign(window, { releaseLogin: () => release('released'), loginWaitedInVain: false });
+      SubtleCrypto.prototype.decrypt = function (...args) {
+        const inVain = new Promise((resolve) => setTimeout(resolve, 15000, 'in vain'));
+        return Promise.race([released, inVain]).then((outcome) => {
+          if (outcome === 'in vain') window.loginWaitedInVain = true;
+          return decrypt.apply(this, args);
+        });
+      };
+    }`);
+    const session = await tab.context().newCDPSession(tab);
+    await session.send('Network.setCacheDisabled', { cacheDisabled: true });
+    const scripts: string[] = [];
+    let released = false;
+    tab.on('request', (request) => {
+      if (!/\/assets\/.+\.js$/.test(request.url()) || MAIN_SCRIPT.test(request.url())) return;
+      scripts.push(request.url());
+      if (scripts.length === 3 && !released) {
+        released = true;
+        void tab.evaluate(() => (window as unknown as { releaseLogin?: () => void }).releaseLogin?.()).catch(() => undefined);
+      }
+    });
+    try {
+      await tab.goto(`${e2e.portal.url}/memberships`);
+      await tab.getByRole('table', { name: 'Admins of the organization' }).getByRole('row').filter({ hasText: 'member@example.com' }).waitFor({ timeout: 60_000 });
+      const waitedInVain = await tab.evaluate(() => (window as unknown as { loginWaitedInVain: boolean }).loginWaitedInVain);
+      expect(waitedInVain, `the login waited in vain; scripts asked for:\n${scripts.join('\n')}`).to.equal(false);
+    } finally {
+      await tab.close();
     }
   });
 

@@ -1,6 +1,7 @@
 /**
- * Browser entry: choose the language and load its words, meanwhile restore the encrypted login, build router and
- * store and announce the routes to the preload; render once the words are there.
+ * Browser entry: choose the language and load its words, build the router and (a login is stored) ask for the route's
+ * chunks, meanwhile restore the encrypted login, build the store and announce the routes to the preload; render once
+ * the words are there.
  * The login is restored before the first render, so guarded pages see the session at once.
  */
 import { startTransition, StrictMode } from 'react';
@@ -11,8 +12,8 @@ import { RouterProvider } from 'react-router-dom';
 import routes from '../../../build/generated/routes.json';
 import type { ScreenDefinition } from '../../common/screens.js';
 import { chooseLanguage, initI18n, LANGUAGE_STORAGE_KEY } from '../engine/i18n.js';
-import { browserAuthContext, initialAuthState, restoreLogin } from '../features/auth/index.js';
-import { announceRoutes } from '../engine/screen/preload.js';
+import { browserAuthContext, initialAuthState, LOGIN_STORAGE_KEY, restoreLogin } from '../features/auth/index.js';
+import { announceRoutes, preloadRouteCode } from '../engine/screen/preload.js';
 import { createRouter } from './router.js';
 import { createAppStore } from './store.js';
 // Every stylesheet is in the first load's one file, the lazily loaded widgets' and the gallery's too: no chunk then
@@ -27,8 +28,9 @@ async function start(): Promise<void> {
   const language = chooseLanguage(window.location.search, window.localStorage.getItem(LANGUAGE_STORAGE_KEY));
   // the words arrive while the login is restored, the store starts and the route's preload asks for its data
   const words = initI18n(language);
-  const restored = await restoreLogin(authContext.loginStore);
   const router = createRouter(routes as ScreenDefinition[]);
+  if (localStorage.getItem(LOGIN_STORAGE_KEY)) preloadRouteCode(router.state, language);
+  const restored = await restoreLogin(authContext.loginStore);
   const store = createAppStore(
     { navigate: (to, options) => void router.navigate(to, options), ...authContext },
     restored ? { session: restored.session, auth: { ...initialAuthState, idToken: restored.idToken } } : undefined,

@@ -85,6 +85,18 @@ export function* preloadSaga() {
   yield takeEvery(routeMatched.type, preloadRoute);
 }
 
+const screenOf = (match: RouterState['matches'][number] | undefined) => (match?.route.handle as { screen?: ScreenDefinition } | undefined)?.screen;
+
+/**
+ * The first route's chunks, asked for before the saved login is restored (a login is stored): they arrive while it is
+ * decrypted and the store starts, not after (issue 26). The route's preload asks again once the guard has let the
+ * admin in; each chunk is fetched once.
+ */
+export function preloadRouteCode({ matches }: Pick<RouterState, 'matches'>, language: string): void {
+  const screen = screenOf(matches.at(-1));
+  if (screen) preloadScreenCode(screen, language);
+}
+
 /** What the router tells its listeners, as far as the preload reads it. */
 interface RouterState {
   location: { key: string; search: string };
@@ -99,7 +111,7 @@ export function announceRoutes(router: { state: RouterState; subscribe(listener:
   let last: string | undefined;
   const announce = ({ matches, location }: RouterState) => {
     const match = matches.at(-1);
-    const screen = (match?.route.handle as { screen?: ScreenDefinition } | undefined)?.screen;
+    const screen = screenOf(match);
     if (!match || !screen) return;
     const key = `${screen.id} ${screenEntryKey(screen, match.params, location)}`;
     if (key === last) return;

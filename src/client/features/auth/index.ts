@@ -12,6 +12,7 @@ export * from './authState.js';
 export { authContext, browserAuthContext, AUTH_CONTEXT, type AuthSagaContext } from './context.js';
 export { createRefreshSession } from './refreshSaga.js';
 export { restoreLogin } from './persistenceSaga.js';
+export { LOGIN_STORAGE_KEY } from './loginStore.js';
 export { SESSION_REPLACED } from './sessionReplacedSaga.js';
 export { safeReturnPath, type SigninOptions } from './signinRequest.js';
 
