@@ -28,9 +28,12 @@ async function start(): Promise<void> {
   const language = chooseLanguage(window.location.search, window.localStorage.getItem(LANGUAGE_STORAGE_KEY));
   // the words arrive while the login is restored, the store starts and the route's preload asks for its data
   const words = initI18n(language);
+  const restoring = restoreLogin(authContext.loginStore);
+  // the router in a task of its own, not at the end of the first load's evaluation: shorter tasks (issue 26)
+  await new Promise((resolve) => setTimeout(resolve));
   const router = createRouter(routes as ScreenDefinition[]);
   if (localStorage.getItem(LOGIN_STORAGE_KEY)) preloadRouteCode(router.state, language);
-  const restored = await restoreLogin(authContext.loginStore);
+  const restored = await restoring;
   const store = createAppStore(
     { navigate: (to, options) => void router.navigate(to, options), ...authContext },
     restored ? { session: restored.session, auth: { ...initialAuthState, idToken: restored.idToken } } : undefined,

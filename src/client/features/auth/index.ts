@@ -14,7 +14,8 @@ export { createRefreshSession } from './refreshSaga.js';
 export { restoreLogin } from './persistenceSaga.js';
 export { LOGIN_STORAGE_KEY } from './loginStore.js';
 export { SESSION_REPLACED } from './sessionReplacedSaga.js';
-export { safeReturnPath, type SigninOptions } from './signinRequest.js';
+export { safeReturnPath } from './returnPath.js';
+export type { SigninOptions } from './signinRequest.js';
 
 export function* authSaga() {
   yield all([fork(signinSaga), fork(logoutSaga), fork(persistenceSaga), fork(sessionReplacedSaga)]);

@@ -12,16 +12,21 @@ import { selectSession, sessionCleared, type Session } from '../../state/session
 import { logoutRequested, selectIdToken } from './authState.js';
 import { authContext } from './context.js';
 import type { ProviderMetadata } from './identityProviderTypes.js';
-import { endSessionUrl } from './signinRequest.js';
+import { loadSigninRequest, type SigninRequestModule } from './lazySigninRequest.js';
 
 export function* logout(action?: ReturnType<typeof logoutRequested>): Generator<unknown, void, unknown> {
   const { identityProvider, loginStore, verificationStorage, assignLocation, origin } = yield* authContext();
   const session = (yield select(selectSession)) as Session | null;
   const idToken = (yield select(selectIdToken)) as string | null;
-  let metadata: ProviderMetadata | undefined;
+  const postLogoutPath = action?.payload?.postLogoutPath ?? POST_LOGOUT_PATH;
+  let endSession: string | undefined;
   let failure: unknown;
   try {
-    metadata = (yield call([identityProvider, identityProvider.metadata])) as ProviderMetadata;
+    const metadata = (yield call([identityProvider, identityProvider.metadata])) as ProviderMetadata;
+    if (metadata.endSessionEndpoint) {
+      const { endSessionUrl } = (yield call(loadSigninRequest)) as SigninRequestModule;
+      endSession = endSessionUrl(metadata.endSessionEndpoint, origin, idToken, postLogoutPath);
+    }
     if (session) {
       const [token, hint] = session.refreshToken ? [session.refreshToken, 'refresh_token' as const] : [session.token, 'access_token' as const];
       yield call([identityProvider, identityProvider.revoke], token, hint);
@@ -40,8 +45,7 @@ export function* logout(action?: ReturnType<typeof logoutRequested>): Generator<
     yield put(flash.error('errors.unexpected'));
     yield call(reportError, errorReportFor(failure, { step: 'logout' }));
   }
-  const postLogoutPath = action?.payload?.postLogoutPath ?? POST_LOGOUT_PATH;
-  if (metadata?.endSessionEndpoint) yield call(assignLocation, endSessionUrl(metadata.endSessionEndpoint, origin, idToken, postLogoutPath));
+  if (endSession) yield call(assignLocation, endSession);
   else yield call(navigateTo, postLogoutPath, { replace: true });
 }
 

@@ -7,8 +7,11 @@
  * verifier 96 characters (three UUIDs), it keeps its own SigninState format in its own store, and its CryptoUtils
  * are not exported; the spec fixes other formats and a nonce that carries the return path. So these few lines are
  * ours, and oidc-client-ts is used where it fits: discovery (MetadataService, see identityProvider.ts).
+ *
+ * Not in the first load: the sagas that sign in and out load it as they start (lazySigninRequest.ts).
  */
 import { AUTHORIZATION_PARAM, ADMIN_TYPE, CALLBACK_PATH, PORTAL_CLIENT_ID, POST_LOGOUT_PATH, SCOPES, type PostLogoutPath } from '../../../common/identity.js';
+import { safeReturnPath } from './returnPath.js';
 
 export const STATE_LENGTH = 32;
 export const SALT_LENGTH = 32;
@@ -92,12 +95,6 @@ export interface SigninOptions {
   errorMessageKey?: string;
   /** The page language, sent as ui_locales. */
   language?: string;
-}
-
-/** A safe in-portal path: starts with one '/', never '//' (which would leave the origin). */
-export function safeReturnPath(value: string | null | undefined): string | undefined {
-  if (!value || !value.startsWith('/') || value.startsWith('//') || value.startsWith('/\\')) return undefined;
-  return value;
 }
 
 export function createVerificationState(origin: string, returnTo: string | undefined, now: number): VerificationState {

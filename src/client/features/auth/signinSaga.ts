@@ -4,11 +4,12 @@ import { errorReportFor, reportError } from '../../api/report.js';
 import { signinFailed, signinRequested } from './authState.js';
 import { authContext } from './context.js';
 import type { ProviderMetadata } from './identityProviderTypes.js';
-import { authorizationUrl, createVerificationState } from './signinRequest.js';
+import { loadSigninRequest, type SigninRequestModule } from './lazySigninRequest.js';
 
 export function* startSignin({ payload: options }: ReturnType<typeof signinRequested>): Generator<unknown, void, unknown> {
   const { identityProvider, verificationStorage, assignLocation, origin, now } = yield* authContext();
   try {
+    const { authorizationUrl, createVerificationState } = (yield call(loadSigninRequest)) as SigninRequestModule;
     const verification = createVerificationState(origin, options.returnTo, now());
     verificationStorage.write(verification);
     const metadata = (yield call([identityProvider, identityProvider.metadata])) as ProviderMetadata;

@@ -10,8 +10,8 @@ import {
   NONCE_LIFETIME_MS,
   randomString,
   returnPathAfterSignin,
-  safeReturnPath,
 } from '../../../../src/client/features/auth/signinRequest.js';
+import { safeReturnPath } from '../../../../src/client/features/auth/returnPath.js';
 import { ORIGIN, NOW } from './support.js';
 
 describe('features/auth/signinRequest (SPEC §9 sign-in values)', () => {
