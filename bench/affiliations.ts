@@ -3,8 +3,9 @@
  * them (issue 26 item 5): the portal started as `npm start` starts it, in its own process, with its default log level
  * and pool, and a token from a real sign-in; beside each read its floor, in a process of its own in the same run —
  * bare Fastify running the portal's compiled SQL through `pg` with a pool of the same size (bench/reads/floor.ts).
- * The portal's route adds the token check (a local JWT verification), params validation, the mapping to the answer,
- * snake_case keys, schema serialisation and its one log line.
+ * The portal's route adds the token check (a local JWT verification), params validation and its one log line; the
+ * organisation's list comes written in wire form by PostgreSQL for both, the own list is mapped, snake_cased and
+ * serialised by the portal.
  *
  * 1. A fresh database beside BENCH_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/test; dropped at the end)
  *    with the demo data and BENCH_LIST_ADMINS more admins of G0000001 (default 40; every fourth not activated, with

@@ -25,6 +25,10 @@ const pool = new pg.Pool({ connectionString: databaseUrl, max: POOL_SIZE });
 // as the portal's pool does (db/index.ts): an idle client's lost connection must not end the process
 pool.on('error', (error) => console.warn(`floor pool: ${error.message}`));
 const app = Fastify();
-app.get('/affiliations', async () => ({ affiliations: (await pool.query(list.sql, list.parameters as unknown[])).rows }));
+// the organisation's list: each row is the affiliation PostgreSQL wrote in wire form, as the portal sends it
+app.get('/affiliations', async (_request, reply) => {
+  const { rows } = await pool.query<{ json: string }>(list.sql, list.parameters as unknown[]);
+  return reply.type('application/json; charset=utf-8').send(`{"affiliations":[${rows.map((row) => row.json).join(',')}]}`);
+});
 app.get('/me/affiliations', async () => ({ affiliations: (await pool.query(own.sql, own.parameters as unknown[])).rows }));
 console.log(await app.listen({ host: '127.0.0.1', port: 0 }));

@@ -7,7 +7,10 @@
  *   G0000002 (id 2): manager@ (member), no manager
  */
 import { expect } from 'chai';
+import { sql } from 'kysely';
+import { toWire } from '../../../src/server/api/wire.js';
 import { endAdminTokens } from '../../../src/server/domain/admins.js';
+import { findOrganizationAffiliation } from '../../../src/server/domain/memberships.js';
 import sinon from 'sinon';
 import { hashToken } from '../../../src/server/domain/adminTokens.js';
 import { hashPassword } from '../../../src/server/domain/passwords.js';
@@ -104,6 +107,15 @@ describe('Organisation admins API (SPEC §7 Organisation admins)', function () {
 
     it('a member reads the same list', async () => {
       expect((await list(as.member)).map((affiliation) => affiliation.admin.id)).to.deep.equal((await list()).map((affiliation) => affiliation.admin.id));
+    });
+
+    it('writes each admin as the single answers do (the database writes the list: the same fields, values and timestamps)', async () => {
+      // a timestamp with microseconds, as PostgreSQL's now() writes them: both ways keep its milliseconds
+      await ctx.db.updateTable('admins').set({ activatedAt: sql<Date>`'2026-03-04T05:06:07.891234Z'::timestamptz` }).where('id', '=', MEMBER).execute();
+      const listed = await list();
+      const single = await Promise.all(listed.map(async (affiliation) => JSON.parse(JSON.stringify(toWire(await findOrganizationAffiliation(ctx.db, 1, affiliation.admin.id))))));
+      expect(listed).to.deep.equal(single);
+      expect(listed.find((affiliation) => affiliation.admin.id === MEMBER)!.admin.activated_at).to.equal('2026-03-04T05:06:07.891Z');
     });
 
     it("refuses an access token that has ended with 401, though the list's own query checks it (no second round trip)", async () => {
