@@ -32,10 +32,8 @@ export function webpackConfig(mode: 'production' | 'development' = 'production')
       path: path.join(root, 'dist'),
       publicPath: '/',
       filename: 'assets/[name].[contenthash:8].js',
-      // by id alone: the runtime's map of chunk files then holds no names (about 2 KB of the first load); seven hex
-      // digits of content hash, as git's short hashes (a chunk's next version repeats them one time in 268 million), a
-      // byte less per chunk in that map than eight
-      chunkFilename: mode === 'production' ? 'assets/[id].[contenthash:7].js' : 'assets/[name].[contenthash:8].js',
+      // by id alone: the runtime's map of chunk files then holds no names (about 2 KB of the first load)
+      chunkFilename: mode === 'production' ? 'assets/[id].[contenthash:8].js' : 'assets/[name].[contenthash:8].js',
       assetModuleFilename: 'assets/[name].[contenthash:8][ext]',
       clean: true,
     },
