@@ -4,6 +4,7 @@
  */
 import 'global-jsdom/register';
 import { expect } from 'chai';
+import { waitFor } from '@testing-library/react';
 import { logoutSaga } from '../../../../src/client/features/auth/logoutSaga.js';
 import { gatewayOpened, gatewayRequest, gatewaySaga, RESUME_STORAGE_KEY } from '../../../../src/client/features/gateway/index.js';
 import { selectFlashMessages } from '../../../../src/client/state/flash.js';
@@ -102,6 +103,8 @@ describe('features/gateway (/auth/gateway)', () => {
   it('glo=true signed in: signs out through the provider, which brings the browser back to the gateway, which resumes without glo', async () => {
     const harness = gateway();
     await harness.open('?glo=true&gpc=demo-partner&gss=xyz&gul=en');
+    // the logout loads the sign-in request's code (a chunk of its own) before it revokes
+    await waitFor(() => expect(harness.assignLocation.called).to.equal(true));
     expect(harness.identityProvider.revoke.calledOnce).to.equal(true);
     expect((harness.store.getState() as any).session.session).to.equal(null);
     const logout = new URL(harness.assignLocation.firstCall.args[0] as string);
