@@ -11,7 +11,9 @@ import { sql } from 'kysely';
 import type { AuditEvent } from '../../common/api/auditAnswers.js';
 import type { AuditAction, AuditTargetType } from '../../common/auditActions.js';
 import type { Db } from '../db/index.js';
+import { isoTimestamp } from '../db/formats.js';
 import { preparedStatement } from '../db/preparedStatements.js';
+import { readAhead } from '../db/readAhead.js';
 import { csvStream } from './csv.js';
 import { publicTargetId, recordedTargetIds, type PublicIds } from './publicIds.js';
 
@@ -245,16 +247,29 @@ export async function listAuditEvents(db: Db, organizationId: number, filter: Au
 
 export const AUDIT_CSV_HEADER = ['occurredAt', 'actorEmail', 'action', 'targetType', 'targetId', 'targetLabel', 'changes'] as const;
 
-/** An entry as a CSV record, straight from its row: the file shows no entry id (no permutation to work out per row). */
-function auditRecord(row: AuditRow, ids: PublicIds): string[] {
+/**
+ * An export's rows: the entry's time as the file shows it written by PostgreSQL (parsing 500,000 timestamps into
+ * Dates only to write them out again was a tenth of the export's time, issue 27), no entry id (no public id to work
+ * out per row), the cursor's columns.
+ */
+function auditExportQuery(db: Db, organizationId: number, filter: AuditFilter, ids: PublicIds, after: Cursor | undefined) {
+  return olderThan(auditQuery(db, organizationId, filter, ids), after)
+    .clearSelect()
+    .select(['id', sql<string>`occurred_at::text`.as('cursorTime'), isoTimestamp('occurred_at').as('shownTime'), 'actorEmail', 'action', 'targetType', 'targetId', 'targetLabel', 'changes']);
+}
+
+type AuditExportRow = Awaited<ReturnType<ReturnType<typeof auditExportQuery>['execute']>>[number];
+
+/** An entry as a CSV record. */
+function auditRecord(row: AuditExportRow, ids: PublicIds): string[] {
   const targetType = row.targetType as AuditTargetType;
   const changes = Object.entries((row.changes ?? {}) as Changes);
   return [
-    new Date(row.occurredAt).toISOString(),
+    row.shownTime!,
     row.actorEmail,
     row.action,
     targetType,
-    String(publicTargetId(ids, targetType, row.targetId)),
+    publicTargetId(ids, targetType, row.targetId),
     row.targetLabel,
     changes.map(([field, change]) => `${field}: ${isPersonal(field) ? '(personal data, not recorded)' : `${JSON.stringify(change.before)} → ${JSON.stringify(change.after)}`}`).join('\n'),
   ];
@@ -266,15 +281,18 @@ function auditRecord(row: AuditRow, ids: PublicIds): string[] {
  */
 const AUDIT_CSV_BATCH_ROWS = 250;
 
-/** The filtered trail AUDIT_CSV_BATCH_ROWS at a time, each batch after the last (occurred_at, id) of the one before, as CSV records. */
-async function* auditBatches(db: Db, organizationId: number, filter: AuditFilter, ids: PublicIds): AsyncGenerator<string[][]> {
+/**
+ * The filtered trail AUDIT_CSV_BATCH_ROWS at a time, each batch after the last (occurred_at, id) of the one before, as
+ * CSV records; the next batch read while this one is written out.
+ */
+const auditBatches = (db: Db, organizationId: number, filter: AuditFilter, ids: PublicIds) => readAhead(auditBatchesInTurn(db, organizationId, filter, ids));
+
+async function* auditBatchesInTurn(db: Db, organizationId: number, filter: AuditFilter, ids: PublicIds): AsyncGenerator<string[][]> {
   for (let after: Cursor | undefined; ; ) {
-    const rows = await olderThan(auditQuery(db, organizationId, filter, ids), after)
-      .limit(AUDIT_CSV_BATCH_ROWS)
-      .execute();
+    const rows = await auditExportQuery(db, organizationId, filter, ids, after).limit(AUDIT_CSV_BATCH_ROWS).execute();
     yield rows.map((row) => auditRecord(row, ids));
     if (rows.length < AUDIT_CSV_BATCH_ROWS) return;
-    after = cursorOf(rows.at(-1)!);
+    after = { time: rows.at(-1)!.cursorTime, id: String(rows.at(-1)!.id) };
   }
 }
 

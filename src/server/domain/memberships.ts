@@ -13,6 +13,7 @@ import type { OrganizationAffiliation, ProductAdminRole } from '../../common/api
 import { formatPersonName } from '../../common/personName.js';
 import type { Language } from '../../common/languages.js';
 import type { Db } from '../db/index.js';
+import { isoTimestamp } from '../db/formats.js';
 import { preparedStatement } from '../db/preparedStatements.js';
 import type { Admin, AffiliationRole } from '../db/types.js';
 import type { Mailer } from '../mail/mailer.js';
@@ -127,9 +128,6 @@ export interface Viewer {
   adminId: number;
   gloplaId: string;
 }
-
-/** A timestamp as Date#toISOString writes it (UTC, milliseconds), like every other answer's timestamps. */
-const isoTimestamp = (column: string) => sql<string | null>`to_char(${sql.ref(column)} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 
 /**
  * The list query of GET organizations/{orgId}/affiliations, access check included: rows only when the viewer belongs

@@ -16,6 +16,7 @@ import { sql } from 'kysely';
 import type { OrganizationUser, UserRowError } from '../../common/api/answers.js';
 import { API_ERROR, USER_ROW_ERROR, type CsvFormatError, type UserRowErrorCode } from '../../common/errorCodes.js';
 import type { Db } from '../db/index.js';
+import { readAhead } from '../db/readAhead.js';
 import type { AuditEntry, AuditTrail } from './audit.js';
 import { CSV_BATCH_ROWS, csvStream, unguardCsvCell } from './csv.js';
 import { etagColumn, lastChange, satisfies, type LastChange, type Precondition } from './versions.js';
@@ -73,9 +74,13 @@ async function* mapBatches<T, U>(batches: AsyncIterable<T[]>, map: (item: T) => 
 
 /**
  * Rows by id, CSV_BATCH_ROWS at a time: each batch read after the last id of the one before (index (organization_id,
- * id)), until a batch comes back short.
+ * id)), until a batch comes back short; the next batch read while this one is used.
  */
-async function* batchesById<Row extends { id: number }>(read: (after: number) => Promise<Row[]>): AsyncGenerator<Row[]> {
+function batchesById<Row extends { id: number }>(read: (after: number) => Promise<Row[]>): AsyncGenerator<Row[]> {
+  return readAhead(batchesInTurn(read));
+}
+
+async function* batchesInTurn<Row extends { id: number }>(read: (after: number) => Promise<Row[]>): AsyncGenerator<Row[]> {
   for (let after = 0; ; ) {
     const rows = await read(after);
     yield rows;

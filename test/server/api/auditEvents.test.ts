@@ -384,6 +384,9 @@ describe('Audit trail (issue 21)', function () {
       expect(lines[0]).to.equal('occurredAt,actorEmail,action,targetType,targetId,targetLabel,changes');
       expect(lines).to.have.length(2);
       expect(lines[1]).to.contain('manager@example.com,membership.roleChanged,admin,2,member@example.com,"role: ""member"" → ""manager"""');
+      // the time as the list shows it (PostgreSQL writes the file's; the stored time has microseconds)
+      const listed = JSON.parse((await call('GET', 'organizations/1/audit_events?action=membership.roleChanged', as.manager)).body) as { audit_events: Array<{ occurred_at: string }> };
+      expect(lines[1]!.split(',')[0]).to.equal(listed.audit_events[0]!.occurred_at);
     });
 
     it("shows the token's organisation only (tenant isolation of the list and the export)", async () => {
