@@ -51,7 +51,7 @@ import { ApiError } from './errors.js';
 import { TAG } from './openapi.js';
 import { errorAnswers, id, MAX_ID, organizationParams, wire, type OrganizationParams } from './schemas.js';
 import { installStreamedListParser } from './streamedJsonBody.js';
-import { streamedJsonList, streamedList } from './wire.js';
+import { JSON_TYPE, streamedJsonList, streamedList } from './wire.js';
 import { formBody, FormValidationError } from './validation.js';
 
 /** Params of organizations/{orgId}/users/{userId}. */
@@ -71,9 +71,6 @@ interface OrganizationUserParams {
 
 /** The most stale rows a bulk update's 412 names (each a look into the trail). */
 const STALE_ROWS_NAMED = 100;
-
-/** The type of the answers written here rather than serialised by Fastify (streamed lists). */
-const JSON_TYPE = 'application/json; charset=utf-8';
 
 /** GET users' paging (issue 27): without per_page the whole list, as SPEC §7 has it. */
 const usersQuerySchema = {

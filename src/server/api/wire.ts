@@ -54,6 +54,9 @@ export function wireField(segments: readonly (string | number)[]): string {
   return segments.map((segment) => (typeof segment === 'number' ? String(segment) : toSnakeKey(segment))).join('.');
 }
 
+/** The type of the answers written by the routes rather than serialised by Fastify (streamed lists, lists PostgreSQL wrote). */
+export const JSON_TYPE = 'application/json; charset=utf-8';
+
 /**
  * The answer {...head, [key]: [...]} with the list written a batch at a time as `batches` yields them (issue 27): a
  * large list is never one object in memory nor one long turn of the event loop. Everything goes through toWire like
