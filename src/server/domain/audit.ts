@@ -212,7 +212,7 @@ function olderThan(query: ReturnType<typeof auditQuery>, cursor: Cursor | undefi
   return cursor ? query.where(sql<boolean>`(occurred_at, id) < (${cursor.time}::timestamptz, ${cursor.id}::bigint)`) : query;
 }
 
-const cursorOf = (row: AuditRow): Cursor => ({ time: row.cursorTime, id: String(row.id) });
+const cursorOf = (row: Pick<AuditRow, 'cursorTime' | 'id'>): Cursor => ({ time: row.cursorTime, id: String(row.id) });
 
 function toEvent(row: AuditRow, ids: PublicIds): AuditEvent {
   const changes = (row.changes ?? {}) as Changes;
@@ -248,9 +248,8 @@ export async function listAuditEvents(db: Db, organizationId: number, filter: Au
 export const AUDIT_CSV_HEADER = ['occurredAt', 'actorEmail', 'action', 'targetType', 'targetId', 'targetLabel', 'changes'] as const;
 
 /**
- * An export's rows: the entry's time as the file shows it written by PostgreSQL (parsing 500,000 timestamps into
- * Dates only to write them out again was a tenth of the export's time, issue 27), no entry id (no public id to work
- * out per row), the cursor's columns.
+ * An export's rows: the entry's time as the file shows it written by PostgreSQL (500,000 timestamps were parsed into
+ * Dates only to be written out again, issue 27), no entry id (no public id to work out per row), the cursor's columns.
  */
 function auditExportQuery(db: Db, organizationId: number, filter: AuditFilter, ids: PublicIds, after: Cursor | undefined) {
   return olderThan(auditQuery(db, organizationId, filter, ids), after)
@@ -292,7 +291,7 @@ async function* auditBatchesInTurn(db: Db, organizationId: number, filter: Audit
     const rows = await auditExportQuery(db, organizationId, filter, ids, after).limit(AUDIT_CSV_BATCH_ROWS).execute();
     yield rows.map((row) => auditRecord(row, ids));
     if (rows.length < AUDIT_CSV_BATCH_ROWS) return;
-    after = { time: rows.at(-1)!.cursorTime, id: String(rows.at(-1)!.id) };
+    after = cursorOf(rows.at(-1)!);
   }
 }
 
