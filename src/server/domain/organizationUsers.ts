@@ -144,9 +144,9 @@ const UTF8_BOM = Buffer.from([0xef, 0xbb, 0xbf]);
 /** What a decoder puts for bytes it cannot read, or a converting tool for a character it could not keep. */
 const REPLACEMENT = '\uFFFD';
 /**
- * The bytes decoded or parsed in one turn of the event loop: 64 KB are about 1,600 learners, then checked and written
- * to the preview's answer CSV_BATCH_ROWS a turn (128 KB parsed and checked at once held it up to 91 ms on a slow day,
- * 64 KB up to 59; issue 27 allows 50).
+ * The bytes decoded or parsed in one turn of the event loop: 64 KB are about 1,600 learners, then checked
+ * CSV_BATCH_ROWS a turn (128 KB parsed and checked at once held it up to 91 ms on a slow day, 64 KB up to 59; issue 27
+ * allows 50).
  */
 const CHUNK_BYTES = 64 * 1024;
 
@@ -328,7 +328,7 @@ async function* checkedAgain(batches: AsyncIterable<readonly GivenRow[]>, stored
 }
 
 /** Batches already checked, a turn of the event loop after each as the answer is written. */
-async function* inTurns<T>(batches: readonly T[][]): AsyncGenerator<T[]> {
+async function* heldBatches<T>(batches: readonly T[][]): AsyncGenerator<T[]> {
   for (const batch of batches) {
     yield batch;
     await otherRequestsFirst();
@@ -348,7 +348,7 @@ export async function previewUsersCsv(db: Db, organizationId: number, file: Buff
   const checked: OrganizationUser[][] = [];
   for await (const rows of usersCsvRows(bytes)) checked.push(check.check(rows));
   check.finish();
-  return { errors: check.errors, users: inTurns(checked) };
+  return { errors: check.errors, users: heldBatches(checked) };
 }
 
 /** How many learners' changes one bulk update's trail entry lists (its label counts them all): an entry stays small. */
