@@ -10,6 +10,7 @@ import helmet, { type HelmetOptions } from 'helmet';
 import type { Logger } from 'pino';
 import type { AuditAction } from '../common/auditActions.js';
 import { API_ERROR } from '../common/errorCodes.js';
+import { ISSUER_PATH } from '../common/identity.js';
 import { redactUrlForLog } from '../common/logRedaction.js';
 import { tokyoToday } from '../common/subscriptionRules.js';
 import { apiRoutes } from './api/index.js';
@@ -267,9 +268,14 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
 
   // JSON and CSV answers compressed on the fly (issue 26), the browser build's files from their siblings (registered
   // before them, as @fastify/static asks). Brotli at a low quality: a dynamic answer is compressed once, and quality 4
-  // is ~10× faster than 11 for a few per cent more bytes. The identity provider's answers (the token endpoint, its
-  // pages with CSRF tokens) are written past Fastify and never compressed, per BREACH; the API's take a bearer
-  // token, which a cross-site page cannot attach. Compressed request bodies are not accepted (no zip bombs).
+  // is ~10× faster than 11 for a few per cent more bytes. The identity provider is never compressed, per BREACH: its
+  // own answers (the token endpoint, its pages) are written past Fastify, and its interaction pages (routes here:
+  // the sign-in form echoes the typed e-mail beside its CSRF token) opt out below, before the plugin sees the route.
+  // The API's answers take a bearer token, which a cross-site page cannot attach. Compressed request bodies are not
+  // accepted (no zip bombs).
+  app.addHook('onRoute', (route) => {
+    if (route.url.startsWith(`${ISSUER_PATH}/interaction/`)) route.compress = false;
+  });
   await app.register(fastifyCompress, {
     encodings: ['br', 'gzip'],
     threshold: COMPRESSION_THRESHOLD_BYTES,

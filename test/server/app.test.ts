@@ -4,6 +4,7 @@ import path from 'node:path';
 import zlib from 'node:zlib';
 import { expect } from 'chai';
 import { MISSING_BUILD_MESSAGE } from '../../src/server/browserBuild.js';
+import { Browser, authorizationPath, formAction, pkce } from './support/oidc.js';
 import { useTestApp } from './support/testApp.js';
 import { cspDirectives as directives } from './support/csp.js';
 
@@ -195,6 +196,19 @@ describe('server/app', () => {
       const token = await ctx.app.inject({ method: 'POST', url: '/oidc/token', headers: { 'accept-encoding': 'gzip, br', 'content-type': 'application/x-www-form-urlencoded' }, payload: 'grant_type=refresh_token&client_id=portal&refresh_token=x' });
       expect(token.headers['content-encoding']).to.equal(undefined);
       expect(token.json()).to.have.property('error');
+    });
+
+    it("never compresses the provider's interaction pages, which echo the typed e-mail (per BREACH), while the API's answers still are", async () => {
+      const browser = new Browser(ctx.app, undefined, undefined, { 'accept-encoding': 'gzip, br' });
+      const page = await browser.follow(await browser.get(authorizationPath(ctx.app.config.publicUrl, pkce().challenge)));
+      expect(page.statusCode).to.equal(200);
+      expect(page.headers['content-encoding']).to.equal(undefined);
+      const refused = await browser.post(formAction(decoded(page)), { email: 'manager@example.com', password: 'not the password' });
+      expect(refused.statusCode).to.equal(401);
+      expect(refused.headers['content-encoding']).to.equal(undefined);
+      expect(refused.body).to.include('manager@example.com');
+      const api = await ctx.app.inject({ url: '/api/docs/json', headers: { 'accept-encoding': 'gzip, br' } });
+      expect(api.headers['content-encoding']).to.equal('br');
     });
 
     it('does not inflate compressed request bodies', async () => {
