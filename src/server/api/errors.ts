@@ -9,7 +9,7 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { API_ERROR, type ApiErrorCode } from '../../common/errorCodes.js';
 import { isDatabaseUnavailable } from '../db/errors.js';
-import { PreconditionFailed, preconditionFailedBody } from './preconditions.js';
+import type { LastChange } from '../domain/versions.js';
 import { FormValidationError, mapAjvErrors } from './validation.js';
 import { toWire } from './wire.js';
 
@@ -23,6 +23,35 @@ export class ApiError extends Error {
     super(message);
     this.name = 'ApiError';
   }
+}
+
+/** A row of a list written at once (a bulk update) whose record changed since the version it carried. */
+export interface StaleRowChange {
+  rowNo: number;
+  lastChange: LastChange | undefined;
+}
+
+/** 412: the record (or rows of a list) changed since the version asked for; who changed it last and when, from the trail. */
+export class PreconditionFailed extends Error {
+  constructor(
+    readonly lastChange: LastChange | undefined,
+    readonly rows?: readonly StaleRowChange[],
+  ) {
+    super('precondition failed');
+    this.name = 'PreconditionFailed';
+  }
+}
+
+const changedBy = (change: LastChange | undefined) => (change ? { name: change.name, email: change.email } : null);
+
+/** The 412 answer's body (before the wire's snake_case). */
+export function preconditionFailedBody(error: PreconditionFailed) {
+  return {
+    error: API_ERROR.preconditionFailed,
+    changedBy: changedBy(error.lastChange),
+    changedAt: error.lastChange?.at ?? null,
+    ...(error.rows && { rows: error.rows.map((row) => ({ rowNo: row.rowNo, changedBy: changedBy(row.lastChange), changedAt: row.lastChange?.at ?? null })) }),
+  };
 }
 
 const CODE_BY_STATUS: Record<number, ApiErrorCode> = {

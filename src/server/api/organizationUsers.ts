@@ -18,7 +18,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { Language } from '../../common/languages.js';
 import type { LastChange } from '../domain/versions.js';
-import { changeLanguage, conditionalWrite, etagHeader, PreconditionFailed, preconditionOf, sendEtag } from './preconditions.js';
+import { changeLanguage, conditionalWrite, etagHeader, preconditionOf, sendEtag } from './preconditions.js';
 import multipart, { type MultipartFile } from '@fastify/multipart';
 import {
   organizationUserAnswerSchema,
@@ -47,7 +47,7 @@ import { auditOf } from './audit.js';
 import { requireManager, requireManagerBeforeBody, signedIn, useAuthentication } from './auth.js';
 import { CSV_EXPORT_ERRORS, sendCsvExport } from './csvExports.js';
 import { controlCharacterError, formHasControlCharacter } from './controlCharacters.js';
-import { ApiError } from './errors.js';
+import { ApiError, PreconditionFailed } from './errors.js';
 import { TAG } from './openapi.js';
 import { errorAnswers, id, MAX_ID, organizationParams, wire, type OrganizationParams } from './schemas.js';
 import { installStreamedListParser } from './streamedJsonBody.js';

@@ -12,8 +12,8 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { API_ERROR } from '../../common/errorCodes.js';
 import { DEFAULT_LANGUAGE, type Language } from '../../common/languages.js';
 import type { Db } from '../db/index.js';
-import { lastChange, StaleVersion, type LastChange, type Precondition, type VersionedTarget } from '../domain/versions.js';
-import { ApiError } from './errors.js';
+import { lastChange, StaleVersion, type Precondition, type VersionedTarget } from '../domain/versions.js';
+import { ApiError, PreconditionFailed } from './errors.js';
 import { requestLanguage } from './language.js';
 
 /** The most entity tags one If-Match lists (a client names the one version it saw; a few are generous). */
@@ -44,23 +44,6 @@ export function sendEtag(reply: FastifyReply, etag: string): void {
   if (etag) reply.header('etag', etag);
 }
 
-/** A row of a list written at once (a bulk update) whose record changed since the version it carried. */
-export interface StaleRowChange {
-  rowNo: number;
-  lastChange: LastChange | undefined;
-}
-
-/** 412: the record (or rows of a list) changed since the version asked for; who changed it last and when, from the trail. */
-export class PreconditionFailed extends Error {
-  constructor(
-    readonly lastChange: LastChange | undefined,
-    readonly rows?: readonly StaleRowChange[],
-  ) {
-    super('precondition failed');
-    this.name = 'PreconditionFailed';
-  }
-}
-
 /** The language a 412 names who changed the record in (a person's name is written in the reader's order). */
 export const changeLanguage = (request: FastifyRequest): Language => requestLanguage(request) ?? DEFAULT_LANGUAGE;
 
@@ -77,18 +60,6 @@ export async function changedMeanwhileAs412<T>(db: Db, request: FastifyRequest, 
     if (error instanceof StaleVersion) throw await preconditionFailed(db, request, organizationId, error.target);
     throw error;
   }
-}
-
-const changedBy = (change: LastChange | undefined) => (change ? { name: change.name, email: change.email } : null);
-
-/** The 412 answer's body (before the wire's snake_case). */
-export function preconditionFailedBody(error: PreconditionFailed) {
-  return {
-    error: API_ERROR.preconditionFailed,
-    changedBy: changedBy(error.lastChange),
-    changedAt: error.lastChange?.at ?? null,
-    ...(error.rows && { rows: error.rows.map((row) => ({ rowNo: row.rowNo, changedBy: changedBy(row.lastChange), changedAt: row.lastChange?.at ?? null })) }),
-  };
 }
 
 /** What a conditional write's route documents (OpenAPI): the If-Match header it reads, and its 412 and 428. */
