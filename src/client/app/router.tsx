@@ -2,7 +2,7 @@
 import { lazy, type ReactElement } from 'react';
 import { createBrowserRouter, Navigate, type RouteObject } from 'react-router-dom';
 import type { ScreenDefinition } from '../../common/screens.js';
-import { importScreenView } from '../engine/chunks.js';
+import { importScreenView } from '../engine/screen/screenViewChunk.js';
 import { Guard } from '../engine/Guard.js';
 import { buildRouteTable } from '../engine/routes.js';
 import { screenComponents, type ScreenComponent } from '../screens/registry.js';

@@ -14,7 +14,7 @@ import formNames from '../../../build/generated/forms.json';
 import screenList from '../../../build/generated/screens.json';
 import { LANGUAGES, type Language } from '../../common/languages.js';
 import type { FormDefinition, ScreenDefinition } from '../../common/screens.js';
-import { importScreenView } from '../engine/chunks.js';
+import { importScreenView } from '../engine/screen/screenViewChunk.js';
 import { useFormModule } from '../engine/forms/formModule.js';
 import { SchemaForm, type FormData } from '../engine/forms/SchemaForm.js';
 import { createI18n } from '../engine/i18n.js';

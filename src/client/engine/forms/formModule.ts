@@ -2,7 +2,7 @@
 import { useEffect, useState } from 'react';
 import createPrecompiledValidator from '@rjsf/validator-ajv8/lib/createPrecompiledValidator.js';
 import type { RJSFSchema, ValidatorType } from '@rjsf/utils';
-import { importFormChunk } from '../chunks.js';
+import { importFormChunk } from '../dataChunks.js';
 
 export interface FormModule {
   schema: RJSFSchema;

@@ -10,28 +10,21 @@ import type { ScreenDefinition } from '../../../common/screens.js';
 import { callApi } from '../../api/callApi.js';
 import { actionCreator } from '../../state/actions.js';
 import { gloplaId, hasSession, isManager, type SessionRootState } from '../../state/session.js';
-import { importFormChunk, importFormScreen, importScreenView } from '../chunks.js';
+import { importFormChunk } from '../dataChunks.js';
+import { importFormScreen } from '../forms/formScreenChunk.js';
 import { decideAccess } from '../guard.js';
 import { screenEntryKey } from '../routes.js';
 import { callTarget, errorResult, targetKey, type CallResult, type CallTarget } from './callRequest.js';
 import { isGeneratedScreen } from './navigation.js';
+import { clearPreloaded, putPreloaded } from './preloadedAnswers.js';
 import { engineWords, screenChunk } from './screenModule.js';
+import { importScreenView } from './screenViewChunk.js';
 import { queryOf } from './values.js';
 
 type Params = Record<string, string | undefined>;
 
 /** A screen entered (screenEntryKey): its route entry, the route's parameters, the URL's query, the page's language. */
 export const routeMatched = actionCreator<{ screen: ScreenDefinition; params: Params; search: string; language: string }>('screens/routeMatched');
-
-/** The answers under way or arrived, by request (callRequest.ts targetKey): only the last matched route's. */
-const preloaded = new Map<string, Promise<CallResult>>();
-
-/** A preloaded answer, taken once: a reload of the screen asks again. */
-export function takePreloaded(key: string): Promise<CallResult> | undefined {
-  const answer = preloaded.get(key);
-  preloaded.delete(key);
-  return answer;
-}
 
 function* preloadCall(operation: string, target: CallTarget): Generator<unknown, CallResult, unknown> {
   try {
@@ -63,7 +56,7 @@ function canEnter(screen: ScreenDefinition, state: SessionRootState): boolean {
 }
 
 export function* preloadRoute({ payload: { screen, params, search, language } }: ReturnType<typeof routeMatched>): Generator<unknown, void, unknown> {
-  preloaded.clear();
+  clearPreloaded();
   const state = (yield select()) as SessionRootState;
   if (!canEnter(screen, state)) return;
   const context = { params, query: { ...screen.query, ...queryOf(search) }, language };
@@ -75,7 +68,7 @@ export function* preloadRoute({ payload: { screen, params, search, language } }:
       continue; // a path nothing fills: the screen's own call reports it
     }
     const task = (yield fork(preloadCall, `screens/${screen.id}/${key}`, target)) as Task;
-    preloaded.set(targetKey(target), task.toPromise() as Promise<CallResult>);
+    putPreloaded(targetKey(target), task.toPromise() as Promise<CallResult>);
   }
   // after the data calls: the server's answers take longer than the static chunks
   yield call(preloadScreenCode, screen, language);

@@ -8,7 +8,7 @@
 import type { i18n } from 'i18next';
 import { DEFAULT_LANGUAGE } from '../../../common/languages.js';
 import type { FragmentDefinition, ScreenDefinition } from '../../../common/screens.js';
-import { importEngineWords, importScreenChunk } from '../chunks.js';
+import { importEngineWords, importScreenChunk } from '../dataChunks.js';
 import { addConditions, type ConditionsModule } from './conditions.js';
 import { registerFragment } from './fragments.js';
 import { isGeneratedScreen, registerScreen, screenById } from './navigation.js';

@@ -1,6 +1,6 @@
 import { lazy, Suspense, type ReactElement } from 'react';
 import type { FormBlock } from '../../../../common/screens.js';
-import { importFormScreen } from '../../chunks.js';
+import { importFormScreen } from '../../forms/formScreenChunk.js';
 import { Loader } from '../../Loader.js';
 import type { BlockProps } from './shared.js';
 

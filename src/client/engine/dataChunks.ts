@@ -1,14 +1,9 @@
 /**
- * The lazily loaded code, one `import()` per kind of chunk: the components that render it and the route's preload
- * (screen/preload.ts), which asks for a page's chunks the moment its route is matched, share them; webpack fetches a
- * chunk once however often it is asked for.
+ * The generated data the engines load, one `import()` per kind of chunk (build/generated): imported by the engines
+ * and the route's preload (screen/preload.ts), never importing an engine, so no engine reaches itself through its
+ * data. The engines' own loaders are screen/screenViewChunk.ts and forms/formScreenChunk.ts. Webpack fetches a chunk
+ * once however often it is asked for.
  */
-
-/** The block engine, one chunk shared by every screen made of blocks. */
-export const importScreenView = () => import(/* webpackChunkName: "screen-view" */ './screen/ScreenView.js');
-
-/** The form engine (RJSF and its widgets). */
-export const importFormScreen = () => import(/* webpackChunkName: "form-screen" */ './forms/FormScreen.js');
 
 /** A form's schema and precompiled validators (build/generated/forms/<name>.cjs). */
 export const importFormChunk = (name: string) => import(/* webpackChunkName: "form-[request]" */ `../../../build/generated/forms/${name}.cjs`);
