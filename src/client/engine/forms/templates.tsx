@@ -55,7 +55,12 @@ function FieldTemplate({ id, label, required, children, errors, rawDescription, 
       {displayLabel && label && !isObject && (
         <label className="field__label" htmlFor={id}>
           {t(label)}
-          {required && <span className="field__required" aria-label={t('common.required')}>*</span>}
+          {/* the star is for the eye (the form's note says what it means): the input's `required` tells assistive technology, which would otherwise read "NameRequired" */}
+          {required && (
+            <span className="field__required" aria-hidden="true">
+              *
+            </span>
+          )}
         </label>
       )}
       {children}

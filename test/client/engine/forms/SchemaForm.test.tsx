@@ -58,6 +58,15 @@ describe('SchemaForm (RJSF with the project templates and precompiled validators
     expect(screen.getByText('* Required')).to.exist;
   });
 
+  it("names a required field by its label alone (the star is hidden from assistive technology, the input says it is required)", async () => {
+    const screen = show(<RegistrationForm onSubmit={() => {}} />);
+    const input = await screen.findByRole('textbox', { name: 'Company name' });
+    expect((input as HTMLInputElement).required).to.equal(true);
+    const star = screen.getByText('Company name').closest('label')!.querySelector('.field__required')!;
+    expect([star.textContent, star.getAttribute('aria-hidden'), star.hasAttribute('aria-label')]).to.deep.equal(['*', 'true', false]);
+    expect((screen.getByRole('textbox', { name: 'Position' }) as HTMLInputElement).required).to.equal(false);
+  });
+
   it('shows the required message under each empty required field and does not submit', async () => {
     const onSubmit = sinon.spy();
     const screen = show(<RegistrationForm onSubmit={onSubmit} />);
