@@ -219,7 +219,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   });
   app.decorate('runDeadlineReminders', async (today: string = tokyoToday()) => {
     const result = await runDeadlineReminders(
-      { db: database.db, mailer: mailQueue.mailer, publicUrl: config.publicUrl, businessDays: config.deadlineReminders.businessDays },
+      { db: database.db, mailQueue, publicUrl: config.publicUrl, businessDays: config.deadlineReminders.businessDays },
       today,
     );
     if (result.ran && result.mails > 0) app.log.info({ applications: result.reminded, mails: result.mails }, 'deadline reminders queued');

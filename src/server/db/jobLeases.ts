@@ -6,18 +6,25 @@
 import { sql } from 'kysely';
 import type { Db } from './index.js';
 
-/** Runs `job` if no other instance holds the lease; undefined when one does. */
+/** Runs `job` if no other instance holds the lease; undefined when one does. The lease is given back only by its holder. */
 export async function withJobLease<T>(db: Db, name: string, leaseSeconds: number, job: () => Promise<T>): Promise<T | undefined> {
   const taken = await db
     .insertInto('jobLeases')
     .values({ name, heldUntil: sql<Date>`now() + make_interval(secs => ${leaseSeconds})` })
     .onConflict((conflict) => conflict.column('name').doUpdateSet({ heldUntil: (eb) => eb.ref('excluded.heldUntil') }).where('jobLeases.heldUntil', '<', sql<Date>`now()`))
-    .returning('name')
+    // the lease's end to the microsecond (a Date keeps milliseconds) marks this holder: a takeover sets a later one
+    .returning(sql<string>`held_until::text`.as('mark'))
     .executeTakeFirst();
   if (!taken) return undefined;
   try {
     return await job();
   } finally {
-    await db.updateTable('jobLeases').set({ heldUntil: sql<Date>`now()` }).where('name', '=', name).execute();
+    // only our own lease: one that ran out meanwhile may be another instance's now
+    await db
+      .updateTable('jobLeases')
+      .set({ heldUntil: sql<Date>`now()` })
+      .where('name', '=', name)
+      .where('heldUntil', '=', sql<Date>`cast(${taken.mark} as timestamptz)`)
+      .execute();
   }
 }

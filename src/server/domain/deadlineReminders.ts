@@ -11,7 +11,8 @@
 import { addDays } from '../../common/subscriptionRules.js';
 import type { Db } from '../db/index.js';
 import { withJobLease } from '../db/jobLeases.js';
-import type { Mailer } from '../mail/mailer.js';
+import type { OutgoingMail } from '../mail/mailer.js';
+import { MAIL_JOB, type MailQueue } from '../mail/queue.js';
 import { localeText, mailLanguage, renderMail } from '../mail/templates.js';
 import { businessCalendar } from './businessCalendar.js';
 import { applicationStartsOn } from './classDeadlines.js';
@@ -21,7 +22,8 @@ const LEASE_SECONDS = 15 * 60;
 
 export interface DeadlineReminderDeps {
   db: Db;
-  mailer: Mailer;
+  /** The reminders' mails are queued in the transaction that claims them. */
+  mailQueue: Pick<MailQueue, 'enqueue'>;
   publicUrl: string;
   businessDays: number;
 }
@@ -92,21 +94,24 @@ async function serviceNames(db: Db, subscriptionId: number, language: 'ja' | 'en
 const daysLeftText = (language: 'ja' | 'en', days: number) =>
   localeText(language, `mail.deadlineReminder.daysLeft.${days === 0 ? 'zero' : days === 1 ? 'one' : 'other'}`).replace('{{count}}', String(days));
 
-/** Claims the reminder of this deadline, then queues a mail to each of the organisation's managers; the mails queued (0: claimed before). */
-async function remind(deps: DeadlineReminderDeps, application: Candidate, changeDeadline: string, daysLeft: number): Promise<number> {
-  const claimed = await deps.db
-    .insertInto('deadlineReminders')
-    .values({ subscriptionId: application.id, changeDeadline })
-    .onConflict((conflict) => conflict.doNothing())
-    .returning('subscriptionId')
-    .executeTakeFirst();
-  if (!claimed) return 0;
-  const managers = await recipients(deps.db, application.organizationId);
-  const services = new Map<'ja' | 'en', string>();
-  try {
+/**
+ * Claims the reminder of this deadline and queues a mail to each of the organisation's managers, in one transaction:
+ * all of them and the claim, or nothing (the next run tries again); the mails queued (0: claimed before).
+ */
+function remind(deps: DeadlineReminderDeps, application: Candidate, changeDeadline: string, daysLeft: number): Promise<number> {
+  return deps.db.transaction().execute(async (trx) => {
+    const claimed = await trx
+      .insertInto('deadlineReminders')
+      .values({ subscriptionId: application.id, changeDeadline })
+      .onConflict((conflict) => conflict.doNothing())
+      .returning('subscriptionId')
+      .executeTakeFirst();
+    if (!claimed) return 0;
+    const managers = await recipients(trx, application.organizationId);
+    const services = new Map<'ja' | 'en', string>();
     for (const manager of managers) {
       const language = mailLanguage(undefined, manager.language);
-      if (!services.has(language)) services.set(language, await serviceNames(deps.db, application.id, language));
+      if (!services.has(language)) services.set(language, await serviceNames(trx, application.id, language));
       const link = `${deps.publicUrl}/subscription/${encodeURIComponent(application.requestCode)}?locale=${language}`;
       const mail = renderMail(
         'deadlineReminder',
@@ -122,14 +127,10 @@ async function remind(deps: DeadlineReminderDeps, application: Candidate, change
         },
         link,
       );
-      await deps.mailer.send({ ...mail, to: manager.email });
+      await deps.mailQueue.enqueue(MAIL_JOB, { ...mail, to: manager.email } satisfies OutgoingMail, trx);
     }
-  } catch (error) {
-    // not queued: the next run tries again
-    await deps.db.deleteFrom('deadlineReminders').where('subscriptionId', '=', application.id).where('changeDeadline', '=', changeDeadline).execute();
-    throw error;
-  }
-  return managers.length;
+    return managers.length;
+  });
 }
 
 /** One run: every application whose change deadline is near and not yet reminded of; `ran: false` while another instance runs it. */

@@ -28,7 +28,8 @@ export interface MailQueue {
   readonly transport: Mailer;
   /** Queues rendered mails: the Mailer routes use. */
   readonly mailer: Mailer;
-  enqueue(kind: string, payload: unknown): Promise<void>;
+  /** Stores a job; `within` a caller's transaction, the job exists only if that transaction commits. */
+  enqueue(kind: string, payload: unknown, within?: Db): Promise<void>;
   handle(kind: string, handler: JobHandler): void;
   /** Starts the worker if anything was queued since it last ran (called after each response). */
   kick(): void;
@@ -141,8 +142,8 @@ export function createMailQueue(options: { db: Db; transport: Mailer; log: Logge
     },
   };
 
-  async function enqueue(kind: string, payload: unknown): Promise<void> {
-    await db
+  async function enqueue(kind: string, payload: unknown, within: Db = db): Promise<void> {
+    await within
       .insertInto('mailQueue')
       .values({ kind, payload: sql`cast(${JSON.stringify(payload)} as jsonb)` })
       .execute();
