@@ -10,6 +10,8 @@ export const API_ERROR = {
   reauthenticationExpired: 'reauthentication_expired',
   /** 403: the organisation requires two-step sign-in and the session's sign-in was a password only (issue 29). */
   mfaRequired: 'mfa_required',
+  /** 403: an admin bound by an organisation's two-step rule starts a first factor without the mailed enrolment link (issue 44). */
+  enrolmentLinkRequired: 'enrolment_link_required',
   /** 400 on PUT admins/{adminId}/password: the current password is wrong. */
   currentPasswordMismatch: 'current_password_mismatch',
   adminAlreadyDeleted: 'admin_already_deleted',

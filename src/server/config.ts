@@ -93,8 +93,14 @@ export interface Config {
   sessionMaxAge: number;
   /** Keys signing the provider's cookies (COOKIE_KEYS, comma-separated, newest first); unset: generated once and kept in the database. */
   cookieKeys: string[] | undefined;
-  /** The key encrypting authenticator-app secrets at rest (TWO_STEP_SECRET_KEY, 32 bytes base64); unset: generated once and kept in the database. */
-  twoStepSecretKey: Buffer | undefined;
+  /**
+   * The keys encrypting authenticator-app secrets at rest (TWO_STEP_SECRET_KEY: 32-byte base64 keys, comma-separated,
+   * newest first: the first seals, each opens what it sealed). Required outside demo mode; unset in demo mode: one
+   * generated once and kept in the database.
+   */
+  twoStepSecretKeys: readonly Buffer[] | undefined;
+  /** How long the mailed link that opens a first factor's set-up under an organisation's rule works (TWO_STEP_ENROLMENT_TTL, default 30 min). */
+  twoStepEnrolmentTtl: number;
   /** The provider's signing keys (IDP_SIGNING_KEYS: a JWKS, or @file); the first that may sign signs. Unset: generated once and kept in the database. */
   signingKeys: SigningJwk[] | undefined;
   /** Failed sign-ins: slowed, then refused for a while, per account and per client address. */
@@ -190,6 +196,10 @@ export interface SigninThrottleConfig {
   lockoutSeconds: number;
   /** Extra wait per failure after the second one, milliseconds, capped at 3 s (SIGNIN_FAILURE_DELAY_MS). */
   failureDelayMs: number;
+  /** Wrong second-step codes of one account, from any address, before its second step is locked (SIGNIN_MAX_SECOND_STEP_FAILURES). */
+  maxSecondStepFailures: number;
+  /** Wrong codes at one second step before the password must be entered again (SECOND_STEP_MAX_TRIES). */
+  secondStepMaxTries: number;
 }
 
 export type TrustProxy = boolean | number | string[];
@@ -345,14 +355,21 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
     maxAddressFailures: seconds('SIGNIN_MAX_ADDRESS_FAILURES', 20),
     lockoutSeconds: seconds('SIGNIN_LOCKOUT', 15 * 60),
     failureDelayMs: seconds('SIGNIN_FAILURE_DELAY_MS', 500, 0),
+    maxSecondStepFailures: seconds('SIGNIN_MAX_SECOND_STEP_FAILURES', 10),
+    secondStepMaxTries: seconds('SECOND_STEP_MAX_TRIES', 5),
   };
   const cookieKeys = value('COOKIE_KEYS')
     ?.split(',')
     .map((key) => key.trim())
     .filter(Boolean);
   if (cookieKeys?.some((key) => key.length < 32)) problems.push('COOKIE_KEYS must be a comma-separated list of keys of at least 32 characters');
-  const twoStepSecretKey = value('TWO_STEP_SECRET_KEY') === undefined ? undefined : Buffer.from(value('TWO_STEP_SECRET_KEY')!, 'base64');
-  if (twoStepSecretKey && twoStepSecretKey.length !== 32) problems.push('TWO_STEP_SECRET_KEY must be 32 bytes in base64 (openssl rand -base64 32)');
+  const twoStepSecretKeys = value('TWO_STEP_SECRET_KEY')
+    ?.split(',')
+    .map((key) => Buffer.from(key.trim(), 'base64'));
+  if (twoStepSecretKeys?.some((key) => key.length !== 32)) problems.push('TWO_STEP_SECRET_KEY must be 32-byte keys in base64, comma-separated, newest first (openssl rand -base64 32)');
+  // a key kept in the database beside the secrets it seals protects nothing against a copy of the database (issue 44 finding 4)
+  else if (!twoStepSecretKeys && !demo) problems.push('TWO_STEP_SECRET_KEY is required outside demo mode: the authenticator-app secrets are encrypted with it (openssl rand -base64 32)');
+  const twoStepEnrolmentTtl = duration('TWO_STEP_ENROLMENT_TTL', 30 * 60);
 
   const deadlineReminders: DeadlineRemindersConfig = {
     businessDays: count('DEADLINE_REMINDER_BUSINESS_DAYS', 3),
@@ -435,7 +452,8 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
     sessionIdleTimeout,
     sessionMaxAge,
     cookieKeys: cookieKeys && cookieKeys.length > 0 ? cookieKeys : undefined,
-    twoStepSecretKey,
+    twoStepSecretKeys,
+    twoStepEnrolmentTtl,
     signingKeys,
     signinThrottle: Object.freeze(signinThrottle),
     announcementPageUrl,

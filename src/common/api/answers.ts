@@ -132,6 +132,8 @@ export const twoStepAnswerSchema = objectOf({
   passkeys: { type: 'array', items: passkeySchema },
   authenticatorApp: { type: 'boolean', description: 'an authenticator app (TOTP) is set up and verified' },
   recoveryCodesLeft: { type: 'integer', description: 'unused recovery codes' },
+  twoStepRequired: { type: 'boolean', description: "an organisation of the admin requires two-step sign-in (removing the last factor holds the admin at set-up)" },
+  enrolmentLinkRequired: { type: 'boolean', description: 'the first factor is set up through a link mailed to the admin (POST admins/me/two_step/enrolment_link): the rule binds an admin without one' },
 });
 export type TwoStepAnswer = FromSchema<typeof twoStepAnswerSchema>;
 
@@ -143,21 +145,20 @@ export const authenticatorSetupAnswerSchema = objectOf({
 });
 export type AuthenticatorSetupAnswer = FromSchema<typeof authenticatorSetupAnswerSchema>;
 
-/** PUT admins/me/authenticator_app and POST admins/me/recovery_codes: new recovery codes, shown this once (none when the admin still has some). */
-export const recoveryCodesAnswerSchema = objectOf({
-  recoveryCodes: { type: 'array', items: { type: 'string' }, description: 'ten one-time codes (xxxxx-xxxxx); empty when none were made' },
-});
+/** POST admins/me/recovery_codes: new recovery codes, shown this once. */
+const recoveryCodesSchema = { type: 'array', items: { type: 'string' }, description: 'ten one-time codes (xxxxx-xxxxx); empty when none were made' } as const;
+export const recoveryCodesAnswerSchema = objectOf({ recoveryCodes: recoveryCodesSchema });
 export type RecoveryCodesAnswer = FromSchema<typeof recoveryCodesAnswerSchema>;
 
 /** POST admins/me/passkeys/registration_options: WebAuthn's creation options, as JSON text (no key conversion may touch them). */
 export const passkeyOptionsAnswerSchema = objectOf({ options: { type: 'string', description: 'PublicKeyCredentialCreationOptionsJSON, as text' } });
 
-/** POST admins/me/passkeys: the passkey kept, and recovery codes when it is the first factor (shown once). */
-export const passkeyAddedAnswerSchema = objectOf({ passkey: passkeySchema, recoveryCodes: { type: 'array', items: { type: 'string' } } });
-export type PasskeyAddedAnswer = FromSchema<typeof passkeyAddedAnswerSchema>;
 
-/** GET and PUT organizations/{orgId}/sign_in_rule (issue 29): whether every admin of the organisation must sign in in two steps. */
-export const signInRuleAnswerSchema = objectOf({ twoStepRequired: { type: 'boolean', description: 'the API refuses password-only sessions of the organisation (403 mfa_required)' } });
+/** GET and PUT organizations/{orgId}/sign_in_rule (issue 29): whether every admin of the organisation must sign in in two steps, and the rule's version (issue 44). */
+export const signInRuleAnswerSchema = objectOf({
+  twoStepRequired: { type: 'boolean', description: 'the API refuses password-only sessions of the organisation (403 mfa_required)' },
+  etag: { type: 'string', description: "the rule's version (its ETag): send it in If-Match to change the rule as you saw it" },
+});
 export type SignInRuleAnswer = FromSchema<typeof signInRuleAnswerSchema>;
 
 /** A new session, as the token endpoint answers it (SPEC §3 Session, §7 Token exchange): PUT admins/{adminId}/password. */
@@ -177,6 +178,21 @@ export const sessionAnswerSchema = {
   required: ['accessToken', 'refreshToken', 'tokenType', 'expiresIn', 'createdAt', 'refreshTokenExpiresIn'],
 } as const satisfies JSONSchema;
 export type SessionAnswer = FromSchema<typeof sessionAnswerSchema>;
+
+/** How a change of second factors answers: the caller's new session, the admin's others ended (issue 44 finding 1). */
+const replacedSession = { ...sessionAnswerSchema, description: "the caller's new session (a token response); every other session of the admin has ended" } as const;
+
+/** PUT admins/me/authenticator_app: recovery codes when it is the first factor (shown once), and the new session. */
+export const factorAddedAnswerSchema = objectOf({ recoveryCodes: recoveryCodesSchema, session: replacedSession });
+export type FactorAddedAnswer = FromSchema<typeof factorAddedAnswerSchema>;
+
+/** POST admins/me/passkeys: the passkey kept, recovery codes when it is the first factor (shown once), the new session. */
+export const passkeyAddedAnswerSchema = objectOf({ passkey: passkeySchema, recoveryCodes: recoveryCodesSchema, session: replacedSession });
+export type PasskeyAddedAnswer = FromSchema<typeof passkeyAddedAnswerSchema>;
+
+/** DELETE of a second factor: the new session (without mfa once no factor is left). */
+export const factorRemovedAnswerSchema = objectOf({ session: replacedSession });
+export type FactorRemovedAnswer = FromSchema<typeof factorRemovedAnswerSchema>;
 
 /** The admin a mailed token belongs to: the activation check answers the names, the reset check only the id. */
 export const tokenAdminAnswerSchema = envelope('admin', {
@@ -731,8 +747,11 @@ export const projectAnswerSchema = {
 } as const satisfies JSONSchema;
 export type ProjectAnswer = FromSchema<typeof projectAnswerSchema>;
 
-/** GET organizations/{orgId}/overview (issue 30): the manager's overview on Home, in one answer. */
-export const overviewAnswerSchema = objectOf({
+/**
+ * GET organizations/{orgId}/overview (issue 30): the manager's overview on Home, in one answer. pendingInvitations and
+ * openClasses are a manager's: a member's answer has neither (issue 44 finding 5).
+ */
+const overviewParts = objectOf({
   today: { type: 'string', format: 'date', description: 'today in the Asia/Tokyo calendar, as the deadlines were counted' },
   upcomingApplications: {
     type: 'array',
@@ -749,11 +768,11 @@ export const overviewAnswerSchema = objectOf({
       deadlineNear: { type: 'boolean', description: 'still changeable with DEADLINE_REMINDER_BUSINESS_DAYS business days left or fewer' },
     }),
   },
-  pendingInvitations: { type: 'integer', description: 'admins of the organisation who have not accepted their invitation yet' },
+  pendingInvitations: { type: 'integer', description: "admins of the organisation who have not accepted their invitation yet (a manager's answer only)" },
   openClasses: {
     type: 'array',
     maxItems: 50,
-    description: 'gls classes open for registration, soonest first',
+    description: "gls classes open for registration, soonest first (a manager's answer only)",
     items: objectOf({
       projectCode: { type: 'string' },
       projectName: { type: 'string' },
@@ -769,6 +788,7 @@ export const overviewAnswerSchema = objectOf({
     items: objectOf({ month: { type: 'string' }, serviceGroupId: { type: 'integer' }, serviceGroupName: { type: 'string' }, learners: { type: 'integer' } }),
   },
 });
+export const overviewAnswerSchema = { ...overviewParts, required: ['today', 'upcomingApplications', 'learnersByMonth'] } as const satisfies JSONSchema;
 export type OverviewAnswer = FromSchema<typeof overviewAnswerSchema>;
 
 /** GET/PUT admins/me/notification_settings (issue 30): the mails the admin chose to get. */

@@ -4,16 +4,18 @@
  * is throttled like a sign-in (429 too_many_requests with Retry-After).
  */
 import { setTimeout as sleep } from 'node:timers/promises';
-import camelcaseKeys from 'camelcase-keys';
 import type { FastifyPluginAsync } from 'fastify';
 import { affiliationsAnswerSchema, reauthenticationAnswerSchema, sessionAnswerSchema, type AffiliationsAnswer, type ReauthenticationAnswer, type SessionAnswer } from '../../common/api/answers.js';
 import type { Forms } from '../../common/api/forms.js';
 import { API_ERROR } from '../../common/errorCodes.js';
 import { affiliationsOfAdmin, changePassword } from '../domain/admins.js';
+import { mailSecurityEvent } from '../domain/securityMails.js';
 import { beginAttempt, recordSuccess } from '../domain/signinThrottle.js';
+import { hasSecondFactor } from '../domain/twoStep.js';
 import { auditOf } from './audit.js';
-import { isReauthenticationExpired, signedIn, useAuthentication } from './auth.js';
+import { isReauthenticationExpired, isSecondStepExpired, signedIn, useAuthentication } from './auth.js';
 import { ApiError } from './errors.js';
+import { replaceSession, sessionAffiliation, signInOf } from './sessionReplacement.js';
 import { TAG } from './openapi.js';
 import { adminIdParams, type AdminIdParams, errorAnswers, wire } from './schemas.js';
 import { formBody } from './validation.js';
@@ -38,11 +40,17 @@ export const adminsRoutes: FastifyPluginAsync = async (app) => {
     {
       schema: {
         tags: [TAG.account],
-        summary: 'Whether the last password entry is older than the re-authentication window (REAUTH_WINDOW)',
+        summary: 'Whether the last password entry (and, for an admin with a second factor, the last second step) is older than the re-authentication window (REAUTH_WINDOW)',
         response: { 200: wire(reauthenticationAnswerSchema) },
       },
     },
-    async (request) => ({ isReAuthenticationExpired: isReauthenticationExpired(signedIn(request), app.config.reauthWindow) }),
+    async (request) => {
+      const admin = signedIn(request);
+      const window = app.config.reauthWindow;
+      // re-authenticating an account with a second factor is both steps again (issue 44 finding 1)
+      const expired = isReauthenticationExpired(admin, window) || ((await hasSecondFactor(app.db, admin.id)) && isSecondStepExpired(admin, window));
+      return { isReAuthenticationExpired: expired };
+    },
   );
 
   app.put<{ Params: AdminIdParams; Body: Forms['password-change']; Reply: SessionAnswer }>(
@@ -64,10 +72,7 @@ export const adminsRoutes: FastifyPluginAsync = async (app) => {
       const admin = signedIn(request);
       if (request.params.adminId !== admin.id) throw new ApiError(403, API_ERROR.forbidden);
       await app.passwordStrength.requireStrong('new', request.body.new);
-      // the organisation of the new session: the one of the current session, while the admin still belongs to it
-      const affiliations = await affiliationsOfAdmin(app.db, admin.id);
-      const affiliation = affiliations.find((candidate) => candidate.organization.gloplaId === admin.gloplaId) ?? affiliations[0];
-      if (!affiliation) throw new ApiError(403, API_ERROR.forbidden);
+      const affiliation = await sessionAffiliation(app, admin);
 
       // the current password is a password guess like a sign-in: the same counts and limits (signinThrottle.ts)
       const keys = { account: affiliation.admin.email, address: request.ip };
@@ -84,18 +89,11 @@ export const adminsRoutes: FastifyPluginAsync = async (app) => {
       }
       await recordSuccess(app.db, keys);
 
-      const { identityProvider } = app;
-      await identityProvider.revokeAdmin(admin.id);
-      const session = await identityProvider.newSessionAfterPasswordChange({
-        adminId: admin.id,
-        organizationId: affiliation.organization.id,
-        gloplaId: affiliation.organization.gloplaId,
-        authTime,
-        // the new session signed in as the one it replaces did (a password entered now, its second step then)
-        amr: admin.amr && admin.amr.length > 0 ? [...admin.amr] : ['pwd'],
-      });
-      // the token endpoint's answer (OAuth's snake_case), in the API's camelCase before serialisation
-      return camelcaseKeys(session);
+      await mailSecurityEvent({ db: app.db, mailer: app.mailer, publicUrl: app.config.publicUrl }, admin.id, { kind: 'passwordChanged' }).catch((error: unknown) =>
+        request.log.error({ err: error }, 'the mail of a password change could not be queued'),
+      );
+      // the new session signed in as the one it replaces did (a password entered now; its second step when it was made)
+      return replaceSession(app, admin.id, affiliation, { ...signInOf(admin), authTime });
     },
   );
 };

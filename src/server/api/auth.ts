@@ -31,6 +31,8 @@ export interface SignedInAdmin {
   gloplaId: string | undefined;
   /** How the admin signed in (the access token's amr, RFC 8176). */
   amr?: readonly string[];
+  /** Epoch seconds of the session's last second step (the access token's mfa_time). */
+  secondStepTime?: number;
   /** The access token itself (SPEC §7: links to the provider's sign-in host carry it). */
   accessToken?: string;
 }
@@ -65,7 +67,8 @@ export function useAuthentication(app: FastifyInstance): void {
       const claims = await app.identityProvider.verifyAccessToken(match[1]!);
       // a JWT outlives logout and password changes: the admin's tokens_valid_after ends it at once
       if (!(await app.tokenValidity.isCurrent(claims.adminId, claims.issuedAt, claims.gloplaId))) throw new AccessTokenError(API_ERROR.invalidAccessToken, TOKEN_ENDED);
-      request.admin = { id: claims.adminId, issuedAt: claims.issuedAt, authTime: claims.authTime, gloplaId: claims.gloplaId, amr: claims.amr, accessToken: match[1]! };
+      const { adminId: id, issuedAt, authTime, gloplaId, amr, secondStepTime } = claims;
+      request.admin = { id, issuedAt, authTime, gloplaId, amr, secondStepTime, accessToken: match[1]! };
     } catch (error) {
       if (!(error instanceof AccessTokenError)) throw error;
       request.log.info({ reason: error.message }, 'access token refused');
@@ -128,4 +131,14 @@ export function isReauthenticationExpired(admin: SignedInAdmin, windowSeconds: n
 /** Sensitive calls (SPEC §4 Re-authentication): 403 reauthentication_expired when the password entry is too old. */
 export function requireRecentAuthentication(admin: SignedInAdmin, windowSeconds: number): void {
   if (isReauthenticationExpired(admin, windowSeconds)) throw new ApiError(403, API_ERROR.reauthenticationExpired);
+}
+
+/**
+ * True when the session made no second step within the window (issue 44 finding 1): for an admin who has a second
+ * factor, re-authenticating is both steps again. The time is the token's mfa_time, never its auth_time, which a
+ * password change renews without a second step.
+ */
+export function isSecondStepExpired(admin: SignedInAdmin, windowSeconds: number, nowMs = Date.now()): boolean {
+  if (!signedInInTwoSteps(admin) || admin.secondStepTime === undefined) return true;
+  return Math.floor(nowMs / 1000) - admin.secondStepTime > windowSeconds;
 }

@@ -216,14 +216,14 @@ export interface IdpKeysTable {
 
 /** Failed sign-in counters (src/server/domain/signinThrottle.ts). */
 export interface SigninAttemptsTable {
-  scope: 'account' | 'address' | 'account_address';
+  scope: 'account' | 'address' | 'account_address' | 'second_step';
   key: string;
   failures: number;
   lastFailureAt: Timestamp;
   lockedUntil: Timestamp | null;
 }
 
-export const ADMIN_TOKEN_PURPOSES = ['activation', 'password_reset'] as const;
+export const ADMIN_TOKEN_PURPOSES = ['activation', 'password_reset', 'two_step_enrolment'] as const;
 export type AdminTokenPurpose = (typeof ADMIN_TOKEN_PURPOSES)[number];
 
 /** A mailed activation or password-reset link (src/server/domain/adminTokens.ts); the token itself is never stored. */

@@ -5,6 +5,9 @@
  * - address (the client address, any account): locked at `maxAddressFailures`;
  * - account (the e-mail from every address): never locked, only slowed down, so nobody can lock an account from
  *   anywhere; a guesser spread over many addresses still meets each address's own lock.
+ * A second-step code (issue 44 finding 2) counts a fourth: second_step (the account's codes from every address),
+ * locked at `maxSecondStepFailures`. Only someone who typed the right password reaches it, so its lock takes nothing
+ * from anyone else, and many addresses no longer buy a thief more guesses of the three codes valid at any time.
  *
  * An attempt is counted BEFORE its password is checked (`beginAttempt`, one atomic statement): of any number of
  * parallel guesses no more than the limits are checked at all. A success takes its own count back (`recordSuccess`).
@@ -22,6 +25,8 @@ export interface ThrottleKeys {
   account: string;
   /** The client address (request.ip). */
   address: string;
+  /** A second step's attempt: the admin's id, counted across addresses. */
+  secondStep?: string;
 }
 
 export interface AttemptVerdict {
@@ -41,7 +46,7 @@ const pairKey = (keys: ThrottleKeys) => `${keys.account} ${keys.address}`;
 export async function beginAttempt(db: Db, keys: ThrottleKeys, config: SigninThrottleConfig): Promise<AttemptVerdict> {
   const lockout = sql`make_interval(secs => ${config.lockoutSeconds}::int)`;
   // the limit of a row's scope; null (the account across addresses) never locks
-  const limit = sql`(case signin_attempts.scope when 'account_address' then ${config.maxAccountFailures}::int when 'address' then ${config.maxAddressFailures}::int end)`;
+  const limit = sql`(case signin_attempts.scope when 'account_address' then ${config.maxAccountFailures}::int when 'address' then ${config.maxAddressFailures}::int when 'second_step' then ${config.maxSecondStepFailures}::int end)`;
   const firstLock = (max: number) => (max <= 1 ? sql`now() + ${lockout}` : sql`null::timestamptz`);
   // a lock that ended, or a count not touched for lockoutSeconds, starts over
   const fresh = sql`((signin_attempts.locked_until is not null and signin_attempts.locked_until <= now())
@@ -51,6 +56,7 @@ export async function beginAttempt(db: Db, keys: ThrottleKeys, config: SigninThr
       ('account_address', ${pairKey(keys)}, 1, now(), ${firstLock(config.maxAccountFailures)}),
       ('address', ${keys.address}, 1, now(), ${firstLock(config.maxAddressFailures)}),
       ('account', ${keys.account}, 1, now(), null)
+      ${keys.secondStep === undefined ? sql`` : sql`, ('second_step', ${keys.secondStep}, 1, now(), ${firstLock(config.maxSecondStepFailures)})`}
     on conflict (scope, key) do update set
       failures = case when ${fresh} then 1 else signin_attempts.failures + 1 end,
       last_failure_at = now(),
@@ -63,9 +69,13 @@ export async function beginAttempt(db: Db, keys: ThrottleKeys, config: SigninThr
   const row = (scope: string) => rows.find((candidate) => candidate.scope === scope);
   const pair = row('account_address');
   const address = row('address');
-  const locks = [pair, address].map((candidate) => candidate?.lockedUntil).filter((until): until is Date | string => until != null);
+  const secondStep = row('second_step');
+  const locks = [pair, address, secondStep].map((candidate) => candidate?.lockedUntil).filter((until): until is Date | string => until != null);
   return {
-    allowed: Number(pair?.failures) <= config.maxAccountFailures && Number(address?.failures) <= config.maxAddressFailures,
+    allowed:
+      Number(pair?.failures) <= config.maxAccountFailures &&
+      Number(address?.failures) <= config.maxAddressFailures &&
+      (secondStep === undefined || Number(secondStep.failures) <= config.maxSecondStepFailures),
     lockedUntil: locks.length > 0 ? new Date(Math.max(...locks.map((until) => new Date(until).getTime()))) : undefined,
     failureDelayMs: failureDelay(Math.max(...rows.map((candidate) => Number(candidate.failures))), config.failureDelayMs),
   };
@@ -77,7 +87,7 @@ export function failureDelay(failures: number, perFailureMs: number): number {
 }
 
 /**
- * The password was right: the account's counts (from this address and across addresses) are cleared, and the
+ * The password (or the second step) was right: the account's counts (from this address and across addresses) are cleared, and the
  * address's count takes this attempt back (so that one valid account cannot reset the count of an address that
  * tries many accounts, and successes never lock an address).
  */
@@ -88,6 +98,7 @@ export async function recordSuccess(db: Db, keys: ThrottleKeys): Promise<void> {
       eb.or([
         eb.and([eb('scope', '=', 'account_address'), eb('key', '=', pairKey(keys))]),
         eb.and([eb('scope', '=', 'account'), eb('key', '=', keys.account)]),
+        ...(keys.secondStep === undefined ? [] : [eb.and([eb('scope', '=', 'second_step'), eb('key', '=', keys.secondStep)])]),
       ]),
     )
     .execute();

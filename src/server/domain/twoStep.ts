@@ -3,8 +3,9 @@
  * password. This module knows the authenticator app (TOTP, RFC 6238: SHA-1, 6 digits, 30 s) and the recovery codes;
  * passkeys are passkeys.ts's.
  *
- * - The app's secret is kept encrypted (AES-256-GCM; the key is TWO_STEP_SECRET_KEY, else one generated once and kept
- *   in the database like the other server secrets). A set-up is a factor only once a code of it was verified.
+ * - The app's secret is kept encrypted (AES-256-GCM) with the id of the key that sealed it; the keys are
+ *   TWO_STEP_SECRET_KEY's (required outside demo mode, rotated by putting a new key first), in demo mode one generated
+ *   once and kept in the database. A set-up is a factor only once a code of it was verified.
  * - A code is accepted once: the 30-second step it belongs to must be later than the last accepted one (no replay
  *   inside its window); the step before and after the present one are accepted for clock drift.
  * - Recovery codes: ten at a time, shown once, stored as keyed hashes (HMAC-SHA-256); each opens one sign-in. New ones
@@ -13,11 +14,12 @@
  * Every change is an entry of the admin's audit trail. No one but the admin changes their factors (a manager who could
  * would have a way to take the account over): README 'Two-step sign-in' says what support does instead.
  */
-import { createCipheriv, createDecipheriv, createHmac, randomBytes, randomInt } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHash, createHmac, randomBytes, randomInt } from 'node:crypto';
 import { Secret, TOTP } from 'otpauth';
 import QRCode from 'qrcode';
 import type { Db } from '../db/index.js';
 import type { AuditTrail } from './audit.js';
+import { checkToken, closeOpenTokens, issueToken } from './adminTokens.js';
 import { listPasskeys, type PasskeyView } from './passkeys.js';
 import { serverSecret } from './serverSecrets.js';
 
@@ -30,26 +32,42 @@ export const RECOVERY_CODE_COUNT = 10;
 /** Letters and digits that cannot be mistaken for one another when typed from paper. */
 const RECOVERY_ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789';
 
-/** Where the keys come from: the configured key, or the database's. */
+/** Where the keys come from: the configured keys (newest first), or in demo mode the database's. */
 export interface TwoStepKeys {
   db: Db;
-  configuredKey: Buffer | undefined;
+  configuredKeys: readonly Buffer[] | undefined;
 }
 
-async function encryptionKey(keys: TwoStepKeys): Promise<Buffer> {
-  return keys.configuredKey ?? Buffer.from(await serverSecret(keys.db, 'twoStepSecretKey'), 'base64url');
+interface SealingKey {
+  id: string;
+  key: Buffer;
 }
 
+/** A key's id, stored with what it sealed so that keys can be rotated: the first characters of its hash. */
+const keyIdOf = (key: Buffer) => createHash('sha256').update(key).digest('base64url').slice(0, 8);
+
+async function sealingKeys(keys: TwoStepKeys): Promise<SealingKey[]> {
+  const all = keys.configuredKeys ?? [Buffer.from(await serverSecret(keys.db, 'twoStepSecretKey'), 'base64url')];
+  return all.map((key) => ({ id: keyIdOf(key), key }));
+}
+
+/** Sealed as `v2.<key id>.<iv>.<tag>.<ciphertext>` with the newest key. */
 async function encrypt(keys: TwoStepKeys, text: string): Promise<string> {
+  const [newest] = await sealingKeys(keys);
   const iv = randomBytes(12);
-  const cipher = createCipheriv('aes-256-gcm', await encryptionKey(keys), iv);
+  const cipher = createCipheriv('aes-256-gcm', newest!.key, iv);
   const sealed = Buffer.concat([cipher.update(text, 'utf8'), cipher.final()]);
-  return ['v1', iv.toString('base64url'), cipher.getAuthTag().toString('base64url'), sealed.toString('base64url')].join('.');
+  return ['v2', newest!.id, iv.toString('base64url'), cipher.getAuthTag().toString('base64url'), sealed.toString('base64url')].join('.');
 }
 
+/** Opens a sealed secret with the key that sealed it (v1, before key ids: the newest key); throws when none can. */
 async function decrypt(keys: TwoStepKeys, stored: string): Promise<string> {
-  const [, iv, tag, sealed] = stored.split('.');
-  const decipher = createDecipheriv('aes-256-gcm', await encryptionKey(keys), Buffer.from(iv!, 'base64url'));
+  const parts = stored.split('.');
+  const [iv, tag, sealed] = parts.slice(-3);
+  const known = await sealingKeys(keys);
+  const sealer = parts[0] === 'v2' ? known.find((candidate) => candidate.id === parts[1]) : known[0];
+  if (!sealer) throw new Error('the key that sealed this secret is not configured (TWO_STEP_SECRET_KEY)');
+  const decipher = createDecipheriv('aes-256-gcm', sealer.key, Buffer.from(iv!, 'base64url'));
   decipher.setAuthTag(Buffer.from(tag!, 'base64url'));
   return Buffer.concat([decipher.update(Buffer.from(sealed!, 'base64url')), decipher.final()]).toString('utf8');
 }
@@ -88,8 +106,12 @@ export async function hasSecondFactor(db: Db, adminId: number): Promise<boolean>
   return state.authenticatorApp || state.passkeys.length > 0;
 }
 
-/** Recovery codes for the admin's first factor (in the caller's transaction): ten new ones when none are left (shown once). */
+/**
+ * Recovery codes for a factor just added (in the caller's transaction): ten new ones when none are left (shown once).
+ * The admin's enrolment links are spent with it.
+ */
 export async function recoveryCodesForFirstFactor(keys: TwoStepKeys, admin: { id: number; email: string }, trail: AuditTrail): Promise<string[] | undefined> {
+  await closeEnrolmentTokens(keys.db, admin.id);
   const left = await keys.db.selectFrom('adminRecoveryCodes').select('id').where('adminId', '=', admin.id).where('usedAt', 'is', null).limit(1).executeTakeFirst();
   return left ? undefined : replaceRecoveryCodes(keys, admin, trail);
 }
@@ -218,6 +240,43 @@ async function acceptAppCode(keys: TwoStepKeys, adminId: number, code: string, n
 
 // ---------------------------------------------------------------------------------------------------
 // The organisation's rule
+
+/** Whether an organisation the admin belongs to requires two-step sign-in. */
+export async function boundByTwoStepRule(db: Db, adminId: number): Promise<boolean> {
+  const row = await db
+    .selectFrom('affiliations')
+    .innerJoin('organizations', 'organizations.id', 'affiliations.organizationId')
+    .select('organizations.id')
+    .where('affiliations.adminId', '=', adminId)
+    .where('organizations.twoStepRequired', '=', true)
+    .limit(1)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+// ---------------------------------------------------------------------------------------------------
+// The first enrolment under the rule (issue 44 finding 3)
+
+/**
+ * Under an organisation's rule, the first factor must prove more than the password (which is all a thief of it has):
+ * a one-time link mailed to the admin's address opens the set-up. The link works for its TTL and until a factor is
+ * added; an admin who lets it lapse asks for another and is held at set-up meanwhile.
+ */
+export async function issueEnrolmentToken(db: Db, adminId: number, ttlSeconds: number): Promise<string> {
+  return db.transaction().execute(async (trx) => {
+    await closeOpenTokens(trx, adminId, 'two_step_enrolment');
+    return issueToken(trx, adminId, 'two_step_enrolment', ttlSeconds);
+  });
+}
+
+/** Whether `token` is the admin's own open enrolment link. */
+export async function isEnrolmentToken(db: Db, adminId: number, token: string | undefined): Promise<boolean> {
+  const check = await checkToken(db, 'two_step_enrolment', token);
+  return check.ok && check.admin.id === adminId;
+}
+
+/** The links are spent once a factor is added (in the transaction that adds it). */
+const closeEnrolmentTokens = (db: Db, adminId: number) => closeOpenTokens(db, adminId, 'two_step_enrolment');
 
 /** Whether the organisation requires two-step sign-in of every admin acting for it. */
 export async function twoStepRule(db: Db, organizationId: number): Promise<boolean> {

@@ -14,6 +14,8 @@ export interface AccessTokenClaims {
   gloplaId: string | undefined;
   /** How the admin signed in (RFC 8176: pwd; otp and mfa after a second step). */
   amr: readonly string[];
+  /** Epoch seconds of the session's last second step (mfa_time), when it made one. */
+  secondStepTime: number | undefined;
   /** Epoch seconds. */
   issuedAt: number;
   /** Epoch seconds. */
@@ -77,6 +79,7 @@ export function createAccessTokenVerifier({ issuer, audience, jwks, clockToleran
       adminId: Number(payload.sub),
       authTime: typeof payload.auth_time === 'number' ? payload.auth_time : undefined,
       amr: Array.isArray(payload.amr) ? payload.amr.filter((method): method is string => typeof method === 'string') : [],
+      secondStepTime: typeof payload.mfa_time === 'number' ? payload.mfa_time : undefined,
       gloplaId: typeof payload.glopla_id === 'string' ? payload.glopla_id : undefined,
       issuedAt: payload.iat!,
       expiresAt: payload.exp!,

@@ -44,8 +44,11 @@ export interface IdentityProviderService {
   verifyAccessToken: AccessTokenVerifier;
   /** Revokes every grant (with its refresh tokens), every provider session and every access token of the admin. */
   revokeAdmin(adminId: number): Promise<void>;
-  /** A new session (token response) for the admin in the organisation, minted by the password-change grant. */
-  newSessionAfterPasswordChange(data: Omit<PasswordChangeTicket, 'clientId' | 'accountId'> & { adminId: number }): Promise<TokenEndpointResponse>;
+  /**
+   * A new session (token response) for the admin in the organisation, minted by the password-change grant: after a
+   * password change, or a second factor added or removed (the caller revokes the admin's other sessions first).
+   */
+  replaceSession(data: Omit<PasswordChangeTicket, 'clientId' | 'accountId'> & { adminId: number }): Promise<TokenEndpointResponse>;
 }
 
 declare module 'fastify' {
@@ -77,7 +80,7 @@ export async function registerIdentityProvider(app: FastifyInstance): Promise<vo
       for (const grantId of await grantIdsOfAccount(db, accountId)) await adapter.revokeByGrantId(grantId);
       await destroySessionsOfAccount(db, accountId);
     },
-    async newSessionAfterPasswordChange({ adminId, ...data }) {
+    async replaceSession({ adminId, ...data }) {
       const ticket = await issuePasswordChangeTicket(Adapter, { ...data, accountId: String(adminId), clientId: PORTAL_CLIENT_ID });
       // an in-process request to our own token endpoint (no network)
       const response = await app.inject({

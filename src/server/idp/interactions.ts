@@ -26,6 +26,7 @@ import type { Affiliation } from '../../common/api/answers.js';
 import { DEMO_PASSWORD } from '../db/seed/demoData.js';
 import { affiliationsOfAdmin, authenticateAdmin, findAdminById, normalizeEmail } from '../domain/admins.js';
 import { recordSignIn } from '../domain/memberships.js';
+import { mailSecurityEvent, type SecurityEvent } from '../domain/securityMails.js';
 import { beginAttempt, minutesUntil, recordSuccess } from '../domain/signinThrottle.js';
 import { credentialOf, signInOptions, verifySignIn } from '../domain/passkeys.js';
 import { hasSecondFactor, twoStepState, verifySecondStep } from '../domain/twoStep.js';
@@ -94,8 +95,9 @@ export const interactionRoutes =
     const { provider, Adapter, audience, grantTtl } = deps;
     const { config, db } = app;
     const throttle = config.signinThrottle;
-    const twoStepKeys = { db, configuredKey: config.twoStepSecretKey };
+    const twoStepKeys = { db, configuredKeys: config.twoStepSecretKeys };
     const relyingParty = { db, publicUrl: config.publicUrl };
+    const mailDeps = { db, mailer: app.mailer, publicUrl: config.publicUrl };
 
     app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: 16 * 1024 }, (_request, body, done) => {
       const fields = new URLSearchParams(body as string);
@@ -238,11 +240,17 @@ export const interactionRoutes =
      * An account locked by this failure: every organisation the admin with that e-mail signed in to learns it (none when
      * unknown). No actor: whoever typed the passwords is not signed in, and need not be the admin.
      */
-    async function recordLock(request: FastifyRequest, email: string, lockedUntil: Date): Promise<void> {
+    async function recordLock(request: FastifyRequest, email: string, lockedUntil: Date, kind: 'signInLocked' | 'secondStepLocked'): Promise<void> {
       const admin = await db.selectFrom('admins').select(['id', 'email']).where('email', '=', normalizeEmail(email)).executeTakeFirst();
       if (!admin) return;
       const changes = { lockedUntil: { before: null, after: lockedUntil.toISOString() } };
       await actingAs(request, null).record(db, { action: 'signIn.locked', target: { type: 'admin', id: admin.id, label: admin.email }, changes });
+      mail(request, admin.id, { kind, minutes: minutesUntil(lockedUntil) });
+    }
+
+    /** Tells the admin of a security event by mail (issue 44 finding 9); queued, never holds up nor fails the page. */
+    function mail(request: FastifyRequest, adminId: number, event: SecurityEvent): void {
+      mailSecurityEvent(mailDeps, adminId, event).catch((error: unknown) => request.log.error({ err: error }, 'the mail of a security event could not be queued'));
     }
 
     app.post<{ Params: { uid: string }; Body: Record<string, string> | undefined }>(`${ISSUER_PATH}/interaction/:uid/login`, { config: { audit: ['signIn.succeeded', 'signIn.locked'] } }, async (request, reply) => {
@@ -273,7 +281,7 @@ export const interactionRoutes =
         app.metrics.signins.inc({ outcome: 'failed' });
         if (attempt.failureDelayMs > 0) await sleep(attempt.failureDelayMs);
         if (attempt.lockedUntil) {
-          await recordLock(request, email, attempt.lockedUntil);
+          await recordLock(request, email, attempt.lockedUntil, 'signInLocked');
           return locked(attempt.lockedUntil);
         }
         return renderSignin(reply, interaction, language, explicit, 401, { email, error: { kind: 'invalid' } });
@@ -357,8 +365,9 @@ export const interactionRoutes =
         const admin = await db.selectFrom('admins').select(['id', 'email']).where('id', '=', Number(pending.accountId)).executeTakeFirst();
         if (!admin) return expired(request, reply);
 
-        // codes are guessed like passwords: the same counts and limits, on the account and the address
-        const keys = { account: admin.email, address: request.ip };
+        // codes are guessed like passwords: the same counts and limits, on the account and the address, and the
+        // account's codes from every address (issue 44 finding 2)
+        const keys = { account: admin.email, address: request.ip, secondStep: String(admin.id) };
         const attempt = await beginAttempt(db, keys, throttle);
         const locked = (until: Date) => renderSecondStep(reply, found, language, explicit, 429, { kind: 'locked', minutes: minutesUntil(until) });
         if (!attempt.allowed) {
@@ -371,11 +380,19 @@ export const interactionRoutes =
           app.metrics.signins.inc({ outcome: 'failed' });
           if (attempt.failureDelayMs > 0) await sleep(attempt.failureDelayMs);
           if (attempt.lockedUntil) {
-            await recordLock(request, admin.email, attempt.lockedUntil);
+            await recordLock(request, admin.email, attempt.lockedUntil, 'secondStepLocked');
             return locked(attempt.lockedUntil);
           }
-          return renderSecondStep(reply, found, language, explicit, 401, { kind: 'invalid' });
+          // a few wrong codes at one step: this password entry is spent, the next guesses need the password again
+          const failures = (pending.failures ?? 0) + 1;
+          if (failures >= throttle.secondStepMaxTries) {
+            await deletePendingSecondStep(Adapter, interaction.uid);
+            return renderSignin(reply, interaction, language, explicit, 401, { email: admin.email, error: { kind: 'secondStepRestart' } });
+          }
+          await savePendingSecondStep(Adapter, interaction.uid, { ...pending, failures });
+          return renderSecondStep(reply, { interaction, pending: { ...pending, failures } }, language, explicit, 401, { kind: 'invalid' });
         }
+        if (step.recoveryCode) mail(request, admin.id, { kind: 'recoveryCodeUsed' });
         await recordSuccess(db, keys);
         await deletePendingSecondStep(Adapter, interaction.uid);
         app.metrics.signins.inc({ outcome: 'succeeded' });
@@ -438,7 +455,7 @@ export const interactionRoutes =
         }
         if (pending) {
           await deletePendingSecondStep(Adapter, interaction.uid);
-          await recordSuccess(db, { account: admin.email, address: request.ip });
+          await recordSuccess(db, { account: admin.email, address: request.ip, secondStep: String(admin.id) });
         }
         app.metrics.signins.inc({ outcome: 'succeeded' });
         // a passkey with user verification is two factors itself (RFC 8176: hardware key, user verified); after a password, three

@@ -2,12 +2,18 @@
  * The organisation an admin chose for a grant ("Select Your Organization"), stored through the provider's adapter
  * as the model 'OrganizationChoice' keyed by the grant id: it lives and dies with the grant (revokeByGrantId deletes
  * it too) and is what the ID token's and access token's `glopla_id` say.
+ *
+ * A session replaced by the provider's own grant (a password change, a second factor added or removed) also keeps here
+ * the time of its last second step: its auth_time says when the password was last entered, which is not when the
+ * second step was last made (issue 44 finding 1), and the access token's `mfa_time` must not grow with it.
  */
 import type { Adapter } from 'oidc-provider';
 
 export interface OrganizationChoice {
   organizationId: number;
   gloplaId: string;
+  /** Epoch seconds of the session's last second step, when the session was not made by a sign-in (see above). */
+  secondStepAt?: number;
 }
 
 type AdapterClass = new (model: string) => Adapter;
@@ -27,5 +33,6 @@ export async function saveOrganizationChoice(
 export async function findOrganizationChoice(Adapter: AdapterClass, grantId: string): Promise<OrganizationChoice | undefined> {
   const payload = (await new Adapter(ORGANIZATION_CHOICE_MODEL).find(grantId)) as Partial<OrganizationChoice> | undefined;
   if (!payload || typeof payload.organizationId !== 'number' || typeof payload.gloplaId !== 'string') return undefined;
-  return { organizationId: payload.organizationId, gloplaId: payload.gloplaId };
+  const { organizationId, gloplaId, secondStepAt } = payload;
+  return { organizationId, gloplaId, ...(typeof secondStepAt === 'number' ? { secondStepAt } : {}) };
 }

@@ -92,8 +92,8 @@ export interface SigninPageOptions {
   /** The portal's base URL (links to password reset and registration). */
   publicUrl: string;
   email?: string;
-  /** 'invalid' | 'required' | { lockedMinutes }. */
-  error?: { kind: 'invalid' } | { kind: 'required' } | { kind: 'locked'; minutes: number };
+  /** 'invalid' | 'required' | { lockedMinutes } | 'secondStepRestart' (too many wrong codes: the password again). */
+  error?: { kind: 'invalid' } | { kind: 'required' } | { kind: 'secondStepRestart' } | { kind: 'locked'; minutes: number };
   /** error_message_key of the authorisation request (e.g. no_organization_affiliation). */
   messageKey?: string;
   /** 'Sign in with a passkey' (issue 29): the page signing in with a discoverable credential, no password. */
@@ -111,7 +111,9 @@ export function signinPage(options: SigninPageOptions): string {
       ? t('locked', { minutes: error.minutes })
       : error.kind === 'required'
         ? t('required')
-        : t('invalidCredentials');
+        : error.kind === 'secondStepRestart'
+          ? t('twoStep.restart')
+          : t('invalidCredentials');
   const message = options.messageKey
     ? t(`messages.${options.messageKey}`) === `messages.${options.messageKey}`
       ? t('messages.unknown')

@@ -9,10 +9,15 @@
  *
  * The new session is a new grant for the same organisation; its auth_time is the moment the current password was
  * checked, so a password change counts as 'password just entered' for re-authentication.
+ *
+ * The same grant replaces the session when the admin adds or removes a second factor (issue 44 finding 1: the admin's
+ * other sessions end). A replaced session never says more than it proved: its amr is what the caller gives, and the
+ * time of its last second step (mfa_time) is kept apart from auth_time, so a password change does not make an old
+ * second step recent.
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { errors, type Adapter, type KoaContextWithOIDC } from 'oidc-provider';
-import { API_SCOPES, SUPPORTED_SCOPES } from './constants.js';
+import { ACR, API_SCOPES, SUPPORTED_SCOPES } from './constants.js';
 import { saveOrganizationChoice } from './organizationChoice.js';
 
 export const PASSWORD_CHANGE_GRANT = 'urn:corporate-admin-portal:params:oauth:grant-type:password-change';
@@ -31,6 +36,8 @@ export interface PasswordChangeTicket {
   authTime: number;
   /** How the session being replaced signed in (RFC 8176): a two-step session stays one (issue 29). */
   amr: string[];
+  /** Epoch seconds of the session's last second step, when it made one (the access token's mfa_time). */
+  secondStepAt?: number;
 }
 
 /** The ticket's amr, as stored (a list of method names; a password at least). */
@@ -76,16 +83,21 @@ export function passwordChangeGrant({ Adapter, audience, resourceServerInfo }: P
     const grantId = await grant.save();
     ctx.oidc.entity('Grant', grant);
     const grantTtl = Math.max(1, (grant.exp ?? 0) - Math.floor(Date.now() / 1000));
-    await saveOrganizationChoice(Adapter, grantId, accountId, { organizationId: Number(data.organizationId), gloplaId: String(data.gloplaId) }, grantTtl);
+    // a two-step session always keeps its second step's time here (unknown: long ago), or auth_time would stand for it
+    const secondStepAt = amrOf(data).includes('mfa') ? { secondStepAt: typeof data.secondStepAt === 'number' ? data.secondStepAt : 0 } : {};
+    await saveOrganizationChoice(Adapter, grantId, accountId, { organizationId: Number(data.organizationId), gloplaId: String(data.gloplaId), ...secondStepAt }, grantTtl);
 
     const gty = PASSWORD_CHANGE_GRANT;
+    const amr = amrOf(data);
+    const acr = amr.includes('mfa') ? ACR.twoStep : ACR.password;
     const refreshToken = new provider.RefreshToken({
       accountId,
       client,
       grantId,
       gty,
       authTime: data.authTime,
-      amr: amrOf(data),
+      amr,
+      acr,
       scope,
       resource: audience,
       rotations: 0,
@@ -102,7 +114,7 @@ export function passwordChangeGrant({ Adapter, audience, resourceServerInfo }: P
     const accessTokenValue = await accessToken.save();
     const refreshTokenValue = await refreshToken.save();
 
-    const idToken = new provider.IdToken({ ...(await account.claims('id_token', scope, {}, [])), auth_time: data.authTime, amr: amrOf(data) }, { ctx });
+    const idToken = new provider.IdToken({ ...(await account.claims('id_token', scope, {}, [])), auth_time: data.authTime, amr, acr }, { ctx });
     (idToken as unknown as { scope: string }).scope = scope;
     idToken.set('at_hash', accessTokenValue);
 

@@ -3,7 +3,8 @@
  *
  * - Issuer `${PUBLIC_URL}/oidc`; the portal is the one static, public client (PKCE S256, no secret).
  * - Access tokens are JWTs for the portal API (resource indicator `${PUBLIC_URL}/api/v2`), signed with the persisted
- *   key, carrying `auth_time` (the last password entry) and `glopla_id`; the API verifies them locally.
+ *   key, carrying `auth_time` (the last password entry), `amr`, `mfa_time` (the last second step, after one) and
+ *   `glopla_id`; the API verifies them locally.
  * - Refresh tokens rotate on every use and never outlive the first one of their chain. Sessions (issue 7 finding 9):
  *   each refresh token lives SESSION_IDLE_TIMEOUT at most, so a session not refreshed that long ends, and none
  *   outlives SESSION_MAX_AGE after the password entry; the provider session (silent sign-in) then asks for the
@@ -206,9 +207,12 @@ export function createProvider({ config, db, keys, log }: ProviderDeps): Provide
       const amr = RefreshToken?.amr ?? AuthorizationCode?.amr;
       const grantId = (token as { grantId?: string }).grantId;
       const choice = grantId ? await findOrganizationChoice(Adapter, grantId) : undefined;
+      // when the second step was last made: at the sign-in, or as the replaced session kept it (organizationChoice.ts)
+      const mfaTime = choice?.secondStepAt ?? (amr?.includes('mfa') ? authTime : undefined);
       return {
         ...(authTime !== undefined ? { auth_time: authTime } : {}),
         ...(amr !== undefined ? { amr } : {}),
+        ...(mfaTime !== undefined ? { mfa_time: mfaTime } : {}),
         ...(choice ? { glopla_id: choice.gloplaId } : {}),
       };
     },

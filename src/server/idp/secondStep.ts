@@ -11,6 +11,8 @@ export interface PendingSecondStep {
   accountId: string;
   /** Epoch seconds of the password entry: the sign-in's time (auth_time) once the code is in. */
   passwordAt: number;
+  /** Wrong codes at this step so far (SECOND_STEP_MAX_TRIES drops the step: the password again). */
+  failures?: number;
 }
 
 const MODEL = 'SecondStep';
@@ -24,7 +26,7 @@ export async function savePendingSecondStep(Adapter: AdapterClass, uid: string, 
 export async function findPendingSecondStep(Adapter: AdapterClass, uid: string): Promise<PendingSecondStep | undefined> {
   const payload = (await new Adapter(MODEL).find(uid)) as Partial<PendingSecondStep> | undefined;
   if (!payload || typeof payload.accountId !== 'string' || typeof payload.passwordAt !== 'number') return undefined;
-  return { accountId: payload.accountId, passwordAt: payload.passwordAt };
+  return { accountId: payload.accountId, passwordAt: payload.passwordAt, failures: typeof payload.failures === 'number' ? payload.failures : 0 };
 }
 
 export async function deletePendingSecondStep(Adapter: AdapterClass, uid: string): Promise<void> {

@@ -28,7 +28,8 @@ describe('Two-step sign-in: authenticator app and recovery codes (issue 29)', fu
   let recoveryCodes: string[];
 
   before(async () => {
-    member = bearer(await accessToken(ctx.app, { sub: '2' }));
+    // signed in a while ago: a session the changes below end (they end the tokens of the second they happen in too)
+    member = bearer(await accessToken(ctx.app, { sub: '2', issuedAt: Math.floor(Date.now() / 1000) - 60 }));
     // account events reach the organisations the admin has signed in to
     await ctx.db.updateTable('affiliations').set({ firstSignedInAt: new Date() }).where('adminId', '=', 2).execute();
   });
@@ -47,7 +48,8 @@ describe('Two-step sign-in: authenticator app and recovery codes (issue 29)', fu
     ctx.db.selectFrom('auditEvents').select(['action', 'organizationId']).where('action', '=', action).where('targetId', '=', '2').execute();
 
   it("sets the app up: a secret and its QR code, verified by a code of it; the first factor brings ten recovery codes, shown once; the admin is mailed", async () => {
-    expect((await call('GET', 'two_step')).json()).to.deep.equal({ passkeys: [], authenticator_app: false, recovery_codes_left: 0 });
+    const NO_RULE = { two_step_required: false, enrolment_link_required: false };
+    expect((await call('GET', 'two_step')).json()).to.deep.equal({ passkeys: [], authenticator_app: false, recovery_codes_left: 0, ...NO_RULE });
     const setup = await call('POST', 'authenticator_app');
     expect(setup.statusCode, setup.body).to.equal(201);
     ({ secret } = setup.json());
@@ -61,13 +63,19 @@ describe('Two-step sign-in: authenticator app and recovery codes (issue 29)', fu
     const malformed = await call('PUT', 'authenticator_app', member, { code: 'abc' });
     expect(malformed.statusCode, 'the form schema').to.equal(422);
 
+    const passwordOnly = member;
     const verified = await call('PUT', 'authenticator_app', member, { code: appCode(secret) });
     expect(verified.statusCode, verified.body).to.equal(200);
     recoveryCodes = verified.json().recovery_codes;
+    // the admin's other sessions end; the caller's goes on, now with the factor it just proved (issue 44 finding 1)
+    expect((await call('GET', 'two_step', passwordOnly)).statusCode, 'the session before the factor').to.equal(401);
+    member = bearer(verified.json().session.access_token);
+    expect(claimsOf(verified.json().session.access_token).amr).to.deep.equal(['pwd', 'otp', 'mfa']);
+    expect(claimsOf(verified.json().session.access_token).mfa_time).to.be.closeTo(Date.now() / 1000, 60);
     expect(recoveryCodes).to.have.length(10);
     for (const code of recoveryCodes) expect(code).to.match(/^[A-HJ-NP-Z2-9]{5}-[A-HJ-NP-Z2-9]{5}$/);
     expect(new Set(recoveryCodes).size).to.equal(10);
-    expect((await call('GET', 'two_step')).json()).to.deep.equal({ passkeys: [], authenticator_app: true, recovery_codes_left: 10 });
+    expect((await call('GET', 'two_step')).json()).to.deep.equal({ passkeys: [], authenticator_app: true, recovery_codes_left: 10, ...NO_RULE });
     // never kept readable: the secret encrypted, the codes hashed
     const stored = await ctx.db.selectFrom('adminAuthenticatorApps').select('secretEncrypted').where('adminId', '=', 2).executeTakeFirstOrThrow();
     expect(stored.secretEncrypted).to.not.contain(secret);
@@ -112,27 +120,49 @@ describe('Two-step sign-in: authenticator app and recovery codes (issue 29)', fu
 
     const renewed = await call('POST', 'recovery_codes');
     expect(renewed.json().recovery_codes).to.have.length(10);
+    // both told by mail (issue 44 finding 9): the code used to sign in, the new codes
+    const [generated, used] = await mailsTo(MEMBER.email, 3);
+    expect(used!.subject).to.contain('リカバリーコードでアカウントにサインインしました');
+    expect(generated!.subject).to.contain('リカバリーコードが新しく作成されました');
     expect((await authorize(ctx.app, { ...MEMBER, code: () => recoveryCodes[1]! })).lastStatus, 'an old one').to.equal(401);
     expect((await call('GET', 'two_step')).json().recovery_codes_left).to.equal(10);
   });
 
-  it('changes factors only after a recent password entry', async () => {
-    const stale = bearer(await accessToken(ctx.app, { sub: '2', authTime: Math.floor(Date.now() / 1000) - 3600 }));
-    for (const [method, url] of [['POST', 'recovery_codes'], ['DELETE', 'authenticator_app'], ['POST', 'authenticator_app']] as const) {
-      const response = await call(method, url, stale);
-      expect(response.statusCode, `${method} ${url}`).to.equal(403);
-      expect(response.json()).to.deep.equal({ error: 'reauthentication_expired' });
+  it('changes the factors of an account that has one only from a recent second step: never from a password-only session, however fresh (issue 44 finding 1)', async () => {
+    const now = Math.floor(Date.now() / 1000);
+    const sessions = {
+      'a stale sign-in': bearer(await accessToken(ctx.app, { sub: '2', authTime: now - 3600 })),
+      // signed in with the password before the app was set up, or by someone who has only the password
+      'a fresh password-only session': bearer(await accessToken(ctx.app, { sub: '2' })),
+      // an old two-step session whose password entry a password change renewed
+      'a fresh password entry after an old second step': bearer(await accessToken(ctx.app, { sub: '2', amr: ['pwd', 'otp', 'mfa'], mfaTime: now - 3600 })),
+    };
+    for (const [name, headers] of Object.entries(sessions)) {
+      for (const [method, url] of [['POST', 'recovery_codes'], ['DELETE', 'authenticator_app'], ['POST', 'authenticator_app'], ['POST', 'passkeys/registration_options']] as const) {
+        const response = await call(method, url, headers);
+        expect(response.statusCode, `${name}: ${method} ${url}`).to.equal(403);
+        expect(response.json()).to.deep.equal({ error: 'reauthentication_expired' });
+      }
+      const reauthentication = await ctx.app.inject({ url: '/api/v2/admin/re_authentication_expiration', headers });
+      expect(reauthentication.json(), `${name}: the page's guard asks for both steps again`).to.deep.equal({ is_re_authentication_expired: true });
     }
+    expect((await ctx.app.inject({ url: '/api/v2/admin/re_authentication_expiration', headers: member })).json()).to.deep.equal({ is_re_authentication_expired: false });
   });
 
   it('turns the app off: the sign-in is one step again; the admin is mailed', async () => {
-    expect((await call('DELETE', 'authenticator_app')).statusCode).to.equal(204);
+    const other = bearer(await accessToken(ctx.app, { sub: '2', amr: ['pwd', 'otp', 'mfa'], issuedAt: Math.floor(Date.now() / 1000) - 60 }));
+    const removed = await call('DELETE', 'authenticator_app');
+    expect(removed.statusCode, removed.body).to.equal(200);
+    // the other sessions end; without a factor left the caller's session says a password only (issue 44 finding 8)
+    expect((await call('GET', 'two_step', other)).statusCode, 'another two-step session').to.equal(401);
+    member = bearer(removed.json().session.access_token);
+    expect(claimsOf(removed.json().session.access_token).amr).to.deep.equal(['pwd']);
     expect((await call('DELETE', 'authenticator_app')).statusCode, 'none left').to.equal(404);
     const signedIn = await authorize(ctx.app, MEMBER);
     expect(signedIn.redirect.pathname, signedIn.lastPage).to.equal(CALLBACK_PATH);
     expect(claimsOf((await exchangeCode(ctx.app, signedIn)).access_token).amr).to.deep.equal(['pwd']);
-    const [removed] = await mailsTo(MEMBER.email, 2);
-    expect(removed!.subject).to.equal('【法人管理者ポータル】2段階認証の認証アプリを削除しました');
+    const [mailed] = await mailsTo(MEMBER.email, 4);
+    expect(mailed!.subject).to.equal('【法人管理者ポータル】2段階認証の認証アプリを削除しました');
     expect(await trail('account.twoStepRemoved')).to.have.length(1);
   });
 });
@@ -148,7 +178,7 @@ describe("An organisation's rule: two-step sign-in required of every admin (issu
     const passwordOnly = bearer(await accessToken(ctx.app, { sub: '1' }));
     const twoStep = bearer(await accessToken(ctx.app, { sub: '1', amr: TWO_STEPS }));
     const member = bearer(await accessToken(ctx.app, { sub: '2', amr: TWO_STEPS }));
-    expect((await ctx.app.inject({ url: '/api/v2/organizations/1/sign_in_rule', headers: passwordOnly })).json()).to.deep.equal({ two_step_required: false });
+    expect((await ctx.app.inject({ url: '/api/v2/organizations/1/sign_in_rule', headers: passwordOnly })).json()).to.deep.include({ two_step_required: false });
 
     const notYet = await rule(passwordOnly, true);
     expect(notYet.statusCode).to.equal(403);
@@ -156,7 +186,7 @@ describe("An organisation's rule: two-step sign-in required of every admin (issu
     expect((await rule(member, true)).statusCode, 'a member').to.equal(403);
     const on = await rule(twoStep, true);
     expect(on.statusCode, on.body).to.equal(200);
-    expect(on.json()).to.deep.equal({ two_step_required: true });
+    expect(on.json()).to.deep.include({ two_step_required: true });
 
     for (const url of ['/api/v2/organizations/1/affiliations', '/api/v2/organizations/1/contacts', '/api/v2/services', '/api/v2/organizations/1/users?per_page=10']) {
       const refused = await ctx.app.inject({ url, headers: passwordOnly });
@@ -172,7 +202,7 @@ describe("An organisation's rule: two-step sign-in required of every admin (issu
 
     const entries = await ctx.db.selectFrom('auditEvents').select(['action', 'targetType', 'targetLabel', 'changes']).where('action', '=', 'organization.twoStepRuleChanged').execute();
     expect(entries).to.deep.equal([{ action: 'organization.twoStepRuleChanged', targetType: 'organization', targetLabel: 'G0000001', changes: { twoStepRequired: { before: false, after: true } } }]);
-    expect((await rule(twoStep, false)).json()).to.deep.equal({ two_step_required: false });
+    expect((await rule(twoStep, false)).json()).to.deep.include({ two_step_required: false });
     expect((await ctx.app.inject({ url: '/api/v2/organizations/1/contacts', headers: passwordOnly })).statusCode, 'off again').to.equal(200);
   });
 
@@ -194,6 +224,23 @@ describe("An organisation's rule: two-step sign-in required of every admin (issu
     expect(changed.statusCode, changed.body).to.equal(200);
     expect(claimsOf(changed.json().access_token).amr).to.deep.equal(TWO_STEPS);
   });
+
+  it("never makes an old second step recent through a password change: the new session's mfa_time is the old one, and it changes no factor (issue 44 finding 1)", async () => {
+    const { id } = await ctx.db.selectFrom('admins').select('id').where('email', '=', 'manager2@example.com').executeTakeFirstOrThrow();
+    await ctx.db.insertInto('adminAuthenticatorApps').values({ adminId: id, secretEncrypted: 'v1.x.y.z', confirmedAt: new Date() }).execute();
+    const longAgo = Math.floor(Date.now() / 1000) - 6 * 3600;
+    const headers = bearer(await accessToken(ctx.app, { sub: String(id), authTime: longAgo, amr: TWO_STEPS }));
+    const changed = await ctx.app.inject({ method: 'PUT', url: `/api/v2/admins/${id}/password`, headers, payload: { current: 'DemoPassw0rd!', new: 'An0ther-Passw0rd-2026' } });
+    expect(changed.statusCode, changed.body).to.equal(200);
+    const claims = claimsOf(changed.json().access_token);
+    expect(claims.auth_time, 'the password was just entered').to.be.greaterThan(longAgo);
+    expect(claims.mfa_time, 'the second step was not').to.equal(longAgo);
+    expect(claimsOf(changed.json().id_token).acr, 'the ID token says its class').to.equal(ACR.twoStep);
+    const fresh = bearer(changed.json().access_token);
+    const refused = await ctx.app.inject({ method: 'POST', url: '/api/v2/admins/me/recovery_codes', headers: fresh });
+    expect(refused.statusCode).to.equal(403);
+    expect(refused.json()).to.deep.equal({ error: 'reauthentication_expired' });
+  });
 });
 
 describe('Passkeys and acr_values through the API and the provider (issue 29)', function () {
@@ -204,8 +251,8 @@ describe('Passkeys and acr_values through the API and the provider (issue 29)', 
   before(async () => {
     member = bearer(await accessToken(ctx.app, { sub: '2' }));
   });
-  const call = (method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: string, payload?: Json) =>
-    ctx.app.inject({ method, url: `/api/v2/admins/me/${url}`, headers: member, ...(payload ? { payload } : {}) });
+  const call = (method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: string, payload?: Json, headers = member) =>
+    ctx.app.inject({ method, url: `/api/v2/admins/me/${url}`, headers, ...(payload ? { payload } : {}) });
 
   it('offers creation options for a discoverable passkey with user verification, and refuses an answer that is no credential of that ceremony', async () => {
     const answer = await call('POST', 'passkeys/registration_options');
@@ -231,7 +278,10 @@ describe('Passkeys and acr_values through the API and the provider (issue 29)', 
     const listed = (await call('GET', 'two_step')).json().passkeys as Json[];
     expect(listed).to.have.length(1);
     expect(listed[0]).to.include({ id: stored!.id, name: 'Phone', last_used_at: null });
-    expect((await call('PATCH', `passkeys/${stored!.id}`, { name: 'Work phone' })).statusCode).to.equal(204);
+    // with a factor, changes need a recent second step (issue 44 finding 1)
+    expect((await call('PATCH', `passkeys/${stored!.id}`, { name: 'Work phone' })).statusCode, 'password only').to.equal(403);
+    const twoStep = bearer(await accessToken(ctx.app, { sub: '2', amr: ['pwd', 'hwk', 'mfa'] }));
+    expect((await call('PATCH', `passkeys/${stored!.id}`, { name: 'Work phone' }, twoStep)).statusCode).to.equal(204);
     expect((await call('GET', 'two_step')).json().passkeys[0].name).to.equal('Work phone');
 
     const stopped = await authorize(ctx.app, MEMBER);
@@ -241,7 +291,9 @@ describe('Passkeys and acr_values through the API and the provider (issue 29)', 
     const manager = bearer(await accessToken(ctx.app, { sub: '1' }));
     const notTheirs = await ctx.app.inject({ method: 'DELETE', url: `/api/v2/admins/me/passkeys/${stored!.id}`, headers: manager });
     expect(notTheirs.statusCode, "another admin's passkey").to.equal(404);
-    expect((await call('DELETE', `passkeys/${stored!.id}`)).statusCode).to.equal(204);
+    const removed = await call('DELETE', `passkeys/${stored!.id}`, undefined, twoStep);
+    expect(removed.statusCode, removed.body).to.equal(200);
+    member = bearer(removed.json().session.access_token);
     expect((await call('GET', 'two_step')).json().passkeys).to.deep.equal([]);
   });
 

@@ -21,6 +21,10 @@ export interface TokenOptions {
   gloplaId?: string | null;
   /** How the admin signed in (RFC 8176); default a password only. */
   amr?: string[];
+  /** Epoch seconds of the last second step (mfa_time); default auth_time when amr says mfa, as the provider does. */
+  mfaTime?: number;
+  /** Epoch seconds the token was issued (iat); default now. A session ended at once ends the tokens of its second too. */
+  issuedAt?: number;
   audience?: string;
   issuer?: string;
   /** Sign with a freshly generated key that carries the provider's kid (a forged signature). */
@@ -37,11 +41,14 @@ export async function accessToken(app: FastifyInstance, options: TokenOptions = 
     : (providerKey as unknown as JWK);
   const key = await importJWK(jwk, 'RS256');
   const expiresIn = options.expiresIn ?? 900;
+  const authTime = options.authTime ?? now;
+  const amr = options.amr ?? ['pwd'];
   return new SignJWT({
     scope: 'organization unique_access_token',
     client_id: PORTAL_CLIENT_ID,
-    auth_time: options.authTime ?? now,
-    amr: options.amr ?? ['pwd'],
+    auth_time: authTime,
+    amr,
+    ...(amr.includes('mfa') ? { mfa_time: options.mfaTime ?? authTime } : {}),
     ...(options.gloplaId === null ? {} : { glopla_id: options.gloplaId ?? 'G0000001' }),
   })
     .setProtectedHeader({ alg: 'RS256', typ: options.typ ?? 'at+jwt', kid: providerKey.kid })
@@ -49,7 +56,7 @@ export async function accessToken(app: FastifyInstance, options: TokenOptions = 
     .setIssuer(options.issuer ?? app.identityProvider.issuer)
     .setAudience(options.audience ?? app.identityProvider.audience)
     // now, as a real token; an expired one was issued before it expired
-    .setIssuedAt(expiresIn < 0 ? now + expiresIn - 60 : now)
+    .setIssuedAt(options.issuedAt ?? (expiresIn < 0 ? now + expiresIn - 60 : now))
     .setExpirationTime(now + expiresIn)
     .setJti(`test-${Math.random().toString(36).slice(2)}`)
     .sign(key);

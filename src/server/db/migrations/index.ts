@@ -29,6 +29,7 @@ import * as m0092 from './0092_two_step_sign_in.js';
 import * as m0093 from './0093_two_step_rule.js';
 import * as m0094 from './0094_passkeys.js';
 import * as m0095 from './0095_deadline_reminders.js';
+import * as m0098 from './0098_two_step_hardening.js';
 
 export const migrations: Record<string, Migration> = {
   '0001_initial': m0001,
@@ -57,6 +58,7 @@ export const migrations: Record<string, Migration> = {
   '0093_two_step_rule': m0093,
   '0094_passkeys': m0094,
   '0095_deadline_reminders': m0095,
+  '0098_two_step_hardening': m0098,
 };
 
 export const migrationProvider: MigrationProvider = {
