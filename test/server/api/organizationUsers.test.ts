@@ -1,7 +1,11 @@
 import { Readable } from 'node:stream';
+import { TokenParser } from '@streamparser/json';
 import { expect } from 'chai';
 import iconv from 'iconv-lite';
 import { sql } from 'kysely';
+import { KEY_ALLOWANCE } from '../../../src/server/api/jsonBody.js';
+import { MAX_BULK_UPDATE_ROWS } from '../../../src/server/api/organizationUsers.js';
+import { MAX_TOKEN_BYTES } from '../../../src/server/api/streamedJsonBody.js';
 import { addLearners } from '../../../src/server/db/seed/learners.js';
 import { bearer } from '../support/oidc.js';
 import { accessToken } from '../support/tokens.js';
@@ -237,6 +241,43 @@ describe('The learners of an organisation (SPEC 2.15 Users, §7 Users)', () => {
       expect(await refused('[]')).to.deep.include(422);
       expect((await list()).map((user) => user.name_id)).to.deep.equal(users.map((user) => user.name_id)); // nothing written
     });
+
+    it('gives the parser the list alone: another member of the body, dropped by the schema, is counted but never built (issue 44 finding 7)', async () => {
+      const users = await list();
+      const given = async (payload: string) => {
+        const write = TokenParser.prototype.write;
+        let tokens = 0;
+        TokenParser.prototype.write = function (this: TokenParser, ...token: Parameters<TokenParser['write']>) {
+          tokens += 1;
+          return write.apply(this, token);
+        };
+        try {
+          const response = await send(payload);
+          expect(response.statusCode, response.body).to.equal(200);
+        } finally {
+          TokenParser.prototype.write = write;
+        }
+        return tokens;
+      };
+      const alone = await given(JSON.stringify({ users }));
+      const others = `"other": [${'0, '.repeat(1000)}0], "more": {"a": [1, 2], "b": {}}`;
+      // each other member given as a key, a colon, a null and a comma: 8 tokens, not its 2,000 and more
+      expect(await given(`{${others}, "users": ${JSON.stringify(users)}}`)).to.equal(alone + 8);
+    });
+
+    it('refuses an object of more keys than the route takes (413) at its first key over the bound, before the object is read to its end (issue 44 finding 7)', async () => {
+      // the bound: the row schema's 9 properties plus KEY_ALLOWANCE; each body is cut by a byte no JSON has after that key
+      const keys = (count: number) => Array.from({ length: count }, (_, index) => `"k${index}": 1, `).join('');
+      const bound = 9 + KEY_ALLOWANCE;
+      const refused = async (payload: string) => {
+        const response = await send(payload);
+        return [response.statusCode, response.json()];
+      };
+      expect(await refused(`{"users": [{${keys(bound - 1)}"k${bound - 1}"@`)).to.deep.equal([400, { error: 'bad_request' }]); // at the bound: read on, to the stray byte
+      expect(await refused(`{"users": [{${keys(bound)}"k${bound}"@`)).to.deep.equal([413, { error: 'bad_request' }]); // one more: refused at that key
+      expect(await refused(`{"other": {${keys(bound)}"k${bound}"@`)).to.deep.equal([413, { error: 'bad_request' }]); // any object of the body
+      expect(await refused(`{"users": [], ${keys(bound - 1)}"k${bound}"@`)).to.deep.equal([413, { error: 'bad_request' }]); // the body's own
+    });
   });
 
   it('answers a changed nameId in the preview without storing it', async () => {
@@ -450,6 +491,37 @@ describe('The learners of a large organisation: 10,000 (issue 19)', () => {
       after = page.next_after;
     }
     expect(users).to.deep.equal(paged);
+  });
+
+  describe('bounds met while the body is read, before any value past them is built (issue 44 finding 7)', () => {
+    const send = (payload: string) =>
+      ctx.app.inject({ method: 'POST', url: '/api/v2/organizations/1/users/bulk_update', payload, headers: { ...bearer(manager), 'content-type': 'application/json' } });
+    const refused = async (payload: string) => {
+      const response = await send(payload);
+      return [response.statusCode, response.json()];
+    };
+
+    it(`refuses a string or a number of more than MAX_TOKEN_BYTES (${MAX_TOKEN_BYTES}) bytes with 413 before its end, and reads one of that length to its end`, async () => {
+      // each body is cut by a byte no JSON has there: answered 400 when it is read, so a 413 came before it
+      const long = 'x'.repeat(MAX_TOKEN_BYTES);
+      expect(await refused(`{"users": [{"note": "${long}"@`)).to.deep.equal([400, { error: 'bad_request' }]); // at the bound: read to the stray byte
+      expect(await refused(`{"users": [{"note": "${long}x\u0001`)).to.deep.equal([413, { error: 'bad_request' }]); // a value: refused inside it
+      expect(await refused(`{"users": [{"${long}x\u0001`)).to.deep.equal([413, { error: 'bad_request' }]); // a key
+      expect(await refused(`{"users": [{"id": ${'1'.repeat(MAX_TOKEN_BYTES + 1)}@`)).to.deep.equal([413, { error: 'bad_request' }]); // a number
+      expect(await refused(`{"users": [{"last_name": "${'青'.repeat(Math.ceil(MAX_TOKEN_BYTES / 3) + 1)}"}]}`)).to.deep.equal([413, { error: 'bad_request' }]); // bytes as sent
+      // past the row schema's longest string, 1,000 characters (nameId), even sent as escaped surrogate pairs: the schema's to refuse
+      const names = { last_name: 'a', first_name: 'a', kana_last_name: 'a', kana_first_name: 'a', email: 'a' };
+      const escaped = await send(`{"users": [{"id": 1, ${JSON.stringify(names).slice(1, -1)}, "name_id": "${'\\ud83d\\ude00'.repeat(1001)}"}]}`);
+      expect(escaped.statusCode).to.equal(422);
+      expect(escaped.json()).to.deep.equal({ errors: [{ field: 'users.0.name_id', code: 'tooLong', meta: { length: 1000 } }] });
+    });
+
+    it('refuses a list of more items than the schema\'s longest (422 on that list) at its first item over, before the list is read to its end', async () => {
+      const items = Array.from({ length: MAX_BULK_UPDATE_ROWS }, () => '0, ').join('');
+      expect(await refused(`{"other": [${items}@`)).to.deep.equal([400, { error: 'bad_request' }]);
+      expect(await refused(`{"other": [${items}0@`)).to.deep.equal([422, { errors: [{ field: 'other', code: 'invalid', meta: {} }] }]);
+      expect(await refused(`{"users": [${items.replaceAll('0', '{}')}{@`)).to.deep.equal([422, { errors: [{ field: 'users', code: 'invalid', meta: {} }] }]);
+    });
   });
 
   it('refuses a bulk update of more than 100,000 rows (the schema\'s maxItems: 422 on users)', async () => {
