@@ -44,7 +44,6 @@ import { publicContact, type IdKind } from '../domain/publicIds.js';
 import { auditOf } from './audit.js';
 import { requireManager, signedIn, useAuthentication } from './auth.js';
 import { ApiError } from './errors.js';
-import { etagOf } from '../domain/versions.js';
 import { conditionalWrite, etagHeader, preconditionFailed, preconditionOf, sendEtag } from './preconditions.js';
 import { TAG } from './openapi.js';
 import { errorAnswers, organizationParams, organizationRecordParams, wire, type OrganizationParams, type OrganizationRecordParams } from './schemas.js';
@@ -98,8 +97,8 @@ function registerKind<Fields, Record extends { id: number }>(app: FastifyInstanc
   const tags = [TAG.contacts];
   const notFound = () => new ApiError(404, API_ERROR.notFound);
   const ids = app.publicIds[kind.idKind];
-  /** A record as the API shows it: its public id, and its version as `etag` in place of the stored one. */
-  const shown = ({ version, ...record }: Versioned<Record>) => ({ ...publicContact(ids, record as unknown as Record), etag: etagOf(version) });
+  /** A record as the API shows it: its public id, and its version as `etag`. */
+  const shown = (record: Versioned<Record>) => publicContact(ids, record);
   /** The stored id of the path's public id; a number that is none is an id the organisation does not have. */
   const storedId = (request: { params: OrganizationRecordParams }) => {
     const id = ids.toStored(request.params.id);
@@ -137,7 +136,7 @@ function registerKind<Fields, Record extends { id: number }>(app: FastifyInstanc
       await requireManager(db, signedIn(request), request.params.orgId);
       const record = await findContact(db, kind.table, request.params.orgId, storedId(request));
       if (!record) throw notFound();
-      sendEtag(reply, etagOf(record.version));
+      sendEtag(reply, record.etag);
       return { [kind.oneKey]: shown(record) };
     },
   );
@@ -158,7 +157,7 @@ function registerKind<Fields, Record extends { id: number }>(app: FastifyInstanc
       await requireManager(db, signedIn(request), request.params.orgId);
       const record = await createContact(db, kind.table, request.params.orgId, request.body as Fields, auditOf(request, request.params.orgId));
       request.log.info({ organizationId: request.params.orgId, kind: kind.path }, 'contact added');
-      sendEtag(reply, etagOf(record.version));
+      sendEtag(reply, record.etag);
       return reply.code(201).send({ [kind.oneKey]: shown(record) });
     },
   );
@@ -184,7 +183,7 @@ function registerKind<Fields, Record extends { id: number }>(app: FastifyInstanc
       const change = await updateContact(db, kind.table, orgId, id, { fields: request.body as Fields, precondition }, auditOf(request, orgId));
       if (change.outcome === 'not_found') throw notFound();
       if (change.outcome === 'stale') throw await preconditionFailed(db, request, orgId, { type: kind.table.auditType, id });
-      sendEtag(reply, etagOf(change.result.version));
+      sendEtag(reply, change.result.etag);
       return { [kind.oneKey]: shown(change.result) };
     },
   );

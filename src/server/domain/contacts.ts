@@ -9,7 +9,7 @@ import type { BillingContact, Contact } from '../../common/api/answers.js';
 import type { Forms } from '../../common/api/forms.js';
 import type { Db } from '../db/index.js';
 import { changesBetween, type AuditTrail } from './audit.js';
-import { etagOf, satisfies, versionOf, type Precondition } from './versions.js';
+import { etagColumn, etagKey, satisfies, type Precondition } from './versions.js';
 import type { BillingContactsTable, ContactsTable } from '../db/types.js';
 
 export type ContactFields = Forms['contact'];
@@ -71,30 +71,30 @@ export const BILLING_CONTACTS: ContactTable<BillingContactFields, BillingContact
   },
 };
 
-/** A record with its version (domain/versions.ts): what a change made on it names in its condition. */
-export type Versioned<Record> = Record & { version: string };
+/** A record with its version as an entity tag (domain/versions.ts): what a change made on it names in its condition. */
+export type Versioned<Record> = Record & { etag: string };
 
-/** The record alone, where it is part of another (an application's contacts): no version of its own there. */
-export function withoutVersion<Record>(versioned: Versioned<Record> | undefined): Record | undefined {
-  if (!versioned) return undefined;
-  const { version: _version, ...record } = versioned;
-  return record as unknown as Record;
-}
 
-/** The table's answer columns and the row's version. */
-function recordColumns(table: { name: TableName; columns: readonly string[] }) {
-  return [...table.columns, versionOf(table.name).as('version')] as const;
+/** The table's answer columns and the row's version as an entity tag (under the tags' key, etagKey). */
+function recordColumns(table: { name: TableName; columns: readonly string[] }, key: string) {
+  return [...table.columns, etagColumn(key, table.name).as('etag')] as const;
 }
 
 /** The organisation's records, oldest first (SPEC §4: the wizards' default is the last contact). */
 export async function listContacts<Fields, Record>(db: Db, table: ContactTable<Fields, Record>, organizationId: number): Promise<Versioned<Record>[]> {
-  const rows = await contactDb(db).selectFrom(table.name).select(recordColumns(table)).where('organizationId', '=', organizationId).orderBy('id').execute();
+  const rows = await contactDb(db).selectFrom(table.name).select(recordColumns(table, await etagKey(db))).where('organizationId', '=', organizationId).orderBy('id').execute();
   return rows as unknown as Versioned<Record>[];
 }
 
 export async function findContact<Fields, Record>(db: Db, table: ContactTable<Fields, Record>, organizationId: number, id: number): Promise<Versioned<Record> | undefined> {
-  const row = await contactDb(db).selectFrom(table.name).select(recordColumns(table)).where('organizationId', '=', organizationId).where('id', '=', id).executeTakeFirst();
+  const row = await contactDb(db).selectFrom(table.name).select(recordColumns(table, await etagKey(db))).where('organizationId', '=', organizationId).where('id', '=', id).executeTakeFirst();
   return row as unknown as Versioned<Record> | undefined;
+}
+
+/** The record alone, where it is part of another (an application's contacts): no version of its own there. */
+export async function findContactRecord<Fields, Record>(db: Db, table: ContactTable<Fields, Record>, organizationId: number, id: number): Promise<Record | undefined> {
+  const row = await contactDb(db).selectFrom(table.name).select(table.columns).where('organizationId', '=', organizationId).where('id', '=', id).executeTakeFirst();
+  return row as unknown as Record | undefined;
 }
 
 /** A contact as the audit trail names it: the corporation and the department, not the person (personal data stays out of the trail). */
@@ -109,12 +109,13 @@ function auditedFields(table: ContactTable<unknown, unknown>): string[] {
 }
 
 export async function createContact<Fields, Record>(db: Db, table: ContactTable<Fields, Record>, organizationId: number, fields: Fields, trail: AuditTrail): Promise<Versioned<Record>> {
+  const key = await etagKey(db);
   return db.transaction().execute(async (trx) => {
     const kind = table as ContactTable<unknown, unknown>;
     const row = await contactDb(trx)
       .insertInto(table.name)
       .values({ ...table.values(fields), organizationId })
-      .returning(recordColumns(kind))
+      .returning(recordColumns(kind, key))
       .executeTakeFirstOrThrow();
     await trail.record(trx, { action: `${table.auditType}.created`, target: contactTarget(kind, row), changes: changesBetween(undefined, row, auditedFields(kind)) });
     return row as unknown as Versioned<Record>;
@@ -125,8 +126,8 @@ export async function createContact<Fields, Record>(db: Db, table: ContactTable<
 export type ContactChange<Result> = { outcome: 'done'; result: Result } | { outcome: 'not_found' } | { outcome: 'stale' };
 
 /** The record, locked for the change, if the organisation has it. */
-function lockedRecord(trx: Db, table: ContactTable<unknown, unknown>, organizationId: number, id: number) {
-  return contactDb(trx).selectFrom(table.name).select(recordColumns(table)).where('organizationId', '=', organizationId).where('id', '=', id).forUpdate().executeTakeFirst();
+function lockedRecord(trx: Db, key: string, table: ContactTable<unknown, unknown>, organizationId: number, id: number) {
+  return contactDb(trx).selectFrom(table.name).select(recordColumns(table, key)).where('organizationId', '=', organizationId).where('id', '=', id).forUpdate().executeTakeFirst();
 }
 
 /** Changes the record to `fields` if it is still the version the precondition asks for (issue 28). */
@@ -138,17 +139,18 @@ export async function updateContact<Fields, Record>(
   change: { fields: Fields; precondition?: Precondition },
   trail: AuditTrail,
 ): Promise<ContactChange<Versioned<Record>>> {
+  const key = await etagKey(db);
   return db.transaction().execute(async (trx): Promise<ContactChange<Versioned<Record>>> => {
     const kind = table as ContactTable<unknown, unknown>;
-    const before = await lockedRecord(trx, kind, organizationId, id);
+    const before = await lockedRecord(trx, key, kind, organizationId, id);
     if (!before) return { outcome: 'not_found' };
-    if (!satisfies(etagOf(before.version as string), change.precondition)) return { outcome: 'stale' };
+    if (!satisfies(before.etag as string, change.precondition)) return { outcome: 'stale' };
     const row = await contactDb(trx)
       .updateTable(table.name)
       .set({ ...table.values(change.fields), updatedAt: new Date() })
       .where('organizationId', '=', organizationId)
       .where('id', '=', id)
-      .returning(recordColumns(kind))
+      .returning(recordColumns(kind, key))
       .executeTakeFirstOrThrow();
     const changes = changesBetween(before, row, auditedFields(kind));
     if (Object.keys(changes).length > 0) await trail.record(trx, { action: `${table.auditType}.updated`, target: contactTarget(kind, row), changes });
@@ -165,11 +167,12 @@ export async function deleteContact<Fields, Record>(
   precondition: Precondition | undefined,
   trail: AuditTrail,
 ): Promise<ContactChange<true>> {
+  const key = await etagKey(db);
   return db.transaction().execute(async (trx): Promise<ContactChange<true>> => {
     const kind = table as ContactTable<unknown, unknown>;
-    const row = await lockedRecord(trx, kind, organizationId, id);
+    const row = await lockedRecord(trx, key, kind, organizationId, id);
     if (!row) return { outcome: 'not_found' };
-    if (!satisfies(etagOf(row.version as string), precondition)) return { outcome: 'stale' };
+    if (!satisfies(row.etag as string, precondition)) return { outcome: 'stale' };
     await contactDb(trx).deleteFrom(table.name).where('organizationId', '=', organizationId).where('id', '=', id).execute();
     await trail.record(trx, { action: `${table.auditType}.deleted`, target: contactTarget(kind, row), changes: changesBetween(row, undefined, auditedFields(kind)) });
     return { outcome: 'done', result: true };

@@ -19,11 +19,11 @@ import { changesBetween, type AuditTrail } from './audit.js';
 import { businessCalendar } from './businessCalendar.js';
 import { applicationStartsOn, deadlineErrors, storedLearners } from './classDeadlines.js';
 import { checkApplication, type LearnerRow, type StoredApplication, type SubscriptionForm } from './corporateSubscriptionChecks.js';
-import { BILLING_CONTACTS, CONTACTS, findContact, withoutVersion } from './contacts.js';
+import { BILLING_CONTACTS, CONTACTS, findContactRecord } from './contacts.js';
 import { claimKey, recordAnswer, type IdempotentRequest } from './idempotency.js';
 import { randomRequestCode } from './requestCodes.js';
 import { serviceGroupLinks, type CatalogueReader } from './services.js';
-import { etagOf, requireVersion, versionOf, type Precondition } from './versions.js';
+import { etagColumn, etagKey, requireVersion, type Precondition } from './versions.js';
 
 export type { SubscriptionForm } from './corporateSubscriptionChecks.js';
 
@@ -54,7 +54,7 @@ const REQUEST_CODE = /^A[0-9]{9}$/;
 // ---------------------------------------------------------------------------------------------------
 // Reads
 
-function subscriptionQuery(db: Db, organizationId: number) {
+function subscriptionQuery(db: Db, organizationId: number, key: string) {
   return db
     .selectFrom('corporateSubscriptions')
     .leftJoin('projectClasses', 'projectClasses.id', 'corporateSubscriptions.projectClassId')
@@ -72,7 +72,7 @@ function subscriptionQuery(db: Db, organizationId: number) {
       'projectClasses.name as projectClassName',
       'projects.projectCode',
       'projects.name as projectName',
-      versionOf('corporateSubscriptions').as('version'),
+      etagColumn(key, 'corporateSubscriptions').as('etag'),
     ])
     .where('corporateSubscriptions.organizationId', '=', organizationId);
 }
@@ -117,7 +117,7 @@ function summaryOf(row: SubscriptionRow, services: SummaryService[], userCount: 
   return {
     id: row.id,
     requestCode: row.requestCode,
-    etag: etagOf(row.version),
+    etag: row.etag,
     isUpdatable: today <= changeDeadline,
     changeDeadline,
     appliedAt: new Date(row.appliedAt).toISOString(),
@@ -142,7 +142,7 @@ export async function listSubscriptions(
   filter: { serviceGroupId?: number; order?: SubscriptionOrder; page: number; perPage: number },
 ): Promise<SubscriptionPage> {
   const direction = filter.order === 'starts_on' ? 'asc' : 'desc';
-  let query = subscriptionQuery(db, reader.organizationId).orderBy('startsOn', direction).orderBy('corporateSubscriptions.id', direction);
+  let query = subscriptionQuery(db, reader.organizationId, await etagKey(db)).orderBy('startsOn', direction).orderBy('corporateSubscriptions.id', direction);
   if (filter.serviceGroupId !== undefined) query = query.where('corporateSubscriptions.serviceGroupId', '=', filter.serviceGroupId);
   // one row past the page says whether another follows
   const rows = await query
@@ -173,8 +173,8 @@ async function detailOf(db: Db, reader: SubscriptionReader, row: SubscriptionRow
   const userCount = (await learnerCountsOf(db, [row.id])).get(row.id) ?? 0;
   const links = await serviceGroupLinks(db, reader, [row.serviceGroupId]);
   const group = await db.selectFrom('serviceGroups').select('selection').where('id', '=', row.serviceGroupId).executeTakeFirstOrThrow();
-  const billingContact = row.billingContactId === null ? undefined : withoutVersion(await findContact(db, BILLING_CONTACTS, reader.organizationId, row.billingContactId));
-  const contact = row.contactId === null ? undefined : withoutVersion(await findContact(db, CONTACTS, reader.organizationId, row.contactId));
+  const billingContact = row.billingContactId === null ? undefined : await findContactRecord(db, BILLING_CONTACTS, reader.organizationId, row.billingContactId);
+  const contact = row.contactId === null ? undefined : await findContactRecord(db, CONTACTS, reader.organizationId, row.contactId);
   return {
     ...summaryOf(row, [], userCount, reader.today),
     services: services.map((service) => ({ ...service, serviceGroup: { ...service.serviceGroup, urls: links.get(service.serviceGroup.id) ?? [] } })),
@@ -194,7 +194,7 @@ async function detailOf(db: Db, reader: SubscriptionReader, row: SubscriptionRow
 /** One application of the organisation (SPEC 2.10); undefined when the organisation has none with this requestCode. */
 export async function findSubscription(db: Db, reader: SubscriptionReader, requestCode: string): Promise<Subscription | undefined> {
   if (!REQUEST_CODE.test(requestCode)) return undefined;
-  const row = await subscriptionQuery(db, reader.organizationId).where('corporateSubscriptions.requestCode', '=', requestCode).executeTakeFirst();
+  const row = await subscriptionQuery(db, reader.organizationId, await etagKey(db)).where('corporateSubscriptions.requestCode', '=', requestCode).executeTakeFirst();
   return row && detailOf(db, reader, row);
 }
 
@@ -229,14 +229,14 @@ async function inTransaction<T>(db: Db, dryRun: boolean, work: (trx: Db) => Prom
   return result as T;
 }
 
-type StoredRow = StoredApplication & { requestCode: string; adminIds: number[]; version: string };
+type StoredRow = StoredApplication & { requestCode: string; adminIds: number[]; etag: string };
 
-/** The organisation's application, locked for the transaction; undefined when unknown. */
-async function lockStored(trx: Db, organizationId: number, requestCode: string): Promise<StoredRow | undefined> {
+/** The organisation's application, locked for the transaction, its version under the tags' key; undefined when unknown. */
+async function lockStored(trx: Db, key: string, organizationId: number, requestCode: string): Promise<StoredRow | undefined> {
   if (!REQUEST_CODE.test(requestCode)) return undefined;
   const row = await trx
     .selectFrom('corporateSubscriptions')
-    .select(['id', 'requestCode', 'serviceGroupId', 'projectClassId', applicationStartsOn.as('startsOn'), versionOf('corporateSubscriptions').as('version')])
+    .select(['id', 'requestCode', 'serviceGroupId', 'projectClassId', applicationStartsOn.as('startsOn'), etagColumn(key, 'corporateSubscriptions').as('etag')])
     .where('organizationId', '=', organizationId)
     .where('requestCode', '=', requestCode)
     .forUpdate()
@@ -320,17 +320,17 @@ async function writeLearners(trx: Db, subscriptionId: number, users: LearnerRow[
  * The answer of a write. A dry run shows new learner rows as id 0, a new application as id 0, requestCode '' and etag
  * '', a changed one with the version the check was made on (`stored`): the real run's If-Match.
  */
-async function writeAnswer(trx: Db, reader: SubscriptionReader, subscriptionId: number, users: LearnerRow[], dryRun: { stored?: StoredRow } | undefined) {
-  const row = await subscriptionQuery(trx, reader.organizationId).where('corporateSubscriptions.id', '=', subscriptionId).executeTakeFirstOrThrow();
+async function writeAnswer(trx: Db, key: string, reader: SubscriptionReader, subscriptionId: number, users: LearnerRow[], dryRun: { stored?: StoredRow } | undefined) {
+  const row = await subscriptionQuery(trx, reader.organizationId, key).where('corporateSubscriptions.id', '=', subscriptionId).executeTakeFirstOrThrow();
   const subscription = await detailOf(trx, reader, row);
   if (!dryRun) return subscription;
   const shown = { ...subscription, users: subscription.users.map((user, index) => ({ ...user, id: users[index]?.id ?? 0 })) };
-  return dryRun.stored ? { ...shown, etag: etagOf(dryRun.stored.version) } : { ...shown, id: 0, requestCode: '', etag: '' };
+  return dryRun.stored ? { ...shown, etag: dryRun.stored.etag } : { ...shown, id: 0, requestCode: '', etag: '' };
 }
 
 /** Refuses a change of the stored application made on another version than the one there is (issue 28). */
 const requireStoredVersion = (stored: StoredRow, precondition: Precondition | undefined) =>
-  requireVersion(etagOf(stored.version), precondition, { type: 'subscription', id: stored.requestCode });
+  requireVersion(stored.etag, precondition, { type: 'subscription', id: stored.requestCode });
 
 function refuseWhen(errors: FieldError[]): void {
   if (errors.length > 0) throw new ApplicationRefused(errors);
@@ -369,6 +369,7 @@ async function recordWrite(trx: Db, writer: SubscriptionWriter, dryRun: boolean,
 
 /** A new application (POST): checked, stored with a new requestCode, answered with its warnings. */
 export async function createSubscription(db: Db, reader: SubscriptionWriter, form: SubscriptionForm, dryRun: boolean, idempotency?: IdempotentRequest): Promise<WriteResult> {
+  const key = await etagKey(db);
   return inTransaction(db, dryRun, (trx) =>
     once(trx, dryRun ? undefined : idempotency, async () => {
       const checked = await checkApplication(trx, reader, form);
@@ -376,7 +377,7 @@ export async function createSubscription(db: Db, reader: SubscriptionWriter, for
       const id = await insertSubscription(trx, reader.organizationId, checked.group!.id, form);
       await replaceServicesAndAdmins(trx, id, form);
       await writeLearners(trx, id, form.users);
-      const corporateSubscription = await writeAnswer(trx, reader, id, form.users, dryRun ? {} : undefined);
+      const corporateSubscription = await writeAnswer(trx, key, reader, id, form.users, dryRun ? {} : undefined);
       await recordWrite(trx, reader, dryRun, { action: 'subscription.created', requestCode: corporateSubscription.requestCode, after: formView(form) });
       return { corporateSubscription, warnings: checked.warnings };
     }),
@@ -393,8 +394,9 @@ export interface ChangeRequest {
 /** A change of an application (PATCH) while it is updatable; undefined when the organisation has no such application. */
 export async function updateSubscription(db: Db, reader: SubscriptionWriter, requestCode: string, form: SubscriptionForm, request: ChangeRequest): Promise<WriteResult | undefined> {
   const { dryRun } = request;
+  const key = await etagKey(db);
   return inTransaction(db, dryRun, async (trx) => {
-    const stored = await lockStored(trx, reader.organizationId, requestCode);
+    const stored = await lockStored(trx, key, reader.organizationId, requestCode);
     if (!stored) return undefined;
     // a repeat of a done request answers its first answer (its version is gone by now): the version is checked after
     return once(trx, dryRun ? undefined : request.idempotency, async () => {
@@ -406,7 +408,7 @@ export async function updateSubscription(db: Db, reader: SubscriptionWriter, req
       await replaceServicesAndAdmins(trx, stored.id, form);
       await writeLearners(trx, stored.id, form.users);
       await recordWrite(trx, reader, dryRun, { action: 'subscription.updated', requestCode: stored.requestCode, before: storedView(stored), after: formView(form) });
-      return { corporateSubscription: await writeAnswer(trx, reader, stored.id, form.users, dryRun ? { stored } : undefined), warnings: checked.warnings };
+      return { corporateSubscription: await writeAnswer(trx, key, reader, stored.id, form.users, dryRun ? { stored } : undefined), warnings: checked.warnings };
     });
   });
 }
@@ -432,8 +434,9 @@ export async function updateConfirmedSubscription(
 ): Promise<WriteResult | undefined> {
   const { users } = given;
   const { dryRun } = request;
+  const key = await etagKey(db);
   return inTransaction(db, dryRun, async (trx) => {
-    const stored = await lockStored(trx, reader.organizationId, requestCode);
+    const stored = await lockStored(trx, key, reader.organizationId, requestCode);
     if (!stored) return undefined;
     return once(trx, dryRun ? undefined : request.idempotency, async () => {
       requireStoredVersion(stored, request.precondition);
@@ -445,15 +448,16 @@ export async function updateConfirmedSubscription(
       await writeLearners(trx, stored.id, users);
       await trx.updateTable('corporateSubscriptions').set({ updatedAt: new Date() }).where('id', '=', stored.id).execute();
       await recordWrite(trx, reader, dryRun, { action: 'subscription.confirmedUpdated', requestCode: stored.requestCode, before: storedView(stored), after: formView(form) });
-      return { corporateSubscription: await writeAnswer(trx, reader, stored.id, users, dryRun ? { stored } : undefined), warnings: checked.warnings };
+      return { corporateSubscription: await writeAnswer(trx, key, reader, stored.id, users, dryRun ? { stored } : undefined), warnings: checked.warnings };
     });
   });
 }
 
 /** Cancels (deletes) an application while it is updatable (SPEC 2.10 'cancel order'). */
 export async function deleteSubscription(db: Db, reader: SubscriptionWriter, requestCode: string, precondition?: Precondition): Promise<'deleted' | 'notFound'> {
+  const key = await etagKey(db);
   return db.transaction().execute(async (trx) => {
-    const stored = await lockStored(trx, reader.organizationId, requestCode);
+    const stored = await lockStored(trx, key, reader.organizationId, requestCode);
     if (!stored) return 'notFound';
     requireStoredVersion(stored, precondition);
     refuseWhen(businessCalendar().isUpdatable(stored.startsOn, reader.today) ? [] : [notUpdatable()]);

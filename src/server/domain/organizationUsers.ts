@@ -19,7 +19,7 @@ import type { Db } from '../db/index.js';
 import { readAhead } from '../db/readAhead.js';
 import type { AuditEntry, AuditTrail } from './audit.js';
 import { CSV_BATCH_ROWS, csvStream, unguardCsvCell } from './csv.js';
-import { etagColumn, lastChange, satisfies, type LastChange, type Precondition } from './versions.js';
+import { etagColumn, etagKey, lastChange, satisfies, type LastChange, type Precondition } from './versions.js';
 import type { Language } from '../../common/languages.js';
 
 /** The CSV's header, in order (the fields of SPEC §3 Organisation user the page shows, and the id that matches rows). */
@@ -52,10 +52,11 @@ export class CsvFormatProblem extends Error {
 
 const snake = (field: string): string => field.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`);
 
-function usersQuery(db: Db, organizationId: number) {
+/** The learners with their versions as entity tags under `key` (etagKey). */
+function usersQuery(db: Db, organizationId: number, key: string) {
   return db
     .selectFrom('organizationUsers')
-    .select(['id', 'lastName', 'firstName', 'kanaLastName', 'kanaFirstName', 'email', 'nameId', 'nameIdType', etagColumn('organizationUsers').as('etag')])
+    .select(['id', 'lastName', 'firstName', 'kanaLastName', 'kanaFirstName', 'email', 'nameId', 'nameIdType', etagColumn(key, 'organizationUsers').as('etag')])
     .where('organizationId', '=', organizationId)
     .orderBy('id');
 }
@@ -89,11 +90,17 @@ async function* batchesInTurn<Row extends { id: number }>(read: (after: number) 
   }
 }
 
-/** The learners by id, CSV_BATCH_ROWS at a time; `forUpdate`: each batch locked for the caller's transaction. */
-export function userBatches(db: Db, organizationId: number, forUpdate = false): AsyncGenerator<OrganizationUser[]> {
-  return batchesById((after) => {
-    const query = usersQuery(db, organizationId).where('id', '>', after).limit(CSV_BATCH_ROWS);
-    return (forUpdate ? query.forUpdate() : query).execute();
+/** How learners are read in the caller's transaction: each batch locked (`forUpdate`), the tags under the key read before it. */
+interface InTransaction {
+  key: string;
+  forUpdate: boolean;
+}
+
+/** The learners by id, CSV_BATCH_ROWS at a time; `inTransaction`: read in the caller's transaction (`db`). */
+export function userBatches(db: Db, organizationId: number, inTransaction?: InTransaction): AsyncGenerator<OrganizationUser[]> {
+  return batchesById(async (after) => {
+    const query = usersQuery(db, organizationId, inTransaction?.key ?? (await etagKey(db))).where('id', '>', after).limit(CSV_BATCH_ROWS);
+    return (inTransaction?.forUpdate ? query.forUpdate() : query).execute();
   });
 }
 
@@ -103,17 +110,17 @@ export function userBatches(db: Db, organizationId: number, forUpdate = false): 
  * answer's size in garbage (issue 27).
  */
 export function userJsonBatches(db: Db, organizationId: number): AsyncGenerator<string[]> {
-  const rows = batchesById((after) => {
-    const page = usersQuery(db, organizationId).where('id', '>', after).limit(CSV_BATCH_ROWS).as('learner');
+  const rows = batchesById(async (after) => {
+    const page = usersQuery(db, organizationId, await etagKey(db)).where('id', '>', after).limit(CSV_BATCH_ROWS).as('learner');
     return db.selectFrom(page).select(['learner.id', sql<string>`row_to_json(learner)::text`.as('json')]).orderBy('learner.id').execute();
   });
   return mapBatches(rows, (row) => row.json);
 }
 
-/** The learners by id, read a batch at a time (locked with `forUpdate`). */
-async function storedLearners(db: Db, organizationId: number, forUpdate = false): Promise<Map<number, OrganizationUser>> {
+/** The learners by id, read a batch at a time (in the caller's transaction with `inTransaction`). */
+async function storedLearners(db: Db, organizationId: number, inTransaction?: InTransaction): Promise<Map<number, OrganizationUser>> {
   const stored = new Map<number, OrganizationUser>();
-  for await (const batch of userBatches(db, organizationId, forUpdate)) for (const user of batch) stored.set(user.id, user);
+  for await (const batch of userBatches(db, organizationId, inTransaction)) for (const user of batch) stored.set(user.id, user);
   return stored;
 }
 
@@ -126,15 +133,15 @@ export const USERS_PAGE_MAX = 1000;
 /** The learners after the id `after` by id, at most `perPage`, and the next page's cursor (null on the last). */
 export async function userPage(db: Db, organizationId: number, page: { after: number; perPage: number }): Promise<{ users: OrganizationUser[]; nextAfter: number | null }> {
   // one row past the page says whether another follows
-  const users = await usersQuery(db, organizationId).where('id', '>', page.after).limit(page.perPage + 1).execute();
+  const users = await usersQuery(db, organizationId, await etagKey(db)).where('id', '>', page.after).limit(page.perPage + 1).execute();
   if (users.length <= page.perPage) return { users, nextAfter: null };
   users.length = page.perPage;
   return { users, nextAfter: users.at(-1)!.id };
 }
 
 /** One learner of the organisation with its version; undefined when the organisation has none with this id. */
-export function findUser(db: Db, organizationId: number, userId: number): Promise<OrganizationUser | undefined> {
-  return usersQuery(db, organizationId).where('id', '=', userId).executeTakeFirst();
+export async function findUser(db: Db, organizationId: number, userId: number): Promise<OrganizationUser | undefined> {
+  return usersQuery(db, organizationId, await etagKey(db)).where('id', '=', userId).executeTakeFirst();
 }
 
 /** The encodings an uploaded CSV may come in: what Japanese Excel saves ("CSV UTF-8", "CSV (カンマ区切り)" = CP932). */
@@ -382,8 +389,9 @@ async function* batchesOf<T>(rows: readonly T[]): AsyncGenerator<T[]> {
  */
 export async function bulkUpdateUsers(db: Db, organizationId: number, rows: readonly UserInput[], trail: AuditTrail): Promise<CheckedRows & { stale: StaleRow[] }> {
   const given = rows as unknown as readonly GivenRow[];
+  const key = await etagKey(db);
   const { errors, stale, stored } = await db.transaction().execute(async (trx) => {
-    const stored = await storedLearners(trx, organizationId, true);
+    const stored = await storedLearners(trx, organizationId, { key, forUpdate: true });
     const check = new RowCheck(stored);
     const changed: Array<{ id: number; before: string; after: string }> = [];
     for await (const batch of batchesOf(given)) {
@@ -425,8 +433,9 @@ export type UpdateUserResult =
 
 /** One learner's edit (SPEC 2.15 Edit, PATCH …/users/{userId}): only nameId changes; the names and e-mail must be the stored ones. */
 export async function updateUser(db: Db, organizationId: number, userId: number, input: UserInput, trail: AuditTrail, precondition?: Precondition): Promise<UpdateUserResult> {
+  const key = await etagKey(db);
   return db.transaction().execute(async (trx): Promise<UpdateUserResult> => {
-    const user = await usersQuery(trx, organizationId).where('id', '=', userId).forUpdate().executeTakeFirst();
+    const user = await usersQuery(trx, organizationId, key).where('id', '=', userId).forUpdate().executeTakeFirst();
     if (!user) return { ok: false, reason: 'not_found' };
     if (!satisfies(user.etag, precondition)) return { ok: false, reason: 'stale' };
     const nameId = (input.nameId ?? '').trim();
@@ -439,7 +448,7 @@ export async function updateUser(db: Db, organizationId: number, userId: number,
       .updateTable('organizationUsers')
       .set({ nameId, updatedAt: new Date() })
       .where('id', '=', userId)
-      .returning(etagColumn('organizationUsers').as('etag'))
+      .returning(etagColumn(key, 'organizationUsers').as('etag'))
       .executeTakeFirstOrThrow();
     if (nameId !== user.nameId) {
       await trail.record(trx, { action: 'user.nameIdChanged', target: { type: 'user', id: userId, label: learnerLabel(userId) }, changes: { nameId: { before: user.nameId, after: nameId } } });

@@ -4,21 +4,31 @@
  * however close in time, which a timestamp cannot promise. The API shows it as a strong entity tag (RFC 9110 §8.8.3)
  * and takes it back in If-Match (api/preconditions.ts); a write made on another version than the one asked for
  * changes nothing, and the trail tells who made the version there is.
+ *
+ * The tag is a keyed hash of the table, the row's id and its xmin (issue 44), never xmin itself: xmin is the
+ * database's transaction counter, which any tenant would watch everyone's writes by, and rows written by one
+ * transaction share it. The database computes it, for one record as for a list of thousands, so both show the same.
  */
 import { sql } from 'kysely';
 import type { AuditAction } from '../../common/auditActions.js';
 import type { Language } from '../../common/languages.js';
 import { formatPersonName } from '../../common/personName.js';
 import type { Db } from '../db/index.js';
+import { serverSecret } from './serverSecrets.js';
 
-/** The version of the row of `table` a query reads (select it `as version`). */
-export const versionOf = (table: string) => sql<string>`${sql.ref(`${table}.xmin`)}::text`;
+/**
+ * The key of the entity tags, a server secret (read once per database). Ask it of the database, never of a
+ * transaction: serverSecrets.ts caches it per Db, and a key first made in a transaction that rolls back is lost.
+ */
+export const etagKey = (db: Db): Promise<string> => serverSecret(db, 'etag_key');
 
-/** A version as the API shows it: a strong entity tag. */
-export const etagOf = (version: string) => `"${version}"`;
-
-/** The entity tag of the row of `table`, read with it (select it `as etag`): for records listed by the thousand. */
-export const etagColumn = (table: string) => sql<string>`'"' || ${sql.ref(`${table}.xmin`)}::text || '"'`;
+/**
+ * The entity tag of the row of `table` (select it `as etag`, also in RETURNING): the first 128 bits of SHA-256 over
+ * the key, the table, the row's id and its xmin, in base64url, quoted. PostgreSQL's own sha256() (no pgcrypto: PGlite
+ * has none); the key travels as a parameter, never in the statement's text.
+ */
+export const etagColumn = (key: string, table: string) =>
+  sql<string>`'"' || translate(encode(substr(sha256(convert_to(${key}::text || ':' || ${table}::text || ':' || ${sql.ref(`${table}.id`)}::text || ':' || ${sql.ref(`${table}.xmin`)}::text, 'UTF8')), 1, 16), 'base64'), '+/=', '-_') || '"'`;
 
 /** What a write asks of the record's version: any (`*`), or one of these strong entity tags. Without a condition, any. */
 export type Precondition = '*' | readonly string[];
