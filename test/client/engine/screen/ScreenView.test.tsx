@@ -28,7 +28,7 @@ const AFFILIATIONS = {
 };
 const LIST = 'GET /api/v2/organizations/1/affiliations';
 /** The organisation's sign-in rule the page reads beside the list (issue 29): not required. */
-const RULE = { 'GET /api/v2/organizations/1/sign_in_rule': () => jsonResponse(200, { two_step_required: false }) };
+const RULE = { 'GET /api/v2/organizations/1/sign_in_rule': () => jsonResponse(200, { two_step_required: false, etag: '"rule.off"' }) };
 
 describe('engine/screen: screens from configuration', () => {
   afterEach(cleanup);
@@ -193,15 +193,15 @@ describe('engine/screen: screens from configuration', () => {
       expect(loads).to.equal(2);
     });
 
-    it("shows who signs in in two steps and the organisation's rule; a manager requires it after a confirmation (issue 29)", async () => {
+    it("shows who signs in in two steps and the organisation's rule; a manager requires it after a confirmation (issue 29), on the rule's version shown (If-Match, issue 44)", async () => {
       const twoStepRows = { affiliations: AFFILIATIONS.affiliations.map((row, index) => ({ ...row, admin: { ...row.admin, twoStep: index === 0 } })) };
       let required = false;
       const { view, calls, store } = await renderScreen('memberships', {
         signedIn: MANAGER,
         routes: { ...RULE,
           [LIST]: () => jsonResponse(200, twoStepRows),
-          'GET /api/v2/organizations/1/sign_in_rule': () => jsonResponse(200, { two_step_required: required }),
-          'PUT /api/v2/organizations/1/sign_in_rule': () => jsonResponse(200, { two_step_required: (required = true) }),
+          'GET /api/v2/organizations/1/sign_in_rule': () => jsonResponse(200, { two_step_required: required, etag: required ? '"rule.on"' : '"rule.off"' }),
+          'PUT /api/v2/organizations/1/sign_in_rule': () => jsonResponse(200, { two_step_required: (required = true), etag: '"rule.on"' }),
         },
       });
       const table = await view.findByRole('table');
@@ -211,7 +211,9 @@ describe('engine/screen: screens from configuration', () => {
       fireEvent.click(view.getByRole('button', { name: 'Require two-step sign-in for every admin of this organisation' }));
       fireEvent.click(within(await view.findByRole('dialog')).getByRole('button', { name: 'Require' }));
       await waitFor(() => expect(flashes(store)).to.deep.equal(['memberships.twoStep.requiredNow']));
-      expect(bodyOf(calls('PUT', '/api/v2/organizations/1/sign_in_rule')[0]!.args[1])).to.deep.equal({ two_step_required: true });
+      const [put] = calls('PUT', '/api/v2/organizations/1/sign_in_rule');
+      expect(bodyOf(put!.args[1])).to.deep.equal({ two_step_required: true });
+      expect((put!.args[1]!.headers as Record<string, string>)['if-match'], 'made on the version shown (issue 44)').to.equal('"rule.off"');
       await view.findByRole('button', { name: 'Stop requiring two-step sign-in' });
     });
 
