@@ -36,6 +36,10 @@ export const CLAIM = {
   gloplaId: 'glopla_id',
   /** The admin's language. */
   locale: 'locale',
+  /** How the admin signed in (RFC 8176): `mfa` after a second step. */
+  amr: 'amr',
+  /** In the access token, true: the chosen organisation requires two-step sign-in (issue 44: a password-only session is held at set-up). */
+  twoStepRequired: 'two_step_required',
 } as const;
 
 /** Extra parameters of the authorisation request, besides the standard ones. */

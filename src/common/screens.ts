@@ -212,9 +212,10 @@ export interface CallDefinition {
   /**
    * A passkey's registration (issue 29): first POST `register` for the WebAuthn creation options (JSON text in
    * `options`), then the browser asks the device, then this call is sent with the device's answer as JSON text in
-   * `credential` beside the body's fields. A ceremony the person cancels ends the call without a write.
+   * `credential` beside the body's fields. A ceremony the person cancels ends the call without a write. `body`: the
+   * options call's fields (`{"enrolment": "$query.enrolment"}`, the mailed set-up link's token).
    */
-  passkey?: { register: string };
+  passkey?: { register: string; body?: Record<string, ValueRef> };
   /**
    * Send an `Idempotency-Key` header, a new key each time the call is made (one per submit; the http layer's network
    * retries of that call send the same key): the server answers a repeat with the first answer, never writing twice.
@@ -489,10 +490,14 @@ export interface ImageBlock extends BlockBase {
   height?: number;
 }
 
-/** Blocks side by side: a main column and a narrower side column (stacked on small screens). */
+/**
+ * Blocks side by side: a main column and a narrower side column (stacked on small screens), or a column as wide as
+ * its content ('fit': an image at its own width, a QR code) with the main column beside it, under it when both do
+ * not fit.
+ */
 export interface ColumnsBlock extends BlockBase {
   type: 'columns';
-  columns: Array<{ blocks: Block[]; width?: 'main' | 'side' }>;
+  columns: Array<{ blocks: Block[]; width?: 'main' | 'side' | 'fit' }>;
 }
 
 /**

@@ -55,7 +55,7 @@ const callProperties = {
   bearer: object({ header: { type: 'string', pattern: '^x-[a-z0-9-]+$' }, token: valueRef }, ['header', 'token']),
   multipart: { type: 'boolean' },
   ifMatch: valueRef,
-  passkey: object({ register: { type: 'string', minLength: 1 } }, ['register']),
+  passkey: object({ register: { type: 'string', minLength: 1 }, body: values }, ['register']),
   idempotencyKey: { type: 'boolean' },
   timeout: { enum: [...CALL_TIMEOUTS] },
   instead: {
@@ -258,7 +258,7 @@ const block = {
         columns: {
           type: 'array',
           minItems: 1,
-          items: object({ blocks: { type: 'array', items: { $ref: '#/$defs/block' } }, width: { enum: ['main', 'side'] } }, ['blocks']),
+          items: object({ blocks: { type: 'array', items: { $ref: '#/$defs/block' } }, width: { enum: ['main', 'side', 'fit'] } }, ['blocks']),
         },
         when: condition,
       },

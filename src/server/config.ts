@@ -356,7 +356,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
     lockoutSeconds: seconds('SIGNIN_LOCKOUT', 15 * 60),
     failureDelayMs: seconds('SIGNIN_FAILURE_DELAY_MS', 500, 0),
     maxSecondStepFailures: seconds('SIGNIN_MAX_SECOND_STEP_FAILURES', 10),
-    secondStepMaxTries: seconds('SECOND_STEP_MAX_TRIES', 5),
+    secondStepMaxTries: seconds('SECOND_STEP_MAX_TRIES', 3),
   };
   const cookieKeys = value('COOKIE_KEYS')
     ?.split(',')

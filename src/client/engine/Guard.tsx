@@ -6,7 +6,7 @@ import { useEffect, type ReactElement, type ReactNode } from 'react';
 import { useDispatch, useSelector } from 'react-redux';
 import { Navigate, useLocation } from 'react-router-dom';
 import type { AccessClass } from '../../common/screens.js';
-import { gloplaId, hasSession, isManager, type SessionRootState } from '../state/session.js';
+import { gloplaId, hasSession, isHeldAtSetup, isManager, type SessionRootState } from '../state/session.js';
 import type { FeatureFlag, FeatureFlagsRootState } from './featureFlags.js';
 import { decideAccess, TOP_PATH } from './guard.js';
 import { Loader } from './Loader.js';
@@ -36,7 +36,8 @@ export function Guard({ access, reauthentication, flag, children }: { access: Ac
     hasSession: hasSession(state),
     gloplaId: gloplaId(state),
     isManager: isManager(state),
-  }), (a, b) => a.hasSession === b.hasSession && a.gloplaId === b.gloplaId && a.isManager === b.isManager);
+    heldAtSetup: isHeldAtSetup(state),
+  }), (a, b) => a.hasSession === b.hasSession && a.gloplaId === b.gloplaId && a.isManager === b.isManager && a.heldAtSetup === b.heldAtSetup);
   const decision = decideAccess(access, { ...context, location });
   if (decision.kind === 'redirect') return <Navigate to={decision.to} replace={decision.replace} state={decision.state} />;
   const content = flag ? <Flagged flag={flag}>{children}</Flagged> : children;

@@ -38,13 +38,12 @@ import { API_ERROR, FIELD_ERROR } from '../../common/errorCodes.js';
 import { findAdminById } from '../domain/admins.js';
 import { addPasskey, credentialOf, registrationOptions, removePasskey, renamePasskey } from '../domain/passkeys.js';
 import { hitRateLimit } from '../domain/rateLimits.js';
-import { mailEnrolmentLink, mailSecurityEvent, type SecurityEvent } from '../domain/securityMails.js';
+import { ENROLMENT_LINK_JOB, mailEnrolmentLink, mailSecurityEvent, type EnrolmentLinkJob, type SecurityEvent } from '../domain/securityMails.js';
 import {
   boundByTwoStepRule,
   confirmAuthenticatorApp,
   hasSecondFactor,
   isEnrolmentToken,
-  issueEnrolmentToken,
   recoveryCodesForFirstFactor,
   removeAuthenticatorApp,
   replaceRecoveryCodes,
@@ -87,6 +86,8 @@ export const twoStepRoutes: FastifyPluginAsync = async (app) => {
   const relyingParty = { db, publicUrl: config.publicUrl };
   const mailDeps = { db, mailer: app.mailer, publicUrl: config.publicUrl };
   const epochNow = () => Math.floor(Date.now() / 1000);
+  // the link's token is made as the mail leaves: it never waits in the queue in clear
+  app.mailQueue.handle(ENROLMENT_LINK_JOB, (job: EnrolmentLinkJob) => mailEnrolmentLink({ ...mailDeps, mailer: app.mailQueue.transport }, job, config.twoStepEnrolmentTtl));
 
   /**
    * The signed-in admin, changing their factors: a recent password entry, and a recent second step once the account
@@ -148,14 +149,15 @@ export const twoStepRoutes: FastifyPluginAsync = async (app) => {
     },
     async (request, reply) => {
       const admin = await changingAdmin(request);
-      if (admin.hadFactor) throw new ApiError(403, API_ERROR.forbidden, 'a factor is set up: changes need its second step');
+      // only an admin the rule binds, without a factor yet, needs one (with a factor, changes need its second step)
+      if (admin.hadFactor || !(await boundByTwoStepRule(db, admin.id))) throw new ApiError(403, API_ERROR.forbidden, 'no enrolment link is needed');
       const limit = await hitRateLimit(db, `mail:email:${admin.email}`, { windowSeconds: config.mailRateLimit.windowSeconds, limit: config.mailRateLimit.perEmail });
       if (!limit.allowed) {
         reply.header('retry-after', String(limit.retryAfterSeconds));
         throw new ApiError(429, API_ERROR.tooManyRequests);
       }
-      const token = await issueEnrolmentToken(db, admin.id, config.twoStepEnrolmentTtl);
-      await mailEnrolmentLink(mailDeps, admin.id, token, config.twoStepEnrolmentTtl);
+      const job: EnrolmentLinkJob = { adminId: admin.id };
+      await app.mailQueue.enqueue(ENROLMENT_LINK_JOB, job);
       return reply.code(204).send();
     },
   );

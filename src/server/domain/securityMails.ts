@@ -8,6 +8,7 @@ import type { Db } from '../db/index.js';
 import type { Mailer } from '../mail/mailer.js';
 import { localeText, mailLanguage, renderMail, validityText, type MailTemplate } from '../mail/templates.js';
 import { findAdminById } from './admins.js';
+import { issueEnrolmentToken } from './twoStep.js';
 
 export interface SecurityMailDeps {
   db: Db;
@@ -65,10 +66,17 @@ export async function mailTwoStepRuleChange(deps: SecurityMailDeps, organization
   for (const { id } of admins) await mailSecurityEvent(deps, id, event);
 }
 
-/** The link that opens a first factor's set-up (`/account/security?enrolment=…`), mailed now with its token. */
-export async function mailEnrolmentLink(deps: SecurityMailDeps, adminId: number, token: string, ttlSeconds: number): Promise<void> {
+/** The mail queue's job that issues the enrolment link's token and mails it (never queued in clear). */
+export const ENROLMENT_LINK_JOB = 'twoStepEnrolmentLink';
+export interface EnrolmentLinkJob {
+  adminId: number;
+}
+
+/** The link that opens a first factor's set-up (`/account/security?enrolment=…`): a new token, mailed at once. */
+export async function mailEnrolmentLink(deps: SecurityMailDeps, { adminId }: EnrolmentLinkJob, ttlSeconds: number): Promise<void> {
   const admin = await findAdminById(deps.db, adminId);
   if (!admin) return;
+  const token = await issueEnrolmentToken(deps.db, adminId, ttlSeconds);
   const language = mailLanguage(undefined, admin.language);
   const link = `${deps.publicUrl}/account/security?enrolment=${encodeURIComponent(token)}&locale=${language}`;
   const mail = renderMail('twoStepEnrolment', language, { validity: validityText(language, ttlSeconds) }, link);

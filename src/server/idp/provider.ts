@@ -20,6 +20,7 @@ import { CALLBACK_PATH, ISSUER_PATH, PORTAL_CLIENT_ID, POST_LOGOUT_PATHS } from 
 import { canSign, type Config } from '../config.js';
 import type { Db } from '../db/index.js';
 import { endAdminTokens, findAdminById } from '../domain/admins.js';
+import { twoStepRule } from '../domain/twoStep.js';
 import { createAdapterClass, hasLiveRefreshToken } from './adapter.js';
 import { ACR, API_SCOPES, apiAudienceOf, isSecureUrl, issuerOf, LANGUAGE_COOKIE, SUPPORTED_SCOPES } from './constants.js';
 import type { ProviderKeys } from './keys.js';
@@ -209,7 +210,11 @@ export function createProvider({ config, db, keys, log }: ProviderDeps): Provide
       const choice = grantId ? await findOrganizationChoice(Adapter, grantId) : undefined;
       // when the second step was last made: at the sign-in, or as the replaced session kept it (organizationChoice.ts)
       const mfaTime = choice?.secondStepAt ?? (amr?.includes('mfa') ? authTime : undefined);
+      // the portal's pages hold a password-only session of such an organisation at Sign-in security (issue 44); the API
+      // reads the rule itself on every call
+      const twoStepRequired = choice ? await twoStepRule(db, choice.organizationId) : false;
       return {
+        ...(twoStepRequired ? { two_step_required: true } : {}),
         ...(authTime !== undefined ? { auth_time: authTime } : {}),
         ...(amr !== undefined ? { amr } : {}),
         ...(mfaTime !== undefined ? { mfa_time: mfaTime } : {}),

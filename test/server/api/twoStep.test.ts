@@ -336,3 +336,66 @@ describe('Two-step sign-in: codes are counted with the password (issue 29)', fun
     expect(right.redirect.pathname, 'locked: not signed in').to.not.equal(CALLBACK_PATH);
   });
 });
+
+describe("The first factor under an organisation's rule: a mailed link opens the set-up (issue 44 finding 3)", function () {
+  this.timeout(30_000);
+  const ctx = useTestApp({ env: { SEED: 'demo', PUBLIC_URL } });
+  const call = (method: 'GET' | 'POST' | 'PUT', url: string, headers: Record<string, string>, payload?: Json) =>
+    ctx.app.inject({ method, url: `/api/v2/admins/me/${url}`, headers, ...(payload ? { payload } : {}) });
+  const earlier = () => Math.floor(Date.now() / 1000) - 60;
+
+  it("refuses a password-only session the set-up of a first factor without the link mailed to the admin, and opens it with the link's token", async () => {
+    await ctx.db.updateTable('organizations').set({ twoStepRequired: true }).where('gloplaId', '=', 'G0000001').execute();
+    const member = bearer(await accessToken(ctx.app, { sub: '2', issuedAt: earlier() }));
+    expect((await call('GET', 'two_step', member)).json()).to.include({ two_step_required: true, enrolment_link_required: true });
+    // the password alone (all a thief of it has) starts nothing
+    for (const [url, payload] of [['authenticator_app', undefined], ['passkeys/registration_options', undefined], ['authenticator_app', { enrolment: 'a'.repeat(43) }]] as const) {
+      const refused = await call('POST', url, member, payload);
+      expect(refused.statusCode, url).to.equal(403);
+      expect(refused.json()).to.deep.equal({ error: 'enrolment_link_required' });
+    }
+
+    expect((await call('POST', 'two_step/enrolment_link', member)).statusCode).to.equal(204);
+    await ctx.app.mailQueue.drain();
+    const mail = ((await ctx.app.inject({ url: '/dev/mails.json' })).json() as Json[]).find((candidate) => candidate.to === 'member@example.com');
+    const link = new URL((mail!.links as string[]).find((url) => url.includes('enrolment='))!);
+    expect(link.pathname).to.equal('/account/security');
+    const token = link.searchParams.get('enrolment')!;
+    const stored = await ctx.db.selectFrom('adminTokens').select('tokenHash').where('purpose', '=', 'two_step_enrolment').execute();
+    expect(stored.map((row) => row.tokenHash), 'only its hash is kept').to.not.include(token);
+
+    // the link is the admin's own: another admin's session gets nothing from it
+    const manager = bearer(await accessToken(ctx.app, { sub: '1' }));
+    expect((await call('POST', 'authenticator_app', manager, { enrolment: token })).json()).to.deep.equal({ error: 'enrolment_link_required' });
+    expect((await call('POST', 'passkeys/registration_options', member, { enrolment: token })).statusCode, 'a passkey too').to.equal(200);
+    const setup = await call('POST', 'authenticator_app', member, { enrolment: token });
+    expect(setup.statusCode, setup.body).to.equal(201);
+    const verified = await call('PUT', 'authenticator_app', member, { code: appCode(setup.json().secret) });
+    expect(verified.statusCode, verified.body).to.equal(200);
+    // the new session satisfies the rule at once; the link is spent
+    expect(claimsOf(verified.json().session.access_token).amr).to.include('mfa');
+    const twoStep = bearer(verified.json().session.access_token);
+    expect((await ctx.app.inject({ url: '/api/v2/services', headers: twoStep })).statusCode).to.equal(200);
+    const open = await ctx.db.selectFrom('adminTokens').select('id').where('purpose', '=', 'two_step_enrolment').where('usedAt', 'is', null).execute();
+    expect(open).to.deep.equal([]);
+  });
+
+  it('mails no link to an admin the rule does not bind, nor to one who has a factor', async () => {
+    await ctx.db.updateTable('organizations').set({ twoStepRequired: false }).where('gloplaId', '=', 'G0000001').execute();
+    const unbound = await call('POST', 'two_step/enrolment_link', bearer(await accessToken(ctx.app, { sub: '1' })));
+    expect(unbound.statusCode).to.equal(403);
+    await ctx.db.updateTable('organizations').set({ twoStepRequired: true }).where('gloplaId', '=', 'G0000001').execute();
+    const withFactor = await call('POST', 'two_step/enrolment_link', bearer(await accessToken(ctx.app, { sub: '2', amr: ['pwd', 'otp', 'mfa'] })));
+    expect(withFactor.statusCode).to.equal(403);
+  });
+
+  it("says in the access token whether the session's organisation requires two steps, so that the portal's pages hold a password-only session at set-up", async () => {
+    await ctx.db.updateTable('organizations').set({ twoStepRequired: true }).where('gloplaId', '=', 'G0000001').execute();
+    const signedIn = await authorize(ctx.app, { email: 'manager@example.com', password: 'DemoPassw0rd!', gloplaId: 'G0000001' });
+    const claims = claimsOf((await exchangeCode(ctx.app, signedIn)).access_token);
+    expect(claims).to.include({ two_step_required: true, glopla_id: 'G0000001' });
+    expect(claims.amr).to.deep.equal(['pwd']);
+    const other = await authorize(ctx.app, { email: 'manager@example.com', password: 'DemoPassw0rd!', gloplaId: 'G0000002', prompt: 'login' });
+    expect(claimsOf((await exchangeCode(ctx.app, other)).access_token)).to.not.have.property('two_step_required');
+  });
+});

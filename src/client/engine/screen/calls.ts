@@ -89,7 +89,8 @@ export function* runCall(
   if (definition.passkey) {
     // the ceremony's code (and WebAuthn's library) arrive when a passkey is first added: not in the first load
     const { passkeyRegistration } = (yield call(() => import(/* webpackChunkName: "passkeys" */ './passkeyCeremony.js'))) as typeof import('./passkeyCeremony.js');
-    const options = yield* runCall(`${operation}/options`, { method: 'POST', path: definition.passkey.register }, context);
+    const { register, body: optionsBody } = definition.passkey;
+    const options = yield* runCall(`${operation}/options`, { method: 'POST', path: register, ...(optionsBody ? { body: optionsBody } : {}) }, context);
     const ceremony = yield* passkeyRegistration(options);
     if (!ceremony.ok) return ceremony.result;
     body = { ...body, credential: ceremony.credential };

@@ -1,6 +1,7 @@
 /**
  * 'auth/sessionReplaced': a response that is a new session (the token response of PUT admins/{adminId}/password,
- * SPEC 2.6) replaces the current one; the login context stays. A form screen names this event in its success outcome.
+ * SPEC 2.6), or holds one as `session` (a second factor added or removed, issue 44), replaces the current one; the
+ * login context stays. A screen names this event in its success outcome.
  */
 import { SCREEN_EVENTS } from '../../engine/events.js';
 import { put, select, takeEvery } from 'redux-saga/effects';
@@ -16,7 +17,8 @@ function isTokenResponse(value: unknown): value is TokenResponse {
   return typeof candidate?.accessToken === 'string' && typeof candidate.refreshToken === 'string' && typeof candidate.createdAt === 'number';
 }
 
-export function* replaceSession({ payload }: ReturnType<typeof sessionReplaced>): Generator<unknown, void, unknown> {
+export function* replaceSession({ payload: answer }: ReturnType<typeof sessionReplaced>): Generator<unknown, void, unknown> {
+  const payload = isTokenResponse(answer) ? answer : (answer as { session?: unknown } | null)?.session;
   if (!isTokenResponse(payload)) return;
   const current = (yield select(selectSession)) as Session | null;
   const expiresIn = Number(payload.expiresIn ?? 0);
