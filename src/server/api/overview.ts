@@ -1,7 +1,8 @@
 /**
  * What keeps an organisation's deadlines in view (issue 30):
  *
- *   GET organizations/{orgId}/overview?lang=              → the manager's overview on Home (its admins; members read it too)
+ *   GET organizations/{orgId}/overview?lang=              → the manager's overview on Home (its admins; a member's without
+ *                                                            the invitations and the open classes)
  *   GET admins/me/notification_settings                   → {deadlineReminders}
  *   PUT admins/me/notification_settings {deadline_reminders} → {deadlineReminders}: the admin's own choice (My Account)
  */
@@ -31,7 +32,7 @@ export const overviewRoutes: FastifyPluginAsync = async (app) => {
     {
       schema: {
         tags: [TAG.corporateSubscriptions],
-        summary: "The organisation's deadlines at a glance (its admins): upcoming applications with their change deadlines, open invitations and classes, learners by month",
+        summary: "The organisation's deadlines at a glance (its admins): upcoming applications with their change deadlines, learners by month; for a manager, open invitations and classes too",
         params: organizationParams,
         querystring: languageQuery('The language of the service group names (default ja)'),
         response: { 200: wire(overviewAnswerSchema), ...errorAnswers({ 403: [API_ERROR.forbidden] }) },
@@ -39,14 +40,15 @@ export const overviewRoutes: FastifyPluginAsync = async (app) => {
     },
     async (request) => {
       const { orgId } = request.params;
-      await requireAffiliation(db, signedIn(request), orgId);
-      return organizationOverview(db, {
+      const role = await requireAffiliation(db, signedIn(request), orgId);
+      const reader = {
         organizationId: orgId,
         language: request.query.lang ?? DEFAULT_LANGUAGE,
         today: tokyoToday(),
         enlargementDays: config.subscriptions.enlargementDays,
         nearBusinessDays: config.deadlineReminders.businessDays,
-      });
+      };
+      return organizationOverview(db, reader, role);
     },
   );
 

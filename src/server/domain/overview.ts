@@ -9,6 +9,7 @@ import type { OverviewAnswer } from '../../common/api/answers.js';
 import type { Language } from '../../common/languages.js';
 import { addDays } from '../../common/subscriptionRules.js';
 import type { Db } from '../db/index.js';
+import type { AffiliationRole } from '../db/types.js';
 import { businessCalendar } from './businessCalendar.js';
 import { applicationStartsOn, learnerCount } from './classDeadlines.js';
 import { openClasses } from './projects.js';
@@ -99,16 +100,13 @@ async function learnersByMonth(db: Db, reader: OverviewReader) {
     .map(({ month, serviceGroupId, serviceGroupName, learners }) => ({ month, serviceGroupId, serviceGroupName, learners }));
 }
 
-export async function organizationOverview(db: Db, reader: OverviewReader): Promise<OverviewAnswer> {
-  const [upcoming, invitations, classes, chart] = await Promise.all([
-    upcomingApplications(db, reader),
-    pendingInvitations(db, reader.organizationId),
-    openClasses(db, reader, OPEN_CLASSES_LIMIT),
-    learnersByMonth(db, reader),
-  ]);
+/**
+ * A manager's part: the invitations (inviting is a manager's) and the open classes (the projects are a manager's, and
+ * registering learners). A member's overview leaves it out (issue 44 finding 5).
+ */
+async function managerPart(db: Db, reader: OverviewReader): Promise<Pick<OverviewAnswer, 'pendingInvitations' | 'openClasses'>> {
+  const [invitations, classes] = await Promise.all([pendingInvitations(db, reader.organizationId), openClasses(db, reader, OPEN_CLASSES_LIMIT)]);
   return {
-    today: reader.today,
-    upcomingApplications: upcoming,
     pendingInvitations: invitations,
     openClasses: classes.map(({ project, projectClass }) => ({
       projectCode: project.projectCode,
@@ -118,6 +116,15 @@ export async function organizationOverview(db: Db, reader: OverviewReader): Prom
       startsOn: projectClass.startsOn!,
       registrationDeadline: projectClass.registrationDeadline!,
     })),
-    learnersByMonth: chart,
   };
+}
+
+/** The overview as the reader's role may see it: the upcoming applications and the chart for every admin, a manager's part for a manager. */
+export async function organizationOverview(db: Db, reader: OverviewReader, role: AffiliationRole): Promise<OverviewAnswer> {
+  const [upcoming, chart, manager] = await Promise.all([
+    upcomingApplications(db, reader),
+    learnersByMonth(db, reader),
+    role === 'manager' ? managerPart(db, reader) : undefined,
+  ]);
+  return { today: reader.today, upcomingApplications: upcoming, ...manager, learnersByMonth: chart };
 }

@@ -6,6 +6,7 @@
  */
 import { sql } from 'kysely';
 import type { ProjectAnswer, ProjectClassAnswer, ProjectsAnswer } from '../../common/api/answers.js';
+import { addDays } from '../../common/subscriptionRules.js';
 import type { Db } from '../db/index.js';
 import { businessCalendar } from './businessCalendar.js';
 import { applicationStartsOn, learnerCount } from './classDeadlines.js';
@@ -92,15 +93,30 @@ export async function findProject(db: Db, reader: ProjectReader, projectCode: st
   return row && { project: { id: row.projectId, projectCode: row.projectCode, name: row.projectName } };
 }
 
-/** The organisation's gls classes still open for registration, soonest first (at most `limit`): the manager's overview. */
+/**
+ * The first start date a class may still be registered for today: every class starting on it or later is open, none
+ * before, as a later start's registration deadline is never earlier (the day lastApplicationDay finds for a start
+ * qualifies for any later one). A few days from today: today's earliest start date is open.
+ */
+export function firstOpenStartsOn(today: string): string {
+  const calendar = businessCalendar();
+  let startsOn = today;
+  while (calendar.lastApplicationDay(startsOn) < today) startsOn = addDays(startsOn, 1);
+  return startsOn;
+}
+
+/**
+ * The organisation's gls classes still open for registration, soonest first (at most `limit`): the manager's overview.
+ * Open is asked of the database, before the limit: classes closed but still to start would otherwise fill it (issue 44).
+ */
 export async function openClasses(db: Db, reader: ProjectReader, limit: number) {
   const rows = await glsClasses(db, reader.organizationId)
-    .where('projectClasses.startsOn', '>=', sql<string>`${reader.today}::date`)
+    .where('projectClasses.startsOn', '>=', sql<string>`${firstOpenStartsOn(reader.today)}::date`)
     .orderBy('projectClasses.startsOn')
     .orderBy('projectClasses.id')
     .limit(limit)
     .execute();
-  return rows.map((row) => ({ project: projectOf(row), projectClass: classPeriod(row, reader.today) })).filter(({ projectClass }) => projectClass.open);
+  return rows.map((row) => ({ project: projectOf(row), projectClass: classPeriod(row, reader.today) }));
 }
 
 /** The organisation's gls projects, in code order, each class with its applications (earliest start first). */

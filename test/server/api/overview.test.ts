@@ -124,6 +124,35 @@ describe('The overview and the deadline reminders (issue 30)', function () {
       const outsider = await call('GET', 'organizations/2/overview', as.manager);
       expect(outsider.statusCode).to.equal(403);
     });
+
+    it("gives a member no manager's part: neither the invitations nor the open classes, which a manager gets (issue 44 finding 5)", async () => {
+      const member = await overview(as.member);
+      expect(member).to.include.keys('today', 'upcoming_applications', 'learners_by_month');
+      expect(member).not.to.have.any.keys('pending_invitations', 'open_classes');
+      const manager = await overview(as.manager);
+      expect(manager.pending_invitations).to.be.above(0);
+      expect(manager.open_classes).to.have.length.above(0);
+    });
+
+    it('lists the open classes even behind more than 50 classes that start soon but are closed for registration (issue 44 finding 11)', async () => {
+      const project = await ctx.db.insertInto('projects').values({ organizationId: 1, projectCode: 'CLOSED-SOON', name: 'Closed soon' }).returning('id').executeTakeFirstOrThrow();
+      try {
+        // starting today: past their registration deadline, and first in start order
+        const closed = Array.from({ length: 51 }, (_, index) => ({ projectId: project.id, code: `C${index}`, name: `Closed ${index}`, kind: 'gls' as const, startsOn: today, endsOn: today }));
+        await ctx.db.insertInto('projectClasses').values(closed).execute();
+        const open = await ctx.db
+          .insertInto('projectClasses')
+          .values({ projectId: project.id, code: 'OPEN', name: 'Open', kind: 'gls', startsOn: addDays(today, 60), endsOn: addDays(today, 61) })
+          .returning('id')
+          .executeTakeFirstOrThrow();
+        const classes = (await overview()).open_classes as Json[];
+        expect(classes.map((projectClass) => projectClass.id)).to.include(open.id);
+        for (const projectClass of classes) expect(projectClass.registration_deadline >= today, projectClass.name).to.equal(true);
+      } finally {
+        await ctx.db.deleteFrom('projectClasses').where('projectId', '=', project.id).execute();
+        await ctx.db.deleteFrom('projects').where('id', '=', project.id).execute();
+      }
+    });
   });
 
   describe('the reminder job', () => {
