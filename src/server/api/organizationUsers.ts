@@ -11,7 +11,9 @@
  *                                                              → {user}; 422 {errors} (names/e-mail changed, nameId rules)
  *   POST  organizations/{orgId}/users/preview    multipart, field csv → {users}; 400 {error: exceedMaxSize | fileNotFound |
  *                                                  invalidCsvFormat | invalidHeader | malformedCsv}; 422 {errors, users}
- *   POST  organizations/{orgId}/users/bulk_update  {users}      → {users}; 422 {errors, users}; all rows or none
+ *   POST  organizations/{orgId}/users/bulk_update  {users}      → {users}; 422 {errors, users}; all rows or none; 412 {rows}
+ *                                                                (stale rows); IF_MATCH_REQUIRED: 428 {rows} (rows changing a
+ *                                                                learner without their etag)
  *
  * The organisation must be the session's (token glopla_id) and the caller its manager (api/auth.ts requireManager).
  */
@@ -51,7 +53,7 @@ import { ApiError, PreconditionFailed } from './errors.js';
 import { TAG } from './openapi.js';
 import { errorAnswers, id, MAX_ID, organizationParams, wire, type OrganizationParams } from './schemas.js';
 import { installStreamedListParser } from './streamedJsonBody.js';
-import { JSON_TYPE, streamedJsonList, streamedList } from './wire.js';
+import { JSON_TYPE, streamedJsonList, streamedList, toWire } from './wire.js';
 import { formBody, FormValidationError } from './validation.js';
 
 /** Params of organizations/{orgId}/users/{userId}. */
@@ -111,7 +113,7 @@ const userRowBody = {
     email: text255,
     nameId: { type: 'string', maxLength: 1000 },
     nameIdType: { type: ['string', 'null'] },
-    etag: { type: 'string', maxLength: 100, description: "the learner's version as previewed: the row is written only on it (issue 28)" },
+    etag: { type: 'string', maxLength: 100, description: "the learner's version as previewed: the row is written only on it (issue 28); under IF_MATCH_REQUIRED a row that changes its learner needs it (428)" },
   },
 } as const;
 /** The previewed rows as the preview answered them (camelCase here: bodies are camelCased before validation). */
@@ -124,6 +126,21 @@ const bulkUpdateBody = {
 } as const;
 
 const formatErrors = errorAnswers({ 400: [...CSV_FORMAT_ERRORS], 403: [API_ERROR.forbidden] });
+
+/** A bulk update's 428 under IF_MATCH_REQUIRED (issue 44 finding 6): the rows that change their learner without its etag. */
+const unversionedRowsAnswer = {
+  type: 'object',
+  additionalProperties: false,
+  description: `IF_MATCH_REQUIRED: rows that change their learner carry no etag (CSV line, learner id), at most the first ${STALE_ROWS_NAMED}; nothing is written`,
+  properties: {
+    error: { type: 'string', enum: [API_ERROR.preconditionRequired] },
+    rows: {
+      type: 'array',
+      items: { type: 'object', additionalProperties: false, properties: { row_no: { type: 'integer' }, id: { type: 'integer' } }, required: ['row_no', 'id'] },
+    },
+  },
+  required: ['error', 'rows'],
+} as const;
 
 export const organizationUsersRoutes: FastifyPluginAsync = async (app) => {
   useAuthentication(app);
@@ -288,17 +305,20 @@ export const organizationUsersRoutes: FastifyPluginAsync = async (app) => {
         config: { audit: ['users.bulkUpdated'] },
         schema: {
           tags: [TAG.organisationUsers],
-          summary: 'Write the previewed learners (a manager): checked again, then every changed nameId in one transaction (all or nothing); rows carrying their etag as previewed are written only on that version, else 412 naming them',
+          summary:
+            'Write the previewed learners (a manager): checked again, then every changed nameId in one transaction (all or nothing); rows carrying their etag as previewed are written only on that version, else 412 naming them; under IF_MATCH_REQUIRED a row that changes its learner must carry its etag, else 428 naming them',
           params: organizationParams,
           body: bulkUpdateBody,
-          response: { 200: wire(organizationUsersAnswerSchema), 422: wire(userRowErrorsAnswerSchema), 412: conditionalWrite.answers[412], ...formatErrors },
+          response: { 200: wire(organizationUsersAnswerSchema), 422: wire(userRowErrorsAnswerSchema), 412: conditionalWrite.answers[412], 428: unversionedRowsAnswer, ...formatErrors },
         },
       },
       async (request, reply) => {
         const orgId = request.params.orgId;
         try {
           // refused: the errors and the rows as checked; written: the learners as they are now (each a batch at a time)
-          const { errors, stale, users } = await bulkUpdateUsers(db, orgId, request.body.users, auditOf(request, orgId));
+          const { errors, stale, unversioned, users } = await bulkUpdateUsers(db, orgId, request.body.users, auditOf(request, orgId), config.ifMatchRequired);
+          // as a PATCH without If-Match: 428 before anything else is said of the rows
+          if (unversioned.length > 0) return reply.code(428).send(toWire({ error: API_ERROR.preconditionRequired, rows: unversioned.slice(0, STALE_ROWS_NAMED) }));
           if (stale.length > 0) throw await staleRows(orgId, stale, changeLanguage(request));
           if (errors.length === 0) request.log.info({ organizationId: orgId, users: request.body.users.length }, 'learners bulk-updated');
           return reply.code(errors.length > 0 ? 422 : 200).type(JSON_TYPE).send(streamedList('users', users, errors.length > 0 ? { errors } : {}));

@@ -21,6 +21,7 @@ import type { AuditEntry, AuditTrail } from './audit.js';
 import { CSV_BATCH_ROWS, csvStream, unguardCsvCell } from './csv.js';
 import { etagColumn, etagKey, lastChange, satisfies, type LastChange, type Precondition } from './versions.js';
 import type { Language } from '../../common/languages.js';
+import { formatPersonName } from '../../common/personName.js';
 
 /** The CSV's header, in order (the fields of SPEC §3 Organisation user the page shows, and the id that matches rows). */
 export const USERS_CSV_HEADER = ['id', 'lastName', 'firstName', 'kanaLastName', 'kanaFirstName', 'email', 'nameId'] as const;
@@ -319,11 +320,14 @@ export interface CheckedRows {
   users: AsyncIterable<OrganizationUser[]>;
 }
 
-/** A bulk update row made on a version of its learner that has changed since (its CSV line, the learner's id). */
-export interface StaleRow {
+/** A row of a bulk update: its CSV line (the header is line 1) and its learner's id. */
+export interface LearnerRow {
   rowNo: number;
   id: number;
 }
+
+/** A bulk update row made on a version of its learner that has changed since. */
+export type StaleRow = LearnerRow;
 
 /** The rows' batches checked again, for the answer (the errors were counted by the first pass). */
 async function* checkedAgain(batches: AsyncIterable<readonly GivenRow[]>, stored: ReadonlyMap<number, OrganizationUser>, encoding: CsvEncoding): AsyncGenerator<OrganizationUser[]> {
@@ -384,30 +388,43 @@ async function* batchesOf<T>(rows: readonly T[]): AsyncGenerator<T[]> {
  * The bulk update (SPEC §7 POST …/users/bulk_update): the previewed rows are checked again against the learners as
  * they are now (locked for the transaction, a batch at a time) and every changed nameId written, in ONE transaction:
  * all rows or none. A row carrying its learner's version as previewed (`etag`) is written only on that version: rows
- * changed since are `stale` and nothing is written (issue 28). Refused: the row errors or stale rows and the rows as
- * checked; written: neither, and the learners as they are.
+ * changed since are `stale` and nothing is written (issue 28). With `versionRequired` (IF_MATCH_REQUIRED), a row that
+ * changes its learner must carry that version: rows without one are `unversioned` and nothing is written (issue 44).
+ * Refused: the row errors, stale or unversioned rows and the rows as checked; written: none of them, and the learners
+ * as they are.
  */
-export async function bulkUpdateUsers(db: Db, organizationId: number, rows: readonly UserInput[], trail: AuditTrail): Promise<CheckedRows & { stale: StaleRow[] }> {
+export async function bulkUpdateUsers(
+  db: Db,
+  organizationId: number,
+  rows: readonly UserInput[],
+  trail: AuditTrail,
+  versionRequired = false,
+): Promise<CheckedRows & { stale: StaleRow[]; unversioned: LearnerRow[] }> {
   const given = rows as unknown as readonly GivenRow[];
   const key = await etagKey(db);
-  const { errors, stale, stored } = await db.transaction().execute(async (trx) => {
+  const { errors, stale, unversioned, stored } = await db.transaction().execute(async (trx) => {
     const stored = await storedLearners(trx, organizationId, { key, forUpdate: true });
     const check = new RowCheck(stored);
     const changed: Array<{ id: number; before: string; after: string }> = [];
+    const unversioned: LearnerRow[] = [];
+    let rowNo = 1; // the header's line
     for await (const batch of batchesOf(given)) {
-      for (const user of check.check(batch)) {
+      for (const [index, user] of check.check(batch).entries()) {
+        rowNo += 1;
         const before = stored.get(user.id)?.nameId;
-        if (before !== undefined && before !== user.nameId) changed.push({ id: user.id, before, after: user.nameId });
+        if (before === undefined || before === user.nameId) continue;
+        changed.push({ id: user.id, before, after: user.nameId });
+        if (versionRequired && !batch[index]!.etag) unversioned.push({ rowNo, id: user.id });
       }
       await otherRequestsFirst();
     }
     check.finish();
-    // rows changed since they were previewed: nothing is written (the API answers 412 naming them)
-    if (check.stale.length === 0 && check.errors.length === 0) await writeNameIds(trx, organizationId, changed, trail);
-    return { errors: check.errors, stale: check.stale, stored };
+    // rows changed since they were previewed, or changing a learner on no version asked for: nothing is written (the API answers 412 or 428 naming them)
+    if (check.stale.length === 0 && unversioned.length === 0 && check.errors.length === 0) await writeNameIds(trx, organizationId, changed, trail);
+    return { errors: check.errors, stale: check.stale, unversioned, stored };
   });
-  const refused = errors.length > 0 || stale.length > 0;
-  return { errors, stale, users: refused ? checkedAgain(batchesOf(given), stored, 'utf-8') : userBatches(db, organizationId) };
+  const refused = errors.length > 0 || stale.length > 0 || unversioned.length > 0;
+  return { errors, stale, unversioned, users: refused ? checkedAgain(batchesOf(given), stored, 'utf-8') : userBatches(db, organizationId) };
 }
 
 /** The changed nameIds written by one statement: its two arrays stay bounded however many learners change. */
@@ -416,10 +433,10 @@ const UPDATE_CHUNK_ROWS = 5000;
 /** Writes the changed nameIds, a chunk per statement with one array per column (db/lists.ts), and their trail entry. */
 async function writeNameIds(trx: Db, organizationId: number, changed: ReadonlyArray<{ id: number; before: string; after: string }>, trail: AuditTrail): Promise<void> {
   if (changed.length === 0) return;
-  const updatedAt = new Date();
   for (let start = 0; start < changed.length; start += UPDATE_CHUNK_ROWS) {
     const chunk = changed.slice(start, start + UPDATE_CHUNK_ROWS);
-    await sql`update organization_users as learner set name_id = given.name_id, updated_at = ${updatedAt}
+    // now(): the transaction's time, which its trail entry's occurred_at is too (lastLearnerChange finds the entry by it)
+    await sql`update organization_users as learner set name_id = given.name_id, updated_at = now()
       from unnest(${chunk.map((user) => user.id)}::int[], ${chunk.map((user) => user.after)}::text[]) as given(id, name_id)
       where learner.organization_id = ${organizationId} and learner.id = given.id`.execute(trx);
   }
@@ -458,11 +475,33 @@ export async function updateUser(db: Db, organizationId: number, userId: number,
 }
 
 /**
- * Who last changed a learner and when: an edit of the learner, or a bulk update of the organisation's learners
- * (recorded once for all of them), whichever is later.
+ * The bulk update that made the learner's present version, if one did: its trail entry is recorded once for all the
+ * learners it changed (and names at most AUDIT_BULK_CHANGES of them), at the time it wrote their updated_at — both its
+ * transaction's now(). A later bulk update that left the learner alone has another time (issue 44 finding 11).
+ */
+async function bulkChangeOf(db: Db, organizationId: number, id: number, language: Language): Promise<LastChange | undefined> {
+  const entry = await db
+    .selectFrom('auditEvents')
+    .leftJoin('admins', 'admins.id', 'auditEvents.actorAdminId')
+    .select(['auditEvents.actorEmail', 'auditEvents.occurredAt', 'admins.firstName', 'admins.lastName', 'admins.kanaFirstName', 'admins.kanaLastName'])
+    .where('auditEvents.organizationId', '=', organizationId)
+    .where('auditEvents.targetId', '=', String(organizationId))
+    .where('auditEvents.targetType', '=', 'users')
+    .where('auditEvents.occurredAt', '=', (eb) => eb.selectFrom('organizationUsers').select('updatedAt').where('organizationId', '=', organizationId).where('id', '=', id))
+    .orderBy('auditEvents.id', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+  if (!entry) return undefined;
+  const person = entry.lastName === null ? null : { lastName: entry.lastName, firstName: entry.firstName ?? '', kanaLastName: entry.kanaLastName ?? '', kanaFirstName: entry.kanaFirstName ?? '' };
+  return { name: formatPersonName(person, language) || entry.actorEmail, email: entry.actorEmail, at: new Date(entry.occurredAt).toISOString() };
+}
+
+/**
+ * Who last changed a learner and when: an edit of the learner, or the bulk update that made its present version,
+ * whichever is later.
  */
 export async function lastLearnerChange(db: Db, organizationId: number, id: number, language: Language): Promise<LastChange | undefined> {
-  const [own, bulk] = await Promise.all([lastChange(db, organizationId, { type: 'user', id }, language), lastChange(db, organizationId, { type: 'users', id: organizationId }, language)]);
+  const [own, bulk] = await Promise.all([lastChange(db, organizationId, { type: 'user', id }, language), bulkChangeOf(db, organizationId, id, language)]);
   if (!own || !bulk) return own ?? bulk;
   return own.at >= bulk.at ? own : bulk;
 }

@@ -36,7 +36,7 @@ describe('Versions of learners: If-Match on an edit, previewed versions in a bul
     expect(preview.statusCode, preview.body).to.equal(200);
     return preview.json().users;
   }
-  const bulkUpdate = (rows: Json[]) => ctx.app.inject({ method: 'POST', url: '/api/v2/organizations/1/users/bulk_update', payload: { users: rows }, headers: as.manager });
+  const bulkUpdate = (rows: Json[], headers = as.manager) => ctx.app.inject({ method: 'POST', url: '/api/v2/organizations/1/users/bulk_update', payload: { users: rows }, headers });
 
   it("edits a learner's nameId only on the version named: the answer's ETag is the list row's next etag; a stale one answers 412 with who and when", async () => {
     const [learner] = await users();
@@ -78,10 +78,48 @@ describe('Versions of learners: If-Match on an edit, previewed versions in a bul
     expect((await users())[0]!.name_id).to.equal('BULK0001');
   });
 
+  it("names in a learner's 412 the admin whose change made its present version, not a later bulk update that left the learner alone (issue 44 finding 11)", async () => {
+    const before = await users();
+    const [learner, other] = [before[5]!, before[8]!];
+    const touching = await bulkUpdate(before.map((user) => (user.id === learner.id ? { ...user, name_id: 'TOUCH001' } : user)), as.manager2);
+    expect(touching.statusCode, touching.body).to.equal(200);
+    const untouched = await bulkUpdate((await users()).map((user) => (user.id === other.id ? { ...user, name_id: 'ELSE0001' } : user)));
+    expect(untouched.statusCode, untouched.body).to.equal(200);
+
+    const stale = await patch(learner, 'STALE001', { ...as.manager, 'if-match': learner.etag });
+    expect(stale.statusCode).to.equal(412);
+    expect(stale.json().changed_by, "manager2's bulk update changed the learner; manager's later one did not").to.deep.equal({ name: '高橋 美咲', email: 'manager2@example.com' });
+  });
+
   it('writes rows without versions as before (SPEC clients send none)', async () => {
     const rows = (await users()).map(({ etag: _etag, ...user }, index) => (index === 0 ? { ...user, name_id: 'NOVER001' } : user));
     const response = await bulkUpdate(rows);
     expect(response.statusCode, response.body).to.equal(200);
     expect((await users())[0]!.name_id).to.equal('NOVER001');
+  });
+});
+
+describe('IF_MATCH_REQUIRED=on: a bulk update row that changes its learner must carry its etag (issue 44 finding 6)', function () {
+  this.timeout(20_000);
+  const ctx = useTestApp({ env: { SEED: 'demo', IF_MATCH_REQUIRED: 'on' } });
+
+  it('answers 428 naming the rows that change a learner without their etag, and writes none of the rows; with the etags, writes them', async () => {
+    const { manager } = await demoManagers(ctx.app, ctx.db);
+    const users = async (): Promise<Json[]> => (await ctx.app.inject({ url: '/api/v2/organizations/1/users', headers: manager })).json().users;
+    const bulkUpdate = (rows: Json[]) => ctx.app.inject({ method: 'POST', url: '/api/v2/organizations/1/users/bulk_update', payload: { users: rows }, headers: manager });
+    const before = await users();
+    const changed = { [before[0]!.id]: 'REQ00001', [before[1]!.id]: 'REQ00002' };
+    const edited = before.map((user) => (changed[user.id] ? { ...user, name_id: changed[user.id] } : user));
+    // line 2 changes its learner without a version, line 3 with one, line 4 changes nothing without one
+    const rows = edited.map(({ etag, ...row }, index) => (index === 0 || index === 2 ? row : { ...row, etag }));
+
+    const refused = await bulkUpdate(rows);
+    expect(refused.statusCode, refused.body).to.equal(428);
+    expect(refused.json()).to.deep.equal({ error: 'precondition_required', rows: [{ row_no: 2, id: before[0]!.id }] });
+    expect((await users()).map((user) => user.name_id), 'nothing written').to.deep.equal(before.map((user) => user.name_id));
+
+    const written = await bulkUpdate(edited);
+    expect(written.statusCode, written.body).to.equal(200);
+    expect((await users()).slice(0, 2).map((user) => user.name_id)).to.deep.equal(['REQ00001', 'REQ00002']);
   });
 });
