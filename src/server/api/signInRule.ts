@@ -16,6 +16,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { signInRuleAnswerSchema, type SignInRuleAnswer } from '../../common/api/answers.js';
 import { API_ERROR } from '../../common/errorCodes.js';
+import { mailTwoStepRuleChange } from '../domain/securityMails.js';
 import { changeSignInRule, signInRule } from '../domain/signInRule.js';
 import { auditOf } from './audit.js';
 import { requireAffiliation, requireManager, signedIn, signedInInTwoSteps, useAuthentication } from './auth.js';
@@ -73,8 +74,14 @@ export const signInRuleRoutes: FastifyPluginAsync = async (app) => {
       const { twoStepRequired } = request.body;
       if (twoStepRequired && !signedInInTwoSteps(admin)) throw new ApiError(403, API_ERROR.mfaRequired, 'sign in in two steps before requiring it');
       const precondition = preconditionOf(request, config.ifMatchRequired);
-      const rule = await changedMeanwhileAs412(db, request, orgId, changeSignInRule(db, orgId, twoStepRequired, precondition, auditOf(request, orgId)));
-      request.log.info({ organizationId: orgId, twoStepRequired }, 'sign-in rule changed');
+      const { rule, changed } = await changedMeanwhileAs412(db, request, orgId, changeSignInRule(db, orgId, twoStepRequired, precondition, auditOf(request, orgId)));
+      if (changed) {
+        request.log.info({ organizationId: orgId, twoStepRequired }, 'sign-in rule changed');
+        // every admin of the organisation is told (issue 44 finding 9); queued, never fails the answer
+        await mailTwoStepRuleChange({ db, mailer: app.mailer, publicUrl: config.publicUrl }, orgId, twoStepRequired).catch((error: unknown) =>
+          request.log.error({ err: error }, 'the mails of a sign-in rule change could not be queued'),
+        );
+      }
       sendEtag(reply, rule.etag);
       return rule;
     },

@@ -1,12 +1,11 @@
 /**
  * An organisation's sign-in rule as a versioned setting (issue 44, finding 10; issue 28): its version is the
  * organisation row's (domain/versions.ts), which the rule's changes write, and a manager's change is made only on the
- * version their page showed. The rule itself is set by twoStep.ts's setTwoStepRule.
+ * version their page showed.
  */
 import type { Db } from '../db/index.js';
 import type { AuditTrail } from './audit.js';
-import { setTwoStepRule } from './twoStep.js';
-import { etagColumn, etagKey, requireVersion, StaleVersion, type Precondition, type VersionedTarget } from './versions.js';
+import { etagColumn, etagKey, requireVersion, type Precondition, type VersionedTarget } from './versions.js';
 
 export interface SignInRule {
   twoStepRequired: boolean;
@@ -27,23 +26,28 @@ export async function signInRule(db: Db, organizationId: number): Promise<SignIn
 
 /**
  * Turns the rule on or off if it is still the version the precondition asks for (else StaleVersion, nothing changed),
- * and answers the rule with the version the change made.
+ * in one transaction with the row locked and the trail's entry; answers the rule with its version, and whether it changed.
  */
-export async function changeSignInRule(db: Db, organizationId: number, required: boolean, precondition: Precondition | undefined, trail: AuditTrail): Promise<SignInRule> {
+export async function changeSignInRule(
+  db: Db,
+  organizationId: number,
+  required: boolean,
+  precondition: Precondition | undefined,
+  trail: AuditTrail,
+): Promise<{ rule: SignInRule; changed: boolean }> {
   const key = await etagKey(db);
-  const seen = await ruleOf(db, key, organizationId);
-  const target = signInRuleTarget(organizationId);
-  requireVersion(seen.etag, precondition, target);
-  let written: SignInRule | undefined;
-  // setTwoStepRule locks the row before it writes, and records the change in the same transaction: a change another
-  // manager made since the check above shows there as a rule other than the one seen, and rolls this one back
-  await setTwoStepRule(db, organizationId, required, {
-    async record(trx, entry) {
-      const before = entry.changes?.twoStepRequired?.before;
-      if (entry.action === 'organization.twoStepRuleChanged' && Array.isArray(precondition) && before !== seen.twoStepRequired) throw new StaleVersion(target);
-      await trail.record(trx, entry);
-      written = await ruleOf(trx, key, organizationId);
-    },
+  return db.transaction().execute(async (trx) => {
+    const seen = await trx
+      .selectFrom('organizations')
+      .select(['gloplaId', 'twoStepRequired', etagColumn(key, 'organizations').as('etag')])
+      .where('id', '=', organizationId)
+      .forUpdate()
+      .executeTakeFirstOrThrow();
+    requireVersion(seen.etag, precondition, signInRuleTarget(organizationId));
+    if (seen.twoStepRequired === required) return { rule: { twoStepRequired: seen.twoStepRequired, etag: seen.etag }, changed: false };
+    await trx.updateTable('organizations').set({ twoStepRequired: required, updatedAt: new Date() }).where('id', '=', organizationId).execute();
+    const changes = { twoStepRequired: { before: seen.twoStepRequired, after: required } };
+    await trail.record(trx, { action: 'organization.twoStepRuleChanged', target: { type: 'organization', id: organizationId, label: seen.gloplaId }, changes });
+    return { rule: await ruleOf(trx, key, organizationId), changed: true };
   });
-  return written ?? (await ruleOf(db, key, organizationId));
 }

@@ -283,14 +283,3 @@ export async function twoStepRule(db: Db, organizationId: number): Promise<boole
   const row = await db.selectFrom('organizations').select('twoStepRequired').where('id', '=', organizationId).executeTakeFirst();
   return row?.twoStepRequired ?? false;
 }
-
-/** Turns the organisation's rule on or off (a manager's call), recorded in its trail when it changed. */
-export async function setTwoStepRule(db: Db, organizationId: number, required: boolean, trail: AuditTrail): Promise<void> {
-  await db.transaction().execute(async (trx) => {
-    const before = await trx.selectFrom('organizations').select(['gloplaId', 'twoStepRequired']).where('id', '=', organizationId).forUpdate().executeTakeFirstOrThrow();
-    if (before.twoStepRequired === required) return;
-    await trx.updateTable('organizations').set({ twoStepRequired: required, updatedAt: new Date() }).where('id', '=', organizationId).execute();
-    const changes = { twoStepRequired: { before: before.twoStepRequired, after: required } };
-    await trail.record(trx, { action: 'organization.twoStepRuleChanged', target: { type: 'organization', id: organizationId, label: before.gloplaId }, changes });
-  });
-}

@@ -186,6 +186,11 @@ describe("An organisation's rule: two-step sign-in required of every admin (issu
     expect((await rule(member, true)).statusCode, 'a member').to.equal(403);
     const on = await rule(twoStep, true);
     expect(on.statusCode, on.body).to.equal(200);
+    // its admins are told, each in their language (issue 44 finding 9)
+    await ctx.app.mailQueue.drain();
+    const told = ((await ctx.app.inject({ url: '/dev/mails.json' })).json() as Json[]).filter((mail) => /two-step sign-in|2段階サインインが必須/.test(mail.subject));
+    expect(told.map((mail) => mail.to)).to.include.members(['manager@example.com', 'member@example.com', 'manager2@example.com']);
+    expect(told.map((mail) => mail.to), 'not an admin of another organisation only').to.not.include('pending@example.com');
     expect(on.json()).to.deep.include({ two_step_required: true });
 
     for (const url of ['/api/v2/organizations/1/affiliations', '/api/v2/organizations/1/contacts', '/api/v2/services', '/api/v2/organizations/1/users?per_page=10']) {
