@@ -65,7 +65,7 @@ const START_ERRORS = errorAnswers({ 403: [API_ERROR.forbidden, API_ERROR.reauthe
 const enrolmentBody = {
   type: ['object', 'null'],
   additionalProperties: false,
-  properties: { enrolment: { type: 'string', maxLength: 200, description: 'the token of the mailed enrolment link (`enrolment` in its query)' } },
+  properties: { enrolment: { type: ['string', 'null'], maxLength: 200, description: 'the token of the mailed enrolment link (`enrolment` in its query)' } },
 } as const;
 
 const passkeyBody = {
