@@ -7,6 +7,7 @@ import { expect } from 'chai';
 import { Secret, TOTP } from 'otpauth';
 import type { Page } from 'playwright-core';
 import { expectAccessible } from './support/axe.js';
+import { mailToWithSubject } from './support/outbox.js';
 import { newPage, useE2E } from './support/portal.js';
 import { chooseOrganization, DEMO_PASSWORD, enterCredentials, MANAGER, MEMBER, openMenuItem, signInAt, useEnglish, waitForHeader } from './support/signin.js';
 
@@ -111,13 +112,30 @@ describe('Two-step sign-in with an authenticator app and recovery codes (issue 2
       expect(await table.getByRole('row', { name: /manager@example\.com/ }).getByText('On', { exact: true }).count()).to.equal(1);
       expect(await table.getByRole('row', { name: /manager2@example\.com/ }).getByText('Off', { exact: true }).count()).to.equal(1);
 
-      // manager2 has no app: signed in with the password, the portal sends them to set one up
+      // manager2 has no app: signed in with the password, the portal holds them at Sign-in security, every page
+      // (one that calls no organisation API too: issue 44)
       await useEnglish(second, e2e.portal.url);
       await second.goto(`${e2e.portal.url}/`);
       await enterCredentials(second, 'manager2@example.com', DEMO_PASSWORD);
       await second.waitForURL(`${e2e.portal.url}/account/security`);
-      await second.getByText('This organization requires two-step sign-in', { exact: false }).waitFor();
-      await second.getByRole('button', { name: 'Set up an authenticator app' }).waitFor();
+      await second.goto(`${e2e.portal.url}/account`);
+      await second.waitForURL(`${e2e.portal.url}/account/security`);
+      // the password alone opens no set-up: a link mailed to the admin does
+      await second.getByText('Your organisation requires two-step sign-in', { exact: false }).waitFor();
+      expect(await second.getByRole('button', { name: 'Set up an authenticator app' }).count(), 'not before the link').to.equal(0);
+      await second.getByRole('button', { name: 'Send the set-up link' }).click();
+      await second.getByText('We sent the set-up link to your e-mail address', { exact: false }).waitFor();
+      const mail = await mailToWithSubject(e2e.portal.url, 'manager2@example.com', '2段階目を設定してください');
+      // (the mail's link opens the page in the admin's language, Japanese: this test reads English)
+      await second.goto(mail.links.find((link) => link.includes('enrolment='))!.replace('locale=ja', 'locale=en'));
+      await second.getByRole('button', { name: 'Set up an authenticator app' }).click();
+      const secondSecret = (await second.getByText(/^[A-Z2-7]{32}$/).textContent())!;
+      await second.getByLabel('Code').fill(appCode(secondSecret));
+      await second.getByRole('button', { name: 'Verify' }).click();
+      await second.getByText('Two-step sign-in is on.').waitFor();
+      // the session the set-up answered is a two-step one: the organisation's pages open at once
+      await second.goto(`${e2e.portal.url}/memberships`);
+      await second.getByRole('table').getByRole('row', { name: /manager2@example\.com/ }).waitFor();
     } finally {
       await manager.context().close();
       await second.context().close();
