@@ -228,6 +228,10 @@ describe("An organisation's rule: two-step sign-in required of every admin (issu
     const changed = await ctx.app.inject({ method: 'PUT', url: '/api/v2/admins/1/password', headers, payload: { current: 'DemoPassw0rd!', new: 'An0ther-Passw0rd-2026' } });
     expect(changed.statusCode, changed.body).to.equal(200);
     expect(claimsOf(changed.json().access_token).amr).to.deep.equal(TWO_STEPS);
+    // the admin is told (issue 44 finding 9)
+    await ctx.app.mailQueue.drain();
+    const mails = (await ctx.app.inject({ url: '/dev/mails.json' })).json() as Json[];
+    expect(mails.filter((mail) => mail.to === 'manager@example.com').map((mail) => mail.subject).join('\n')).to.contain('パスワードが変更されました');
   });
 
   it("never makes an old second step recent through a password change: the new session's mfa_time is the old one, and it changes no factor (issue 44 finding 1)", async () => {

@@ -67,6 +67,10 @@ describe('sign-in throttle: the lock is per account and client address (issue 7 
     expect(locked.lastStatus).to.equal(429);
     const elsewhere = await signIn(ctx.app, { email: 'member@example.com', password: DEMO_PASSWORD, browser: new Browser(ctx.app, undefined, '10.0.0.2') });
     expect(elsewhere.tokens.access_token).to.be.a('string');
+    // the admin learns of the lock by mail, in their language (issue 44 finding 9)
+    await ctx.app.mailQueue.drain();
+    const mails = (await ctx.app.inject({ url: '/dev/mails.json' })).json() as Array<{ to: string; subject: string }>;
+    expect(mails.filter((mail) => mail.to === 'member@example.com').map((mail) => mail.subject).join('\n')).to.contain('サインインがロックされました');
   });
 
   it('across addresses the account is slowed down, never locked', async function () {
