@@ -44,6 +44,12 @@ function signedInRoute(request: Row['request'], signedIn: Pick<Expected, 'member
 
 const everyone = (status: number) => ({ member: status, manager: status, otherManager: status, otherSession: status });
 
+/**
+ * A first factor's set-up under G0000001's two-step rule (issue 44): its admins, who have no factor, need the mailed
+ * link (403 enrolment_link_required, mfaMissing too); only G0000002's manager, whom no rule binds, starts one.
+ */
+const firstFactorStart = (status: number) => ({ ...everyone(403), otherManager: status });
+
 const NAME = { last_name: '鈴木', first_name: '一郎', kana_last_name: 'すずき', kana_first_name: 'いちろう' };
 const MEMBER_ID = 2;
 const CONTACT_PERSON = { corporation_name: '株式会社デモ', department_name: '総務部', phone_number: '03-1234-5678', email: 'soumu@example.com', ...NAME };
@@ -82,14 +88,17 @@ const MATRIX: Record<string, Row> = {
   'GET /api/v2/admins/me/notification_settings': signedInRoute({ url: '/api/v2/admins/me/notification_settings' }, everyone(200)),
   'PUT /api/v2/admins/me/notification_settings': signedInRoute({ method: 'PUT', url: '/api/v2/admins/me/notification_settings', payload: { deadline_reminders: true } }, everyone(200)),
   'GET /api/v2/admins/me/two_step': signedInRoute({ url: '/api/v2/admins/me/two_step' }, everyone(200)),
-  'POST /api/v2/admins/me/authenticator_app': signedInRoute({ method: 'POST', url: '/api/v2/admins/me/authenticator_app' }, everyone(201)),
+  'POST /api/v2/admins/me/authenticator_app': signedInRoute({ method: 'POST', url: '/api/v2/admins/me/authenticator_app' }, firstFactorStart(201)),
+  // the link is for the admins the rule binds, without a factor: not G0000002's manager
+  'POST /api/v2/admins/me/two_step/enrolment_link': signedInRoute({ method: 'POST', url: '/api/v2/admins/me/two_step/enrolment_link' }, { ...everyone(204), otherManager: 403 }),
   'PUT /api/v2/admins/me/authenticator_app': signedInRoute({ method: 'PUT', url: '/api/v2/admins/me/authenticator_app', payload: { code: '000000' } }, everyone(422)),
   'DELETE /api/v2/admins/me/authenticator_app': signedInRoute({ method: 'DELETE', url: '/api/v2/admins/me/authenticator_app' }, everyone(404)),
-  'POST /api/v2/admins/me/passkeys/registration_options': signedInRoute({ method: 'POST', url: '/api/v2/admins/me/passkeys/registration_options' }, everyone(200)),
+  'POST /api/v2/admins/me/passkeys/registration_options': signedInRoute({ method: 'POST', url: '/api/v2/admins/me/passkeys/registration_options' }, firstFactorStart(200)),
   'POST /api/v2/admins/me/passkeys': signedInRoute({ method: 'POST', url: '/api/v2/admins/me/passkeys', payload: { name: 'Laptop', credential: '{}' } }, everyone(422)),
   'PATCH /api/v2/admins/me/passkeys/:id': signedInRoute({ method: 'PATCH', url: '/api/v2/admins/me/passkeys/999999', payload: { name: 'Laptop' } }, everyone(404)),
   'DELETE /api/v2/admins/me/passkeys/:id': signedInRoute({ method: 'DELETE', url: '/api/v2/admins/me/passkeys/999999' }, everyone(404)),
-  'POST /api/v2/admins/me/recovery_codes': signedInRoute({ method: 'POST', url: '/api/v2/admins/me/recovery_codes' }, everyone(200)),
+  // codes stand in for a factor: nobody here has one (issue 44)
+  'POST /api/v2/admins/me/recovery_codes': signedInRoute({ method: 'POST', url: '/api/v2/admins/me/recovery_codes' }, everyone(403)),
   // only one's own password; the wrong current password shows the member got past the access checks
   'PUT /api/v2/admins/:adminId/password': signedInRoute(
     { method: 'PUT', url: `/api/v2/admins/${MEMBER_ID}/password`, payload: { current: 'NotMyPassw0rd!', new: 'Kz9!vQ2#mP7@wL4x' } },

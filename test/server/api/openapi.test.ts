@@ -32,6 +32,7 @@ const SIGNED_IN = [
   'GET /api/v2/admins/me/affiliations',
   'GET /api/v2/admin/re_authentication_expiration',
   'GET /api/v2/admins/me/two_step',
+  'POST /api/v2/admins/me/two_step/enrolment_link',
   'GET /api/v2/organizations/{orgId}/sign_in_rule',
   'PUT /api/v2/organizations/{orgId}/sign_in_rule',
   'GET /api/v2/organizations/{orgId}/overview',
