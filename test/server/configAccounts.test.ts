@@ -1,9 +1,13 @@
 import { expect } from 'chai';
 import { ConfigError, loadConfig, parseDuration } from '../../src/server/config.js';
+import { TEST_TWO_STEP_KEY } from './support/testApp.js';
+
+/** Outside demo mode the app secrets' key is required (issue 44). */
+const KEY = { TWO_STEP_SECRET_KEY: TEST_TWO_STEP_KEY };
 
 describe('Configuration of mail, captcha, links and rate limits', () => {
   it('has defaults: captcha on, links 72 h and 1 h, 5 per address and 20 per client an hour, sender from PUBLIC_URL', () => {
-    const config = loadConfig({ PUBLIC_URL: 'https://portal.example.com' });
+    const config = loadConfig({ PUBLIC_URL: 'https://portal.example.com', ...KEY });
     expect(config).to.include({ captcha: 'on', captchaSecret: undefined, activationTokenTtl: 259200, passwordResetTokenTtl: 3600, mailFrom: 'no-reply@portal.example.com' });
     expect(config.mailRateLimit).to.deep.equal({ perEmail: 5, perClient: 20, windowSeconds: 3600 });
     expect(config.registrationNotifyTo).to.deep.equal([]);
@@ -33,7 +37,7 @@ describe('Configuration of mail, captcha, links and rate limits', () => {
     expect(() => loadConfig({ ACTIVATION_TOKEN_TTL: '3 weeks' })).to.throw(ConfigError, /ACTIVATION_TOKEN_TTL/);
     expect(() => loadConfig({ MAIL_RATE_LIMIT_PER_EMAIL: '0' })).to.throw(ConfigError, /MAIL_RATE_LIMIT_PER_EMAIL/);
     expect(() => loadConfig({ REGISTRATION_NOTIFY_TO: 'staff' })).to.throw(ConfigError, /REGISTRATION_NOTIFY_TO/);
-    expect(() => loadConfig({ CAPTCHA: 'on', NODE_ENV: 'production' })).not.to.throw();
+    expect(() => loadConfig({ CAPTCHA: 'on', NODE_ENV: 'production', ...KEY })).not.to.throw();
   });
 
   it('parses durations', () => {

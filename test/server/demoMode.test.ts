@@ -3,7 +3,10 @@ import { DEMO_PASSWORD, demoAdmins } from '../../src/server/db/seed/demoData.js'
 import { ConfigError, loadConfig } from '../../src/server/config.js';
 import { capturingLogger } from './support/log.js';
 import { authorize } from './support/oidc.js';
-import { createTestApp, createTestDatabase } from './support/testApp.js';
+import { createTestApp, createTestDatabase, TEST_TWO_STEP_KEY } from './support/testApp.js';
+
+/** Outside demo mode the app secrets' key is required (issue 44). */
+const KEY = { TWO_STEP_SECRET_KEY: TEST_TWO_STEP_KEY };
 
 describe('demo mode (issue 7 finding 7)', () => {
   it('is on for a loopback PUBLIC_URL (a fresh clone: localhost), off on a real host', () => {
@@ -12,14 +15,14 @@ describe('demo mode (issue 7 finding 7)', () => {
       expect(loadConfig({ PUBLIC_URL: url }).demo, url).to.equal(true);
     }
     for (const url of ['https://portal.example.com', 'http://localhost.example.com', 'http://127.0.0.1.nip.io', 'http://10.0.0.5:3000', 'http://[::2]']) {
-      expect(loadConfig({ PUBLIC_URL: url }).demo, url).to.equal(false);
+      expect(loadConfig({ PUBLIC_URL: url, ...KEY }).demo, url).to.equal(false);
     }
   });
 
   it('is on on any host when asked for with DEMO=on, and off with DEMO=off or NODE_ENV=production', () => {
     expect(loadConfig({ PUBLIC_URL: 'https://portal.example.com', DEMO: 'on' }).demo).to.equal(true);
-    expect(loadConfig({ DEMO: 'off' }).demo).to.equal(false);
-    expect(loadConfig({ NODE_ENV: 'production' }).demo).to.equal(false);
+    expect(loadConfig({ DEMO: 'off', ...KEY }).demo).to.equal(false);
+    expect(loadConfig({ NODE_ENV: 'production', ...KEY }).demo).to.equal(false);
     expect(() => loadConfig({ NODE_ENV: 'production', DEMO: 'on' })).to.throw(ConfigError, /DEMO=on/);
     expect(() => loadConfig({ DEMO: 'yes' })).to.throw(ConfigError, /DEMO must be one of on, off/);
   });
@@ -58,8 +61,8 @@ describe('demo mode (issue 7 finding 7)', () => {
     expect(loadConfig({ PUBLIC_URL: 'http://127.0.0.1:3000' }).host).to.equal('localhost');
     expect(loadConfig({ HOST: '0.0.0.0' }).host).to.equal('0.0.0.0');
     expect(loadConfig({ DEMO: 'on' }).host).to.equal('0.0.0.0');
-    expect(loadConfig({ DEMO: 'off' }).host).to.equal('0.0.0.0');
-    expect(loadConfig({ PUBLIC_URL: 'https://portal.example.com' }).host).to.equal('0.0.0.0');
+    expect(loadConfig({ DEMO: 'off', ...KEY }).host).to.equal('0.0.0.0');
+    expect(loadConfig({ PUBLIC_URL: 'https://portal.example.com', ...KEY }).host).to.equal('0.0.0.0');
   });
 
   it('the /dev pages answer only clients on this machine, whatever X-Forwarded-For says and with TRUST_PROXY=true (issue 15 finding 3)', async () => {

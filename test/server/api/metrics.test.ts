@@ -73,8 +73,10 @@ describe('GET /metrics in demo mode', () => {
   });
 
   it('shows the mail queue depth, and counts mails sent', async () => {
+    // the sign-ins locked above queued their admins' mails (issue 44): one more
+    const queued = sample(await metrics(), 'portal_mail_queue_depth') ?? 0;
     await ctx.app.mailer.send({ to: 'someone@example.com', subject: 'Hello', text: 'Hello', html: '<p>Hello</p>' });
-    expect(sample(await metrics(), 'portal_mail_queue_depth')).to.equal(1);
+    expect(sample(await metrics(), 'portal_mail_queue_depth')).to.equal(queued + 1);
     await ctx.app.mailQueue.drain();
     const text = await metrics();
     expect(sample(text, 'portal_mail_queue_depth')).to.equal(0);

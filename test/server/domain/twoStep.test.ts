@@ -33,4 +33,16 @@ describe('domain/twoStep: the app secrets sealed under rotating keys (issue 44 f
     await verifySecondStep(dropped, member, appCode(setup.secret, now + 60_000), trail(), now + 60_000).catch((error: unknown) => (refused = error));
     expect(String(refused)).to.contain('TWO_STEP_SECRET_KEY');
   });
+
+  it('in demo mode, without TWO_STEP_SECRET_KEY, seals with a key generated once and kept in the database', async () => {
+    const demo = { db: ctx.db, configuredKeys: undefined };
+    const manager = { id: 1, email: 'manager@example.com' };
+    const setup = await startAuthenticatorApp(demo, manager);
+    if (setup === 'already_on') throw new Error('unexpected');
+    const now = Date.now();
+    expect((await confirmAuthenticatorApp(demo, manager, appCode(setup.secret, now), trail(), now)).ok).to.equal(true);
+    expect(await verifySecondStep(demo, manager, appCode(setup.secret, now + 30_000), trail(), now + 30_000)).to.deep.equal({ method: 'otp', recoveryCode: false });
+    const kept = await ctx.db.selectFrom('serverSecrets').select('name').where('name', '=', 'twoStepSecretKey').execute();
+    expect(kept).to.have.length(1);
+  });
 });
