@@ -9,7 +9,7 @@ import { affiliationsAnswerSchema, reauthenticationAnswerSchema, sessionAnswerSc
 import type { Forms } from '../../common/api/forms.js';
 import { API_ERROR } from '../../common/errorCodes.js';
 import { affiliationsOfAdmin, changePassword } from '../domain/admins.js';
-import { mailSecurityEvent } from '../domain/securityMails.js';
+import { tellOfSecurityEvent } from '../domain/securityMails.js';
 import { beginAttempt, recordSuccess } from '../domain/signinThrottle.js';
 import { hasSecondFactor } from '../domain/twoStep.js';
 import { auditOf } from './audit.js';
@@ -89,9 +89,7 @@ export const adminsRoutes: FastifyPluginAsync = async (app) => {
       }
       await recordSuccess(app.db, keys);
 
-      await mailSecurityEvent({ db: app.db, mailer: app.mailer, publicUrl: app.config.publicUrl }, admin.id, { kind: 'passwordChanged' }).catch((error: unknown) =>
-        request.log.error({ err: error }, 'the mail of a password change could not be queued'),
-      );
+      await tellOfSecurityEvent({ db: app.db, mailer: app.mailer, publicUrl: app.config.publicUrl }, request.log, admin.id, { kind: 'passwordChanged' });
       // the new session signed in as the one it replaces did (a password entered now; its second step when it was made)
       return replaceSession(app, admin.id, affiliation, { ...signInOf(admin), authTime });
     },

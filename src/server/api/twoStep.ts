@@ -38,7 +38,7 @@ import { API_ERROR, FIELD_ERROR } from '../../common/errorCodes.js';
 import { findAdminById } from '../domain/admins.js';
 import { addPasskey, credentialOf, registrationOptions, removePasskey, renamePasskey } from '../domain/passkeys.js';
 import { hitRateLimit } from '../domain/rateLimits.js';
-import { ENROLMENT_LINK_JOB, mailEnrolmentLink, mailSecurityEvent, type EnrolmentLinkJob, type SecurityEvent } from '../domain/securityMails.js';
+import { ENROLMENT_LINK_JOB, mailEnrolmentLink, tellOfSecurityEvent, type EnrolmentLinkJob, type SecurityEvent } from '../domain/securityMails.js';
 import {
   boundByTwoStepRule,
   confirmAuthenticatorApp,
@@ -125,9 +125,7 @@ export const twoStepRoutes: FastifyPluginAsync = async (app) => {
     return replaceSession(app, admin.id, await sessionAffiliation(app, admin.signedIn), signIn);
   }
 
-  /** Tells the admin by mail; queued, never fails the answer. */
-  const mail = (request: FastifyRequest, adminId: number, event: SecurityEvent) =>
-    mailSecurityEvent(mailDeps, adminId, event).catch((error: unknown) => request.log.error({ err: error }, 'the mail of a security event could not be queued'));
+  const mail = (request: FastifyRequest, adminId: number, event: SecurityEvent) => tellOfSecurityEvent(mailDeps, request.log, adminId, event);
 
   app.get('/admins/me/two_step', { schema: { tags: [TAG.account], summary: "The signed-in admin's second factors", response: { 200: wire(twoStepAnswerSchema) } } }, async (request) => {
     const { id } = signedIn(request);
@@ -162,7 +160,7 @@ export const twoStepRoutes: FastifyPluginAsync = async (app) => {
     },
   );
 
-  app.post<{ Body: { enrolment?: string } | undefined }>(
+  app.post<{ Body: { enrolment?: string | null } | null }>(
     '/admins/me/authenticator_app',
     {
       // a set-up in progress is no factor yet: its verification is the trail's entry
@@ -176,7 +174,7 @@ export const twoStepRoutes: FastifyPluginAsync = async (app) => {
     },
     async (request, reply) => {
       const admin = await changingAdmin(request);
-      await requireEnrolment(admin, request.body?.enrolment);
+      await requireEnrolment(admin, request.body?.enrolment ?? undefined);
       const setup = await startAuthenticatorApp(keys, admin);
       if (setup === 'already_on') throw new ApiError(403, API_ERROR.forbidden, 'an authenticator app is on');
       return reply.code(201).send(setup);
@@ -221,7 +219,7 @@ export const twoStepRoutes: FastifyPluginAsync = async (app) => {
     },
   );
 
-  app.post<{ Body: { enrolment?: string } | undefined }>(
+  app.post<{ Body: { enrolment?: string | null } | null }>(
     '/admins/me/passkeys/registration_options',
     {
       // a ceremony begun is no factor yet: the passkey kept is the trail's entry
@@ -235,7 +233,7 @@ export const twoStepRoutes: FastifyPluginAsync = async (app) => {
     },
     async (request) => {
       const admin = await changingAdmin(request);
-      await requireEnrolment(admin, request.body?.enrolment);
+      await requireEnrolment(admin, request.body?.enrolment ?? undefined);
       return { options: JSON.stringify(await registrationOptions(relyingParty, admin)) };
     },
   );

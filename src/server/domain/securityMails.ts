@@ -57,6 +57,11 @@ export async function mailSecurityEvent(deps: SecurityMailDeps, adminId: number,
   await deps.mailer.send({ ...mail, to: admin.email });
 }
 
+/** mailSecurityEvent for a request or a sign-in page: queued, logged when it cannot be, never failing the answer. */
+export function tellOfSecurityEvent(deps: SecurityMailDeps, log: { error(details: object, message: string): void }, adminId: number, event: SecurityEvent): Promise<void> {
+  return mailSecurityEvent(deps, adminId, event).catch((error: unknown) => log.error({ err: error, event: event.kind }, 'the mail of a security event could not be queued'));
+}
+
 /** The organisation's rule changed: each of its admins is told, in their own language. */
 export async function mailTwoStepRuleChange(deps: SecurityMailDeps, organizationId: number, required: boolean): Promise<void> {
   const organization = await deps.db.selectFrom('organizations').select(['corporationOfficialName', 'gloplaId']).where('id', '=', organizationId).executeTakeFirst();

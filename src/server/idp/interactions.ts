@@ -26,7 +26,7 @@ import type { Affiliation } from '../../common/api/answers.js';
 import { DEMO_PASSWORD } from '../db/seed/demoData.js';
 import { affiliationsOfAdmin, authenticateAdmin, findAdminById, normalizeEmail } from '../domain/admins.js';
 import { recordSignIn } from '../domain/memberships.js';
-import { mailSecurityEvent, type SecurityEvent } from '../domain/securityMails.js';
+import { tellOfSecurityEvent, type SecurityEvent } from '../domain/securityMails.js';
 import { beginAttempt, minutesUntil, recordSuccess } from '../domain/signinThrottle.js';
 import { credentialOf, signInOptions, verifySignIn } from '../domain/passkeys.js';
 import { hasSecondFactor, twoStepState, verifySecondStep } from '../domain/twoStep.js';
@@ -248,10 +248,8 @@ export const interactionRoutes =
       mail(request, admin.id, { kind, minutes: minutesUntil(lockedUntil) });
     }
 
-    /** Tells the admin of a security event by mail (issue 44 finding 9); queued, never holds up nor fails the page. */
-    function mail(request: FastifyRequest, adminId: number, event: SecurityEvent): void {
-      mailSecurityEvent(mailDeps, adminId, event).catch((error: unknown) => request.log.error({ err: error }, 'the mail of a security event could not be queued'));
-    }
+    /** Tells the admin of a security event by mail (issue 44 finding 9); never holds up nor fails the page. */
+    const mail = (request: FastifyRequest, adminId: number, event: SecurityEvent) => void tellOfSecurityEvent(mailDeps, request.log, adminId, event);
 
     app.post<{ Params: { uid: string }; Body: Record<string, string> | undefined }>(`${ISSUER_PATH}/interaction/:uid/login`, { config: { audit: ['signIn.succeeded', 'signIn.locked'] } }, async (request, reply) => {
       const interaction = await details(request, reply, request.params.uid);
