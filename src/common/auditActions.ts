@@ -28,11 +28,18 @@ export const AUDIT_ACTIONS = [
   'signIn.succeeded',
   'signIn.locked',
   'signIn.recoveryCodeUsed',
+  'sso.connectionCreated',
+  'sso.connectionChanged',
+  'sso.connectionDeleted',
+  'sso.domainAdded',
+  'sso.domainVerified',
+  'sso.domainChanged',
+  'sso.domainDeleted',
 ] as const;
 
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
-export const AUDIT_TARGET_TYPES = ['admin', 'organization', 'subscription', 'contact', 'billingContact', 'users', 'user'] as const;
+export const AUDIT_TARGET_TYPES = ['admin', 'organization', 'subscription', 'contact', 'billingContact', 'users', 'user', 'ssoConnection', 'ssoDomain'] as const;
 
 export type AuditTargetType = (typeof AUDIT_TARGET_TYPES)[number];
 

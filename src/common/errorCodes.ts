@@ -38,6 +38,10 @@ export const API_ERROR = {
   preconditionFailed: 'precondition_failed',
   /** 428: the write named no version while IF_MATCH_REQUIRED asks every conditional write for one. */
   preconditionRequired: 'precondition_required',
+  /** 403: requiring single sign-on for a domain needs a session signed in through single sign-on (issue 45: nobody locks the organisation out). */
+  federatedSessionRequired: 'federated_session_required',
+  /** 409: the organisation has as many single-sign-on connections, or domains, as it may. */
+  limitReached: 'limit_reached',
   /** 400 on the learner CSV preview (SPEC §8 CSV preview), sent as the SPEC spells them. */
   exceedMaxSize: 'exceedMaxSize',
   fileNotFound: 'fileNotFound',
@@ -76,6 +80,20 @@ export const FIELD_ERROR = {
   reductionDeadline: 'reductionDeadline',
   /** A new registration for a gls class past its registration deadline (issue 17; meta.deadline, the last day). */
   classClosed: 'classClosed',
+  /** Single sign-on (issue 45): an IdP's URL that is not https (demo mode: http on a loopback address too). */
+  httpsRequired: 'httpsRequired',
+  /** Single sign-on: an IdP's URL whose host is no public address (private, loopback, link-local, reserved). */
+  privateAddress: 'privateAddress',
+  /** Single sign-on: a free-mail domain, which no organisation may claim. */
+  freeMailDomain: 'freeMailDomain',
+  /** Single sign-on: the domain's TXT record is not published (meta: the record's name and value). */
+  txtRecordMissing: 'txtRecordMissing',
+  /** Single sign-on: the DNS resolvers gave no answer about the domain's TXT record (meta.dns_error). */
+  dnsLookupFailed: 'dnsLookupFailed',
+  /** Single sign-on: required for a domain not verified yet. */
+  notVerified: 'notVerified',
+  /** Single sign-on: required for a domain whose connection (or the organisation's only active one) is not on. */
+  connectionNotOn: 'connectionNotOn',
 } as const;
 export type FieldErrorCode = (typeof FIELD_ERROR)[keyof typeof FIELD_ERROR];
 

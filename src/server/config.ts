@@ -6,6 +6,7 @@ import { readFileSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { MAX_TOKEN_TTL_SECONDS } from '../common/singleSignOn.js';
+import { DEFAULT_FREE_MAIL_DOMAINS } from './domain/freeMailDomains.js';
 
 export const SEED_MODES = ['demo', 'none'] as const;
 export type SeedMode = (typeof SEED_MODES)[number];
@@ -135,6 +136,18 @@ export interface Config {
   subscriptions: SubscriptionsConfig;
   /** IF_MATCH_REQUIRED (default off): a change of a versioned record without If-Match answers 428 (api/preconditions.ts). */
   ifMatchRequired: boolean;
+  /** Single sign-on with the customer's own identity provider (issue 45). */
+  sso: SsoConfig;
+}
+
+export interface SsoConfig {
+  /**
+   * The resolvers asked for the TXT records that verify a domain (DNS_SERVERS: IP addresses, each optionally with a
+   * port — `192.0.2.53:53`, `[2001:db8::53]:53` — comma-separated); undefined: the system's.
+   */
+  dnsServers: readonly string[] | undefined;
+  /** Domains no organisation may claim, nor their subdomains (SSO_FREE_MAIL_DOMAINS, comma-separated; default domain/freeMailDomains.ts). */
+  freeMailDomains: readonly string[];
 }
 
 export interface NotificationsConfig {
@@ -405,6 +418,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
   const apiDocs = value('API_DOCS') ?? (demo ? 'on' : 'off');
   if (apiDocs !== 'on' && apiDocs !== 'off') problems.push(`API_DOCS must be on or off, got "${apiDocs}"`);
   const signingKeys = parseSigningKeys(value('IDP_SIGNING_KEYS'), cwd, problems);
+  const sso = parseSso(value('DNS_SERVERS'), value('SSO_FREE_MAIL_DOMAINS'), problems);
 
   const announcementPageUrl = value('ANNOUNCEMENT_PAGE_URL') ?? '/announcements';
   if (!isHttpUrl(announcementPageUrl) && !/^\/(?!\/)/.test(announcementPageUrl)) {
@@ -462,7 +476,24 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
     retention: Object.freeze(retention),
     deadlineReminders: Object.freeze(deadlineReminders),
     metricsToken,
+    sso,
   });
+}
+
+/** DNS_SERVERS (each an IP address, optionally with a port; IPv6 with one in brackets) and SSO_FREE_MAIL_DOMAINS. */
+function parseSso(dnsServers: string | undefined, freeMail: string | undefined, problems: string[]): SsoConfig {
+  const servers = dnsServers?.split(',').map((entry) => entry.trim());
+  if (servers?.some((entry) => !isDnsServer(entry))) problems.push(`DNS_SERVERS must be comma-separated IP addresses, each optionally with a port (192.0.2.53:53, [2001:db8::53]:53), got "${dnsServers}"`);
+  const domains = freeMail?.split(',').map((entry) => entry.trim().toLowerCase()).filter(Boolean);
+  if (domains?.some((domain) => !/^[a-z0-9-]+(\.[a-z0-9-]+)+$/.test(domain))) problems.push(`SSO_FREE_MAIL_DOMAINS must be comma-separated domain names, got "${freeMail}"`);
+  return Object.freeze({ dnsServers: servers && Object.freeze(servers), freeMailDomains: Object.freeze(domains ?? DEFAULT_FREE_MAIL_DOMAINS) });
+}
+
+/** An address Node's dns Resolver.setServers takes: 192.0.2.53, 192.0.2.53:5353, 2001:db8::53, [2001:db8::53]:5353. */
+function isDnsServer(entry: string): boolean {
+  const match = /^\[([^\]]+)\](?::(\d+))?$/.exec(entry) ?? /^([\d.]+):(\d+)$/.exec(entry) ?? [entry, entry, undefined];
+  const [, address, port] = match;
+  return net.isIP(address ?? '') !== 0 && (port === undefined || (/^\d{1,5}$/.test(port) && Number(port) >= 1 && Number(port) <= 65535));
 }
 
 /**

@@ -28,6 +28,7 @@ import { projectsRoutes } from './projects.js';
 import { registrationRequestsRoutes } from './registrationRequests.js';
 import { servicesRoutes } from './services.js';
 import { singleSignOnRoutes, singleSignOnVerifyRoutes } from './singleSignOn.js';
+import { ssoConnectionsRoutes } from './ssoConnections.js';
 import { bodyBounds } from './jsonBody.js';
 import { documentAnswers } from './openapi.js';
 import { COMMON_ERRORS } from './schemas.js';
@@ -64,6 +65,7 @@ const apiV2: FastifyPluginAsync = async (app) => {
   await app.register(signInRuleRoutes);
   await app.register(overviewRoutes);
   await app.register(contactsRoutes);
+  await app.register(ssoConnectionsRoutes);
   await app.register(corporateSubscriptionsRoutes);
   await app.register(projectsRoutes);
   await app.register(productAdminRolesRoutes);

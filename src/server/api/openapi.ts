@@ -34,6 +34,7 @@ export const TAG = {
   content: 'Content',
   registration: 'Registration',
   singleSignOn: 'Single sign-on',
+  ssoConnections: 'Single sign-on connections',
   auditTrail: 'Audit trail',
   monitoring: 'Monitoring',
   health: 'Health',
@@ -51,6 +52,7 @@ const TAG_DESCRIPTIONS: Record<(typeof TAG)[keyof typeof TAG], string> = {
   Registration: 'Applications for a corporate account',
   'Audit trail': "Who did what, when, in the organisation: every write's record with its changes, listed and exported (managers)",
   'Single sign-on': "Tokens that forward the signed-in admin to a partner product, and the partner's one-time check of them",
+  'Single sign-on connections': "The organisation's connections to its own identity provider (SAML 2.0, OpenID Connect) and the e-mail domains, verified by DNS, whose admins sign in through them (managers)",
   Monitoring: 'Error reports from the browser',
   Health: 'Liveness and readiness for load balancers',
 };

@@ -4,6 +4,7 @@
  */
 import type { ColumnType, Generated, Insertable, Selectable, Updateable } from 'kysely';
 import type { LinkCategory } from '../../common/serviceLinks.js';
+import type { SsoConnection } from '../../common/api/ssoAnswers.js';
 
 type CreatedAt = ColumnType<Date, Date | string | undefined, never>;
 type UpdatedAt = ColumnType<Date, Date | string | undefined, Date | string>;
@@ -517,6 +518,50 @@ export interface AuditEventsTable {
   changes: ColumnType<unknown, string | undefined, never>;
 }
 
+export type SsoProtocol = SsoConnection['protocol'];
+export type SsoConnectionState = SsoConnection['state'];
+
+/** An organisation's connection to its own identity provider (migration 0100, domain/ssoConnections.ts; issue 45). */
+export interface SsoConnectionsTable {
+  /** A random UUID: it names the connection in its public SAML URLs. */
+  id: string;
+  organizationId: number;
+  protocol: SsoProtocol;
+  name: string;
+  state: ColumnType<SsoConnectionState, SsoConnectionState | undefined, SsoConnectionState>;
+  /** OpenID Connect: the IdP's issuer (discovery), the portal's client id there, and its secret sealed (AES-256-GCM). */
+  issuer: string | null;
+  clientId: string | null;
+  clientSecretEncrypted: string | null;
+  /** SAML: the IdP's metadata, as XML or a URL to fetch it from. */
+  idpMetadataXml: string | null;
+  idpMetadataUrl: string | null;
+  /** The IdP's claim or attribute names of the admin's e-mail (required) and names (null: not taken from the IdP). */
+  attributeEmail: string;
+  attributeFamilyName: string | null;
+  attributeGivenName: string | null;
+  trustIdpMfa: ColumnType<boolean, boolean | undefined, boolean>;
+  jitProvisioning: ColumnType<boolean, boolean | undefined, boolean>;
+  idpInitiated: ColumnType<boolean, boolean | undefined, boolean>;
+  createdAt: CreatedAt;
+  updatedAt: UpdatedAt;
+}
+
+/** An e-mail domain an organisation claims (migration 0100, domain/ssoDomains.ts): verified by a DNS TXT record. */
+export interface SsoDomainsTable {
+  id: string;
+  organizationId: number;
+  /** Lower-case ASCII (an IDN as punycode). */
+  domain: string;
+  /** The connection its admins go to; null: the organisation's only active one. */
+  connectionId: string | null;
+  verificationToken: string;
+  verifiedAt: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  requireSso: ColumnType<boolean, boolean | undefined, boolean>;
+  createdAt: CreatedAt;
+  updatedAt: UpdatedAt;
+}
+
 export interface Database {
   organizations: OrganizationsTable;
   admins: AdminsTable;
@@ -559,6 +604,8 @@ export interface Database {
   webauthnChallenges: WebauthnChallengesTable;
   deadlineReminders: DeadlineRemindersTable;
   jobLeases: JobLeasesTable;
+  ssoConnections: SsoConnectionsTable;
+  ssoDomains: SsoDomainsTable;
 }
 
 export type Organization = Selectable<OrganizationsTable>;

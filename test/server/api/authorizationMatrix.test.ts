@@ -67,6 +67,8 @@ const SUBSCRIPTION = {
 /** G0000001's first contact and billing contact in a URL (stored as 1): their public ids are known once the app runs. */
 const FIRST_CONTACT = '{first contact}';
 const FIRST_BILLING_CONTACT = '{first billing contact}';
+/** A single-sign-on connection's or domain's id that no organisation has (issue 45: random UUIDs). */
+const UNKNOWN_UUID = '00000000-0000-4000-8000-000000000000';
 /** Routes of G0000001's managers: the member and the sessions of another organisation are refused. */
 const MANAGERS_OF_ONE = (status: number) => ({ member: 403, manager: status, otherManager: 403, otherSession: 403 });
 
@@ -168,6 +170,27 @@ const MATRIX: Record<string, Row> = {
   'POST /api/v2/organizations/:orgId/billing_contacts': signedInRoute({ method: 'POST', url: '/api/v2/organizations/1/billing_contacts', payload: BILLING_CONTACT }, MANAGERS_OF_ONE(201)),
   'PATCH /api/v2/organizations/:orgId/billing_contacts/:id': signedInRoute({ method: 'PATCH', url: `/api/v2/organizations/1/billing_contacts/${FIRST_BILLING_CONTACT}`, payload: BILLING_CONTACT }, MANAGERS_OF_ONE(200)),
   'DELETE /api/v2/organizations/:orgId/billing_contacts/:id': signedInRoute({ method: 'DELETE', url: '/api/v2/organizations/1/billing_contacts/999999' }, MANAGERS_OF_ONE(404)),
+  // single sign-on with the organisation's own IdP (issue 45): G0000001's managers only. The manager's answers show they
+  // got past the access checks: a new draft connection and a pending domain (201), an id the organisation does not have (404)
+  'GET /api/v2/organizations/:orgId/sso_connections': signedInRoute({ url: '/api/v2/organizations/1/sso_connections' }, MANAGERS_OF_ONE(200)),
+  'POST /api/v2/organizations/:orgId/sso_connections': signedInRoute(
+    { method: 'POST', url: '/api/v2/organizations/1/sso_connections', payload: { protocol: 'saml', name: 'Matrix' } },
+    MANAGERS_OF_ONE(201),
+  ),
+  'GET /api/v2/organizations/:orgId/sso_connections/:connectionId': signedInRoute({ url: `/api/v2/organizations/1/sso_connections/${UNKNOWN_UUID}` }, MANAGERS_OF_ONE(404)),
+  'PATCH /api/v2/organizations/:orgId/sso_connections/:connectionId': signedInRoute(
+    { method: 'PATCH', url: `/api/v2/organizations/1/sso_connections/${UNKNOWN_UUID}`, payload: { state: 'paused' } },
+    MANAGERS_OF_ONE(404),
+  ),
+  'DELETE /api/v2/organizations/:orgId/sso_connections/:connectionId': signedInRoute({ method: 'DELETE', url: `/api/v2/organizations/1/sso_connections/${UNKNOWN_UUID}` }, MANAGERS_OF_ONE(404)),
+  'GET /api/v2/organizations/:orgId/sso_domains': signedInRoute({ url: '/api/v2/organizations/1/sso_domains' }, MANAGERS_OF_ONE(200)),
+  'POST /api/v2/organizations/:orgId/sso_domains': signedInRoute({ method: 'POST', url: '/api/v2/organizations/1/sso_domains', payload: { domain: 'matrix.example.com' } }, MANAGERS_OF_ONE(201)),
+  'POST /api/v2/organizations/:orgId/sso_domains/:domainId/verify': signedInRoute({ method: 'POST', url: `/api/v2/organizations/1/sso_domains/${UNKNOWN_UUID}/verify` }, MANAGERS_OF_ONE(404)),
+  'PATCH /api/v2/organizations/:orgId/sso_domains/:domainId': signedInRoute(
+    { method: 'PATCH', url: `/api/v2/organizations/1/sso_domains/${UNKNOWN_UUID}`, payload: { require_sso: false } },
+    MANAGERS_OF_ONE(404),
+  ),
+  'DELETE /api/v2/organizations/:orgId/sso_domains/:domainId': signedInRoute({ method: 'DELETE', url: `/api/v2/organizations/1/sso_domains/${UNKNOWN_UUID}` }, MANAGERS_OF_ONE(404)),
   // corporate subscriptions of G0000001 (demo: A000000101 updatable emba, A000000102 started newemba, A000000103 gls
   // with a class; A000000105 is G0000002's): managers only. The manager's answers show they got past the access checks
   // without changing anything: a dry run (200), 422 (the start date has passed; no class), 404 (unknown)

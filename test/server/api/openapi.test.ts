@@ -78,6 +78,16 @@ const SIGNED_IN = [
   'PATCH /api/v2/organizations/{orgId}/users/{userId}',
   'POST /api/v2/organizations/{orgId}/users/preview',
   'POST /api/v2/organizations/{orgId}/users/bulk_update',
+  'GET /api/v2/organizations/{orgId}/sso_connections',
+  'POST /api/v2/organizations/{orgId}/sso_connections',
+  'GET /api/v2/organizations/{orgId}/sso_connections/{connectionId}',
+  'PATCH /api/v2/organizations/{orgId}/sso_connections/{connectionId}',
+  'DELETE /api/v2/organizations/{orgId}/sso_connections/{connectionId}',
+  'GET /api/v2/organizations/{orgId}/sso_domains',
+  'POST /api/v2/organizations/{orgId}/sso_domains',
+  'POST /api/v2/organizations/{orgId}/sso_domains/{domainId}/verify',
+  'PATCH /api/v2/organizations/{orgId}/sso_domains/{domainId}',
+  'DELETE /api/v2/organizations/{orgId}/sso_domains/{domainId}',
   'GET /api/v2/services',
   'GET /api/v2/services/{id}',
   'GET /api/v2/service_groups',
@@ -195,6 +205,18 @@ describe('The OpenAPI document (/api/docs/json)', () => {
     expect(verify.security?.flatMap((requirement) => Object.keys(requirement))).to.deep.equal(['partnerAuth']);
     expect(document.components.securitySchemes.partnerAuth).to.include({ type: 'http', scheme: 'basic' });
     expect(errorCodes(verify, 401)).to.include.members([API_ERROR.invalidClient, API_ERROR.invalidSignature, API_ERROR.tokenExpired, API_ERROR.tokenUsed, API_ERROR.invalidToken]);
+  });
+
+  it("documents a single-sign-on connection's answer in snake_case: what to register at the IdP, the client secret only as client_secret_set (issue 45)", () => {
+    const created = document.paths['/api/v2/organizations/{orgId}/sso_connections']!.post!.responses['201']!.content!['application/json']!.schema as { properties: Record<string, { properties: Record<string, unknown> }> };
+    const connection = created.properties.sso_connection!.properties;
+    expect(connection).to.include.keys('id', 'protocol', 'name', 'state', 'redirect_uri', 'sp_entity_id', 'acs_url', 'sp_metadata_url', 'client_secret_set', 'attribute_mapping', 'etag');
+    expect(connection).to.not.have.any.keys('client_secret', 'client_secret_encrypted');
+    const verify = document.paths['/api/v2/organizations/{orgId}/sso_domains/{domainId}/verify']!.post!;
+    const domain = (verify.responses['200']!.content!['application/json']!.schema as { properties: Record<string, { properties: Record<string, unknown> }> }).properties.sso_domain!.properties;
+    expect(domain).to.include.keys('id', 'domain', 'verified', 'txt_record', 'connection_id', 'require_sso');
+    expect(verify.responses[422]?.content?.['application/json']?.schema).to.deep.equal({ $ref: '#/components/schemas/FieldErrors' });
+    expect(errorCodes(document.paths['/api/v2/organizations/{orgId}/sso_domains/{domainId}']!.patch!, 403)).to.include.members([API_ERROR.forbidden, API_ERROR.federatedSessionRequired]);
   });
 
   it('refers every form body to a component rendered from its schemas/ file (snake_case, same rules)', () => {

@@ -30,6 +30,7 @@ import * as m0093 from './0093_two_step_rule.js';
 import * as m0094 from './0094_passkeys.js';
 import * as m0095 from './0095_deadline_reminders.js';
 import * as m0098 from './0098_two_step_hardening.js';
+import * as m0100 from './0100_sso_connections.js';
 
 export const migrations: Record<string, Migration> = {
   '0001_initial': m0001,
@@ -59,6 +60,7 @@ export const migrations: Record<string, Migration> = {
   '0094_passkeys': m0094,
   '0095_deadline_reminders': m0095,
   '0098_two_step_hardening': m0098,
+  '0100_sso_connections': m0100,
 };
 
 export const migrationProvider: MigrationProvider = {

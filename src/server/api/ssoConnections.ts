@@ -1,0 +1,375 @@
+/**
+ * Single sign-on with the customer's own identity provider (issue 45), set up by the organisation's managers — not
+ * the single-sign-on GATEWAY to partner products (api/singleSignOn.ts):
+ *
+ *   GET    organizations/{orgId}/sso_connections                      → {ssoConnections} (at most 20, oldest first)
+ *   POST   organizations/{orgId}/sso_connections                      {protocol, name, …} → 201 {ssoConnection}, a draft
+ *   GET    organizations/{orgId}/sso_connections/{connectionId}       → {ssoConnection}
+ *   PATCH  organizations/{orgId}/sso_connections/{connectionId}       {…settings, state: on|paused} → {ssoConnection}
+ *   DELETE organizations/{orgId}/sso_connections/{connectionId}       → 204
+ *   GET    organizations/{orgId}/sso_domains                          → {ssoDomains} (at most 50, oldest first)
+ *   POST   organizations/{orgId}/sso_domains                          {domain} → 201 {ssoDomain}, its TXT record to publish
+ *   POST   organizations/{orgId}/sso_domains/{domainId}/verify        → {ssoDomain}, verified by its TXT record (else 422)
+ *   PATCH  organizations/{orgId}/sso_domains/{domainId}               {connection_id, require_sso} → {ssoDomain}
+ *   DELETE organizations/{orgId}/sso_domains/{domainId}               → 204
+ *
+ * Who: the organisation's managers (the session's organisation; members and others 403); an id the organisation does
+ * not have answers 404. Every write is in the trail (sso.*) and every changeable record answers its ETag, which a
+ * PATCH or DELETE with If-Match must still match (412; 428 under IF_MATCH_REQUIRED), as contacts do.
+ *
+ * A connection's client secret is never answered (`client_secret_set`). An issuer or metadata URL is https to a public
+ * address (domain/publicAddresses.ts); in demo mode http and loopback addresses too, where tests start their IdPs.
+ * Requiring single sign-on for a domain needs a session signed in through single sign-on within the last 10 minutes
+ * (the access token's amr has `fed`), so that nobody locks the organisation out with a connection that does not work.
+ */
+import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import type { FromSchema } from 'json-schema-to-ts';
+import {
+  ssoConnectionAnswerSchema,
+  ssoConnectionsAnswerSchema,
+  ssoDomainAnswerSchema,
+  ssoDomainsAnswerSchema,
+  SSO_PROTOCOLS,
+} from '../../common/api/ssoAnswers.js';
+import type { AuditAction } from '../../common/auditActions.js';
+import { API_ERROR, FIELD_ERROR, type FieldError } from '../../common/errorCodes.js';
+import { customerUrlProblem } from '../domain/publicAddresses.js';
+import {
+  createConnection,
+  deleteConnection,
+  findConnection,
+  listConnections,
+  MAX_CONNECTIONS,
+  shownConnection,
+  updateConnection,
+  type ConnectionChange,
+  type NewConnection,
+  type SsoWrite,
+} from '../domain/ssoConnections.js';
+import { addDomain, changeDomain, deleteDomain, listDomains, MAX_DOMAINS, normalizeDomain, txtResolver, verifyDomain, type DomainChange } from '../domain/ssoDomains.js';
+import { auditOf } from './audit.js';
+import { isReauthenticationExpired, requireManager, signedIn, useAuthentication, type SignedInAdmin } from './auth.js';
+import { ApiError } from './errors.js';
+import { TAG } from './openapi.js';
+import { conditionalWrite, etagHeader, preconditionFailed, preconditionOf, sendEtag } from './preconditions.js';
+import { errorAnswers, organizationParams, wire, type OrganizationParams } from './schemas.js';
+import { FormValidationError } from './validation.js';
+
+/** How recent a single-sign-on sign-in must be to require single sign-on (issue 45: within the last 10 minutes). */
+export const FEDERATED_SIGN_IN_WINDOW_SECONDS = 600;
+
+const orgId = organizationParams.properties.orgId;
+const uuid = { type: 'string', format: 'uuid' } as const;
+const connectionParams = { type: 'object', additionalProperties: false, properties: { orgId, connectionId: uuid }, required: ['orgId', 'connectionId'] } as const;
+const domainParams = { type: 'object', additionalProperties: false, properties: { orgId, domainId: uuid }, required: ['orgId', 'domainId'] } as const;
+type ConnectionParams = FromSchema<typeof connectionParams>;
+type DomainParams = FromSchema<typeof domainParams>;
+
+const url = (description: string) => ({ type: ['string', 'null'], minLength: 1, maxLength: 2048, description }) as const;
+const attributeName = { type: 'string', minLength: 1, maxLength: 255 } as const;
+
+/** The settings of a connection (camelCase: the wire's snake_case converted); on a change, only those sent change. */
+const settingsProperties = {
+  name: { type: 'string', minLength: 1, maxLength: 100 },
+  issuer: url('OpenID Connect: the issuer URL (https; its /.well-known/openid-configuration is read)'),
+  clientId: { type: ['string', 'null'], minLength: 1, maxLength: 255, description: "OpenID Connect: the portal's client id at the IdP" },
+  clientSecret: { type: 'string', minLength: 1, maxLength: 1024, description: 'OpenID Connect: the client secret (stored encrypted, never answered)' },
+  idpMetadataXml: { type: ['string', 'null'], minLength: 1, maxLength: 200_000, description: "SAML: the IdP's metadata XML (replaces a metadata URL)" },
+  idpMetadataUrl: url("SAML: the IdP's metadata URL (https; replaces metadata XML)"),
+  attributeMapping: {
+    type: 'object',
+    additionalProperties: false,
+    description: "the IdP's claim or attribute names; those not sent keep their value (on creation: the protocol's defaults)",
+    properties: { email: attributeName, familyName: { ...attributeName, type: ['string', 'null'] }, givenName: { ...attributeName, type: ['string', 'null'] } },
+  },
+  trustIdpMfa: { type: 'boolean', description: "the IdP's multi-factor sign-in satisfies the organisation's two-step rule" },
+  jitProvisioning: { type: 'boolean', description: 'create a member at the first sign-in of an address at a verified domain (default false)' },
+  idpInitiated: { type: 'boolean', description: 'SAML: accept sign-ins started at the IdP (default false)' },
+} as const;
+
+const newConnectionBody = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['protocol', 'name'],
+  properties: { protocol: { type: 'string', enum: SSO_PROTOCOLS }, ...settingsProperties },
+} as const;
+
+const connectionChangeBody = {
+  type: 'object',
+  additionalProperties: false,
+  properties: { ...settingsProperties, state: { type: 'string', enum: ['on', 'paused'], description: 'on: used for sign-in (its settings must be complete); paused' } },
+} as const;
+
+const newDomainBody = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['domain'],
+  properties: { domain: { type: 'string', minLength: 1, maxLength: 300, description: 'an e-mail domain (an internationalised one is stored as punycode)' } },
+} as const;
+
+const domainChangeBody = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    connectionId: { ...uuid, type: ['string', 'null'], description: "the connection its admins sign in through; null: the organisation's only active one" },
+    requireSso: { type: 'boolean', description: 'refuse the password and passkeys for addresses at the domain (turning it on needs a single-sign-on session)' },
+  },
+} as const;
+
+const ACCESS_ERRORS = { 403: [API_ERROR.forbidden] } as const;
+const RECORD_ERRORS = { 403: [API_ERROR.forbidden], 404: [API_ERROR.notFound] } as const;
+const LIMIT_ERRORS = { 403: [API_ERROR.forbidden], 409: [API_ERROR.limitReached] } as const;
+const DOMAIN_CHANGE_ERRORS = { 403: [API_ERROR.forbidden, API_ERROR.federatedSessionRequired], 404: [API_ERROR.notFound] } as const;
+const tags = [TAG.ssoConnections];
+const deleted = { 204: { description: 'Deleted', type: 'null' } } as const;
+
+/** Whether the session signed in through single sign-on within the window (the access token's amr, never the browser's word). */
+export function signedInThroughSso(admin: SignedInAdmin, nowMs = Date.now()): boolean {
+  // the token names no connection yet: once the sign-in through an IdP lands, its claim narrows this to the domain's connection
+  return (admin.amr?.includes('fed') ?? false) && !isReauthenticationExpired(admin, FEDERATED_SIGN_IN_WINDOW_SECONDS, nowMs);
+}
+
+/** The IdP URLs' field errors: https to a public address (demo mode: http and loopback too); metadata as XML or a URL, one at a time. */
+function settingsErrors(settings: ConnectionChange, demo: boolean): FieldError[] {
+  const errors: FieldError[] = [];
+  for (const [field, value] of [['issuer', settings.issuer], ['idp_metadata_url', settings.idpMetadataUrl]] as const) {
+    const problem = value ? customerUrlProblem(value, { demo }) : undefined;
+    if (problem) errors.push({ field, code: problem === 'invalid' ? FIELD_ERROR.invalid : FIELD_ERROR[problem], meta: {} });
+  }
+  if (settings.idpMetadataXml && settings.idpMetadataUrl) errors.push({ field: 'idp_metadata_url', code: FIELD_ERROR.invalid, meta: {} });
+  if (settings.idpMetadataXml && !isMetadataXml(settings.idpMetadataXml)) errors.push({ field: 'idp_metadata_xml', code: FIELD_ERROR.invalid, meta: {} });
+  return errors;
+}
+
+/** SAML metadata as far as it is read here: an EntityDescriptor, and no DOCTYPE (DESIGN §7: entities are a trap; the sign-in's parser refuses them too). */
+const isMetadataXml = (xml: string) => /<(?:[\w-]+:)?EntityDescriptor[\s>]/.test(xml) && !/<!DOCTYPE|<!ENTITY/i.test(xml);
+
+function refuseInvalid(errors: FieldError[]): void {
+  if (errors.length > 0) throw new FormValidationError(errors);
+}
+
+export const ssoConnectionsRoutes: FastifyPluginAsync = async (app) => {
+  useAuthentication(app);
+  const { db, config } = app;
+  const collection = '/organizations/:orgId/sso_connections';
+  const member = `${collection}/:connectionId`;
+  const domains = '/organizations/:orgId/sso_domains';
+  const domain = `${domains}/:domainId`;
+  const lookupTxt = txtResolver(config.sso.dnsServers);
+  const shown = shownConnection.bind(null, config.publicUrl);
+
+  /** A domain write's refusals as answers; its result otherwise. */
+  async function outcomeOf<Result>(request: FastifyRequest, write: SsoWrite<Result> | { outcome: 'federation_required' }, target: { type: string; id: string }): Promise<Result> {
+    switch (write.outcome) {
+      case 'done':
+        return write.result;
+      case 'not_found':
+        throw new ApiError(404, API_ERROR.notFound);
+      case 'stale':
+        throw await preconditionFailed(db, request, (request.params as OrganizationParams).orgId, target);
+      case 'invalid':
+        throw new FormValidationError(write.errors);
+      case 'limit':
+        throw new ApiError(409, API_ERROR.limitReached);
+      case 'federation_required':
+        throw new ApiError(403, API_ERROR.federatedSessionRequired, 'sign in through single sign-on (within the last 10 minutes) before requiring it');
+    }
+  }
+
+  // ---- connections
+
+  app.get<{ Params: OrganizationParams }>(
+    collection,
+    { schema: { tags, summary: `The organisation's single-sign-on connections, oldest first (a manager; at most ${MAX_CONNECTIONS})`, params: organizationParams, response: { 200: wire(ssoConnectionsAnswerSchema), ...errorAnswers(ACCESS_ERRORS) } } },
+    async (request) => {
+      await requireManager(db, signedIn(request), request.params.orgId);
+      return { ssoConnections: (await listConnections(db, request.params.orgId)).map(shown) };
+    },
+  );
+
+  app.get<{ Params: ConnectionParams }>(
+    member,
+    { schema: { tags, summary: 'One single-sign-on connection (a manager), its version in ETag', params: connectionParams, response: { 200: { ...wire(ssoConnectionAnswerSchema), headers: etagHeader }, ...errorAnswers(RECORD_ERRORS) } } },
+    async (request, reply) => {
+      await requireManager(db, signedIn(request), request.params.orgId);
+      const connection = await findConnection(db, request.params.orgId, request.params.connectionId);
+      if (!connection) throw new ApiError(404, API_ERROR.notFound);
+      sendEtag(reply, connection.etag);
+      return { ssoConnection: shown(connection) };
+    },
+  );
+
+  app.post<{ Params: OrganizationParams; Body: NewConnection }>(
+    collection,
+    {
+      config: { audit: ['sso.connectionCreated'] satisfies AuditAction[] },
+      schema: {
+        tags,
+        summary: `Add a single-sign-on connection, a draft (a manager; at most ${MAX_CONNECTIONS}): the answer has what to register at the IdP (OIDC redirect_uri; SAML sp_entity_id, acs_url, sp_metadata_url)`,
+        params: organizationParams,
+        body: newConnectionBody,
+        response: { 201: { ...wire(ssoConnectionAnswerSchema), headers: etagHeader }, ...errorAnswers(LIMIT_ERRORS) },
+      },
+    },
+    async (request, reply) => {
+      const { orgId } = request.params;
+      await requireManager(db, signedIn(request), orgId);
+      refuseInvalid(settingsErrors(request.body, config.demo));
+      const connection = await outcomeOf(request, await createConnection(db, orgId, request.body, auditOf(request, orgId)), { type: 'ssoConnection', id: '' });
+      request.log.info({ organizationId: orgId, connectionId: connection.id, protocol: connection.protocol }, 'single-sign-on connection added');
+      sendEtag(reply, connection.etag);
+      return reply.code(201).send({ ssoConnection: shown(connection) });
+    },
+  );
+
+  app.patch<{ Params: ConnectionParams; Body: ConnectionChange }>(
+    member,
+    {
+      config: { audit: ['sso.connectionChanged'] satisfies AuditAction[] },
+      schema: {
+        tags,
+        summary: 'Change a single-sign-on connection (a manager): the settings sent, or its state (on: its settings must be complete; paused); with If-Match, only the version named',
+        params: connectionParams,
+        headers: conditionalWrite.headers,
+        body: connectionChangeBody,
+        response: { 200: { ...wire(ssoConnectionAnswerSchema), headers: etagHeader }, ...errorAnswers(RECORD_ERRORS), ...conditionalWrite.answers },
+      },
+    },
+    async (request, reply) => {
+      const { orgId, connectionId } = request.params;
+      await requireManager(db, signedIn(request), orgId);
+      const precondition = preconditionOf(request, config.ifMatchRequired);
+      refuseInvalid(settingsErrors(request.body, config.demo));
+      const write = await updateConnection(db, orgId, connectionId, { settings: request.body, precondition }, auditOf(request, orgId));
+      const connection = await outcomeOf(request, write, { type: 'ssoConnection', id: connectionId });
+      if (request.body.state) request.log.info({ organizationId: orgId, connectionId, state: request.body.state }, 'single-sign-on connection state');
+      sendEtag(reply, connection.etag);
+      return { ssoConnection: shown(connection) };
+    },
+  );
+
+  app.delete<{ Params: ConnectionParams }>(
+    member,
+    {
+      config: { audit: ['sso.connectionDeleted', 'sso.domainChanged'] satisfies AuditAction[] },
+      schema: {
+        tags,
+        summary: 'Delete a single-sign-on connection (a manager): the domains it signed in stop requiring single sign-on; with If-Match, only the version named',
+        params: connectionParams,
+        headers: conditionalWrite.headers,
+        response: { ...deleted, ...errorAnswers(RECORD_ERRORS), ...conditionalWrite.answers },
+      },
+    },
+    async (request, reply) => {
+      const { orgId, connectionId } = request.params;
+      await requireManager(db, signedIn(request), orgId);
+      const write = await deleteConnection(db, orgId, connectionId, preconditionOf(request, config.ifMatchRequired), auditOf(request, orgId));
+      await outcomeOf(request, write, { type: 'ssoConnection', id: connectionId });
+      request.log.info({ organizationId: orgId, connectionId }, 'single-sign-on connection deleted');
+      return reply.code(204).send();
+    },
+  );
+
+  // ---- domains
+
+  app.get<{ Params: OrganizationParams }>(
+    domains,
+    { schema: { tags, summary: `The organisation's single-sign-on domains, oldest first (a manager; at most ${MAX_DOMAINS})`, params: organizationParams, response: { 200: wire(ssoDomainsAnswerSchema), ...errorAnswers(ACCESS_ERRORS) } } },
+    async (request) => {
+      await requireManager(db, signedIn(request), request.params.orgId);
+      return { ssoDomains: await listDomains(db, request.params.orgId) };
+    },
+  );
+
+  app.post<{ Params: OrganizationParams; Body: { domain: string } }>(
+    domains,
+    {
+      config: { audit: ['sso.domainAdded'] satisfies AuditAction[] },
+      schema: {
+        tags,
+        summary: `Claim an e-mail domain (a manager; at most ${MAX_DOMAINS}; no free-mail domain): the answer has the TXT record to publish, then verify`,
+        params: organizationParams,
+        body: newDomainBody,
+        response: { 201: { ...wire(ssoDomainAnswerSchema), headers: etagHeader }, ...errorAnswers(LIMIT_ERRORS) },
+      },
+    },
+    async (request, reply) => {
+      const { orgId } = request.params;
+      await requireManager(db, signedIn(request), orgId);
+      const name = normalizeDomain(request.body.domain);
+      if (!name) throw new FormValidationError([{ field: 'domain', code: FIELD_ERROR.invalid, meta: {} }]);
+      const added = await outcomeOf(request, await addDomain(db, orgId, name, config.sso.freeMailDomains, auditOf(request, orgId)), { type: 'ssoDomain', id: '' });
+      request.log.info({ organizationId: orgId, domainId: added.id }, 'single-sign-on domain added');
+      sendEtag(reply, added.etag);
+      return reply.code(201).send({ ssoDomain: added });
+    },
+  );
+
+  app.post<{ Params: DomainParams }>(
+    `${domain}/verify`,
+    {
+      config: { audit: ['sso.domainVerified'] satisfies AuditAction[] },
+      schema: {
+        tags,
+        summary: 'Verify a domain by its TXT record (a manager): 422 txtRecordMissing while it is not published, taken when another organisation verified it first',
+        params: domainParams,
+        response: { 200: { ...wire(ssoDomainAnswerSchema), headers: etagHeader }, ...errorAnswers(RECORD_ERRORS) },
+      },
+    },
+    async (request, reply) => {
+      const { orgId, domainId } = request.params;
+      await requireManager(db, signedIn(request), orgId);
+      const verified = await outcomeOf(request, await verifyDomain(db, orgId, domainId, lookupTxt, auditOf(request, orgId)), { type: 'ssoDomain', id: domainId });
+      request.log.info({ organizationId: orgId, domainId }, 'single-sign-on domain verified');
+      sendEtag(reply, verified.etag);
+      return { ssoDomain: verified };
+    },
+  );
+
+  app.patch<{ Params: DomainParams; Body: DomainChange }>(
+    domain,
+    {
+      config: { audit: ['sso.domainChanged'] satisfies AuditAction[] },
+      schema: {
+        tags,
+        summary: 'Route a domain to a connection, or require single sign-on for it (a manager; requiring it needs a session signed in through single sign-on within 10 minutes, the domain verified and its connection on); with If-Match, only the version named',
+        params: domainParams,
+        headers: conditionalWrite.headers,
+        body: domainChangeBody,
+        response: { 200: { ...wire(ssoDomainAnswerSchema), headers: etagHeader }, ...errorAnswers(DOMAIN_CHANGE_ERRORS), ...conditionalWrite.answers },
+      },
+    },
+    async (request, reply) => {
+      const admin = signedIn(request);
+      const { orgId, domainId } = request.params;
+      await requireManager(db, admin, orgId);
+      const precondition = preconditionOf(request, config.ifMatchRequired);
+      const write = await changeDomain(db, orgId, domainId, { settings: request.body, precondition, federated: signedInThroughSso(admin) }, auditOf(request, orgId));
+      const changed = await outcomeOf(request, write, { type: 'ssoDomain', id: domainId });
+      request.log.info({ organizationId: orgId, domainId, requireSso: changed.requireSso }, 'single-sign-on domain changed');
+      sendEtag(reply, changed.etag);
+      return { ssoDomain: changed };
+    },
+  );
+
+  app.delete<{ Params: DomainParams }>(
+    domain,
+    {
+      config: { audit: ['sso.domainDeleted'] satisfies AuditAction[] },
+      schema: {
+        tags,
+        summary: 'Delete a single-sign-on domain (a manager); with If-Match, only the version named',
+        params: domainParams,
+        headers: conditionalWrite.headers,
+        response: { ...deleted, ...errorAnswers(RECORD_ERRORS), ...conditionalWrite.answers },
+      },
+    },
+    async (request, reply) => {
+      const { orgId, domainId } = request.params;
+      await requireManager(db, signedIn(request), orgId);
+      await outcomeOf(request, await deleteDomain(db, orgId, domainId, preconditionOf(request, config.ifMatchRequired), auditOf(request, orgId)), { type: 'ssoDomain', id: domainId });
+      request.log.info({ organizationId: orgId, domainId }, 'single-sign-on domain deleted');
+      return reply.code(204).send();
+    },
+  );
+};
