@@ -9,33 +9,35 @@
  */
 import net from 'node:net';
 
-/** IANA's special-purpose ranges and the private ones: no public server is there. */
-const NOT_PUBLIC = new net.BlockList();
+/**
+ * IANA's special-purpose ranges and the private ones: no public server is there. One list per family: Node's
+ * BlockList checks an IPv4 address against IPv6 rules too (as IPv4-mapped), which would refuse every IPv4 address.
+ */
+const NOT_PUBLIC_V4 = new net.BlockList();
 for (const [address, prefix] of [
   ['0.0.0.0', 8], ['10.0.0.0', 8], ['100.64.0.0', 10], ['127.0.0.0', 8], ['169.254.0.0', 16], ['172.16.0.0', 12], ['192.0.0.0', 24],
   ['192.0.2.0', 24], ['192.31.196.0', 24], ['192.52.193.0', 24], ['192.88.99.0', 24], ['192.168.0.0', 16], ['192.175.48.0', 24],
   ['198.18.0.0', 15], ['198.51.100.0', 24], ['203.0.113.0', 24], ['224.0.0.0', 4], ['240.0.0.0', 4],
-] as const) NOT_PUBLIC.addSubnet(address, prefix, 'ipv4');
+] as const) NOT_PUBLIC_V4.addSubnet(address, prefix, 'ipv4');
 // IPv4-compatible, -mapped, NAT64 and 6to4 forms are refused whole: they reach IPv4 addresses by another name
+const NOT_PUBLIC_V6 = new net.BlockList();
 for (const [address, prefix] of [
   ['::', 96], ['::ffff:0:0', 96], ['64:ff9b::', 96], ['64:ff9b:1::', 48], ['100::', 64], ['2001::', 23], ['2001:db8::', 32], ['2002::', 16],
   ['fc00::', 7], ['fe80::', 10], ['fec0::', 10], ['ff00::', 8],
-] as const) NOT_PUBLIC.addSubnet(address, prefix, 'ipv6');
-
-const LOOPBACK = new net.BlockList();
-LOOPBACK.addSubnet('127.0.0.0', 8, 'ipv4');
-LOOPBACK.addAddress('::1', 'ipv6');
+] as const) NOT_PUBLIC_V6.addSubnet(address, prefix, 'ipv6');
 
 /** An IP address (without brackets) on the public internet. */
 export function isPublicAddress(address: string): boolean {
   const family = net.isIP(address);
-  return family !== 0 && !NOT_PUBLIC.check(address, family === 4 ? 'ipv4' : 'ipv6');
+  if (family === 4) return !NOT_PUBLIC_V4.check(address, 'ipv4');
+  return family === 6 && !NOT_PUBLIC_V6.check(address, 'ipv6');
 }
 
 /** An IP address (without brackets) of this machine's loopback. */
 export function isLoopbackAddress(address: string): boolean {
   const family = net.isIP(address);
-  return family !== 0 && LOOPBACK.check(address, family === 4 ? 'ipv4' : 'ipv6');
+  if (family === 4) return address.startsWith('127.');
+  return family === 6 && /^(0{0,4}:){2,7}0{0,3}1$|^::1$/.test(address);
 }
 
 /** Names that never resolve to a public server (RFC 6761, 6762, 8375; ICANN's .internal). */
