@@ -13,6 +13,12 @@
  * /oidc/interaction/:uid/two_step for a passkey, a code of the app or a recovery code (codes counted with the password's
  * attempts); only then is the sign-in made, its `amr` saying how (pwd, otp or hwk, mfa). 'Sign in with a passkey'
  * (/oidc/interaction/:uid/passkey) signs in with a discoverable passkey alone (hwk, user, mfa).
+ *
+ * Single sign-on (issue 45, OpenID Connect): 'Continue with single sign-on' (the form's second button) sends an address
+ * at a verified domain whose connection is on to its IdP (federation.ts); the IdP answers at /oidc/federation/callback,
+ * which goes back to /oidc/interaction/:uid/federation (the interaction's cookie: the same browser), and the sign-in is
+ * made for the connection's organisation with amr fed (and mfa when the connection trusts the IdP's second factor).
+ * Addresses at a domain that requires single sign-on are refused the password and passkeys.
  */
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -36,6 +42,19 @@ import { deletePendingSecondStep, findPendingSecondStep, savePendingSecondStep, 
 import { ASSETS_PATH, errorPage, organizationPage, passkeyPage, pickLanguage, secondStepPage, signinPage } from './pages.js';
 import { controlCharacterError, formHasControlCharacter } from '../api/controlCharacters.js';
 import { actingAs } from '../api/audit.js';
+import type { AuditTrail } from '../domain/audit.js';
+import {
+  activeConnection,
+  beginFederation,
+  completeFederation,
+  configurationOf,
+  FEDERATION_CALLBACK_PATH,
+  federatedAdmin,
+  homeRealmOf,
+  takePendingFederation,
+  usableOidc,
+  type FederationConnection,
+} from './federation.js';
 
 type Interaction = Awaited<ReturnType<Provider['interactionDetails']>>;
 type AdapterClass = new (model: string) => import('oidc-provider').Adapter;
@@ -151,8 +170,17 @@ export const interactionRoutes =
       );
     }
 
-    /** A new grant of the requested scopes for the chosen organisation, a sign-in for it (recordSignIn); returns its id. */
-    async function grantFor(request: FastifyRequest, interaction: Interaction, accountId: string, affiliation: Affiliation): Promise<string> {
+    /**
+     * A new grant of the requested scopes for the chosen organisation, a sign-in for it (recordSignIn); returns its id.
+     * A sign-in through single sign-on keeps its connection with the grant, and the trail's entry names it.
+     */
+    async function grantFor(
+      request: FastifyRequest,
+      interaction: Interaction,
+      accountId: string,
+      affiliation: Affiliation,
+      federated?: { connection: FederationConnection; activated: boolean },
+    ): Promise<string> {
       const requested = String(interaction.params.scope ?? '')
         .split(' ')
         .filter((scope) => (SUPPORTED_SCOPES as readonly string[]).includes(scope));
@@ -161,11 +189,22 @@ export const interactionRoutes =
       const apiScopes = requested.filter((scope) => (API_SCOPES as readonly string[]).includes(scope));
       if (apiScopes.length > 0) grant.addResourceScope(audience, apiScopes.join(' '));
       const grantId = await grant.save();
-      await saveOrganizationChoice(Adapter, grantId, accountId, { organizationId: affiliation.organization.id, gloplaId: affiliation.organization.gloplaId }, grantTtl);
+      const choice = { organizationId: affiliation.organization.id, gloplaId: affiliation.organization.gloplaId, ...(federated ? { ssoConnectionId: federated.connection.id } : {}) };
+      await saveOrganizationChoice(Adapter, grantId, accountId, choice, grantTtl);
       // the trail of the chosen organisation only (the session is for it alone)
       const { organization, admin } = affiliation;
-      await recordSignIn(db, { id: Number(accountId), email: admin.email }, organization.id, actingAs(request, Number(accountId), organization.id));
+      const trail = actingAs(request, Number(accountId), organization.id);
+      await recordSignIn(db, { id: Number(accountId), email: admin.email }, organization.id, federated ? namingConnection(trail, federated) : trail);
       return grantId;
+    }
+
+    /** The trail's sign-in entry naming the connection it came through (and an invited admin activated by it). */
+    function namingConnection(trail: AuditTrail, federated: { connection: FederationConnection; activated: boolean }): AuditTrail {
+      const changes = {
+        ssoConnection: { before: null, after: `${federated.connection.name} (${federated.connection.id})` },
+        ...(federated.activated ? { activated: { before: false, after: true } } : {}),
+      };
+      return { record: (trx, entry) => trail.record(trx, { ...entry, changes: { ...entry.changes, ...changes } }) };
     }
 
     /** The organisation to take without asking, if any. */
@@ -258,7 +297,13 @@ export const interactionRoutes =
       const body = request.body ?? {};
       const email = typeof body.email === 'string' ? body.email.trim() : '';
       const password = typeof body.password === 'string' ? body.password : '';
+      if (body.sso !== undefined) return toIdentityProvider(request, reply, interaction, email, language, explicit);
       if (email === '' || password === '') return renderSignin(reply, interaction, language, explicit, 400, { email, error: { kind: 'required' } });
+      // the domain's rule, not the account's: the answer tells nothing of whether the address has an account
+      if ((await homeRealmOf(db, email))?.requireSso) {
+        request.log.info({ event: 'signin_sso_required' }, 'sign-in refused: the domain requires single sign-on');
+        return renderSignin(reply, interaction, language, explicit, 403, { email, error: { kind: 'ssoRequired' } });
+      }
 
       const keys = { account: normalizeEmail(email).slice(0, 200), address: request.ip };
       const locked = (until: Date) => renderSignin(reply, interaction, language, explicit, 429, { email, error: { kind: 'locked', minutes: minutesUntil(until) } });
@@ -293,6 +338,68 @@ export const interactionRoutes =
       await recordSuccess(db, keys);
       app.metrics.signins.inc({ outcome: 'succeeded' });
       return signedIn(request, reply, interaction, { accountId: String(admin.id), ts: epochNow(), amr: ['pwd'] });
+    });
+
+    /** 'Continue with single sign-on': the IdP of the address's verified domain, when its connection is on. */
+    async function toIdentityProvider(request: FastifyRequest, reply: FastifyReply, interaction: Interaction, email: string, language: Language, explicit: boolean) {
+      if (email === '') return renderSignin(reply, interaction, language, explicit, 400, { error: { kind: 'ssoEmailRequired' } });
+      const connection = (await homeRealmOf(db, email))?.connection;
+      if (!usableOidc(connection)) return renderSignin(reply, interaction, language, explicit, 400, { email, error: { kind: 'ssoUnavailable' } });
+      try {
+        const configuration = await configurationOf(db, connection, config.demo);
+        const redirectUri = `${config.publicUrl}${FEDERATION_CALLBACK_PATH}`;
+        const url = await beginFederation(db, Adapter, { configuration, connectionId: connection.id, interactionUid: interaction.uid, redirectUri, loginHint: email });
+        return reply.redirect(url.href, 303);
+      } catch (error) {
+        request.log.warn({ event: 'signin_federation_failed', err: error }, 'single sign-on could not start');
+        return html(reply, 502, errorPage(language, config.publicUrl, 'federation'));
+      }
+    }
+
+    // the IdP's answer (the redirect_uri a connection registers): back to the interaction that sent the browser there,
+    // whose cookie (its path is the interaction's) shows it is the same browser
+    app.get(FEDERATION_CALLBACK_PATH, { config: { audit: [] } }, async (request, reply) => {
+      const query = (request.query ?? {}) as Record<string, unknown>;
+      const state = typeof query.state === 'string' ? query.state : '';
+      const pending = state && (await new Adapter('FederationRequest').find(state));
+      const uid = pending && typeof pending.interactionUid === 'string' ? pending.interactionUid : undefined;
+      if (!uid) return expired(request, reply);
+      const search = new URL(request.url, 'http://callback').search;
+      return reply.redirect(`${interactionPath(uid)}/federation${search}`, 303);
+    });
+
+    app.get<{ Params: { uid: string } }>(`${ISSUER_PATH}/interaction/:uid/federation`, { config: { audit: ['signIn.succeeded'] } }, async (request, reply) => {
+      const interaction = await details(request, reply, request.params.uid);
+      const query = (request.query ?? {}) as Record<string, unknown>;
+      const state = typeof query.state === 'string' ? query.state : '';
+      // taken once whatever follows: a replayed answer finds nothing
+      const pending = interaction && interaction.prompt.name === 'login' ? await takePendingFederation(db, state) : undefined;
+      if (!interaction || !pending || pending.interactionUid !== interaction.uid) return expired(request, reply);
+      const { language } = languageFor(request, interaction);
+      const refused = (reason: unknown) => {
+        request.log.info({ event: 'signin_federation_refused', reason: reason instanceof Error ? reason.message : String(reason) }, 'single sign-on refused');
+        app.metrics.signins.inc({ outcome: 'failed' });
+        return html(reply, 400, errorPage(language, config.publicUrl, 'federation'));
+      };
+      try {
+        const connection = await activeConnection(db, pending.connectionId);
+        if (!usableOidc(connection)) return refused('connection not on');
+        const configuration = await configurationOf(db, connection, config.demo);
+        const callbackUrl = new URL(`${config.publicUrl}${FEDERATION_CALLBACK_PATH}${new URL(request.url, 'http://callback').search}`);
+        const identity = await completeFederation(configuration, { callbackUrl, state, pending, emailClaim: connection.attributeEmail });
+        const admin = await federatedAdmin(db, connection, identity.email);
+        // an invited admin activates by this sign-in, with no password of the portal's
+        const activated = !admin.activatedAt && (await db.updateTable('admins').set({ activatedAt: new Date() }).where('id', '=', admin.id).where('activatedAt', 'is', null).executeTakeFirst()).numUpdatedRows > 0n;
+        const amr = connection.trustIdpMfa && identity.multiFactor ? ['fed', 'mfa'] : ['fed'];
+        const affiliation = (await affiliationsOfAdmin(db, admin.id)).find((candidate) => candidate.organization.id === connection.organizationId);
+        if (!affiliation) return refused('no affiliation');
+        app.metrics.signins.inc({ outcome: 'succeeded' });
+        const login = { accountId: String(admin.id), ts: epochNow(), amr, acr: amr.includes('mfa') ? ACR.twoStep : ACR.password, remember: true };
+        const grantId = await grantFor(request, interaction, String(admin.id), affiliation, { connection, activated });
+        return finish(request, reply, { login, select_account: { organizationId: affiliation.organization.id }, consent: { grantId } }, false);
+      } catch (error) {
+        return refused(error);
+      }
     });
 
     /** The sign-in is made (RFC 8176 `amr` says how): the organisation next, chosen at once when it can be. */
@@ -450,6 +557,10 @@ export const interactionRoutes =
           app.metrics.signins.inc({ outcome: 'failed' });
           if (pending) return renderSecondStep(reply, { interaction, pending }, language, explicit, 401, { kind: 'invalid' });
           return renderPasskeyPage(reply, interaction, language, explicit, 401);
+        }
+        if ((await homeRealmOf(db, admin.email))?.requireSso) {
+          request.log.info({ event: 'signin_sso_required' }, 'passkey sign-in refused: the domain requires single sign-on');
+          return renderSignin(reply, interaction, language, explicit, 403, { email: admin.email, error: { kind: 'ssoRequired' } });
         }
         if (pending) {
           await deletePendingSecondStep(Adapter, interaction.uid);

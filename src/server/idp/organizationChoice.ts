@@ -14,6 +14,8 @@ export interface OrganizationChoice {
   gloplaId: string;
   /** Epoch seconds of the session's last second step, when the session was not made by a sign-in (see above). */
   secondStepAt?: number;
+  /** The single-sign-on connection the session was signed in through (issue 45): the access token's `sso_connection`. */
+  ssoConnectionId?: string;
 }
 
 type AdapterClass = new (model: string) => Adapter;
@@ -33,6 +35,11 @@ export async function saveOrganizationChoice(
 export async function findOrganizationChoice(Adapter: AdapterClass, grantId: string): Promise<OrganizationChoice | undefined> {
   const payload = (await new Adapter(ORGANIZATION_CHOICE_MODEL).find(grantId)) as Partial<OrganizationChoice> | undefined;
   if (!payload || typeof payload.organizationId !== 'number' || typeof payload.gloplaId !== 'string') return undefined;
-  const { organizationId, gloplaId, secondStepAt } = payload;
-  return { organizationId, gloplaId, ...(typeof secondStepAt === 'number' ? { secondStepAt } : {}) };
+  const { organizationId, gloplaId, secondStepAt, ssoConnectionId } = payload;
+  return {
+    organizationId,
+    gloplaId,
+    ...(typeof secondStepAt === 'number' ? { secondStepAt } : {}),
+    ...(typeof ssoConnectionId === 'string' ? { ssoConnectionId } : {}),
+  };
 }

@@ -93,7 +93,15 @@ export interface SigninPageOptions {
   publicUrl: string;
   email?: string;
   /** 'invalid' | 'required' | { lockedMinutes } | 'secondStepRestart' (too many wrong codes: the password again). */
-  error?: { kind: 'invalid' } | { kind: 'required' } | { kind: 'secondStepRestart' } | { kind: 'locked'; minutes: number };
+  error?:
+    | { kind: 'invalid' }
+    | { kind: 'required' }
+    | { kind: 'secondStepRestart' }
+    | { kind: 'locked'; minutes: number }
+    /** Single sign-on (issue 45): required for the address's domain; not set up for it; no e-mail typed. */
+    | { kind: 'ssoRequired' }
+    | { kind: 'ssoUnavailable' }
+    | { kind: 'ssoEmailRequired' };
   /** error_message_key of the authorisation request (e.g. no_organization_affiliation). */
   messageKey?: string;
   /** 'Sign in with a passkey' (issue 29): the page signing in with a discoverable credential, no password. */
@@ -113,7 +121,13 @@ export function signinPage(options: SigninPageOptions): string {
         ? t('required')
         : error.kind === 'secondStepRestart'
           ? t('twoStep.restart')
-          : t('invalidCredentials');
+          : error.kind === 'ssoRequired'
+            ? t('sso.required')
+            : error.kind === 'ssoUnavailable'
+              ? t('sso.unavailable')
+              : error.kind === 'ssoEmailRequired'
+                ? t('sso.emailRequired')
+                : t('invalidCredentials');
   const message = options.messageKey
     ? t(`messages.${options.messageKey}`) === `messages.${options.messageKey}`
       ? t('messages.unknown')
@@ -135,6 +149,8 @@ ${errorText ? `<p class="idp-error" id="signin-error" role="alert">${escapeHtml(
     <input id="password" name="password" type="password" autocomplete="current-password" required maxlength="128"${options.email ? ' autofocus' : ''}${describedBy}${invalid}>
   </div>
   <button type="submit" class="idp-button idp-button--primary">${escapeHtml(t('submit'))}</button>
+  <p class="idp-detail">${escapeHtml(t('sso.lead'))}</p>
+  <button type="submit" class="idp-button" name="sso" value="1" formnovalidate>${escapeHtml(t('sso.continue'))}</button>
 </form>
 <ul class="idp-links">
   ${options.passkeyUrl ? `<li><a href="${escapeHtml(options.passkeyUrl)}">${escapeHtml(t('passkey.signIn'))}</a></li>` : ''}
@@ -278,7 +294,7 @@ export function logoutDonePage(language: Language, publicUrl: string): string {
   return layout({ language, title: t('logout.title'), body });
 }
 
-export function errorPage(language: Language, publicUrl: string, kind: 'expired' | 'generic', detail?: string): string {
+export function errorPage(language: Language, publicUrl: string, kind: 'expired' | 'generic' | 'federation', detail?: string): string {
   const t = translator(language);
   const body = `<h1>${escapeHtml(t('error.title'))}</h1>
 <p class="idp-error" role="alert">${escapeHtml(t(`error.${kind}`))}</p>

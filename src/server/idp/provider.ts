@@ -219,6 +219,8 @@ export function createProvider({ config, db, keys, log }: ProviderDeps): Provide
         ...(amr !== undefined ? { amr } : {}),
         ...(mfaTime !== undefined ? { mfa_time: mfaTime } : {}),
         ...(choice ? { glopla_id: choice.gloplaId } : {}),
+        // the connection a single-sign-on session came through (issue 45): require_sso is turned on from it alone
+        ...(choice?.ssoConnectionId ? { sso_connection: choice.ssoConnectionId } : {}),
       };
     },
     issueRefreshToken: async (_ctx, client) => client.grantTypeAllowed('refresh_token'),

@@ -1,0 +1,239 @@
+/**
+ * Signing in through an organisation's own OpenID Connect identity provider (issue 45): home-realm discovery from the
+ * typed e-mail, the authorisation request (code flow, PKCE S256, state, nonce) and the callback's checks, with
+ * openid-client (the relying party of oidc-provider's author). The pages and the sign-in itself are interactions.ts'.
+ *
+ * The request's secrets are kept server-side through the provider's adapter as the model 'FederationRequest', keyed by
+ * the state, for 10 minutes, naming the interaction that started it: the callback takes them once (deleted as they are
+ * read, so a replayed state finds nothing) and then goes back to that interaction, whose cookie proves the same browser.
+ *
+ * The IdP is an address the customer chose: every request to it (discovery, token, keys) goes only to public addresses,
+ * to the address checked (no second lookup), without redirects, with a time limit; in demo mode loopback http too.
+ */
+import dns from 'node:dns';
+import net from 'node:net';
+import { sql } from 'kysely';
+import * as client from 'openid-client';
+import { Agent, fetch as undiciFetch } from 'undici';
+import { ISSUER_PATH } from '../../common/identity.js';
+import type { Db } from '../db/index.js';
+import { normalizeEmail } from '../domain/admins.js';
+import { defaultConnectionId } from '../domain/ssoConnections.js';
+import { openClientSecret } from '../domain/ssoSecrets.js';
+import { isLoopbackAddress, isPublicAddress } from '../domain/publicAddresses.js';
+
+export const FEDERATION_CALLBACK_PATH = `${ISSUER_PATH}/federation/callback`;
+const MODEL = 'FederationRequest';
+const REQUEST_TTL_SECONDS = 10 * 60;
+const TIMEOUT_MS = 10_000;
+/** The ID token's signing algorithms accepted (never none nor a shared-secret HMAC). */
+export const ID_TOKEN_ALGORITHMS = ['RS256', 'PS256', 'ES256'] as const;
+
+/** A connection as the sign-in uses it. */
+export interface FederationConnection {
+  id: string;
+  organizationId: number;
+  name: string;
+  protocol: 'saml' | 'oidc';
+  state: 'draft' | 'on' | 'paused';
+  issuer: string | null;
+  clientId: string | null;
+  clientSecretEncrypted: string | null;
+  attributeEmail: string;
+  trustIdpMfa: boolean;
+}
+
+/** Where an e-mail's domain signs in: its verified domain's connection (if any), and whether the domain requires it. */
+export interface HomeRealm {
+  requireSso: boolean;
+  connection?: FederationConnection;
+}
+
+export const domainOf = (email: string) => normalizeEmail(email).split('@').pop() ?? '';
+
+async function connectionById(db: Db, id: string): Promise<FederationConnection | undefined> {
+  return db
+    .selectFrom('ssoConnections')
+    .select(['id', 'organizationId', 'name', 'protocol', 'state', 'issuer', 'clientId', 'clientSecretEncrypted', 'attributeEmail', 'trustIdpMfa'])
+    .where('id', '=', id)
+    .executeTakeFirst();
+}
+
+/** The verified domain of the e-mail and the connection it routes to (its own, else the organisation's only active one). */
+export async function homeRealmOf(db: Db, email: string): Promise<HomeRealm | undefined> {
+  const domain = domainOf(email);
+  if (!domain) return undefined;
+  const row = await db
+    .selectFrom('ssoDomains')
+    .select(['organizationId', 'connectionId', 'requireSso'])
+    .where('domain', '=', domain)
+    .where('verifiedAt', 'is not', null)
+    .executeTakeFirst();
+  if (!row) return undefined;
+  const connectionId = row.connectionId ?? (await defaultConnectionId(db, row.organizationId));
+  const connection = connectionId ? await connectionById(db, connectionId) : undefined;
+  return { requireSso: row.requireSso, ...(connection ? { connection } : {}) };
+}
+
+/** A connection the sign-in may go through now: on, OpenID Connect, complete. */
+export const usableOidc = (connection: FederationConnection | undefined): connection is FederationConnection & { issuer: string; clientId: string; clientSecretEncrypted: string } =>
+  connection?.state === 'on' && connection.protocol === 'oidc' && !!connection.issuer && !!connection.clientId && !!connection.clientSecretEncrypted;
+
+export class FederationRefused extends Error {
+  constructor(readonly reason: string) {
+    super(`federated sign-in refused: ${reason}`);
+    this.name = 'FederationRefused';
+  }
+}
+
+/** The host's one address to connect to, when every address it has is allowed. */
+async function allowedAddress(hostname: string, allowLoopback: boolean): Promise<{ address: string; family: number }> {
+  const host = hostname.replace(/^\[(.*)\]$/, '$1');
+  const addresses = net.isIP(host) !== 0 ? [host] : (await dns.promises.lookup(host, { all: true, verbatim: true })).map((answer) => answer.address);
+  const allowed = (address: string) => isPublicAddress(address) || (allowLoopback && isLoopbackAddress(address));
+  if (addresses.length === 0 || !addresses.every(allowed)) throw new FederationRefused('private address');
+  return { address: addresses[0]!, family: net.isIP(addresses[0]!) };
+}
+
+/** openid-client's fetch: public addresses only (loopback in demo mode), pinned to the address checked, no redirects. */
+export function guardedCustomFetch(allowLoopback: boolean): client.CustomFetch {
+  return async (url, options) => {
+    const target = new URL(url);
+    if (target.protocol !== 'https:' && !(allowLoopback && target.protocol === 'http:')) throw new FederationRefused('https required');
+    const { address, family } = await allowedAddress(target.hostname, allowLoopback);
+    const dispatcher = new Agent({ connect: { lookup: (_host, _options, callback) => callback(null, [{ address, family }]), timeout: TIMEOUT_MS } });
+    try {
+      const answer = await undiciFetch(url, { ...(options as object), redirect: 'manual', dispatcher, signal: AbortSignal.timeout(TIMEOUT_MS) } as never);
+      // read whole before the agent closes (discovery documents, keys and token answers are small)
+      const body = await answer.arrayBuffer();
+      return new Response(body, { status: answer.status, statusText: answer.statusText, headers: answer.headers as unknown as Headers });
+    } finally {
+      dispatcher.destroy().catch(() => undefined);
+    }
+  };
+}
+
+/** The relying party's configuration at the connection's IdP (discovery; the issuer must be the one configured). */
+export async function configurationOf(db: Db, connection: FederationConnection & { issuer: string; clientId: string; clientSecretEncrypted: string }, demo: boolean) {
+  const secret = await openClientSecret(db, connection.id, connection.clientSecretEncrypted);
+  const issuer = new URL(connection.issuer);
+  const loopbackHttp = demo && issuer.protocol === 'http:';
+  const configuration = await client.discovery(issuer, connection.clientId, undefined, client.ClientSecretPost(secret), {
+    [client.customFetch]: guardedCustomFetch(demo),
+    timeout: TIMEOUT_MS / 1000,
+    ...(loopbackHttp ? { execute: [client.allowInsecureRequests] } : {}),
+  });
+  configuration[client.customFetch] = guardedCustomFetch(demo);
+  return configuration;
+}
+
+/** What the callback needs of the request it answers. */
+export interface PendingFederation {
+  interactionUid: string;
+  connectionId: string;
+  codeVerifier: string;
+  nonce: string;
+}
+
+/** The authorisation request to the IdP; its secrets kept for the callback. */
+export async function beginFederation(
+  db: Db,
+  Adapter: new (model: string) => import('oidc-provider').Adapter,
+  input: { configuration: client.Configuration; connectionId: string; interactionUid: string; redirectUri: string; loginHint: string },
+): Promise<URL> {
+  const codeVerifier = client.randomPKCECodeVerifier();
+  const state = client.randomState();
+  const nonce = client.randomNonce();
+  const pending: PendingFederation = { interactionUid: input.interactionUid, connectionId: input.connectionId, codeVerifier, nonce };
+  await new Adapter(MODEL).upsert(state, { ...pending } as never, REQUEST_TTL_SECONDS);
+  return client.buildAuthorizationUrl(input.configuration, {
+    redirect_uri: input.redirectUri,
+    scope: 'openid email profile',
+    response_type: 'code',
+    code_challenge: await client.calculatePKCECodeChallenge(codeVerifier),
+    code_challenge_method: 'S256',
+    state,
+    nonce,
+    login_hint: input.loginHint,
+  });
+}
+
+/** The request a state names, taken once: deleted in the statement that reads it (a replayed state finds nothing). */
+export async function takePendingFederation(db: Db, state: string): Promise<PendingFederation | undefined> {
+  if (!/^[A-Za-z0-9_-]{16,128}$/.test(state)) return undefined;
+  const row = await db
+    .deleteFrom('idpPayloads')
+    .where('model', '=', MODEL)
+    .where('id', '=', state)
+    .where((eb) => eb.or([eb('expiresAt', 'is', null), eb('expiresAt', '>', sql<Date>`now()`)]))
+    .returning('payload')
+    .executeTakeFirst();
+  if (!row) return undefined;
+  const payload = (typeof row.payload === 'string' ? JSON.parse(row.payload) : row.payload) as Partial<PendingFederation>;
+  const { interactionUid, connectionId, codeVerifier, nonce } = payload;
+  if (typeof interactionUid !== 'string' || typeof connectionId !== 'string' || typeof codeVerifier !== 'string' || typeof nonce !== 'string') return undefined;
+  return { interactionUid, connectionId, codeVerifier, nonce };
+}
+
+/** What the IdP asserted, once every check passed. */
+export interface FederatedIdentity {
+  email: string;
+  /** The IdP says the admin used more than one factor (its `amr` or `acr`). */
+  multiFactor: boolean;
+}
+
+const MULTI_FACTOR_AMR = new Set(['mfa', 'otp', 'hwk', 'swk', 'sc']);
+const MULTI_FACTOR_ACR = /mfa|multi-?factor|phr|phrh|silver|gold/i;
+
+/**
+ * The code exchanged and the ID token checked (openid-client: issuer, audience and azp, nonce, signature, expiry;
+ * then the algorithm allowlist), and the e-mail read from the connection's claim (email_verified must not be false).
+ */
+export async function completeFederation(
+  configuration: client.Configuration,
+  input: { callbackUrl: URL; state: string; pending: PendingFederation; emailClaim: string },
+): Promise<FederatedIdentity> {
+  const tokens = await client.authorizationCodeGrant(configuration, input.callbackUrl, {
+    pkceCodeVerifier: input.pending.codeVerifier,
+    expectedState: input.state,
+    expectedNonce: input.pending.nonce,
+    idTokenExpected: true,
+  });
+  const idToken = tokens.id_token ?? '';
+  const header = JSON.parse(Buffer.from(idToken.split('.')[0] ?? '', 'base64url').toString('utf8') || '{}') as { alg?: string };
+  if (!(ID_TOKEN_ALGORITHMS as readonly string[]).includes(header.alg ?? '')) throw new FederationRefused(`id token algorithm ${header.alg}`);
+  const claims = tokens.claims();
+  if (!claims) throw new FederationRefused('no id token');
+  // IdPs that conform to Core §5.4 answer scope claims at the UserInfo endpoint only (its sub checked against the ID token's)
+  const source: Record<string, unknown> = claims[input.emailClaim] !== undefined ? claims : await client.fetchUserInfo(configuration, tokens.access_token, claims.sub);
+  const email = source[input.emailClaim];
+  if (typeof email !== 'string' || !/^[^@\s]+@[^@\s]+$/.test(email)) throw new FederationRefused('no e-mail claim');
+  if (source.email_verified === false) throw new FederationRefused('e-mail not verified');
+  const amr = Array.isArray(claims.amr) ? claims.amr.filter((value): value is string => typeof value === 'string') : [];
+  const multiFactor = amr.some((value) => MULTI_FACTOR_AMR.has(value)) || (typeof claims.acr === 'string' && MULTI_FACTOR_ACR.test(claims.acr));
+  return { email: normalizeEmail(email), multiFactor };
+}
+
+/** The connection a state's request went through, if it is still on. */
+export async function activeConnection(db: Db, id: string): Promise<FederationConnection | undefined> {
+  const connection = await connectionById(db, id);
+  return usableOidc(connection) ? connection : undefined;
+}
+
+/**
+ * The admin the IdP signed in, when they may enter through this connection: the e-mail's domain is a verified domain
+ * routed to this connection, and the admin belongs to the connection's organisation.
+ */
+export async function federatedAdmin(db: Db, connection: FederationConnection, email: string) {
+  const realm = await homeRealmOf(db, email);
+  if (realm?.connection?.id !== connection.id) throw new FederationRefused('e-mail outside the connection’s domains');
+  const admin = await db
+    .selectFrom('admins')
+    .innerJoin('affiliations', 'affiliations.adminId', 'admins.id')
+    .select(['admins.id', 'admins.email', 'admins.activatedAt'])
+    .where('admins.email', '=', email)
+    .where('affiliations.organizationId', '=', connection.organizationId)
+    .executeTakeFirst();
+  if (!admin) throw new FederationRefused('not an admin of the organisation');
+  return admin;
+}

@@ -1,0 +1,293 @@
+/**
+ * Signing in through an organisation's own OpenID Connect identity provider (issue 45): a second oidc-provider,
+ * started here on a loopback port over http (demo mode allows it), is the customer's IdP with a client registered for
+ * the portal's redirect_uri. Its interaction signs in at once whichever account the test names (`idpUser`); its token
+ * endpoint can be made to answer a forged ID token (`trap`) to prove each of the relying party's checks.
+ *
+ * G0000001 (id 1) has the connection and the verified domain acme.example; its admins there are made below.
+ */
+import { randomUUID } from 'node:crypto';
+import http, { type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { expect } from 'chai';
+import { exportJWK, generateKeyPair, SignJWT } from 'jose';
+import Provider from 'oidc-provider';
+import { sealClientSecret } from '../../../src/server/domain/ssoSecrets.js';
+import { hashPassword } from '../../../src/server/domain/passwords.js';
+import { DEMO_PASSWORD } from '../../../src/server/db/seed/demoData.js';
+import { authorize, authorizationPath, Browser, claimsOf, exchangeCode, pathOf, pkce, type Pkce } from '../support/oidc.js';
+import { useTestApp } from '../support/testApp.js';
+
+const PUBLIC_URL = 'http://localhost:3000';
+const CLIENT_ID = 'corporate-admin-portal';
+const CLIENT_SECRET = 'a-client-secret-of-the-customers-idp';
+const DOMAIN = 'acme.example';
+
+/** How the next ID tokens are forged; 'resigned' changes nothing but the signature (the forgery's control). */
+type Trap = 'resigned' | 'nonce' | 'issuer' | 'audience' | 'azp' | 'hs256' | 'none' | undefined;
+
+/** The customer's IdP: oidc-provider on 127.0.0.1, signing in `user` at once; `trap` forges its next ID tokens. */
+async function startCustomerIdp() {
+  const { privateKey } = await generateKeyPair('RS256', { extractable: true });
+  const jwk = { ...(await exportJWK(privateKey)), alg: 'RS256', use: 'sig', kid: 'customer-key' };
+  const state: { user: { email: string; email_verified?: boolean }; amr?: string[]; trap: Trap } = { user: { email: `admin@${DOMAIN}` }, trap: undefined };
+  const server = http.createServer((request, response) => void handle(request, response));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const issuer = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const provider = new Provider(issuer, {
+    clients: [{ client_id: CLIENT_ID, client_secret: CLIENT_SECRET, redirect_uris: [`${PUBLIC_URL}/oidc/federation/callback`], token_endpoint_auth_method: 'client_secret_post' }],
+    jwks: { keys: [jwk as never] },
+    claims: { openid: ['sub', 'amr', 'acr'], email: ['email', 'email_verified'], amr: null },
+    features: { devInteractions: { enabled: false } },
+    interactions: { url: (_ctx, interaction) => `/interaction/${interaction.uid}` },
+    findAccount: (_ctx, sub) => ({ accountId: sub, claims: () => ({ sub, ...state.user }) }),
+    cookies: { keys: ['customer-idp-cookie-key'] },
+  });
+
+  async function handle(request: IncomingMessage, response: ServerResponse) {
+    if (request.url?.startsWith('/interaction/')) {
+      const details = await provider.interactionDetails(request, response);
+      const grant = new provider.Grant({ accountId: state.user.email, clientId: String(details.params.client_id) });
+      grant.addOIDCScope(String(details.params.scope));
+      const grantId = await grant.save();
+      await provider.interactionFinished(request, response, { login: { accountId: state.user.email, ...(state.amr ? { amr: state.amr } : {}) }, consent: { grantId } });
+      return;
+    }
+    if (request.url?.startsWith('/token') && state.trap) forgeIdToken(response, state.trap);
+    provider.callback()(request, response);
+  }
+
+  /** Replaces the token answer's ID token by one broken the trap's way. */
+  function forgeIdToken(response: ServerResponse, trap: NonNullable<Trap>) {
+    const end = response.end.bind(response);
+    response.end = ((chunk: unknown, ...rest: unknown[]) => {
+      void (async () => {
+        const body = JSON.parse(String(chunk)) as Record<string, unknown>;
+        const claims = JSON.parse(Buffer.from(String(body.id_token).split('.')[1]!, 'base64url').toString('utf8')) as Record<string, unknown>;
+        if (trap === 'nonce') claims.nonce = 'another-nonce';
+        if (trap === 'issuer') claims.iss = 'http://127.0.0.1:1';
+        if (trap === 'audience') claims.aud = 'another-client';
+        if (trap === 'azp') Object.assign(claims, { aud: [CLIENT_ID, 'another-client'], azp: 'another-client' });
+        if (trap === 'none') body.id_token = `${Buffer.from('{"alg":"none"}').toString('base64url')}.${Buffer.from(JSON.stringify(claims)).toString('base64url')}.`;
+        else if (trap === 'hs256') body.id_token = await new SignJWT(claims).setProtectedHeader({ alg: 'HS256' }).sign(new TextEncoder().encode(CLIENT_SECRET));
+        else body.id_token = await new SignJWT(claims).setProtectedHeader({ alg: 'RS256', kid: jwk.kid }).sign(privateKey);
+        const text = JSON.stringify(body);
+        if (!response.headersSent) response.setHeader('content-length', Buffer.byteLength(text));
+        (end as (...args: unknown[]) => void)(text, ...rest.filter((argument) => typeof argument === 'function'));
+      })();
+      return response;
+    }) as typeof response.end;
+  }
+
+  return { issuer, state, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+}
+
+/** A browser at the IdP (real HTTP): follows its redirects with its cookies until the answer goes back to the portal. */
+async function throughIdp(location: string): Promise<string> {
+  const cookies = new Map<string, string>();
+  let url = location;
+  for (let hops = 0; hops < 10; hops += 1) {
+    if (url.startsWith(PUBLIC_URL)) return url;
+    const answer = await fetch(url, { redirect: 'manual', headers: { cookie: [...cookies].map(([name, value]) => `${name}=${value}`).join('; ') } });
+    for (const line of answer.headers.getSetCookie()) {
+      const [pair] = line.split(';');
+      const index = pair!.indexOf('=');
+      cookies.set(pair!.slice(0, index), pair!.slice(index + 1));
+    }
+    const next = answer.headers.get('location');
+    if (!next) throw new Error(`the IdP answered ${answer.status}: ${(await answer.text()).slice(0, 300)}`);
+    url = new URL(next, url).href;
+  }
+  throw new Error('too many redirects at the IdP');
+}
+
+describe('identity provider: signing in through the organisation’s OpenID Connect IdP (issue 45)', function () {
+  this.timeout(30_000);
+  const ctx = useTestApp({ env: { SEED: 'demo', PUBLIC_URL, SIGNIN_FAILURE_DELAY_MS: '0' } });
+  let idp: Awaited<ReturnType<typeof startCustomerIdp>>;
+  let connectionId: string;
+  let domainId: string;
+
+  before(async () => {
+    idp = await startCustomerIdp();
+    connectionId = randomUUID();
+    await ctx.db
+      .insertInto('ssoConnections')
+      .values({ id: connectionId, organizationId: 1, protocol: 'oidc', name: 'Acme Okta', state: 'on', issuer: idp.issuer, clientId: CLIENT_ID, clientSecretEncrypted: await sealClientSecret(ctx.db, connectionId, CLIENT_SECRET), attributeEmail: 'email' })
+      .execute();
+    domainId = randomUUID();
+    await ctx.db.insertInto('ssoDomains').values({ id: domainId, organizationId: 1, domain: DOMAIN, connectionId: null, verificationToken: 'token', verifiedAt: new Date() }).execute();
+    const passwordHash = await hashPassword(DEMO_PASSWORD);
+    for (const [email, organizationId, activated] of [[`admin@${DOMAIN}`, 1, true], [`invited@${DOMAIN}`, 1, false], [`other-org@${DOMAIN}`, 2, true]] as const) {
+      const admin = await ctx.db
+        .insertInto('admins')
+        .values({ email, firstName: '太郎', lastName: '山田', passwordHash: activated ? passwordHash : null, activatedAt: activated ? new Date() : null })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      await ctx.db.insertInto('affiliations').values({ adminId: admin.id, organizationId, role: 'manager' }).execute();
+    }
+  });
+
+  after(async () => {
+    await idp?.close();
+  });
+
+  beforeEach(async () => {
+    Object.assign(idp.state, { user: { email: `admin@${DOMAIN}` }, amr: undefined, trap: undefined });
+    await ctx.db.updateTable('ssoConnections').set({ state: 'on', trustIdpMfa: false }).where('id', '=', connectionId).execute();
+    await ctx.db.updateTable('ssoDomains').set({ requireSso: false }).where('id', '=', domainId).execute();
+  });
+
+  /** The portal's sign-in page, 'Continue with single sign-on' for the e-mail: the answer (a redirect to the IdP). */
+  async function continueWithSso(email: string) {
+    const browser = new Browser(ctx.app);
+    const codes = pkce();
+    const first = await browser.get(authorizationPath(PUBLIC_URL, codes.challenge, { uiLocales: 'en' }));
+    const page = await browser.get(pathOf(first.headers.location as string));
+    expect(page.body).to.contain('Continue with single sign-on');
+    const answer = await browser.post(`${pathOf(first.headers.location as string)}/login`, { email, password: '', sso: '1' });
+    return { browser, codes, answer };
+  }
+
+  /** Through the IdP and back: the portal's answer to the IdP's redirect, and that redirect's URL. */
+  async function federatedSignIn(email = `admin@${DOMAIN}`, beforeCallback?: () => Promise<void>) {
+    const { browser, codes, answer } = await continueWithSso(email);
+    expect(answer.statusCode, answer.body).to.equal(303);
+    expect(answer.headers.location).to.match(new RegExp(`^${idp.issuer}/auth\\?`));
+    const callback = await throughIdp(answer.headers.location as string);
+    await beforeCallback?.();
+    const back = await browser.follow(await browser.get(pathOf(callback)));
+    return { browser, codes, back, callback };
+  }
+
+  async function tokensOf(result: { browser: Browser; codes: Pkce; back: Awaited<ReturnType<Browser['get']>> }) {
+    expect(result.back.statusCode, result.back.body.slice(0, 500)).to.equal(303);
+    const redirect = new URL(result.back.headers.location as string, PUBLIC_URL);
+    return exchangeCode(ctx.app, { browser: result.browser, pkce: result.codes, redirect, choiceShown: false });
+  }
+
+  const refused = (answer: { statusCode: number; body: string }) => {
+    expect(answer.statusCode).to.equal(400);
+    // the callback knows no language but the browser's (Japanese by default); the interaction's pages are in English
+    expect(answer.body).to.match(/Single sign-on could not be completed|has expired or was already used|ログインページは有効期限が切れたか/);
+  };
+
+  it('sends the address of a verified domain to its IdP with PKCE S256, state and nonce', async () => {
+    const { answer } = await continueWithSso(`Admin@${DOMAIN}`);
+    const url = new URL(answer.headers.location as string);
+    expect(url.searchParams.get('client_id')).to.equal(CLIENT_ID);
+    expect(url.searchParams.get('redirect_uri')).to.equal(`${PUBLIC_URL}/oidc/federation/callback`);
+    expect(url.searchParams.get('code_challenge_method')).to.equal('S256');
+    expect(url.searchParams.get('code_challenge')).to.match(/^[A-Za-z0-9_-]{43}$/);
+    expect(url.searchParams.get('state')).to.match(/^[A-Za-z0-9_-]{20,}$/);
+    expect(url.searchParams.get('nonce')).to.match(/^[A-Za-z0-9_-]{20,}$/);
+  });
+
+  it('keeps an address of no verified domain on the password page', async () => {
+    const { answer } = await continueWithSso('member@example.com');
+    expect(answer.statusCode).to.equal(400);
+    expect(answer.body).to.contain('Single sign-on is not set up for this e-mail address');
+  });
+
+  it('signs the admin in for the connection’s organisation with amr fed and the connection, and records it', async () => {
+    const tokens = await tokensOf(await federatedSignIn());
+    const claims = claimsOf(tokens.access_token);
+    expect(claims.amr).to.deep.equal(['fed']);
+    expect(claims.glopla_id).to.equal('G0000001');
+    expect(claims.sso_connection).to.equal(connectionId);
+    expect(claims).to.not.have.property('mfa_time');
+    const entry = await ctx.db.selectFrom('auditEvents').selectAll().where('action', '=', 'signIn.succeeded').where('targetLabel', '=', `admin@${DOMAIN}`).orderBy('id', 'desc').executeTakeFirstOrThrow();
+    expect(entry.organizationId).to.equal(1);
+    expect(JSON.stringify(entry.changes)).to.contain(connectionId);
+  });
+
+  it('counts the IdP’s second factor only when the connection trusts it', async () => {
+    idp.state.amr = ['pwd', 'mfa'];
+    expect(claimsOf((await tokensOf(await federatedSignIn())).access_token).amr).to.deep.equal(['fed']);
+    await ctx.db.updateTable('ssoConnections').set({ trustIdpMfa: true }).where('id', '=', connectionId).execute();
+    expect(claimsOf((await tokensOf(await federatedSignIn())).access_token).amr).to.deep.equal(['fed', 'mfa']);
+    idp.state.amr = ['pwd'];
+    expect(claimsOf((await tokensOf(await federatedSignIn())).access_token).amr).to.deep.equal(['fed']);
+  });
+
+  it('activates an invited admin of the organisation without a password', async () => {
+    idp.state.user = { email: `invited@${DOMAIN}` };
+    const tokens = await tokensOf(await federatedSignIn(`invited@${DOMAIN}`));
+    expect(claimsOf(tokens.access_token).glopla_id).to.equal('G0000001');
+    const admin = await ctx.db.selectFrom('admins').select(['activatedAt', 'passwordHash']).where('email', '=', `invited@${DOMAIN}`).executeTakeFirstOrThrow();
+    expect(admin.activatedAt).to.not.equal(null);
+    expect(admin.passwordHash).to.equal(null);
+  });
+
+  it('refuses an answer whose state names no request, and one from another browser', async () => {
+    const { browser, answer } = await continueWithSso(`admin@${DOMAIN}`);
+    refused(await browser.get('/oidc/federation/callback?code=abc&state=an-unknown-state-of-somebody'));
+    const callback = await throughIdp(answer.headers.location as string);
+    const stranger = new Browser(ctx.app);
+    refused(await stranger.follow(await stranger.get(pathOf(callback))));
+  });
+
+  it('refuses a replayed answer (the state and the code are used once)', async () => {
+    const first = await federatedSignIn();
+    await tokensOf(first);
+    refused(await first.browser.follow(await first.browser.get(pathOf(first.callback))));
+  });
+
+  it('accepts an ID token re-signed with the IdP’s key and nothing changed (the traps below change one thing each)', async () => {
+    idp.state.trap = 'resigned';
+    expect(claimsOf((await tokensOf(await federatedSignIn())).access_token).amr).to.deep.equal(['fed']);
+  });
+
+  for (const trap of ['nonce', 'issuer', 'audience', 'azp', 'hs256', 'none'] as const) {
+    it(`refuses an ID token with the trap: ${trap}`, async () => {
+      idp.state.trap = trap;
+      refused((await federatedSignIn()).back);
+    });
+  }
+
+  it('refuses an e-mail outside the connection’s verified domains', async () => {
+    idp.state.user = { email: 'admin@elsewhere.example' };
+    refused((await federatedSignIn()).back);
+  });
+
+  it('refuses an e-mail the IdP says is not verified', async () => {
+    idp.state.user = { email: `admin@${DOMAIN}`, email_verified: false };
+    refused((await federatedSignIn()).back);
+  });
+
+  it('refuses an address with no admin, and an admin of another organisation', async () => {
+    idp.state.user = { email: `nobody@${DOMAIN}` };
+    refused((await federatedSignIn()).back);
+    idp.state.user = { email: `other-org@${DOMAIN}` };
+    refused((await federatedSignIn()).back);
+  });
+
+  it('refuses the answer once the connection is paused', async () => {
+    const pause = async () => {
+      await ctx.db.updateTable('ssoConnections').set({ state: 'paused' }).where('id', '=', connectionId).execute();
+    };
+    refused((await federatedSignIn(`admin@${DOMAIN}`, pause)).back);
+  });
+
+  describe('a domain that requires single sign-on', () => {
+    beforeEach(async () => {
+      await ctx.db.updateTable('ssoDomains').set({ requireSso: true }).where('id', '=', domainId).execute();
+    });
+
+    it('refuses the password with a message leading to single sign-on', async () => {
+      const result = await authorize(ctx.app, { email: `admin@${DOMAIN}`, password: DEMO_PASSWORD, uiLocales: 'en' });
+      expect(result.lastStatus).to.equal(403);
+      expect(result.lastPage).to.contain('requires single sign-on');
+      expect(result.lastPage).to.contain('Continue with single sign-on');
+    });
+
+    it('still signs in through the IdP', async () => {
+      expect(claimsOf((await tokensOf(await federatedSignIn())).access_token).amr).to.deep.equal(['fed']);
+    });
+
+    it('leaves other addresses’ passwords alone', async () => {
+      const result = await authorize(ctx.app, { email: 'member@example.com', password: DEMO_PASSWORD });
+      expect(result.redirect.searchParams.get('code')).to.be.a('string');
+    });
+  });
+});
