@@ -562,6 +562,21 @@ export interface SsoDomainsTable {
   updatedAt: UpdatedAt;
 }
 
+/** An AuthnRequest awaiting its answer (migration 0101, saml/serviceProvider.ts): taken once, by its RelayState. */
+export interface SamlRequestsTable {
+  relayState: string;
+  connectionId: string;
+  requestId: string;
+  expiresAt: ColumnType<Date, Date | string, Date | string>;
+}
+
+/** An assertion accepted (migration 0101): its id is refused until it expires (replay). */
+export interface SamlAssertionsTable {
+  assertionId: string;
+  connectionId: string;
+  expiresAt: ColumnType<Date, Date | string, Date | string>;
+}
+
 export interface Database {
   organizations: OrganizationsTable;
   admins: AdminsTable;
@@ -606,6 +621,8 @@ export interface Database {
   jobLeases: JobLeasesTable;
   ssoConnections: SsoConnectionsTable;
   ssoDomains: SsoDomainsTable;
+  samlRequests: SamlRequestsTable;
+  samlAssertions: SamlAssertionsTable;
 }
 
 export type Organization = Selectable<OrganizationsTable>;

@@ -31,6 +31,7 @@ import * as m0094 from './0094_passkeys.js';
 import * as m0095 from './0095_deadline_reminders.js';
 import * as m0098 from './0098_two_step_hardening.js';
 import * as m0100 from './0100_sso_connections.js';
+import * as m0101 from './0101_saml_requests.js';
 
 export const migrations: Record<string, Migration> = {
   '0001_initial': m0001,
@@ -61,6 +62,7 @@ export const migrations: Record<string, Migration> = {
   '0095_deadline_reminders': m0095,
   '0098_two_step_hardening': m0098,
   '0100_sso_connections': m0100,
+  '0101_saml_requests': m0101,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -1,0 +1,310 @@
+/**
+ * The portal as a SAML 2.0 service provider of an organisation's connection (issue 45), with @node-saml/node-saml
+ * (no hand-written XML signature code): the SP's metadata, the signed AuthnRequest (HTTP-Redirect) and the checks of
+ * the IdP's answer POSTed to the ACS. What node-saml leaves to its caller is checked here (DESIGN §7 'Known traps'):
+ * - the answer's size before any parsing, and a DOCTYPE refused (entities);
+ * - InResponseTo: the request is kept in the database keyed by its RelayState (the cross-site POST brings none of the
+ *   portal's cookies) and taken — deleted — before the answer is read: a second answer to it, or one naming another
+ *   browser's request, finds nothing. Every instance shares the table;
+ * - SHA-1 signatures and digests refused (xml-crypto still takes them);
+ * - Destination, Recipient and Issuer compared with the connection's; node-saml checks the Audience and the times;
+ * - the NameID read from the signed assertion node-saml verified (canonical: without comments), and refused if a
+ *   comment splits it in the document sent (a parser reading the first text node sees a shorter address than signed);
+ * - the assertion's ID recorded until it expires: a replay is refused on every instance;
+ * - the e-mail at one of the connection's organisation's verified domains.
+ */
+import { SAML, ValidateInResponseTo, generateServiceProviderMetadata, type CacheProvider, type Profile } from '@node-saml/node-saml';
+import { randomBytes } from 'node:crypto';
+import { sql } from 'kysely';
+import type { Db } from '../db/index.js';
+import { federationUrls } from '../domain/ssoConnections.js';
+import { guardedFetch } from '../domain/guardedFetch.js';
+import { MetadataError, parseIdpMetadata, parseXmlStrict, type IdpMetadata } from './idpMetadata.js';
+import { spKeyPair } from './spKeys.js';
+
+/** A SAML connection as the sign-in reads it (sso_connections). */
+export interface SamlConnection {
+  id: string;
+  organizationId: number;
+  idpMetadataXml: string | null;
+  idpMetadataUrl: string | null;
+  /** 'nameID', or the name of the attribute holding the e-mail. */
+  attributeEmail: string;
+}
+
+export interface ServiceProviderOptions {
+  /** The portal's PUBLIC_URL: the SP's entity ID and ACS URL are under it. */
+  publicUrl: string;
+  /** Demo mode: an IdP metadata URL may be http on loopback. */
+  allowLoopback: boolean;
+  /** AuthnContextClassRefs taken as multi-factor (default MULTI_FACTOR_CONTEXTS). */
+  mfaContexts?: readonly string[];
+  /** Fetches a metadata URL (default: guardedFetch); tests name their own. */
+  fetchMetadata?: (url: string) => Promise<string>;
+}
+
+/** The AuthnContextClassRefs that name a second factor at the usual IdPs (SAML authn context, REFEDS MFA, Entra ID). */
+export const MULTI_FACTOR_CONTEXTS: readonly string[] = Object.freeze([
+  'https://refeds.org/profile/mfa',
+  'http://schemas.microsoft.com/claims/multipleauthn',
+  'urn:oasis:names:tc:SAML:2.0:ac:classes:MobileTwoFactorContract',
+  'urn:oasis:names:tc:SAML:2.0:ac:classes:MobileTwoFactorUnregistered',
+  'urn:oasis:names:tc:SAML:2.0:ac:classes:TimeSyncToken',
+  'urn:oasis:names:tc:SAML:2.0:ac:classes:Smartcard',
+  'urn:oasis:names:tc:SAML:2.0:ac:classes:SmartcardPKI',
+]);
+
+/** How long a request awaits its answer. */
+export const REQUEST_TTL_MS = 10 * 60 * 1000;
+/** The clock difference tolerated between the IdP and the portal (NotBefore, NotOnOrAfter). */
+export const CLOCK_SKEW_MS = 2 * 60 * 1000;
+/** The largest SAMLResponse taken, decoded (a signed assertion with its certificate is a few KB). */
+export const MAX_RESPONSE_BYTES = 256 * 1024;
+/** RelayState's bounds (SAML bindings §3.4.3: at most 80 bytes). */
+const RELAY_STATE = /^[A-Za-z0-9_-]{16,80}$/;
+const EMAIL_FORMAT = 'urn:oasis:names:tc:SAML:1.1:nameid-format:emailAddress';
+const SHA1_ALGORITHMS = new Set(['http://www.w3.org/2000/09/xmldsig#rsa-sha1', 'http://www.w3.org/2000/09/xmldsig#sha1', 'http://www.w3.org/2000/09/xmldsig#dsa-sha1', 'http://www.w3.org/2001/04/xmldsig-more#ecdsa-sha1']);
+const SAML_NS = 'urn:oasis:names:tc:SAML:2.0:assertion';
+const DSIG_NS = 'http://www.w3.org/2000/09/xmldsig#';
+
+/** Why an answer at the ACS is refused (logged; the page says only that the sign-in failed). */
+export type AcsRefusal =
+  | 'tooLarge' | 'malformed' | 'doctype' | 'unknownRequest' | 'metadata' | 'invalid' | 'sha1' | 'wrongDestination' | 'wrongRecipient'
+  | 'wrongIssuer' | 'commentInNameId' | 'replay' | 'noEmail' | 'domainNotVerified';
+
+export interface AcsIdentity {
+  ok: true;
+  /** Lower-case, at a verified domain of the connection's organisation. */
+  email: string;
+  nameId: string;
+  nameIdFormat: string | null;
+  sessionIndex: string | null;
+  /** The IdP asserted a second factor (its AuthnContextClassRef is in the multi-factor list). */
+  mfa: boolean;
+  authnContextClassRef: string | null;
+  relayState: string;
+  /** The IdP's attributes as node-saml read them from the signed assertion (for the attribute mapping and 'Test connection'). */
+  attributes: Record<string, unknown>;
+}
+
+export interface AcsRefused {
+  ok: false;
+  refusal: AcsRefusal;
+  /** What the library or check said (for the log, never for the page). */
+  detail?: string;
+}
+
+const refused = (refusal: AcsRefusal, detail?: string): AcsRefused => ({ ok: false, refusal, detail });
+
+/** A cache provider answering for one request only: the one this answer's RelayState took from the database. */
+function takenRequestCache(requestId: string | undefined, createdAt: Date): CacheProvider {
+  return {
+    saveAsync: async () => null,
+    getAsync: async (key) => (requestId !== undefined && key === requestId ? createdAt.toISOString() : null),
+    removeAsync: async () => null,
+  };
+}
+
+/** Elements named `localName` in the SAML assertion namespace under `root`. */
+const samlElements = (root: Document | Element, localName: string): Element[] => Array.from(root.getElementsByTagNameNS(SAML_NS, localName) as unknown as ArrayLike<Element>);
+
+export function samlServiceProvider(db: Db, options: ServiceProviderOptions) {
+  const mfaContexts = new Set(options.mfaContexts ?? MULTI_FACTOR_CONTEXTS);
+  const fetchMetadata = options.fetchMetadata ?? ((url: string) => guardedFetch(url, { allowLoopback: options.allowLoopback }));
+  const urls = (connection: SamlConnection) => {
+    const { spEntityId, acsUrl } = federationUrls(options.publicUrl, { id: connection.id, protocol: 'saml' });
+    return { spEntityId: spEntityId!, acsUrl: acsUrl! };
+  };
+
+  /** The IdP's metadata: the stored XML, else fetched from its URL (guarded). */
+  async function idpMetadata(connection: SamlConnection): Promise<IdpMetadata> {
+    if (connection.idpMetadataXml) return parseIdpMetadata(connection.idpMetadataXml);
+    if (connection.idpMetadataUrl) return parseIdpMetadata(await fetchMetadata(connection.idpMetadataUrl));
+    throw new MetadataError('noIdp');
+  }
+
+  async function saml(connection: SamlConnection, idp: IdpMetadata, cacheProvider: CacheProvider): Promise<SAML> {
+    const keys = await spKeyPair(db);
+    const { spEntityId, acsUrl } = urls(connection);
+    return new SAML({
+      issuer: spEntityId,
+      callbackUrl: acsUrl,
+      audience: spEntityId,
+      entryPoint: idp.ssoUrl,
+      idpCert: idp.signingCertificates.map((cert) => cert.pem),
+      privateKey: keys.privateKey,
+      publicCert: keys.certificate,
+      signatureAlgorithm: 'sha256',
+      digestAlgorithm: 'sha256',
+      identifierFormat: connection.attributeEmail === 'nameID' ? EMAIL_FORMAT : null,
+      wantAssertionsSigned: true,
+      wantAuthnResponseSigned: false,
+      // no RequestedAuthnContext: asking for 'password' would forbid the IdP's stronger methods
+      disableRequestedAuthnContext: true,
+      validateInResponseTo: ValidateInResponseTo.always,
+      requestIdExpirationPeriodMs: REQUEST_TTL_MS,
+      acceptedClockSkewMs: CLOCK_SKEW_MS,
+      cacheProvider,
+    });
+  }
+
+  /** The SP's metadata XML for the connection (GET /saml/{connectionId}/metadata). */
+  async function metadataXml(connection: Pick<SamlConnection, 'id' | 'attributeEmail'>): Promise<string> {
+    const keys = await spKeyPair(db);
+    const { spEntityId, acsUrl } = urls(connection as SamlConnection);
+    return generateServiceProviderMetadata({
+      issuer: spEntityId,
+      callbackUrl: acsUrl,
+      publicCerts: keys.certificate,
+      wantAssertionsSigned: true,
+      identifierFormat: connection.attributeEmail === 'nameID' ? EMAIL_FORMAT : null,
+    });
+  }
+
+  /**
+   * The IdP's URL to send the browser to, with a signed AuthnRequest (HTTP-Redirect). Its id is stored under
+   * `relayState` (16–80 URL-safe characters, unguessable: the caller's) for 10 minutes.
+   */
+  async function authnRequestUrl(connection: SamlConnection, relayState: string): Promise<string> {
+    if (!RELAY_STATE.test(relayState)) throw new Error('RelayState must be 16 to 80 URL-safe characters');
+    const idp = await idpMetadata(connection);
+    await pruneExpired(db);
+    const cacheProvider: CacheProvider = {
+      saveAsync: async (requestId, value) => {
+        await db.insertInto('samlRequests').values({ relayState, connectionId: connection.id, requestId, expiresAt: new Date(Date.now() + REQUEST_TTL_MS) }).execute();
+        return { value, createdAt: Date.now() };
+      },
+      getAsync: async () => null,
+      removeAsync: async () => null,
+    };
+    return (await saml(connection, idp, cacheProvider)).getAuthorizeUrlAsync(relayState, undefined, {});
+  }
+
+  /** The IdP's answer POSTed to the ACS (`SAMLResponse`, `RelayState`): the admin it names, or why it is refused. */
+  async function validateAcsPost(connection: SamlConnection, body: Record<string, unknown>): Promise<AcsIdentity | AcsRefused> {
+    const encoded = body.SAMLResponse;
+    const relayState = body.RelayState;
+    if (typeof encoded !== 'string' || encoded.length === 0) return refused('malformed');
+    if (encoded.length > Math.ceil(MAX_RESPONSE_BYTES / 3) * 4 + 4096) return refused('tooLarge');
+    const xml = Buffer.from(encoded, 'base64').toString('utf8');
+    if (Buffer.byteLength(xml) > MAX_RESPONSE_BYTES) return refused('tooLarge');
+    let doc: Document;
+    try {
+      doc = parseXmlStrict(xml);
+    } catch (error) {
+      return refused(error instanceof MetadataError && error.problem === 'doctype' ? 'doctype' : 'malformed');
+    }
+    if (typeof relayState !== 'string' || !RELAY_STATE.test(relayState)) return refused('unknownRequest');
+
+    // the request is taken before anything else is believed: one answer per request, on every instance
+    const taken = await db
+      .deleteFrom('samlRequests')
+      .where('relayState', '=', relayState)
+      .where('connectionId', '=', connection.id)
+      .where('expiresAt', '>', new Date())
+      .returning(['requestId', 'expiresAt'])
+      .executeTakeFirst();
+    if (!taken) return refused('unknownRequest');
+
+    let idp: IdpMetadata;
+    try {
+      idp = await idpMetadata(connection);
+    } catch (error) {
+      return refused('metadata', (error as Error).message);
+    }
+    let profile: Profile;
+    try {
+      const createdAt = new Date(new Date(taken.expiresAt).getTime() - REQUEST_TTL_MS);
+      const result = await (await saml(connection, idp, takenRequestCache(taken.requestId, createdAt))).validatePostResponseAsync({ SAMLResponse: encoded });
+      if (!result.profile) return refused('invalid', 'no assertion');
+      profile = result.profile;
+    } catch (error) {
+      return refused('invalid', (error as Error).message);
+    }
+    return checkAssertion(connection, doc, profile, relayState, idp);
+  }
+
+  /** The checks on what node-saml verified; then the replay record and the verified domain. */
+  async function checkAssertion(connection: SamlConnection, response: Document, profile: Profile, relayState: string, idp: IdpMetadata): Promise<AcsIdentity | AcsRefused> {
+    const { acsUrl } = urls(connection);
+    for (const method of [...Array.from(response.getElementsByTagNameNS(DSIG_NS, 'SignatureMethod') as unknown as ArrayLike<Element>), ...Array.from(response.getElementsByTagNameNS(DSIG_NS, 'DigestMethod') as unknown as ArrayLike<Element>)]) {
+      if (SHA1_ALGORITHMS.has(method.getAttribute('Algorithm') ?? '')) return refused('sha1');
+    }
+    // the verified assertion is node-saml's canonical form, comments dropped; the document as sent still has them:
+    // a NameID split by one is refused, whatever a parser downstream would make of it
+    const sentNameIds = samlElements(response, 'NameID');
+    if (sentNameIds.some((element) => Array.from(element.childNodes as unknown as ArrayLike<Node>).some((node) => node.nodeType !== 3 /* TEXT_NODE */))) return refused('commentInNameId');
+    const destination = response.documentElement!.getAttribute('Destination');
+    if (destination && destination !== acsUrl) return refused('wrongDestination', destination);
+
+    // everything below is read from the assertion whose signature node-saml verified, never from the document around it
+    const assertion = parseXmlStrict(profile.getAssertionXml!()).documentElement!;
+    const issuer = samlElements(assertion, 'Issuer')[0]?.textContent?.trim();
+    if (issuer !== idp.entityId) return refused('wrongIssuer', issuer);
+    const recipients = samlElements(assertion, 'SubjectConfirmationData').map((data) => data.getAttribute('Recipient'));
+    if (recipients.length === 0 || recipients.some((recipient) => recipient !== acsUrl)) return refused('wrongRecipient', recipients.join(' '));
+    const nameIdElement = samlElements(assertion, 'NameID')[0];
+    if (!nameIdElement) return refused('invalid', 'no NameID');
+    const nameId = (nameIdElement.textContent ?? '').trim();
+    const classRef = samlElements(assertion, 'AuthnContextClassRef')[0]?.textContent?.trim() ?? null;
+
+    const assertionId = assertion.getAttribute('ID');
+    if (!assertionId) return refused('invalid', 'no assertion ID');
+    const notOnOrAfter = [...samlElements(assertion, 'Conditions'), ...samlElements(assertion, 'SubjectConfirmationData')]
+      .map((element) => Date.parse(element.getAttribute('NotOnOrAfter') ?? ''))
+      .filter(Number.isFinite);
+    const expiresAt = new Date(Math.max(Date.now() + REQUEST_TTL_MS, ...notOnOrAfter) + CLOCK_SKEW_MS);
+    const recorded = await db
+      .insertInto('samlAssertions')
+      .values({ assertionId, connectionId: connection.id, expiresAt })
+      .onConflict((conflict) => conflict.column('assertionId').doNothing())
+      .returning('assertionId')
+      .executeTakeFirst();
+    if (!recorded) return refused('replay', assertionId);
+
+    const attributes = (profile.attributes ?? {}) as Record<string, unknown>;
+    const rawEmail = connection.attributeEmail === 'nameID' ? nameId : firstString(attributes[connection.attributeEmail]);
+    const email = rawEmail?.trim().toLowerCase();
+    if (!email || !/^[^@\s]+@[^@\s]+$/.test(email)) return refused('noEmail');
+    if (!(await atVerifiedDomain(db, connection.organizationId, email))) return refused('domainNotVerified', email.split('@')[1]);
+    return {
+      ok: true,
+      email,
+      nameId,
+      nameIdFormat: nameIdElement.getAttribute('Format'),
+      sessionIndex: profile.sessionIndex ?? null,
+      mfa: classRef !== null && mfaContexts.has(classRef),
+      authnContextClassRef: classRef,
+      relayState,
+      attributes,
+    };
+  }
+
+  return { idpMetadata, metadataXml, authnRequestUrl, validateAcsPost, urls };
+}
+
+export type SamlServiceProvider = ReturnType<typeof samlServiceProvider>;
+
+const firstString = (value: unknown): string | undefined => (typeof value === 'string' ? value : Array.isArray(value) && typeof value[0] === 'string' ? value[0] : undefined);
+
+/** The e-mail's domain is one the organisation verified (exactly: a subdomain is a domain of its own). */
+async function atVerifiedDomain(db: Db, organizationId: number, email: string): Promise<boolean> {
+  const domain = email.slice(email.lastIndexOf('@') + 1);
+  const row = await db
+    .selectFrom('ssoDomains')
+    .select('id')
+    .where('organizationId', '=', organizationId)
+    .where('domain', '=', domain)
+    .where('verifiedAt', 'is not', null)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+/** Drops requests and assertion ids past their expiry (each sign-in's start does it: no job needed). */
+export async function pruneExpired(db: Db): Promise<void> {
+  await db.deleteFrom('samlRequests').where('expiresAt', '<=', sql<Date>`now()`).execute();
+  await db.deleteFrom('samlAssertions').where('expiresAt', '<=', sql<Date>`now()`).execute();
+}
+
+/** An unguessable RelayState for a new request (the caller may use its own, 16–80 URL-safe characters). */
+export const newRelayState = () => randomBytes(24).toString('base64url');
