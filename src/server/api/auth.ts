@@ -33,6 +33,8 @@ export interface SignedInAdmin {
   amr?: readonly string[];
   /** Epoch seconds of the session's last second step (the access token's mfa_time). */
   secondStepTime?: number;
+  /** The single-sign-on connection the session was signed in through (the access token's sso_connection; issue 45). */
+  ssoConnectionId?: string;
   /** The access token itself (SPEC §7: links to the provider's sign-in host carry it). */
   accessToken?: string;
 }
@@ -67,8 +69,8 @@ export function useAuthentication(app: FastifyInstance): void {
       const claims = await app.identityProvider.verifyAccessToken(match[1]!);
       // a JWT outlives logout and password changes: the admin's tokens_valid_after ends it at once
       if (!(await app.tokenValidity.isCurrent(claims.adminId, claims.issuedAt, claims.gloplaId))) throw new AccessTokenError(API_ERROR.invalidAccessToken, TOKEN_ENDED);
-      const { adminId: id, issuedAt, authTime, gloplaId, amr, secondStepTime } = claims;
-      request.admin = { id, issuedAt, authTime, gloplaId, amr, secondStepTime, accessToken: match[1]! };
+      const { adminId: id, issuedAt, authTime, gloplaId, amr, secondStepTime, ssoConnectionId } = claims;
+      request.admin = { id, issuedAt, authTime, gloplaId, amr, secondStepTime, ssoConnectionId, accessToken: match[1]! };
     } catch (error) {
       if (!(error instanceof AccessTokenError)) throw error;
       request.log.info({ reason: error.message }, 'access token refused');

@@ -123,10 +123,13 @@ const DOMAIN_CHANGE_ERRORS = { 403: [API_ERROR.forbidden, API_ERROR.federatedSes
 const tags = [TAG.ssoConnections];
 const deleted = { 204: { description: 'Deleted', type: 'null' } } as const;
 
-/** Whether the session signed in through single sign-on within the window (the access token's amr, never the browser's word). */
-export function signedInThroughSso(admin: SignedInAdmin, nowMs = Date.now()): boolean {
-  // the token names no connection yet: once the sign-in through an IdP lands, its claim narrows this to the domain's connection
-  return (admin.amr?.includes('fed') ?? false) && !isReauthenticationExpired(admin, FEDERATED_SIGN_IN_WINDOW_SECONDS, nowMs);
+/**
+ * The connection the session signed in through, when it did so within the window (the access token's amr and
+ * sso_connection, never the browser's word); the domain's change checks it is the domain's own connection.
+ */
+export function signedInThroughSso(admin: SignedInAdmin, nowMs = Date.now()): string | undefined {
+  const recent = (admin.amr?.includes('fed') ?? false) && !isReauthenticationExpired(admin, FEDERATED_SIGN_IN_WINDOW_SECONDS, nowMs);
+  return recent ? admin.ssoConnectionId : undefined;
 }
 
 /** The IdP URLs' field errors: https to a public address (demo mode: http and loopback too); metadata as XML or a URL, one at a time. */
@@ -344,7 +347,7 @@ export const ssoConnectionsRoutes: FastifyPluginAsync = async (app) => {
       const { orgId, domainId } = request.params;
       await requireManager(db, admin, orgId);
       const precondition = preconditionOf(request, config.ifMatchRequired);
-      const write = await changeDomain(db, orgId, domainId, { settings: request.body, precondition, federated: signedInThroughSso(admin) }, auditOf(request, orgId));
+      const write = await changeDomain(db, orgId, domainId, { settings: request.body, precondition, federatedThrough: signedInThroughSso(admin) }, auditOf(request, orgId));
       const changed = await outcomeOf(request, write, { type: 'ssoDomain', id: domainId });
       request.log.info({ organizationId: orgId, domainId, requireSso: changed.requireSso }, 'single-sign-on domain changed');
       sendEtag(reply, changed.etag);

@@ -173,15 +173,15 @@ export interface DomainChange {
 
 /**
  * Routes the domain to a connection or requires single sign-on for it, if it is still the version asked for.
- * Requiring it — turning it on, or moving a domain that requires it to another connection — needs `federated`
- * (the caller's session signed in through single sign-on: else 'federation_required', nothing changed), the domain
- * verified and its connection on.
+ * Requiring it — turning it on, or moving a domain that requires it to another connection — needs `federatedThrough`
+ * (the connection the caller's session signed in through, which must be the domain's own: else 'federation_required',
+ * nothing changed), the domain verified and its connection on.
  */
 export async function changeDomain(
   db: Db,
   organizationId: number,
   id: string,
-  change: { settings: DomainChange; precondition?: Precondition; federated: boolean },
+  change: { settings: DomainChange; precondition?: Precondition; federatedThrough: string | undefined },
   trail: AuditTrail,
 ): Promise<SsoWrite<SsoDomain> | { outcome: 'federation_required' }> {
   const key = await etagKey(db);
@@ -192,9 +192,12 @@ export async function changeDomain(
     if (!satisfies(before.etag, change.precondition)) return { outcome: 'stale' };
     const connectionId = settings.connectionId === undefined ? before.connectionId : settings.connectionId;
     const requireSso = settings.requireSso ?? before.requireSso;
-    if (requireSso && (!before.requireSso || connectionId !== before.connectionId) && !change.federated) return { outcome: 'federation_required' };
+    const requiring = requireSso && (!before.requireSso || connectionId !== before.connectionId);
+    if (requiring && !change.federatedThrough) return { outcome: 'federation_required' };
     const errors = await domainErrors(trx, organizationId, { connectionId, requireSso, verified: before.verifiedAt !== null });
     if (errors.length > 0) return { outcome: 'invalid', errors };
+    // a session through another IdP proves nothing of this one: whoever turns it on has just signed in through it
+    if (requiring && (connectionId ?? (await defaultConnectionId(trx, organizationId))) !== change.federatedThrough) return { outcome: 'federation_required' };
     await trx.updateTable('ssoDomains').set({ connectionId, requireSso, updatedAt: new Date() }).where('id', '=', id).execute();
     const after = await selectRows(trx, key).where('id', '=', id).executeTakeFirstOrThrow();
     const changes = changesBetween(audited(before), audited(after), AUDITED);

@@ -16,6 +16,8 @@ export interface AccessTokenClaims {
   amr: readonly string[];
   /** Epoch seconds of the session's last second step (mfa_time), when it made one. */
   secondStepTime: number | undefined;
+  /** The single-sign-on connection the session was signed in through (sso_connection; issue 45). */
+  ssoConnectionId: string | undefined;
   /** Epoch seconds. */
   issuedAt: number;
   /** Epoch seconds. */
@@ -81,6 +83,7 @@ export function createAccessTokenVerifier({ issuer, audience, jwks, clockToleran
       amr: Array.isArray(payload.amr) ? payload.amr.filter((method): method is string => typeof method === 'string') : [],
       secondStepTime: typeof payload.mfa_time === 'number' ? payload.mfa_time : undefined,
       gloplaId: typeof payload.glopla_id === 'string' ? payload.glopla_id : undefined,
+      ssoConnectionId: typeof payload.sso_connection === 'string' ? payload.sso_connection : undefined,
       issuedAt: payload.iat!,
       expiresAt: payload.exp!,
     });

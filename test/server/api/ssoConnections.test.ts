@@ -4,6 +4,7 @@
  * that a local DNS server (dns2) answers through DNS_SERVERS. On the demo data: G0000001 (id 1) managed by manager@
  * (1), member@ (2) its member; G0000002 (id 2) gets a manager of its own here.
  */
+import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
 import type { LightMyRequestResponse } from 'fastify';
 import { hashPassword } from '../../../src/server/domain/passwords.js';
@@ -42,9 +43,9 @@ describe('Single-sign-on connections and domains API (issue 45)', function () {
     as.member = bearer(await accessToken(ctx.app, { sub: '2' }));
     as.otherManager = bearer(await accessToken(ctx.app, { sub: String(other.id), gloplaId: 'G0000002' }));
     as.managerInTwo = bearer(await accessToken(ctx.app, { sub: '1', gloplaId: 'G0000002' }));
-    // a session signed in through single sign-on (amr fed): what the sign-in through an IdP will give
-    as.federated = bearer(await accessToken(ctx.app, { sub: '1', amr: ['fed'] }));
-    as.federatedLongAgo = bearer(await accessToken(ctx.app, { sub: '1', amr: ['fed'], authTime: Math.floor(Date.now() / 1000) - 11 * 60 }));
+    // a session signed in through single sign-on (amr fed, sso_connection): here through a connection of no domain
+    as.federated = bearer(await accessToken(ctx.app, { sub: '1', amr: ['fed'], ssoConnection: randomUUID() }));
+    as.federatedLongAgo = bearer(await accessToken(ctx.app, { sub: '1', amr: ['fed'], ssoConnection: randomUUID(), authTime: Math.floor(Date.now() / 1000) - 11 * 60 }));
   });
 
   after(async () => {
@@ -54,6 +55,8 @@ describe('Single-sign-on connections and domains API (issue 45)', function () {
 
   const call = (method: 'GET' | 'POST' | 'PATCH' | 'DELETE', path: string, headers: Headers, payload?: Json) =>
     ctx.app.inject({ method, url: `/api/v2/organizations/${path}`, headers, ...(payload ? { payload } : {}) });
+  /** A session signed in through the connection just now (what the sign-in through its IdP gives). */
+  const federatedThrough = async (connectionId: string) => bearer(await accessToken(ctx.app, { sub: '1', amr: ['fed'], ssoConnection: connectionId }));
   const created = async (response: LightMyRequestResponse, key: string): Promise<Json> => {
     expect(response.statusCode, response.body).to.equal(201);
     return response.json()[key];
@@ -350,7 +353,9 @@ describe('Single-sign-on connections and domains API (issue 45)', function () {
       const connection = await created(await call('POST', '1/sso_connections', as.manager, OIDC), 'sso_connection');
       expect((await call('PATCH', `1/sso_connections/${connection.id}`, as.manager, { state: 'on' })).statusCode).to.equal(200);
 
-      const required = await call('PATCH', `1/sso_domains/${domain.id}`, as.federated, { require_sso: true });
+      // a session through another connection is not the domain's
+      expect((await call('PATCH', `1/sso_domains/${domain.id}`, as.federated, { require_sso: true })).json()).to.deep.equal({ error: 'federated_session_required' });
+      const required = await call('PATCH', `1/sso_domains/${domain.id}`, await federatedThrough(connection.id), { require_sso: true });
       expect(required.statusCode, required.body).to.equal(200);
       expect(required.json().sso_domain).to.include({ require_sso: true, connection_id: null });
       // moving a required domain to another connection needs such a session too; turning the requirement off does not
@@ -369,7 +374,7 @@ describe('Single-sign-on connections and domains API (issue 45)', function () {
       await call('POST', `1/sso_domains/${domain.id}/verify`, as.manager);
       const connection = await created(await call('POST', '1/sso_connections', as.manager, OIDC), 'sso_connection');
       await call('PATCH', `1/sso_connections/${connection.id}`, as.manager, { state: 'on' });
-      expect((await call('PATCH', `1/sso_domains/${domain.id}`, as.federated, { require_sso: true })).statusCode).to.equal(200);
+      expect((await call('PATCH', `1/sso_domains/${domain.id}`, await federatedThrough(connection.id), { require_sso: true })).statusCode).to.equal(200);
       expect((await call('DELETE', `1/sso_connections/${connection.id}`, as.manager)).statusCode).to.equal(204);
       expect((await call('GET', '1/sso_domains', as.manager)).json().sso_domains.find((row: Json) => row.id === domain.id).require_sso).to.equal(false);
       const last = (await trail('sso.domainChanged')).filter((row) => row.targetId === domain.id).at(-1);

@@ -15,7 +15,7 @@ import Provider from 'oidc-provider';
 import { sealClientSecret } from '../../../src/server/domain/ssoSecrets.js';
 import { hashPassword } from '../../../src/server/domain/passwords.js';
 import { DEMO_PASSWORD } from '../../../src/server/db/seed/demoData.js';
-import { authorize, authorizationPath, Browser, claimsOf, exchangeCode, pathOf, pkce, type Pkce } from '../support/oidc.js';
+import { authorize, authorizationPath, bearer, Browser, claimsOf, exchangeCode, pathOf, pkce, type Pkce } from '../support/oidc.js';
 import { useTestApp } from '../support/testApp.js';
 
 const PUBLIC_URL = 'http://localhost:3000';
@@ -199,6 +199,13 @@ describe('identity provider: signing in through the organisation’s OpenID Conn
     const entry = await ctx.db.selectFrom('auditEvents').selectAll().where('action', '=', 'signIn.succeeded').where('targetLabel', '=', `admin@${DOMAIN}`).orderBy('id', 'desc').executeTakeFirstOrThrow();
     expect(entry.organizationId).to.equal(1);
     expect(JSON.stringify(entry.changes)).to.contain(connectionId);
+  });
+
+  it('gives a session that may require single sign-on for the connection’s domain (its sso_connection)', async () => {
+    const tokens = await tokensOf(await federatedSignIn());
+    const required = await ctx.app.inject({ method: 'PATCH', url: `/api/v2/organizations/1/sso_domains/${domainId}`, headers: bearer(tokens.access_token), payload: { require_sso: true } });
+    expect(required.statusCode, required.body).to.equal(200);
+    expect(required.json().sso_domain.require_sso).to.equal(true);
   });
 
   it('counts the IdP’s second factor only when the connection trusts it', async () => {

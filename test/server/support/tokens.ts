@@ -23,6 +23,8 @@ export interface TokenOptions {
   amr?: string[];
   /** Epoch seconds of the last second step (mfa_time); default auth_time when amr says mfa, as the provider does. */
   mfaTime?: number;
+  /** The single-sign-on connection the session came through (sso_connection; issue 45). */
+  ssoConnection?: string;
   /** Epoch seconds the token was issued (iat); default now. A session ended at once ends the tokens of its second too. */
   issuedAt?: number;
   audience?: string;
@@ -50,6 +52,7 @@ export async function accessToken(app: FastifyInstance, options: TokenOptions = 
     amr,
     ...(amr.includes('mfa') ? { mfa_time: options.mfaTime ?? authTime } : {}),
     ...(options.gloplaId === null ? {} : { glopla_id: options.gloplaId ?? 'G0000001' }),
+    ...(options.ssoConnection ? { sso_connection: options.ssoConnection } : {}),
   })
     .setProtectedHeader({ alg: 'RS256', typ: options.typ ?? 'at+jwt', kid: providerKey.kid })
     .setSubject(options.sub ?? '1')
