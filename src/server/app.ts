@@ -34,6 +34,7 @@ import { metricsRoutes } from './api/metrics.js';
 import { loadPublicIds } from './domain/publicIds.js';
 import { runRetention } from './domain/retention.js';
 import { runDeadlineReminders } from './domain/deadlineReminders.js';
+import { samlRoutes } from './saml/routes.js';
 import { createTokenValidity } from './domain/tokenValidity.js';
 import { createMetrics } from './metrics.js';
 import { OneLinePerRequest } from './requestLog.js';
@@ -315,6 +316,8 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   if (config.demo) await app.register(devRoutes);
   // the identity provider at /oidc (before the API, which verifies its access tokens)
   await registerIdentityProvider(app);
+  // the SAML service provider's public metadata (issue 45)
+  await app.register(samlRoutes);
   await app.register(apiRoutes);
   await registerBrowserBuild(app, config.distDir);
 

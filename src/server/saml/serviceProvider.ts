@@ -155,7 +155,11 @@ export function samlServiceProvider(db: Db, options: ServiceProviderOptions) {
     return generateServiceProviderMetadata({
       issuer: spEntityId,
       callbackUrl: acsUrl,
+      // the private key only marks AuthnRequestsSigned and names the certificate; the metadata itself is not signed
+      privateKey: keys.privateKey,
       publicCerts: keys.certificate,
+      signatureAlgorithm: 'sha256',
+      signMetadata: false,
       wantAssertionsSigned: true,
       identifierFormat: connection.attributeEmail === 'nameID' ? EMAIL_FORMAT : null,
     });

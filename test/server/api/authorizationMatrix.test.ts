@@ -281,6 +281,8 @@ const MATRIX: Record<string, Row> = {
   'GET /dev/mails/:file': publicRoute({ url: '/dev/mails/999999.html' }, 403),
   'GET /dev/screens': publicRoute({ url: '/dev/screens' }, 403),
   'GET /dev/partner': publicRoute({ url: '/dev/partner' }, 403),
+  // the SAML service provider's metadata, which IdPs fetch without a session (issue 45)
+  'GET /saml/:connectionId/metadata': publicRoute({ url: `/saml/${UNKNOWN_UUID}/metadata` }, 404),
   'GET /oidc/assets/:name': publicRoute({ url: '/oidc/assets/signin.css' }, 200),
   'GET /oidc/interaction/:uid': publicRoute({ url: '/oidc/interaction/unknown' }, 400),
   'POST /oidc/interaction/:uid/login': publicRoute({ method: 'POST', url: '/oidc/interaction/unknown/login', payload: {} }, 400),
