@@ -28,6 +28,10 @@ export const KNOWN_FIELD_ERROR_CODES: ReadonlySet<string> = new Set([
   'nameIdMustBePresentWhenNameIdTypeIsNameId',
   'nameIdMustBeBlankWhenIdpNotSpecified',
   'maintenance',
+  // single sign-on (issue 45; Verify's refusals and requiring it: sso.errors)
+  'httpsRequired',
+  'privateAddress',
+  'freeMailDomain',
 ]);
 
 /**

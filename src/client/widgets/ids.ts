@@ -3,7 +3,7 @@
  * select, radio, checkbox, checkboxes, password, email, hidden…). Kept free of React so the configuration
  * check can read it.
  */
-export const WIDGET_IDS = ['SelectWidget', 'PasswordInput', 'PasswordStrength', 'Captcha', 'Choice', 'Choices', 'DateInput', 'ContactSelect'] as const;
+export const WIDGET_IDS = ['SelectWidget', 'CheckboxWidget', 'PasswordInput', 'PasswordStrength', 'Captcha', 'Choice', 'Choices', 'DateInput', 'ContactSelect'] as const;
 export type WidgetId = (typeof WIDGET_IDS)[number];
 
 /**

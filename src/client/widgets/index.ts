@@ -5,6 +5,7 @@
  */
 import type { RegistryFieldsType, RegistryWidgetsType } from '@rjsf/utils';
 import { CaptchaWidget } from './CaptchaWidget.js';
+import { CheckboxWidget } from './CheckboxWidget.js';
 import { ChoiceWidget } from './ChoiceWidget.js';
 import { ChoicesWidget } from './ChoicesWidget.js';
 import { ContactSelectWidget } from './ContactSelectWidget.js';
@@ -17,6 +18,7 @@ import { FIELD_IDS, WIDGET_IDS, type FieldId, type WidgetId } from './ids.js';
 /** Built-in widgets replaced by translating versions, plus the custom ones by id. */
 export const widgets: Record<WidgetId, RegistryWidgetsType[string]> = {
   SelectWidget,
+  CheckboxWidget,
   PasswordInput: PasswordInputWidget,
   PasswordStrength: PasswordStrengthWidget,
   Captcha: CaptchaWidget,
