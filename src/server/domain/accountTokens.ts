@@ -14,6 +14,7 @@ import { checkToken, consumeToken, issueToken, type TokenFailure } from './admin
 import type { AuditTrail } from './audit.js';
 import type { AdminName } from './admins.js';
 import { hashPassword } from './passwords.js';
+import { domainRequiresSso } from './ssoDomains.js';
 
 export interface MailDeps {
   db: Db;
@@ -26,7 +27,8 @@ export interface MailDeps {
 }
 
 export type ActivationMailOutcome = 'sent' | 'unknown' | 'already_activated';
-export type ResetMailOutcome = 'sent' | 'unknown';
+/** 'ssoRequired': the address's domain requires single sign-on (issue 45), so it has no password to reset here. */
+export type ResetMailOutcome = 'sent' | 'unknown' | 'ssoRequired';
 
 
 export type TokenOutcome<T> = { ok: true; value: T } | { ok: false; code: TokenFailure };
@@ -78,6 +80,8 @@ export async function requestPasswordResetMail(
   const admin = await adminByEmail(deps.db, input.email);
   // an admin who never activated has no password to reset: treated like an unknown address
   if (!admin?.activatedAt) return 'unknown';
+  // the API answered before this job, the same for every address: nothing tells that the address has an account
+  if (await domainRequiresSso(deps.db, admin.email)) return 'ssoRequired';
   const language = mailLanguage(input.requestedLanguage, admin.language);
   const token = await issueToken(deps.db, admin.id, 'password_reset', deps.ttlSeconds);
   const link = passwordResetLink(deps.publicUrl, admin.id, token, language);

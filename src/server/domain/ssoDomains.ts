@@ -228,3 +228,10 @@ export async function deleteDomain(db: Db, organizationId: number, id: string, p
     return { outcome: 'done', result: true };
   });
 }
+
+/** Whether the e-mail's domain is verified and requires single sign-on (issue 45): no password reset for it. */
+export async function domainRequiresSso(db: Db, email: string): Promise<boolean> {
+  const domain = email.trim().toLowerCase().split('@').pop() ?? '';
+  const row = await db.selectFrom('ssoDomains').select('requireSso').where('domain', '=', domain).where('verifiedAt', 'is not', null).executeTakeFirst();
+  return row?.requireSso ?? false;
+}

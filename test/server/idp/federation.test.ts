@@ -6,7 +6,7 @@
  *
  * G0000001 (id 1) has the connection and the verified domain acme.example; its admins there are made below.
  */
-import { randomUUID } from 'node:crypto';
+import { createHash, generateKeyPairSync, randomUUID, sign } from 'node:crypto';
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { expect } from 'chai';
@@ -16,6 +16,7 @@ import { sealClientSecret } from '../../../src/server/domain/ssoSecrets.js';
 import { hashPassword } from '../../../src/server/domain/passwords.js';
 import { DEMO_PASSWORD } from '../../../src/server/db/seed/demoData.js';
 import { authorize, authorizationPath, bearer, Browser, claimsOf, exchangeCode, pathOf, pkce, type Pkce } from '../support/oidc.js';
+import { solvedCaptcha } from '../support/captcha.js';
 import { useTestApp } from '../support/testApp.js';
 
 const PUBLIC_URL = 'http://localhost:3000';
@@ -99,6 +100,36 @@ async function throughIdp(location: string): Promise<string> {
     url = new URL(next, url).href;
   }
   throw new Error('too many redirects at the IdP');
+}
+
+/** A passkey of this machine (a software authenticator): its stored public key (COSE) and its answers to a challenge. */
+function softPasskey(credentialId: string) {
+  const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+  const jwk = publicKey.export({ format: 'jwk' });
+  const [x, y] = [Buffer.from(jwk.x!, 'base64url'), Buffer.from(jwk.y!, 'base64url')];
+  // COSE_Key {1: 2 (EC2), 3: -7 (ES256), -1: 1 (P-256), -2: x, -3: y}, in CBOR
+  const cose = Buffer.concat([Buffer.from([0xa5, 0x01, 0x02, 0x03, 0x26, 0x20, 0x01, 0x21, 0x58, 0x20]), x, Buffer.from([0x22, 0x58, 0x20]), y]);
+  let signatures = 0;
+  return {
+    publicKey: cose.toString('base64url'),
+    /** The browser's answer to `challenge` for the portal at PUBLIC_URL (user present and verified). */
+    answer(challenge: string) {
+      const clientDataJSON = Buffer.from(JSON.stringify({ type: 'webauthn.get', challenge, origin: new URL(PUBLIC_URL).origin, crossOrigin: false }));
+      // user present and verified; the signature counter grows with each use, as an authenticator's does
+      signatures += 1;
+      const flagsAndCounter = Buffer.from([0x05, 0, 0, 0, signatures]);
+      const authenticatorData = Buffer.concat([createHash('sha256').update(new URL(PUBLIC_URL).hostname).digest(), flagsAndCounter]);
+      const signature = sign('sha256', Buffer.concat([authenticatorData, createHash('sha256').update(clientDataJSON).digest()]), privateKey);
+      const b64 = (buffer: Buffer) => buffer.toString('base64url');
+      return JSON.stringify({
+        id: credentialId,
+        rawId: credentialId,
+        type: 'public-key',
+        response: { clientDataJSON: b64(clientDataJSON), authenticatorData: b64(authenticatorData), signature: b64(signature) },
+        clientExtensionResults: {},
+      });
+    },
+  };
 }
 
 describe('identity provider: signing in through the organisation’s OpenID Connect IdP (issue 45)', function () {
@@ -252,8 +283,8 @@ describe('identity provider: signing in through the organisation’s OpenID Conn
     });
   }
 
-  it('refuses an e-mail outside the connection’s verified domains', async () => {
-    idp.state.user = { email: 'admin@elsewhere.example' };
+  it('refuses an e-mail outside the connection’s verified domains, even an admin’s of its organisation', async () => {
+    idp.state.user = { email: 'manager@example.com' };
     refused((await federatedSignIn()).back);
   });
 
@@ -290,6 +321,41 @@ describe('identity provider: signing in through the organisation’s OpenID Conn
 
     it('still signs in through the IdP', async () => {
       expect(claimsOf((await tokensOf(await federatedSignIn())).access_token).amr).to.deep.equal(['fed']);
+    });
+
+    it('refuses a passkey of an address at the domain, with the message leading to single sign-on', async () => {
+      const passkey = softPasskey('acme-admin-passkey');
+      const admin = await ctx.db.selectFrom('admins').select('id').where('email', '=', `admin@${DOMAIN}`).executeTakeFirstOrThrow();
+      await ctx.db.deleteFrom('adminPasskeys').where('credentialId', '=', 'acme-admin-passkey').execute();
+      await ctx.db.insertInto('adminPasskeys').values({ adminId: admin.id, credentialId: 'acme-admin-passkey', publicKey: passkey.publicKey, name: 'Laptop' }).execute();
+      const passkeySignIn = async () => {
+        const browser = new Browser(ctx.app);
+        const first = await browser.get(authorizationPath(PUBLIC_URL, pkce().challenge, { uiLocales: 'en' }));
+        const interaction = pathOf(first.headers.location as string);
+        const options = JSON.parse((await browser.post(`${interaction}/passkey/options`, {})).json().options as string) as { challenge: string };
+        return browser.post(`${interaction}/passkey`, { credential: passkey.answer(options.challenge) });
+      };
+      const refusedAnswer = await passkeySignIn();
+      expect(refusedAnswer.statusCode).to.equal(403);
+      expect(refusedAnswer.body).to.contain('requires single sign-on');
+      // the same passkey signs in once the domain no longer requires it (the refusal is the rule's, not the passkey's)
+      await ctx.db.updateTable('ssoDomains').set({ requireSso: false }).where('id', '=', domainId).execute();
+      const accepted = await passkeySignIn();
+      expect(accepted.statusCode, accepted.body.slice(0, 300)).to.equal(303);
+    });
+
+    it('answers a password reset for an address at the domain as for any address, and sends no mail', async () => {
+      const outbox = async (): Promise<Array<{ to: string }>> => (await ctx.app.inject({ url: '/dev/mails.json' })).json();
+      const requestReset = async (email: string) =>
+        ctx.app.inject({ method: 'POST', url: '/api/v2/admin/reset_password_token_call?lang=en', payload: { email, ...(await solvedCaptcha(ctx.app)) } });
+      const unknown = await requestReset(`nobody@${DOMAIN}`);
+      const required = await requestReset(`admin@${DOMAIN}`);
+      expect(required.statusCode).to.equal(unknown.statusCode);
+      expect(required.body).to.equal(unknown.body);
+      expect((await outbox()).filter((mail) => mail.to === `admin@${DOMAIN}`)).to.have.length(0);
+      await ctx.db.updateTable('ssoDomains').set({ requireSso: false }).where('id', '=', domainId).execute();
+      await requestReset(`admin@${DOMAIN}`);
+      expect((await outbox()).filter((mail) => mail.to === `admin@${DOMAIN}`)).to.have.length(1);
     });
 
     it('leaves other addresses’ passwords alone', async () => {
