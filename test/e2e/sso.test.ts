@@ -1,0 +1,96 @@
+/**
+ * Single sign-on's set-up page (issue 45) in the browser, on the real portal: a manager of G0000001 adds an OpenID
+ * Connect connection and sees the redirect URI to register at the IdP, adds an e-mail domain and sees the TXT record
+ * to publish; Verify answers the missing-record message while the record is not published (the portal asks a small
+ * local DNS server through DNS_SERVERS), and 'Verified' once it is. The page passes axe, in English and Japanese.
+ */
+import { expect } from 'chai';
+import type { Page } from 'playwright-core';
+import { startDnsServer, type TestDnsServer } from '../server/support/dnsServer.js';
+import { expectAccessible } from './support/axe.js';
+import { newPage, useE2E } from './support/portal.js';
+import { chooseOrganization, DEMO_PASSWORD, enterCredentials, MANAGER, useEnglish, waitForHeader } from './support/signin.js';
+
+const DOMAIN = 'sso-e2e.example.com';
+
+describe('Single sign-on page (issue 45)', function () {
+  this.timeout(300_000);
+  // the portal's settings, completed by the first hook (mocha runs before hooks in order) with the DNS server's port
+  const env: Record<string, string> = {};
+  let dns: TestDnsServer;
+  before(async () => {
+    dns = await startDnsServer();
+    env.DNS_SERVERS = dns.server;
+  });
+  after(() => dns?.close());
+  const e2e = useE2E(env);
+  const errors: string[] = [];
+  let page: Page;
+
+  before(async () => {
+    page = await newPage(e2e.browser, errors);
+    await useEnglish(page, e2e.portal.url);
+    await page.goto(`${e2e.portal.url}/memberships`);
+    await enterCredentials(page, MANAGER, DEMO_PASSWORD);
+    await chooseOrganization(page, 'G0000001');
+    await page.waitForURL(`${e2e.portal.url}/memberships`);
+    await waitForHeader(page, '[G0000001]');
+  });
+  after(() => page?.context().close());
+  afterEach(() => {
+    // a refused call (Verify's 422) is logged by the browser itself as a failed resource, not by the page's code
+    expect(errors.filter((error) => !/status of 422/.test(error)), 'errors logged by the page').to.deep.equal([]);
+  });
+
+  it("is linked from Manage Admin Accounts; adding an OpenID Connect connection shows it as a draft with the redirect URI to register", async () => {
+    await page.getByRole('link', { name: 'Single sign-on' }).click();
+    await page.waitForURL(`${e2e.portal.url}/sso`);
+    await page.getByRole('heading', { level: 1, name: 'Single sign-on' }).waitFor();
+    await page.getByRole('button', { name: 'Add an OpenID Connect connection' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Add an OpenID Connect connection' });
+    await dialog.getByLabel(/^Name/).fill('Entra ID');
+    await dialog.getByLabel(/^Issuer URL/).fill('https://login.example.com/tenant/v2.0');
+    await dialog.getByLabel(/^Client ID/).fill('corporate-admin-portal');
+    await dialog.getByLabel(/^Client secret/).fill('a-client-secret');
+    expect(await dialog.getByLabel(/^E-mail address/).inputValue()).to.equal('email');
+    await expectAccessible(page);
+    await dialog.getByRole('button', { name: 'Add' }).click();
+    await page.getByText('The connection Entra ID has been added as a draft.', { exact: false }).waitFor();
+    const row = page.getByRole('table', { name: 'Single sign-on connections' }).getByRole('row').filter({ hasText: 'Entra ID' });
+    await row.getByText('Draft').waitFor();
+    await row.getByText('OpenID Connect').waitFor();
+    await row.getByText(`Redirect URI: ${e2e.portal.url}/oidc/federation/callback`).waitFor();
+  });
+
+  it('adding a domain shows the TXT record to publish; Verify says the record is missing, then verifies it once published', async () => {
+    await page.getByRole('button', { name: 'Add a domain' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Add a domain' });
+    await dialog.getByLabel(/^Domain/).fill(DOMAIN);
+    await dialog.getByRole('button', { name: 'Add' }).click();
+    const row = page.getByRole('table', { name: 'E-mail domains for single sign-on' }).getByRole('row').filter({ hasText: DOMAIN });
+    await row.getByText('Not verified').waitFor();
+    const name = ((await row.getByText(/^TXT record name: /).textContent()) ?? '').replace('TXT record name: ', '');
+    const value = ((await row.getByText(/^TXT record value: /).textContent()) ?? '').replace('TXT record value: ', '');
+    expect(name.endsWith(DOMAIN)).to.equal(true);
+    expect(value).to.match(/^corporate-admin-portal-verification=\S+$/);
+    await expectAccessible(page);
+
+    await row.getByRole('button', { name: `Verify ${DOMAIN}` }).click();
+    await page.getByText(`The TXT record was not found. Publish ${value} at ${name} at your DNS provider`, { exact: false }).waitFor();
+    expect(dns.queries).to.include(name.toLowerCase());
+    await row.getByText('Not verified').waitFor();
+
+    dns.publish(name, value);
+    await row.getByRole('button', { name: `Verify ${DOMAIN}` }).click();
+    await page.getByText(`${DOMAIN} has been verified.`).waitFor();
+    await row.getByText('Verified', { exact: true }).waitFor();
+    await row.getByRole('button', { name: `Require single sign-on for addresses at ${DOMAIN}` }).waitFor();
+  });
+
+  it('in Japanese too, the page passes axe', async () => {
+    await page.goto(`${e2e.portal.url}/sso?locale=ja`);
+    await page.getByRole('heading', { level: 1, name: 'シングルサインオン' }).waitFor();
+    await page.getByRole('table', { name: 'シングルサインオンの接続' }).getByText('Entra ID').waitFor();
+    await expectAccessible(page);
+  });
+});
