@@ -7,6 +7,7 @@ import net from 'node:net';
 import path from 'node:path';
 import { MAX_TOKEN_TTL_SECONDS } from '../common/singleSignOn.js';
 import { DEFAULT_FREE_MAIL_DOMAINS } from './domain/freeMailDomains.js';
+import { DEFAULT_MFA_CONTEXTS } from './saml/authnContexts.js';
 
 export const SEED_MODES = ['demo', 'none'] as const;
 export type SeedMode = (typeof SEED_MODES)[number];
@@ -148,6 +149,13 @@ export interface SsoConfig {
   dnsServers: readonly string[] | undefined;
   /** Domains no organisation may claim, nor their subdomains (SSO_FREE_MAIL_DOMAINS, comma-separated; default domain/freeMailDomains.ts). */
   freeMailDomains: readonly string[];
+  /** The SAML AuthnContextClassRefs that count as multi-factor (SSO_MFA_CONTEXTS, comma-separated URIs; default saml/authnContexts.ts). */
+  mfaContexts: readonly string[];
+  /**
+   * An IdP's metadata or discovery URL may name the private ranges — RFC 1918, IPv6 ULA — for an IdP on the company
+   * network (SSO_ALLOW_PRIVATE_ADDRESSES on/off, default off); loopback, link-local and the rest stay refused.
+   */
+  allowPrivateAddresses: boolean;
 }
 
 export interface NotificationsConfig {
@@ -418,7 +426,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
   const apiDocs = value('API_DOCS') ?? (demo ? 'on' : 'off');
   if (apiDocs !== 'on' && apiDocs !== 'off') problems.push(`API_DOCS must be on or off, got "${apiDocs}"`);
   const signingKeys = parseSigningKeys(value('IDP_SIGNING_KEYS'), cwd, problems);
-  const sso = parseSso(value('DNS_SERVERS'), value('SSO_FREE_MAIL_DOMAINS'), problems);
+  const sso = parseSso(value('DNS_SERVERS'), value('SSO_FREE_MAIL_DOMAINS'), value('SSO_MFA_CONTEXTS'), value('SSO_ALLOW_PRIVATE_ADDRESSES'), problems);
 
   const announcementPageUrl = value('ANNOUNCEMENT_PAGE_URL') ?? '/announcements';
   if (!isHttpUrl(announcementPageUrl) && !/^\/(?!\/)/.test(announcementPageUrl)) {
@@ -480,13 +488,21 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
   });
 }
 
-/** DNS_SERVERS (each an IP address, optionally with a port; IPv6 with one in brackets) and SSO_FREE_MAIL_DOMAINS. */
-function parseSso(dnsServers: string | undefined, freeMail: string | undefined, problems: string[]): SsoConfig {
+/** DNS_SERVERS (each an IP address, optionally with a port; IPv6 with one in brackets), SSO_FREE_MAIL_DOMAINS, SSO_MFA_CONTEXTS, SSO_ALLOW_PRIVATE_ADDRESSES. */
+function parseSso(dnsServers: string | undefined, freeMail: string | undefined, mfa: string | undefined, allowPrivate: string | undefined, problems: string[]): SsoConfig {
   const servers = dnsServers?.split(',').map((entry) => entry.trim());
   if (servers?.some((entry) => !isDnsServer(entry))) problems.push(`DNS_SERVERS must be comma-separated IP addresses, each optionally with a port (192.0.2.53:53, [2001:db8::53]:53), got "${dnsServers}"`);
   const domains = freeMail?.split(',').map((entry) => entry.trim().toLowerCase()).filter(Boolean);
   if (domains?.some((domain) => !/^[a-z0-9-]+(\.[a-z0-9-]+)+$/.test(domain))) problems.push(`SSO_FREE_MAIL_DOMAINS must be comma-separated domain names, got "${freeMail}"`);
-  return Object.freeze({ dnsServers: servers && Object.freeze(servers), freeMailDomains: Object.freeze(domains ?? DEFAULT_FREE_MAIL_DOMAINS) });
+  const mfaContexts = mfa?.split(',').map((entry) => entry.trim()).filter(Boolean);
+  if (mfa !== undefined && (!mfaContexts?.length || mfaContexts.some((entry) => !/^[a-z][a-z0-9+.-]*:\S+$/i.test(entry)))) problems.push(`SSO_MFA_CONTEXTS must be comma-separated URIs (AuthnContextClassRef values), got "${mfa}"`);
+  if (allowPrivate !== undefined && allowPrivate !== 'on' && allowPrivate !== 'off') problems.push(`SSO_ALLOW_PRIVATE_ADDRESSES must be on or off, got "${allowPrivate}"`);
+  return Object.freeze({
+    dnsServers: servers && Object.freeze(servers),
+    freeMailDomains: Object.freeze(domains ?? DEFAULT_FREE_MAIL_DOMAINS),
+    mfaContexts: Object.freeze(mfaContexts ?? DEFAULT_MFA_CONTEXTS),
+    allowPrivateAddresses: allowPrivate === 'on',
+  });
 }
 
 /** An address Node's dns Resolver.setServers takes: 192.0.2.53, 192.0.2.53:5353, 2001:db8::53, [2001:db8::53]:5353. */

@@ -2,6 +2,7 @@
 import { expect } from 'chai';
 import { ConfigError, loadConfig } from '../../src/server/config.js';
 import { DEFAULT_FREE_MAIL_DOMAINS } from '../../src/server/domain/freeMailDomains.js';
+import { DEFAULT_MFA_CONTEXTS } from '../../src/server/saml/authnContexts.js';
 import { TEST_TWO_STEP_KEY } from './support/testApp.js';
 
 const BASE = { PUBLIC_URL: 'https://portal.example.com', TWO_STEP_SECRET_KEY: TEST_TWO_STEP_KEY };
@@ -34,5 +35,17 @@ describe('Configuration of single sign-on (issue 45)', () => {
       expect(problemsOf({ DNS_SERVERS: servers }), servers).to.have.length(1).and.satisfy((problems: string[]) => problems[0]!.startsWith('DNS_SERVERS'));
     }
     expect(problemsOf({ SSO_FREE_MAIL_DOMAINS: 'gmail.com, not a domain' })[0]).to.match(/^SSO_FREE_MAIL_DOMAINS/);
+  });
+
+  it('takes the default multi-factor AuthnContextClassRefs and no private address unless SSO_MFA_CONTEXTS and SSO_ALLOW_PRIVATE_ADDRESSES say otherwise', () => {
+    const defaults = loadConfig(BASE).sso;
+    expect(defaults.mfaContexts).to.equal(DEFAULT_MFA_CONTEXTS);
+    expect(defaults.allowPrivateAddresses).to.equal(false);
+    const set = loadConfig({ ...BASE, SSO_MFA_CONTEXTS: 'urn:example:mfa, https://refeds.org/profile/mfa', SSO_ALLOW_PRIVATE_ADDRESSES: 'on' }).sso;
+    expect(set.mfaContexts).to.deep.equal(['urn:example:mfa', 'https://refeds.org/profile/mfa']);
+    expect(set.allowPrivateAddresses).to.equal(true);
+    expect(problemsOf({ SSO_MFA_CONTEXTS: 'not a uri' })[0]).to.match(/^SSO_MFA_CONTEXTS/);
+    expect(problemsOf({ SSO_MFA_CONTEXTS: ' , ' })[0]).to.match(/^SSO_MFA_CONTEXTS/);
+    expect(problemsOf({ SSO_ALLOW_PRIVATE_ADDRESSES: 'yes' })[0]).to.match(/^SSO_ALLOW_PRIVATE_ADDRESSES/);
   });
 });

@@ -3,16 +3,19 @@
  * address the customer picks (DESIGN §7 'Known traps', SSRF). The host is resolved once, every address checked with
  * `isPublicAddress`, and the connection goes to the address checked — a second lookup could answer another one
  * (DNS rebinding). No redirect is followed (it could point anywhere), the answer has a time limit and a size cap.
- * `allowLoopback` (demo mode) lets the tests' and a newcomer's local IdPs be fetched over loopback.
+ * `allowLoopback` (demo mode) lets the tests' and a newcomer's local IdPs be fetched over loopback; `allowPrivate`
+ * (SSO_ALLOW_PRIVATE_ADDRESSES) an IdP on the company network, in the private ranges only (RFC 1918, IPv6 ULA).
  */
 import dns from 'node:dns';
 import net from 'node:net';
 import { Agent, request } from 'undici';
-import { customerUrlProblem, isLoopbackAddress, isPublicAddress } from './publicAddresses.js';
+import { customerUrlProblem, isLoopbackAddress, isPrivateAddress, isPublicAddress } from './publicAddresses.js';
 
 export interface GuardedFetchOptions {
   /** Loopback addresses (and http to them) allowed: demo mode. */
   allowLoopback: boolean;
+  /** The private ranges allowed (SSO_ALLOW_PRIVATE_ADDRESSES: an IdP on the company network); never loopback, link-local nor the rest. */
+  allowPrivate?: boolean;
   /** The most bytes of the body read (default 1 MiB). */
   maxBytes?: number;
   /** The time limit of the whole request, ms (default 10 s). */
@@ -52,7 +55,7 @@ async function checkedAddress(hostname: string, options: GuardedFetchOptions): P
     }
   }
   if (addresses.length === 0) throw new GuardedFetchError('unresolved');
-  const allowed = (address: string) => isPublicAddress(address) || (options.allowLoopback && isLoopbackAddress(address));
+  const allowed = (address: string) => isPublicAddress(address) || (options.allowLoopback && isLoopbackAddress(address)) || (options.allowPrivate === true && isPrivateAddress(address));
   if (!addresses.every(allowed)) throw new GuardedFetchError('privateAddress');
   return addresses[0]!;
 }
@@ -61,7 +64,8 @@ async function checkedAddress(hostname: string, options: GuardedFetchOptions): P
 export async function guardedFetch(url: string, options: GuardedFetchOptions): Promise<string> {
   const problem = customerUrlProblem(url, { demo: options.allowLoopback });
   if (problem === 'invalid') throw new GuardedFetchError('invalidUrl');
-  if (problem) throw new GuardedFetchError(problem);
+  // a private host is judged by its resolved addresses below when the private ranges are allowed
+  if (problem && !(problem === 'privateAddress' && options.allowPrivate)) throw new GuardedFetchError(problem);
   const target = new URL(url);
   const address = await checkedAddress(target.hostname, options);
   const family = net.isIP(address);

@@ -63,3 +63,16 @@ export function customerUrlProblem(raw: string, options: { demo: boolean }): Url
   if (net.isIP(host) !== 0) return isPublicAddress(host) ? undefined : 'privateAddress';
   return !host.includes('.') || NEVER_PUBLIC_NAME.test(host) ? 'privateAddress' : undefined;
 }
+
+/** The private ranges (RFC 1918, IPv6 unique local): an IdP on a company's own network, when a setting allows it. */
+const PRIVATE_V4 = new net.BlockList();
+for (const [address, prefix] of [['10.0.0.0', 8], ['172.16.0.0', 12], ['192.168.0.0', 16]] as const) PRIVATE_V4.addSubnet(address, prefix, 'ipv4');
+const PRIVATE_V6 = new net.BlockList();
+PRIVATE_V6.addSubnet('fc00::', 7, 'ipv6');
+
+/** An IP address (without brackets) in the private ranges — not loopback, link-local or any other special range. */
+export function isPrivateAddress(address: string): boolean {
+  const family = net.isIP(address);
+  if (family === 4) return PRIVATE_V4.check(address, 'ipv4');
+  return family === 6 && PRIVATE_V6.check(address, 'ipv6');
+}

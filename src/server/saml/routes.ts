@@ -10,7 +10,7 @@ import { samlServiceProvider } from './serviceProvider.js';
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export const samlRoutes: FastifyPluginAsync = async (app) => {
-  const sp = samlServiceProvider(app.db, { publicUrl: app.config.publicUrl, allowLoopback: app.config.demo });
+  const sp = samlServiceProvider(app.db, { publicUrl: app.config.publicUrl, allowLoopback: app.config.demo, allowPrivate: app.config.sso.allowPrivateAddresses, mfaContexts: app.config.sso.mfaContexts });
   app.get<{ Params: { connectionId: string } }>('/saml/:connectionId/metadata', { schema: { hide: true } }, async (request, reply) => {
     const { connectionId } = request.params;
     const connection = UUID.test(connectionId)

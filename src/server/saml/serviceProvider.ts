@@ -19,6 +19,7 @@ import { sql } from 'kysely';
 import type { Db } from '../db/index.js';
 import { federationUrls } from '../domain/ssoConnections.js';
 import { guardedFetch } from '../domain/guardedFetch.js';
+import { DEFAULT_MFA_CONTEXTS } from './authnContexts.js';
 import { MetadataError, parseIdpMetadata, parseXmlStrict, type IdpMetadata } from './idpMetadata.js';
 import { spKeyPair } from './spKeys.js';
 
@@ -37,22 +38,16 @@ export interface ServiceProviderOptions {
   publicUrl: string;
   /** Demo mode: an IdP metadata URL may be http on loopback. */
   allowLoopback: boolean;
+  /** SSO_ALLOW_PRIVATE_ADDRESSES: a metadata URL may name the private ranges (an IdP on the company network). */
+  allowPrivate?: boolean;
   /** AuthnContextClassRefs taken as multi-factor (default MULTI_FACTOR_CONTEXTS). */
   mfaContexts?: readonly string[];
   /** Fetches a metadata URL (default: guardedFetch); tests name their own. */
   fetchMetadata?: (url: string) => Promise<string>;
 }
 
-/** The AuthnContextClassRefs that name a second factor at the usual IdPs (SAML authn context, REFEDS MFA, Entra ID). */
-export const MULTI_FACTOR_CONTEXTS: readonly string[] = Object.freeze([
-  'https://refeds.org/profile/mfa',
-  'http://schemas.microsoft.com/claims/multipleauthn',
-  'urn:oasis:names:tc:SAML:2.0:ac:classes:MobileTwoFactorContract',
-  'urn:oasis:names:tc:SAML:2.0:ac:classes:MobileTwoFactorUnregistered',
-  'urn:oasis:names:tc:SAML:2.0:ac:classes:TimeSyncToken',
-  'urn:oasis:names:tc:SAML:2.0:ac:classes:Smartcard',
-  'urn:oasis:names:tc:SAML:2.0:ac:classes:SmartcardPKI',
-]);
+/** The AuthnContextClassRefs that name a second factor by default (config: SSO_MFA_CONTEXTS). */
+export const MULTI_FACTOR_CONTEXTS = DEFAULT_MFA_CONTEXTS;
 
 /** How long a request awaits its answer. */
 export const REQUEST_TTL_MS = 10 * 60 * 1000;
@@ -105,12 +100,16 @@ function takenRequestCache(requestId: string | undefined, createdAt: Date): Cach
   };
 }
 
+/** The children of `parent` named `localName` in the SAML assertion namespace (a path, not a search of the subtree). */
+const samlChildren = (parent: Element | undefined, localName: string): Element[] =>
+  parent ? Array.from(parent.childNodes as unknown as ArrayLike<Node>).filter((node): node is Element => node.nodeType === 1 && (node as Element).namespaceURI === SAML_NS && (node as Element).localName === localName) : [];
+
 /** Elements named `localName` in the SAML assertion namespace under `root`. */
 const samlElements = (root: Document | Element, localName: string): Element[] => Array.from(root.getElementsByTagNameNS(SAML_NS, localName) as unknown as ArrayLike<Element>);
 
 export function samlServiceProvider(db: Db, options: ServiceProviderOptions) {
   const mfaContexts = new Set(options.mfaContexts ?? MULTI_FACTOR_CONTEXTS);
-  const fetchMetadata = options.fetchMetadata ?? ((url: string) => guardedFetch(url, { allowLoopback: options.allowLoopback }));
+  const fetchMetadata = options.fetchMetadata ?? ((url: string) => guardedFetch(url, { allowLoopback: options.allowLoopback, allowPrivate: options.allowPrivate }));
   const urls = (connection: SamlConnection) => {
     const { spEntityId, acsUrl } = federationUrls(options.publicUrl, { id: connection.id, protocol: 'saml' });
     return { spEntityId: spEntityId!, acsUrl: acsUrl! };
@@ -243,14 +242,14 @@ export function samlServiceProvider(db: Db, options: ServiceProviderOptions) {
 
     // everything below is read from the assertion whose signature node-saml verified, never from the document around it
     const assertion = parseXmlStrict(profile.getAssertionXml!()).documentElement!;
-    const issuer = samlElements(assertion, 'Issuer')[0]?.textContent?.trim();
+    const issuer = samlChildren(assertion, 'Issuer')[0]?.textContent?.trim();
     if (issuer !== idp.entityId) return refused('wrongIssuer', issuer);
     const recipients = samlElements(assertion, 'SubjectConfirmationData').map((data) => data.getAttribute('Recipient'));
     if (recipients.length === 0 || recipients.some((recipient) => recipient !== acsUrl)) return refused('wrongRecipient', recipients.join(' '));
-    const nameIdElement = samlElements(assertion, 'NameID')[0];
+    const nameIdElement = samlChildren(samlChildren(assertion, 'Subject')[0], 'NameID')[0];
     if (!nameIdElement) return refused('invalid', 'no NameID');
     const nameId = (nameIdElement.textContent ?? '').trim();
-    const classRef = samlElements(assertion, 'AuthnContextClassRef')[0]?.textContent?.trim() ?? null;
+    const classRef = samlChildren(samlChildren(samlChildren(assertion, 'AuthnStatement')[0], 'AuthnContext')[0], 'AuthnContextClassRef')[0]?.textContent?.trim() ?? null;
 
     const assertionId = assertion.getAttribute('ID');
     if (!assertionId) return refused('invalid', 'no assertion ID');

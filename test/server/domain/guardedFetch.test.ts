@@ -56,6 +56,18 @@ describe('Guarded fetch of a customer URL (issue 45)', () => {
     expect(await refusal(guardedFetch('https://idp.example.com/metadata', { allowLoopback: true, lookup: privateOnly }))).to.equal('privateAddress');
   });
 
+  it('allows the private ranges only where SSO_ALLOW_PRIVATE_ADDRESSES does, and never link-local or loopback through it', async () => {
+    const privateOnly = async () => ['10.0.0.5'];
+    expect(await refusal(guardedFetch('https://idp.corp.example.com/metadata', { allowLoopback: false, lookup: privateOnly }))).to.equal('privateAddress');
+    // allowed: the fetch goes on to connect (nothing listens there: it fails, but not as a refused address)
+    const reason = await refusal(guardedFetch('https://idp.corp.example.com/metadata', { allowLoopback: false, allowPrivate: true, lookup: privateOnly, timeoutMs: 200 }));
+    expect(reason).to.be.oneOf(['timeout', 'network']);
+    for (const address of ['169.254.169.254', '127.0.0.1', '100.64.0.1']) {
+      const lookup = async () => [address];
+      expect(await refusal(guardedFetch('https://idp.corp.example.com/metadata', { allowLoopback: false, allowPrivate: true, lookup })), address).to.equal('privateAddress');
+    }
+  });
+
   it('connects to the address it checked, not to what a second lookup would answer (no DNS rebinding)', async () => {
     const port = (server.address() as AddressInfo).port;
     let lookups = 0;

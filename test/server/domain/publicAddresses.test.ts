@@ -1,6 +1,6 @@
 /** Which addresses a customer's IdP URL may name (issue 45; DESIGN §7 SSRF): public ones over https; demo mode adds http and loopback. */
 import { expect } from 'chai';
-import { customerUrlProblem, isLoopbackAddress, isPublicAddress } from '../../../src/server/domain/publicAddresses.js';
+import { customerUrlProblem, isLoopbackAddress, isPrivateAddress, isPublicAddress } from '../../../src/server/domain/publicAddresses.js';
 
 describe('Public addresses of IdP URLs (issue 45)', () => {
   it('tells public addresses from private, loopback, link-local, shared, documentation, multicast and IPv4-in-IPv6 ones', () => {
@@ -47,5 +47,12 @@ describe('Public addresses of IdP URLs (issue 45)', () => {
     expect(problem('http://10.0.0.5')).to.equal('httpsRequired');
     expect(problem('https://10.0.0.5')).to.equal('privateAddress');
     expect(problem('http://login.example.com')).to.equal('httpsRequired');
+  });
+
+  it('tells the private ranges (RFC 1918, IPv6 ULA) from loopback, link-local, shared and public addresses', () => {
+    for (const address of ['10.1.2.3', '172.16.0.1', '172.31.255.255', '192.168.1.1', 'fc00::1', 'fd12::1']) expect(isPrivateAddress(address), address).to.equal(true);
+    for (const address of ['127.0.0.1', '169.254.169.254', '100.64.0.1', '172.32.0.1', '8.8.8.8', '::1', 'fe80::1', '::ffff:10.0.0.1', 'example.com']) {
+      expect(isPrivateAddress(address), address).to.equal(false);
+    }
   });
 });

@@ -4,9 +4,12 @@
  * and signed here with a test IdP key (xml-crypto), then tampered with.
  */
 import { randomUUID } from 'node:crypto';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { DOMParser, XMLSerializer } from '@xmldom/xmldom';
 import { expect } from 'chai';
 import { newRelayState, samlServiceProvider, MULTI_FACTOR_CONTEXTS, type AcsIdentity, type AcsRefused, type SamlConnection } from '../../../src/server/saml/serviceProvider.js';
+import { GuardedFetchError } from '../../../src/server/domain/guardedFetch.js';
 import { createTestDatabase, type TestDatabase } from '../support/testApp.js';
 import { encode, idpMetadataXml, requestIdOf, responseXml, sign, testIdpKey, type ResponseFields, type TestIdpKey } from './testIdp.js';
 
@@ -81,6 +84,34 @@ describe('SAML service provider: the IdP answer\'s checks (issue 45)', () => {
         await sp.authnRequestUrl(connection, relayState).catch((caught: unknown) => (error = caught));
         expect(error, relayState).to.be.instanceOf(Error);
       }
+    });
+  });
+
+  describe('metadata from the IdP\'s URL', () => {
+    let server: http.Server;
+    let metadataUrl: string;
+    before(async () => {
+      server = http.createServer((_req, res) => res.writeHead(200, { 'content-type': 'application/xml' }).end(idpMetadataXml([key.certificate])));
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+      metadataUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/metadata`;
+    });
+    after(async () => {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    });
+
+    it('fetches it through the guarded fetch: loopback in demo mode only', async () => {
+      const byUrl = { ...connection, idpMetadataXml: null, idpMetadataUrl: metadataUrl };
+      const demo = samlServiceProvider(database.db, { publicUrl: PUBLIC_URL, allowLoopback: true });
+      const relayState = newRelayState();
+      const requestId = requestIdOf(await demo.authnRequestUrl(byUrl, relayState));
+      const xml = sign(responseXml(fieldsFor(requestId)), key, 'Assertion');
+      identity(await demo.validateAcsPost(byUrl, { SAMLResponse: encode(xml), RelayState: relayState }));
+
+      let error: unknown;
+      await sp.authnRequestUrl(byUrl, newRelayState()).catch((caught: unknown) => (error = caught));
+      expect(error).to.be.instanceOf(GuardedFetchError);
+      expect((error as GuardedFetchError).reason).to.equal('httpsRequired');
     });
   });
 
