@@ -319,6 +319,13 @@ describe('identity provider: signing in through the organisation’s OpenID Conn
       expect(result.lastPage).to.contain('Continue with single sign-on');
     });
 
+    it('says so in Japanese by default, beside シングルサインオンで続ける', async () => {
+      const result = await authorize(ctx.app, { email: `admin@${DOMAIN}`, password: DEMO_PASSWORD });
+      expect(result.lastStatus).to.equal(403);
+      expect(result.lastPage).to.contain('シングルサインオンでのログインが必要です');
+      expect(result.lastPage).to.match(/<button type="submit" class="idp-button" name="sso" value="1" formnovalidate>シングルサインオンで続ける<\/button>/);
+    });
+
     it('still signs in through the IdP', async () => {
       expect(claimsOf((await tokensOf(await federatedSignIn())).access_token).amr).to.deep.equal(['fed']);
     });
