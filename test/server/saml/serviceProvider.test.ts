@@ -328,10 +328,33 @@ describe('SAML service provider: the IdP answer\'s checks (issue 45)', () => {
       expect(refusal(await otherInstance.validateAcsPost(connection, body))).to.equal('unknownRequest');
     });
 
-    it('refuses an assertion ID seen before, though it answers a new request', async () => {
+    it('refuses an assertion ID seen before, though it answers a new request, on another instance too', async () => {
       const assertionId = `_a${randomUUID()}`;
       identity(await answer({ assertionId }));
       expect(refusal(await answer({ assertionId }))).to.equal('replay');
+      const otherInstance = samlServiceProvider(database.db, { publicUrl: PUBLIC_URL, allowLoopback: false });
+      const { relayState, requestId } = await started();
+      const xml = sign(responseXml(fieldsFor(requestId, { assertionId })), key, 'Assertion');
+      expect(refusal(await otherInstance.validateAcsPost(connection, { SAMLResponse: encode(xml), RelayState: relayState }))).to.equal('replay');
+    });
+
+    it('accepts one of two copies of an answer posted at once (the request is taken by one of them)', async () => {
+      const { relayState, requestId } = await started();
+      const body = { SAMLResponse: encode(sign(responseXml(fieldsFor(requestId)), key, 'Assertion')), RelayState: relayState };
+      const otherInstance = samlServiceProvider(database.db, { publicUrl: PUBLIC_URL, allowLoopback: false });
+      const results = await Promise.all([sp.validateAcsPost(connection, body), otherInstance.validateAcsPost(connection, body)]);
+      expect(results.filter((result) => result.ok)).to.have.length(1);
+      expect(results.map(refusal)).to.include('unknownRequest');
+    });
+
+    it('prunes requests and assertion ids past their expiry when a sign-in starts', async () => {
+      const { relayState } = await started();
+      const assertionId = `_a${randomUUID()}`;
+      await database.db.insertInto('samlAssertions').values({ assertionId, connectionId: connection.id, expiresAt: new Date(Date.now() - 1000) }).execute();
+      await database.db.updateTable('samlRequests').set({ expiresAt: new Date(Date.now() - 1000) }).where('relayState', '=', relayState).execute();
+      await started();
+      expect(await database.db.selectFrom('samlRequests').select('relayState').where('relayState', '=', relayState).executeTakeFirst()).to.equal(undefined);
+      expect(await database.db.selectFrom('samlAssertions').select('assertionId').where('assertionId', '=', assertionId).executeTakeFirst()).to.equal(undefined);
     });
 
     it('refuses an answer without a RelayState or with an expired request', async () => {
