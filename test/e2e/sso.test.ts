@@ -52,7 +52,7 @@ describe('Single sign-on page (issue 45)', function () {
     await dialog.getByLabel(/^Issuer URL/).fill('https://login.example.com/tenant/v2.0');
     await dialog.getByLabel(/^Client ID/).fill('corporate-admin-portal');
     await dialog.getByLabel(/^Client secret/).fill('a-client-secret');
-    expect(await dialog.getByLabel(/^E-mail address/).inputValue()).to.equal('email');
+    expect(await dialog.getByLabel(/^Attribute for the e-mail address/).inputValue()).to.equal('email');
     await expectAccessible(page);
     await dialog.getByRole('button', { name: 'Add' }).click();
     await page.getByText('The connection Entra ID has been added as a draft.', { exact: false }).waitFor();

@@ -128,7 +128,7 @@ describe('screens: Single sign-on (issue 45)', () => {
     fireEvent.click(view.getByRole('button', { name: 'Add an OpenID Connect connection' }));
     const dialog = await view.findByRole('dialog', { name: 'Add an OpenID Connect connection' });
     await within(dialog).findByLabelText(/^Name/);
-    expect((within(dialog).getByLabelText(/^E-mail address \(required\)/) as HTMLInputElement).value).to.equal('email');
+    expect((within(dialog).getByLabelText(/^Attribute for the e-mail address/) as HTMLInputElement).value).to.equal('email');
     within(dialog).getByLabelText(/^Trust the identity provider's multi-factor sign-in/);
     await type(dialog, /^Name/, 'Entra ID');
     await type(dialog, /^Issuer URL/, 'https://login.example.com/tenant/v2.0');
@@ -162,7 +162,7 @@ describe('screens: Single sign-on (issue 45)', () => {
     const dialog = await view.findByRole('dialog', { name: 'Add a SAML 2.0 connection' });
     await within(dialog).findByLabelText(/^Name/);
     expect(within(dialog).getByLabelText(/^IdP metadata \(XML\)/).tagName).to.equal('TEXTAREA');
-    expect((within(dialog).getByLabelText(/^E-mail address \(required\)/) as HTMLInputElement).value).to.equal('nameID');
+    expect((within(dialog).getByLabelText(/^Attribute for the e-mail address/) as HTMLInputElement).value).to.equal('nameID');
     await type(dialog, /^Name/, 'Okta');
     await type(dialog, /^IdP metadata \(XML\)/, '<EntityDescriptor/>');
     await type(dialog, /^IdP metadata URL/, 'https://10.0.0.1/metadata');
@@ -188,6 +188,34 @@ describe('screens: Single sign-on (issue 45)', () => {
     expect(bodyOf(patch)).to.deep.equal({ state: 'on' });
     expect((patch.headers as Record<string, string>)['if-match']).to.equal('"c1"');
     expect(await flashText(store)).to.deep.equal(["Entra ID cannot be turned on yet: its settings are incomplete. Edit it and fill in the identity provider's details."]);
+  });
+
+  it("Edit: the form filled with the connection's settings (never a client secret); Save sends only the settings, on the version shown", async () => {
+    const { view, calls, store } = await renderScreen('sso', {
+      signedIn: MANAGER,
+      routes: {
+        [CONNECTIONS]: () => jsonResponse(200, { sso_connections: [wireConnection()] }),
+        [DOMAINS]: () => jsonResponse(200, { sso_domains: [] }),
+        [`PATCH /api/v2/organizations/1/sso_connections/${OIDC_ID}`]: () => jsonResponse(200, { sso_connection: wireConnection({ name: 'Entra ID (HQ)', etag: '"c3"' }) }),
+      },
+    });
+    fireEvent.click(await view.findByRole('button', { name: 'Edit Entra ID' }));
+    const dialog = await view.findByRole('dialog', { name: 'Edit the connection' });
+    expect(((await within(dialog).findByLabelText(/^Issuer URL/)) as HTMLInputElement).value).to.equal('https://login.example.com/tenant/v2.0');
+    expect((within(dialog).getByLabelText(/^New client secret/) as HTMLInputElement).value).to.equal('');
+    await type(dialog, /^Name/, 'Entra ID (HQ)');
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(view.queryByRole('dialog')).to.equal(null));
+    const patch = calls('PATCH', `/api/v2/organizations/1/sso_connections/${OIDC_ID}`)[0]!.args[1]!;
+    expect(bodyOf(patch)).to.deep.equal({
+      name: 'Entra ID (HQ)',
+      issuer: 'https://login.example.com/tenant/v2.0',
+      client_id: 'portal',
+      attribute_mapping: { email: 'email', family_name: 'family_name', given_name: 'given_name' },
+      trust_idp_mfa: false,
+    });
+    expect((patch.headers as Record<string, string>)['if-match']).to.equal('"c1"');
+    expect(flashes(store).map((message) => message.messageKey)).to.deep.equal(['sso.connection.saved']);
   });
 
   it("Delete a connection: asks first ('Delete now'), then DELETE with If-Match", async () => {
@@ -221,7 +249,7 @@ describe('screens: Single sign-on (issue 45)', () => {
     within(unverified!).getByText('TXT record value: corporate-admin-portal-verification=abc123');
     within(unverified!).getByRole('button', { name: 'Copy the TXT record name of example.co.jp' });
     within(unverified!).getByRole('button', { name: 'Copy the TXT record value of example.co.jp' });
-    within(unverified!).getByText('The connection that is on');
+    within(unverified!).getByText('Default: the connection that is on');
     within(unverified!).getByRole('button', { name: 'Verify example.co.jp' });
     expect(within(unverified!).queryByRole('button', { name: /^Require single sign-on/ })).to.equal(null);
     within(verified!).getByText('Verified');
