@@ -113,8 +113,22 @@ export function guardedCustomFetch(allowLoopback: boolean): client.CustomFetch {
   };
 }
 
+/** Discovered configurations for a while, per connection and its settings (a change of them is another key). */
+const DISCOVERY_TTL_MS = 5 * 60 * 1000;
+const discovered = new Map<string, { configuration: client.Configuration; until: number }>();
+
 /** The relying party's configuration at the connection's IdP (discovery; the issuer must be the one configured). */
 export async function configurationOf(db: Db, connection: FederationConnection & { issuer: string; clientId: string; clientSecretEncrypted: string }, demo: boolean) {
+  const key = JSON.stringify([connection.id, connection.issuer, connection.clientId, connection.clientSecretEncrypted, demo]);
+  const kept = discovered.get(key);
+  if (kept && kept.until > Date.now()) return kept.configuration;
+  const configuration = await discover(db, connection, demo);
+  if (discovered.size >= 100) discovered.clear();
+  discovered.set(key, { configuration, until: Date.now() + DISCOVERY_TTL_MS });
+  return configuration;
+}
+
+async function discover(db: Db, connection: FederationConnection & { issuer: string; clientId: string; clientSecretEncrypted: string }, demo: boolean) {
   const secret = await openClientSecret(db, connection.id, connection.clientSecretEncrypted);
   const issuer = new URL(connection.issuer);
   const loopbackHttp = demo && issuer.protocol === 'http:';

@@ -265,6 +265,14 @@ describe('identity provider: signing in through the organisation’s OpenID Conn
     refused(await stranger.follow(await stranger.get(pathOf(callback))));
   });
 
+  it('shows the refusal, not an error of the server, when the IdP answers an error', async () => {
+    const { browser, answer } = await continueWithSso(`admin@${DOMAIN}`);
+    const state = new URL(answer.headers.location as string).searchParams.get('state')!;
+    const back = await browser.follow(await browser.get(`/oidc/federation/callback?error=access_denied&state=${state}&iss=${encodeURIComponent(idp.issuer)}`));
+    refused(back);
+    expect(back.body).to.contain('Single sign-on could not be completed');
+  });
+
   it('refuses a replayed answer (the state and the code are used once)', async () => {
     const first = await federatedSignIn();
     await tokensOf(first);
