@@ -197,7 +197,8 @@ export interface FederatedIdentity {
 }
 
 const MULTI_FACTOR_AMR = new Set(['mfa', 'otp', 'hwk', 'swk', 'sc']);
-const MULTI_FACTOR_ACR = /mfa|multi-?factor|phr|phrh|silver|gold/i;
+/** acr values that say more than one factor: …:mfa, PAPE's multi-factor, FIDO's phishing-resistant phr/phrh. */
+const MULTI_FACTOR_ACR = /(^|[^a-z])(mfa|multi-?factor|phrh?)([^a-z]|$)/i;
 
 /**
  * The code exchanged and the ID token checked (openid-client: issuer, audience and azp, nonce, signature, expiry;

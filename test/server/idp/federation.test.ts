@@ -31,7 +31,7 @@ type Trap = 'resigned' | 'nonce' | 'issuer' | 'audience' | 'azp' | 'hs256' | 'no
 async function startCustomerIdp() {
   const { privateKey } = await generateKeyPair('RS256', { extractable: true });
   const jwk = { ...(await exportJWK(privateKey)), alg: 'RS256', use: 'sig', kid: 'customer-key' };
-  const state: { user: { email: string; email_verified?: boolean }; amr?: string[]; trap: Trap } = { user: { email: `admin@${DOMAIN}` }, trap: undefined };
+  const state: { user: { email: string; email_verified?: boolean }; amr?: string[]; acr?: string; trap: Trap } = { user: { email: `admin@${DOMAIN}` }, trap: undefined };
   const server = http.createServer((request, response) => void handle(request, response));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const issuer = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -51,7 +51,7 @@ async function startCustomerIdp() {
       const grant = new provider.Grant({ accountId: state.user.email, clientId: String(details.params.client_id) });
       grant.addOIDCScope(String(details.params.scope));
       const grantId = await grant.save();
-      await provider.interactionFinished(request, response, { login: { accountId: state.user.email, ...(state.amr ? { amr: state.amr } : {}) }, consent: { grantId } });
+      await provider.interactionFinished(request, response, { login: { accountId: state.user.email, ...(state.amr ? { amr: state.amr } : {}), ...(state.acr ? { acr: state.acr } : {}) }, consent: { grantId } });
       return;
     }
     if (request.url?.startsWith('/token') && state.trap) forgeIdToken(response, state.trap);
@@ -164,7 +164,7 @@ describe('identity provider: signing in through the organisation’s OpenID Conn
   });
 
   beforeEach(async () => {
-    Object.assign(idp.state, { user: { email: `admin@${DOMAIN}` }, amr: undefined, trap: undefined });
+    Object.assign(idp.state, { user: { email: `admin@${DOMAIN}` }, amr: undefined, acr: undefined, trap: undefined });
     await ctx.db.updateTable('ssoConnections').set({ state: 'on', trustIdpMfa: false }).where('id', '=', connectionId).execute();
     await ctx.db.updateTable('ssoDomains').set({ requireSso: false }).where('id', '=', domainId).execute();
   });
@@ -246,6 +246,11 @@ describe('identity provider: signing in through the organisation’s OpenID Conn
     expect(claimsOf((await tokensOf(await federatedSignIn())).access_token).amr).to.deep.equal(['fed', 'mfa']);
     idp.state.amr = ['pwd'];
     expect(claimsOf((await tokensOf(await federatedSignIn())).access_token).amr).to.deep.equal(['fed']);
+    // or its acr (OpenID PAPE's multi-factor policy)
+    idp.state.acr = 'http://schemas.openid.net/pape/policies/2007/06/multi-factor';
+    const withAcr = claimsOf((await tokensOf(await federatedSignIn())).access_token);
+    expect(withAcr.amr).to.deep.equal(['fed', 'mfa']);
+    expect(withAcr.mfa_time).to.be.a('number');
   });
 
   it('activates an invited admin of the organisation without a password', async () => {
