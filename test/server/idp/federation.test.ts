@@ -13,6 +13,7 @@ import { expect } from 'chai';
 import { exportJWK, generateKeyPair, SignJWT } from 'jose';
 import Provider from 'oidc-provider';
 import { sealClientSecret } from '../../../src/server/domain/ssoSecrets.js';
+import { guardedCustomFetch } from '../../../src/server/idp/federation.js';
 import { hashPassword } from '../../../src/server/domain/passwords.js';
 import { DEMO_PASSWORD } from '../../../src/server/db/seed/demoData.js';
 import { authorize, authorizationPath, bearer, Browser, claimsOf, exchangeCode, pathOf, pkce, type Pkce } from '../support/oidc.js';
@@ -382,5 +383,17 @@ describe('identity provider: signing in through the organisation’s OpenID Conn
       const result = await authorize(ctx.app, { email: 'member@example.com', password: DEMO_PASSWORD });
       expect(result.redirect.searchParams.get('code')).to.be.a('string');
     });
+  });
+});
+
+describe('identity provider: the fetches to a customer’s IdP (issue 45)', () => {
+  it('go to public addresses over https only; loopback http only in demo mode', async () => {
+    const refusal = (promise: Promise<unknown>) => promise.then(() => 'fetched', (error: Error) => error.message);
+    expect(await refusal(guardedCustomFetch(false)('http://127.0.0.1:9/.well-known/openid-configuration', {} as never))).to.contain('https required');
+    for (const url of ['https://127.0.0.1:9/', 'https://10.0.0.1/', 'https://[::1]/', 'https://169.254.169.254/latest/meta-data', 'https://[::ffff:10.0.0.1]/']) {
+      expect(await refusal(guardedCustomFetch(false)(url, {} as never)), url).to.contain('private address');
+    }
+    // demo mode: still no private network beyond this machine
+    expect(await refusal(guardedCustomFetch(true)('http://10.0.0.1/', {} as never))).to.contain('private address');
   });
 });
