@@ -1,12 +1,30 @@
 import type { ReactElement } from 'react';
 import { useTranslation } from 'react-i18next';
-import { getDefaultRegistry } from '@rjsf/core';
 import type { WidgetProps } from '@rjsf/utils';
 
-const DefaultCheckbox = getDefaultRegistry().widgets.CheckboxWidget;
-
-/** The standard checkbox of a boolean field, its label (a locale key, the schema's title) translated. */
-export function CheckboxWidget(props: WidgetProps): ReactElement {
+/**
+ * A boolean field: a checkbox with its label (a locale key, the schema's title) translated beside it, laid out as the
+ * Choice widget's options are (the form's inputs are otherwise full width, with the label above).
+ */
+export function CheckboxWidget({ id, value, disabled, readonly, autofocus, label, schema, onChange, onBlur, onFocus }: WidgetProps): ReactElement {
   const { t } = useTranslation();
-  return <DefaultCheckbox {...props} label={props.label ? t(props.label) : props.label} />;
+  return (
+    <div className="choice">
+      <input
+        id={id}
+        name={id}
+        type="checkbox"
+        checked={value === true}
+        disabled={disabled || readonly}
+        autoFocus={autofocus}
+        aria-describedby={schema.description ? `${id}__description` : undefined}
+        onChange={(event) => onChange(event.target.checked)}
+        onBlur={() => onBlur(id, value)}
+        onFocus={() => onFocus(id, value)}
+      />
+      <label className="choice__title" htmlFor={id}>
+        {t(label)}
+      </label>
+    </div>
+  );
 }

@@ -129,11 +129,14 @@ describe('screens: Single sign-on (issue 45)', () => {
     const dialog = await view.findByRole('dialog', { name: 'Add an OpenID Connect connection' });
     await within(dialog).findByLabelText(/^Name/);
     expect((within(dialog).getByLabelText(/^Attribute for the e-mail address/) as HTMLInputElement).value).to.equal('email');
-    within(dialog).getByLabelText(/^Trust the identity provider's multi-factor sign-in/);
+    const trust = within(dialog).getByLabelText(/^Trust the identity provider's multi-factor sign-in/) as HTMLInputElement;
+    expect([trust.type, trust.checked]).to.deep.equal(['checkbox', false]);
     await type(dialog, /^Name/, 'Entra ID');
     await type(dialog, /^Issuer URL/, 'https://login.example.com/tenant/v2.0');
     await type(dialog, /^Client ID/, 'portal');
     await type(dialog, /^Client secret/, 's3cret');
+    fireEvent.click(trust);
+    await settle();
     fireEvent.click(within(dialog).getByRole('button', { name: 'Add' }));
     await waitFor(() => expect(view.queryByRole('dialog')).to.equal(null));
     expect(bodyOf(calls('POST', '/api/v2/organizations/1/sso_connections')[0]!.args[1])).to.deep.equal({
@@ -143,7 +146,7 @@ describe('screens: Single sign-on (issue 45)', () => {
       client_id: 'portal',
       client_secret: 's3cret',
       attribute_mapping: { email: 'email', family_name: 'family_name', given_name: 'given_name' },
-      trust_idp_mfa: false,
+      trust_idp_mfa: true,
     });
     expect(flashes(store).map((message) => message.messageKey)).to.deep.equal(['sso.connection.added']);
     await view.findByText('Redirect URI: https://portal.example.com/oidc/federation/callback');
