@@ -41,6 +41,8 @@ export interface FederationConnection {
   clientSecretEncrypted: string | null;
   attributeEmail: string;
   trustIdpMfa: boolean;
+  idpMetadataXml: string | null;
+  idpMetadataUrl: string | null;
 }
 
 /** Where an e-mail's domain signs in: its verified domain's connection (if any), and whether the domain requires it. */
@@ -54,7 +56,7 @@ export const domainOf = (email: string) => normalizeEmail(email).split('@').pop(
 async function connectionById(db: Db, id: string): Promise<FederationConnection | undefined> {
   return db
     .selectFrom('ssoConnections')
-    .select(['id', 'organizationId', 'name', 'protocol', 'state', 'issuer', 'clientId', 'clientSecretEncrypted', 'attributeEmail', 'trustIdpMfa'])
+    .select(['id', 'organizationId', 'name', 'protocol', 'state', 'issuer', 'clientId', 'clientSecretEncrypted', 'attributeEmail', 'trustIdpMfa', 'idpMetadataXml', 'idpMetadataUrl'])
     .where('id', '=', id)
     .executeTakeFirst();
 }
@@ -78,6 +80,10 @@ export async function homeRealmOf(db: Db, email: string): Promise<HomeRealm | un
 /** A connection the sign-in may go through now: on, OpenID Connect, complete. */
 export const usableOidc = (connection: FederationConnection | undefined): connection is FederationConnection & { issuer: string; clientId: string; clientSecretEncrypted: string } =>
   connection?.state === 'on' && connection.protocol === 'oidc' && !!connection.issuer && !!connection.clientId && !!connection.clientSecretEncrypted;
+
+/** A SAML connection the sign-in may go through now: on, with the IdP's metadata (stored or by URL). */
+export const usableSaml = (connection: FederationConnection | undefined): connection is FederationConnection & { protocol: 'saml' } =>
+  connection?.state === 'on' && connection.protocol === 'saml' && !!(connection.idpMetadataXml || connection.idpMetadataUrl);
 
 export class FederationRefused extends Error {
   constructor(readonly reason: string) {
@@ -172,18 +178,24 @@ export async function beginFederation(
   });
 }
 
-/** The request a state names, taken once: deleted in the statement that reads it (a replayed state finds nothing). */
-export async function takePendingFederation(db: Db, state: string): Promise<PendingFederation | undefined> {
-  if (!/^[A-Za-z0-9_-]{16,128}$/.test(state)) return undefined;
+/** A payload of the adapter's `model`, taken once: deleted in the statement that reads it (a replay finds nothing). */
+export async function takePayload(db: Db, model: string, id: string): Promise<Record<string, unknown> | undefined> {
+  if (!/^[A-Za-z0-9_-]{16,128}$/.test(id)) return undefined;
   const row = await db
     .deleteFrom('idpPayloads')
-    .where('model', '=', MODEL)
-    .where('id', '=', state)
+    .where('model', '=', model)
+    .where('id', '=', id)
     .where((eb) => eb.or([eb('expiresAt', 'is', null), eb('expiresAt', '>', sql<Date>`now()`)]))
     .returning('payload')
     .executeTakeFirst();
   if (!row) return undefined;
-  const payload = (typeof row.payload === 'string' ? JSON.parse(row.payload) : row.payload) as Partial<PendingFederation>;
+  return (typeof row.payload === 'string' ? JSON.parse(row.payload) : row.payload) as Record<string, unknown>;
+}
+
+/** The request a state names, taken once. */
+export async function takePendingFederation(db: Db, state: string): Promise<PendingFederation | undefined> {
+  const payload = (await takePayload(db, MODEL, state)) as Partial<PendingFederation> | undefined;
+  if (!payload) return undefined;
   const { interactionUid, connectionId, codeVerifier, nonce } = payload;
   if (typeof interactionUid !== 'string' || typeof connectionId !== 'string' || typeof codeVerifier !== 'string' || typeof nonce !== 'string') return undefined;
   return { interactionUid, connectionId, codeVerifier, nonce };
@@ -229,10 +241,10 @@ export async function completeFederation(
   return { email: normalizeEmail(email), multiFactor };
 }
 
-/** The connection a state's request went through, if it is still on. */
+/** The connection a request went through, if it is still on (either protocol). */
 export async function activeConnection(db: Db, id: string): Promise<FederationConnection | undefined> {
   const connection = await connectionById(db, id);
-  return usableOidc(connection) ? connection : undefined;
+  return usableOidc(connection) || usableSaml(connection) ? connection : undefined;
 }
 
 /**

@@ -18,6 +18,10 @@
  * at a verified domain whose connection is on to its IdP (federation.ts); the IdP answers at /oidc/federation/callback,
  * which goes back to /oidc/interaction/:uid/federation (the interaction's cookie: the same browser), and the sign-in is
  * made for the connection's organisation with amr fed (and mfa when the connection trusts the IdP's second factor).
+ * A SAML connection's address goes to its IdP with a signed AuthnRequest whose RelayState names the interaction; the
+ * answer is POSTed cross-site to /saml/:connectionId/acs (none of the portal's SameSite=Lax cookies come with it), checked
+ * there (serviceProvider.ts), and the browser goes back to /oidc/interaction/:uid/saml with a one-time key to what was
+ * asserted: the same sign-in as OpenID Connect's (federatedSignIn).
  * Addresses at a domain that requires single sign-on are refused the password and passkeys.
  */
 import { readFileSync } from 'node:fs';
@@ -51,10 +55,14 @@ import {
   FEDERATION_CALLBACK_PATH,
   federatedAdmin,
   homeRealmOf,
+  takePayload,
   takePendingFederation,
   usableOidc,
+  usableSaml,
+  type FederatedIdentity,
   type FederationConnection,
 } from './federation.js';
+import { newRelayState, samlServiceProvider } from '../saml/serviceProvider.js';
 
 type Interaction = Awaited<ReturnType<Provider['interactionDetails']>>;
 type AdapterClass = new (model: string) => import('oidc-provider').Adapter;
@@ -76,6 +84,21 @@ const ASSETS: Record<string, { type: string; body: Buffer }> = {
   'passkey.js': { type: SCRIPT, body: readFileSync(path.join(ASSETS_DIR, 'passkey.js')) },
   'webauthn.js': { type: SCRIPT, body: readFileSync(WEBAUTHN_BUNDLE) },
 };
+
+/** The adapter's models of a SAML sign-in: the request by its RelayState, and what the ACS accepted by a one-time key. */
+const SAML_REQUEST_MODEL = 'SamlFederationRequest';
+const SAML_RESULT_MODEL = 'SamlFederationResult';
+const SAML_TTL_SECONDS = 10 * 60;
+/** The ACS's form (a signed response, base64: MAX_RESPONSE_BYTES decoded, and RelayState). */
+const ACS_BODY_LIMIT = 512 * 1024;
+
+/** What the ACS accepted, for the interaction it goes back to. */
+interface SamlAsserted {
+  interactionUid: string;
+  connectionId: string;
+  email: string;
+  multiFactor: boolean;
+}
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const epochNow = () => Math.floor(Date.now() / 1000);
@@ -117,6 +140,7 @@ export const interactionRoutes =
     const twoStepKeys = { db, configuredKeys: config.twoStepSecretKeys };
     const relyingParty = { db, publicUrl: config.publicUrl };
     const mailDeps = { db, mailer: app.mailer, publicUrl: config.publicUrl };
+    const serviceProvider = samlServiceProvider(db, { publicUrl: config.publicUrl, allowLoopback: config.demo, allowPrivate: config.sso.allowPrivateAddresses, mfaContexts: config.sso.mfaContexts });
 
     app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: 16 * 1024 }, (_request, body, done) => {
       const fields = new URLSearchParams(body as string);
@@ -344,6 +368,7 @@ export const interactionRoutes =
     async function toIdentityProvider(request: FastifyRequest, reply: FastifyReply, interaction: Interaction, email: string, language: Language, explicit: boolean) {
       if (email === '') return renderSignin(reply, interaction, language, explicit, 400, { error: { kind: 'ssoEmailRequired' } });
       const connection = (await homeRealmOf(db, email))?.connection;
+      if (usableSaml(connection)) return toSamlIdentityProvider(request, reply, interaction, connection, language);
       if (!usableOidc(connection)) return renderSignin(reply, interaction, language, explicit, 400, { email, error: { kind: 'ssoUnavailable' } });
       try {
         const configuration = await configurationOf(db, connection, config.demo);
@@ -354,6 +379,105 @@ export const interactionRoutes =
         request.log.warn({ event: 'signin_federation_failed', err: error }, 'single sign-on could not start');
         return html(reply, 502, errorPage(language, config.publicUrl, 'federation'));
       }
+    }
+
+    /**
+     * A SAML connection: a signed AuthnRequest; its RelayState names the interaction (kept server-side 10 minutes, taken
+     * once at the ACS), as the cross-site POST of the answer brings none of the portal's cookies.
+     */
+    async function toSamlIdentityProvider(request: FastifyRequest, reply: FastifyReply, interaction: Interaction, connection: FederationConnection, language: Language) {
+      try {
+        const relayState = newRelayState();
+        await new Adapter(SAML_REQUEST_MODEL).upsert(relayState, { interactionUid: interaction.uid, connectionId: connection.id } as never, SAML_TTL_SECONDS);
+        return reply.redirect(await serviceProvider.authnRequestUrl(connection, relayState), 303);
+      } catch (error) {
+        request.log.warn({ event: 'signin_federation_failed', err: error }, 'single sign-on could not start');
+        return html(reply, 502, errorPage(language, config.publicUrl, 'federation'));
+      }
+    }
+
+    // the SAML answer (the ACS a connection registers), POSTed cross-site: checked here, then the browser goes back to
+    // the interaction (a same-site step: its cookie shows it is the same browser) with a one-time key to what was asserted
+    await app.register(async (scope) => {
+      scope.removeContentTypeParser('application/x-www-form-urlencoded');
+      scope.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: ACS_BODY_LIMIT }, (_request, body, done) => {
+        done(null, Object.fromEntries(new URLSearchParams(body as string)));
+      });
+      scope.post<{ Params: { connectionId: string } }>('/saml/:connectionId/acs', { bodyLimit: ACS_BODY_LIMIT, config: { audit: [] } }, async (request, reply) => {
+        const body = (request.body ?? {}) as Record<string, unknown>;
+        const refused = (reason: string) => {
+          request.log.info({ event: 'signin_federation_refused', reason }, 'single sign-on refused');
+          app.metrics.signins.inc({ outcome: 'failed' });
+          return html(reply, 400, errorPage(languageFor(request, undefined).language, config.publicUrl, 'federation'));
+        };
+        const connectionId = request.params.connectionId.toLowerCase();
+        const relayState = typeof body.RelayState === 'string' ? body.RelayState : '';
+        // taken once whatever follows: a replayed answer finds nothing
+        const pending = await takePayload(db, SAML_REQUEST_MODEL, relayState);
+        if (!pending || typeof pending.interactionUid !== 'string') return expired(request, reply);
+        if (pending.connectionId !== connectionId) return refused('answer for another connection');
+        try {
+          const connection = await activeConnection(db, connectionId);
+          if (!usableSaml(connection)) return refused('connection not on');
+          const result = await serviceProvider.validateAcsPost(connection, body);
+          if (!result.ok) return refused(`${result.refusal}${result.detail ? `: ${result.detail}` : ''}`);
+          const key = newRelayState();
+          const asserted: SamlAsserted = { interactionUid: pending.interactionUid, connectionId, email: result.email, multiFactor: result.mfa };
+          await new Adapter(SAML_RESULT_MODEL).upsert(key, { ...asserted } as never, SAML_TTL_SECONDS);
+          return reply.redirect(`${interactionPath(pending.interactionUid)}/saml?key=${key}`, 303);
+        } catch (error) {
+          return refused(error instanceof Error ? error.message : String(error));
+        }
+      });
+    });
+
+    app.get<{ Params: { uid: string } }>(`${ISSUER_PATH}/interaction/:uid/saml`, { config: { audit: ['signIn.succeeded'] } }, async (request, reply) => {
+      const interaction = await details(request, reply, request.params.uid);
+      const query = (request.query ?? {}) as Record<string, unknown>;
+      const asserted = interaction && interaction.prompt.name === 'login' && typeof query.key === 'string' ? ((await takePayload(db, SAML_RESULT_MODEL, query.key)) as Partial<SamlAsserted> | undefined) : undefined;
+      if (!interaction || !asserted || asserted.interactionUid !== interaction.uid || typeof asserted.connectionId !== 'string' || typeof asserted.email !== 'string') return expired(request, reply);
+      const refused = federationRefused(request, reply, languageFor(request, interaction).language);
+      try {
+        const connection = await activeConnection(db, asserted.connectionId);
+        if (!usableSaml(connection)) return refused('connection not on');
+        return await federatedSignIn(request, reply, interaction, connection, { email: asserted.email, multiFactor: asserted.multiFactor === true }, refused);
+      } catch (error) {
+        return refused(error);
+      }
+    });
+
+    /** The refusal page of a sign-in through single sign-on (the reason logged, never shown). */
+    function federationRefused(request: FastifyRequest, reply: FastifyReply, language: Language) {
+      return (reason: unknown) => {
+        request.log.info({ event: 'signin_federation_refused', reason: reason instanceof Error ? reason.message : String(reason) }, 'single sign-on refused');
+        app.metrics.signins.inc({ outcome: 'failed' });
+        return html(reply, 400, errorPage(language, config.publicUrl, 'federation'));
+      };
+    }
+
+    /**
+     * The sign-in through a connection (OpenID Connect or SAML), once its IdP's answer passed every check: the admin of
+     * the connection's organisation at a domain routed to it, an invited admin activated, amr fed (and mfa when the
+     * connection trusts the IdP's second factor), the grant naming the connection and the trail's entry.
+     */
+    async function federatedSignIn(
+      request: FastifyRequest,
+      reply: FastifyReply,
+      interaction: Interaction,
+      connection: FederationConnection,
+      identity: FederatedIdentity,
+      refused: (reason: unknown) => FastifyReply,
+    ): Promise<FastifyReply> {
+      const admin = await federatedAdmin(db, connection, identity.email);
+      // an invited admin activates by this sign-in, with no password of the portal's
+      const activated = !admin.activatedAt && (await db.updateTable('admins').set({ activatedAt: new Date() }).where('id', '=', admin.id).where('activatedAt', 'is', null).executeTakeFirst()).numUpdatedRows > 0n;
+      const amr = connection.trustIdpMfa && identity.multiFactor ? ['fed', 'mfa'] : ['fed'];
+      const affiliation = (await affiliationsOfAdmin(db, admin.id)).find((candidate) => candidate.organization.id === connection.organizationId);
+      if (!affiliation) return refused('no affiliation');
+      app.metrics.signins.inc({ outcome: 'succeeded' });
+      const login = { accountId: String(admin.id), ts: epochNow(), amr, acr: amr.includes('mfa') ? ACR.twoStep : ACR.password, remember: true };
+      const grantId = await grantFor(request, interaction, String(admin.id), affiliation, { connection, activated });
+      return finish(request, reply, { login, select_account: { organizationId: affiliation.organization.id }, consent: { grantId } }, false);
     }
 
     // the IdP's answer (the redirect_uri a connection registers): back to the interaction that sent the browser there,
@@ -375,28 +499,14 @@ export const interactionRoutes =
       // taken once whatever follows: a replayed answer finds nothing
       const pending = interaction && interaction.prompt.name === 'login' ? await takePendingFederation(db, state) : undefined;
       if (!interaction || !pending || pending.interactionUid !== interaction.uid) return expired(request, reply);
-      const { language } = languageFor(request, interaction);
-      const refused = (reason: unknown) => {
-        request.log.info({ event: 'signin_federation_refused', reason: reason instanceof Error ? reason.message : String(reason) }, 'single sign-on refused');
-        app.metrics.signins.inc({ outcome: 'failed' });
-        return html(reply, 400, errorPage(language, config.publicUrl, 'federation'));
-      };
+      const refused = federationRefused(request, reply, languageFor(request, interaction).language);
       try {
         const connection = await activeConnection(db, pending.connectionId);
         if (!usableOidc(connection)) return refused('connection not on');
         const configuration = await configurationOf(db, connection, config.demo);
         const callbackUrl = new URL(`${config.publicUrl}${FEDERATION_CALLBACK_PATH}${new URL(request.url, 'http://callback').search}`);
         const identity = await completeFederation(configuration, { callbackUrl, state, pending, emailClaim: connection.attributeEmail });
-        const admin = await federatedAdmin(db, connection, identity.email);
-        // an invited admin activates by this sign-in, with no password of the portal's
-        const activated = !admin.activatedAt && (await db.updateTable('admins').set({ activatedAt: new Date() }).where('id', '=', admin.id).where('activatedAt', 'is', null).executeTakeFirst()).numUpdatedRows > 0n;
-        const amr = connection.trustIdpMfa && identity.multiFactor ? ['fed', 'mfa'] : ['fed'];
-        const affiliation = (await affiliationsOfAdmin(db, admin.id)).find((candidate) => candidate.organization.id === connection.organizationId);
-        if (!affiliation) return refused('no affiliation');
-        app.metrics.signins.inc({ outcome: 'succeeded' });
-        const login = { accountId: String(admin.id), ts: epochNow(), amr, acr: amr.includes('mfa') ? ACR.twoStep : ACR.password, remember: true };
-        const grantId = await grantFor(request, interaction, String(admin.id), affiliation, { connection, activated });
-        return finish(request, reply, { login, select_account: { organizationId: affiliation.organization.id }, consent: { grantId } }, false);
+        return await federatedSignIn(request, reply, interaction, connection, identity, refused);
       } catch (error) {
         return refused(error);
       }

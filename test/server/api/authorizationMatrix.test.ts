@@ -294,6 +294,9 @@ const MATRIX: Record<string, Row> = {
   // single sign-on (issue 45): the IdP's answer, and its way back to the interaction
   'GET /oidc/federation/callback': publicRoute({ url: '/oidc/federation/callback' }, 400),
   'GET /oidc/interaction/:uid/federation': publicRoute({ url: '/oidc/interaction/unknown/federation' }, 400),
+  // SAML: the IdP's answer POSTed cross-site to the ACS, and its way back to the interaction
+  'POST /saml/:connectionId/acs': publicRoute({ method: 'POST', url: `/saml/${UNKNOWN_UUID}/acs`, payload: {} }, 400),
+  'GET /oidc/interaction/:uid/saml': publicRoute({ url: '/oidc/interaction/unknown/saml' }, 400),
   'POST /oidc/interaction/:uid/two_step': publicRoute({ method: 'POST', url: '/oidc/interaction/unknown/two_step', payload: {} }, 400),
   // an unknown endpoint is 404; QUERY, a method without a body convention here, is refused as a bad request
   ...providerCatchAll('/oidc', { QUERY: 400 }),
