@@ -25,11 +25,12 @@ import { isAppNavigation, registerBrowserBuild, sendIndexHtml } from './browserB
 import type { Config } from './config.js';
 import { createDatabase, migrateToLatest, type DatabaseHandle } from './db/index.js';
 import { addDemoLearners } from './db/seed/learners.js';
-import { demoPasswordAccounts, seedDemoData, seedDemoOrganizationUsers, seedDemoPartnerProducts, seedDemoSubscriptionsOnce } from './db/seed/index.js';
+import { demoPasswordAccounts, seedDemoData, seedDemoOrganizationUsers, seedDemoPartnerProducts, seedDemoSso, seedDemoSubscriptionsOnce } from './db/seed/index.js';
 import { registerIdentityProvider } from './idp/index.js';
 import { createMailer } from './mail/mailer.js';
 import { createMailQueue } from './mail/queue.js';
 import { devRoutes } from './api/devPages.js';
+import { demoIdpIssuer } from './api/devIdp.js';
 import { metricsRoutes } from './api/metrics.js';
 import { loadPublicIds } from './domain/publicIds.js';
 import { runRetention } from './domain/retention.js';
@@ -55,6 +56,11 @@ export interface AppDeps {
    * `app.runRetention()` and `app.runDeadlineReminders()` still work); default true.
    */
   periodicJobs?: boolean;
+  /**
+   * Single sign-on's demo connection for G0000001 in demo mode (seed seedDemoSso); default: when buildApp opens its
+   * own database (`npm start`), not on a caller's (tests, whose own connections of G0000001 it would outnumber).
+   */
+  demoSso?: boolean;
 }
 
 /** The API (not its documentation pages under /api/docs). */
@@ -258,6 +264,8 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
       await seedDemoOrganizationUsers(database.db);
       // and the applications (migration 0070)
       await seedDemoSubscriptionsOnce(database.db);
+      // and single sign-on's demo, through the demo IdP at /dev/idp (issue 45 §8)
+      if (deps.demoSso ?? ownsDatabase) await seedDemoSso(database.db, demoIdpIssuer(config.publicUrl));
     } else if (!config.demo) {
       const accounts = await demoPasswordAccounts(database.db);
       if (accounts.length > 0) app.log.error({ accounts }, 'demo accounts with the published password exist outside demo mode: change their passwords or remove them');

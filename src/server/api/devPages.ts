@@ -1,5 +1,6 @@
 /**
- * The development pages under /dev (demo mode only, app.ts): the outbox, the screen gallery and the demo partner.
+ * The development pages under /dev (demo mode only, app.ts): the outbox, the screen gallery, the demo partner and the
+ * demo identity provider.
  * They answer this machine only (issue 15 finding 3): the outbox shows every activation and reset link.
  *
  * The check is on the socket's remote address, never on request.ip, which TRUST_PROXY (true in demo mode) lets any
@@ -9,6 +10,7 @@
  */
 import net from 'node:net';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import { devIdpRoutes } from './devIdp.js';
 import { devMailsRoutes } from './devMails.js';
 import { devPartnerRoutes } from './devPartner.js';
 import { devScreensRoutes } from './devScreens.js';
@@ -38,4 +40,5 @@ export const devRoutes: FastifyPluginAsync = async (app) => {
   await app.register(devMailsRoutes);
   await app.register(devScreensRoutes);
   await app.register(devPartnerRoutes);
+  await app.register(devIdpRoutes);
 };

@@ -281,6 +281,14 @@ const MATRIX: Record<string, Row> = {
   'GET /dev/mails/:file': publicRoute({ url: '/dev/mails/999999.html' }, 403),
   'GET /dev/screens': publicRoute({ url: '/dev/screens' }, 403),
   'GET /dev/partner': publicRoute({ url: '/dev/partner' }, 403),
+  // the demo identity provider (issue 45 §8): its sign-in page and oidc-provider's endpoints
+  'GET /dev/idp/interaction/:uid': publicRoute({ url: '/dev/idp/interaction/unknown' }, 403),
+  'POST /dev/idp/interaction/:uid/login': publicRoute({ method: 'POST', url: '/dev/idp/interaction/unknown/login', payload: {} }, 403),
+  ...Object.fromEntries(
+    ['/dev/idp', '/dev/idp/*'].flatMap((url) =>
+      (['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS', 'TRACE', 'QUERY'] as const).map((method) => [`${method} ${url}`, publicRoute({ method: method as InjectOptions['method'], url: '/dev/idp/jwks' }, 403)]),
+    ),
+  ),
   // the SAML service provider's metadata, which IdPs fetch without a session (issue 45)
   'GET /saml/:connectionId/metadata': publicRoute({ url: `/saml/${UNKNOWN_UUID}/metadata` }, 404),
   'GET /oidc/assets/:name': publicRoute({ url: '/oidc/assets/signin.css' }, 200),

@@ -527,3 +527,23 @@ export const demoSubscriptions: Array<{
   // gls class GLS-D, started a month ago: past both deadlines
   { gloplaId: 'G0000001', serviceIds: [4], startsInDays: -30, appliedDaysAgo: 60, admins: ['manager@example.com'], learners: 10, projectClassCode: 'GLS-D' },
 ];
+
+/**
+ * Single sign-on's demo (issue 45 §8): G0000001's OpenID Connect connection 'Demo IdP' to the demo identity provider
+ * the portal serves itself at /dev/idp in demo mode (api/devIdp.ts), and the verified domain routed to it. Its client
+ * secret is published here on purpose: the demo IdP exists in demo mode only.
+ */
+export const demoSso = {
+  connectionId: '00000000-0000-4000-8000-000000000045',
+  domainId: '00000000-0000-4000-8000-000000000046',
+  name: 'Demo IdP',
+  domain: 'sso.example.com',
+  clientId: 'corporate-admin-portal-demo',
+  clientSecret: 'demo-idp-client-secret',
+  gloplaId: 'G0000001',
+  /** The demo IdP's accounts (its password is DEMO_PASSWORD); each is an activated admin of G0000001 without a password. */
+  users: [
+    { email: 'sso-admin@sso.example.com', familyName: '佐藤', givenName: '花子', amr: ['pwd', 'mfa'], role: 'manager' as const },
+    { email: 'sso-member@sso.example.com', familyName: '鈴木', givenName: '一郎', amr: ['pwd'], role: 'member' as const },
+  ],
+} as const;

@@ -8,6 +8,7 @@ import { sql } from 'kysely';
 import { hashToken } from '../../domain/adminTokens.js';
 import { hashPassword, verifyPassword } from '../../domain/passwords.js';
 import { ensurePartnerProduct } from '../../domain/singleSignOn.js';
+import { sealClientSecret } from '../../domain/ssoSecrets.js';
 import type { Db } from '../index.js';
 import type { Database } from '../types.js';
 import {
@@ -28,6 +29,7 @@ import {
   demoServiceGroups,
   demoServiceLinks,
   demoServices,
+  demoSso,
   demoSubscriptions,
 } from './demoData.js';
 import { addDays, tokyoToday } from '../../../common/subscriptionRules.js';
@@ -83,6 +85,60 @@ export async function demoPasswordAccounts(db: Db): Promise<string[]> {
  */
 export async function seedDemoPartnerProducts(db: Db): Promise<void> {
   for (const product of demoPartnerProducts) await ensurePartnerProduct(db, product);
+}
+
+/**
+ * Single sign-on's demo (issue 45 §8), in demo mode: G0000001's connection 'Demo IdP' (on; its client secret sealed as
+ * the API seals it), the verified domain routed to it and its activated, password-less admins; added when missing,
+ * also to a database seeded before they existed. The connection's issuer is the demo IdP's under this start's
+ * PUBLIC_URL, rewritten at every start: a portal started again on another port still signs in through it.
+ */
+export async function seedDemoSso(db: Db, issuer: string): Promise<void> {
+  const organization = await db.selectFrom('organizations').select('id').where('gloplaId', '=', demoSso.gloplaId).executeTakeFirst();
+  if (!organization) return;
+  await db.transaction().execute(async (trx) => {
+    await sql`select pg_advisory_xact_lock(${SEED_LOCK_KEY})`.execute(trx);
+    const existing = await trx.selectFrom('ssoConnections').select('organizationId').where('id', '=', demoSso.connectionId).executeTakeFirst();
+    if (existing) {
+      await trx.updateTable('ssoConnections').set({ issuer }).where('id', '=', demoSso.connectionId).where('issuer', '!=', issuer).execute();
+      return;
+    }
+    await trx
+      .insertInto('ssoConnections')
+      .values({
+        id: demoSso.connectionId,
+        organizationId: organization.id,
+        protocol: 'oidc',
+        name: demoSso.name,
+        state: 'on',
+        issuer,
+        clientId: demoSso.clientId,
+        clientSecretEncrypted: await sealClientSecret(trx, demoSso.connectionId, demoSso.clientSecret),
+        attributeEmail: 'email',
+        attributeFamilyName: 'family_name',
+        attributeGivenName: 'given_name',
+        trustIdpMfa: true,
+      })
+      .execute();
+    // another organisation may have verified the domain already: then the demo has no domain
+    const taken = await trx.selectFrom('ssoDomains').select('id').where('domain', '=', demoSso.domain).where('verifiedAt', 'is not', null).executeTakeFirst();
+    if (!taken) {
+      await trx
+        .insertInto('ssoDomains')
+        .values({ id: demoSso.domainId, organizationId: organization.id, domain: demoSso.domain, connectionId: demoSso.connectionId, verificationToken: randomBytes(16).toString('base64url'), verifiedAt: new Date() })
+        .execute();
+    }
+    for (const user of demoSso.users) {
+      const admin =
+        (await trx.selectFrom('admins').select('id').where('email', '=', user.email).executeTakeFirst()) ??
+        (await trx.insertInto('admins').values({ email: user.email, lastName: user.familyName, firstName: user.givenName, passwordHash: null, activatedAt: new Date() }).returning('id').executeTakeFirstOrThrow());
+      await trx
+        .insertInto('affiliations')
+        .values({ adminId: admin.id, organizationId: organization.id, role: user.role })
+        .onConflict((conflict) => conflict.columns(['adminId', 'organizationId']).doNothing())
+        .execute();
+    }
+  });
 }
 
 /**
