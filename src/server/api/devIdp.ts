@@ -19,6 +19,38 @@ export const DEV_IDP_PATH = '/dev/idp';
 
 export const demoIdpIssuer = (publicUrl: string) => `${publicUrl}${DEV_IDP_PATH}`;
 
+/** The demo IdP's state, in this process's memory (oidc-provider's own memory adapter warns at every start). */
+class MemoryAdapter {
+  private static readonly store = new Map<string, { payload: Record<string, unknown>; until: number }>();
+  constructor(private readonly model: string) {}
+  private key = (id: string) => `${this.model}:${id}`;
+  async upsert(id: string, payload: Record<string, unknown>, expiresIn: number) {
+    if (MemoryAdapter.store.size > 10_000) MemoryAdapter.store.clear();
+    MemoryAdapter.store.set(this.key(id), { payload, until: Date.now() + expiresIn * 1000 });
+  }
+  async find(id: string) {
+    const entry = MemoryAdapter.store.get(this.key(id));
+    return entry && entry.until > Date.now() ? entry.payload : undefined;
+  }
+  async findByUserCode() {
+    return undefined;
+  }
+  async findByUid(uid: string) {
+    for (const [key, entry] of MemoryAdapter.store) if (key.startsWith(`${this.model}:`) && entry.payload.uid === uid && entry.until > Date.now()) return entry.payload;
+    return undefined;
+  }
+  async consume(id: string) {
+    const entry = MemoryAdapter.store.get(this.key(id));
+    if (entry) entry.payload.consumed = Math.floor(Date.now() / 1000);
+  }
+  async destroy(id: string) {
+    MemoryAdapter.store.delete(this.key(id));
+  }
+  async revokeByGrantId(grantId: string) {
+    for (const [key, entry] of MemoryAdapter.store) if (entry.payload.grantId === grantId) MemoryAdapter.store.delete(key);
+  }
+}
+
 const userOf = (email: string) => demoSso.users.find((user) => user.email === email.trim().toLowerCase());
 
 async function createDemoIdp(publicUrl: string): Promise<Provider> {
@@ -48,6 +80,8 @@ async function createDemoIdp(publicUrl: string): Promise<Provider> {
       };
     },
     cookies: { keys: [randomBytes(32).toString('base64url')] },
+    adapter: MemoryAdapter as never,
+    ttl: { Interaction: 600, Session: 3600, Grant: 3600, AuthorizationCode: 60, AccessToken: 600, IdToken: 600 },
   });
 }
 
