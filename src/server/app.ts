@@ -35,6 +35,8 @@ import { metricsRoutes } from './api/metrics.js';
 import { loadPublicIds } from './domain/publicIds.js';
 import { runRetention } from './domain/retention.js';
 import { runDeadlineReminders } from './domain/deadlineReminders.js';
+import { guardedFetch } from './domain/guardedFetch.js';
+import { runSsoCertificates } from './domain/ssoCertificates.js';
 import { samlRoutes } from './saml/routes.js';
 import { createTokenValidity } from './domain/tokenValidity.js';
 import { createMetrics } from './metrics.js';
@@ -52,7 +54,7 @@ export interface AppDeps {
   /** false: queued mail waits for `app.mailQueue.drain()` (tests that look at the queue); default true. */
   mailQueueWorker?: boolean;
   /**
-   * false: no periodic jobs — the retention clean-up and the deadline reminders (tests, whose rows they must not touch;
+   * false: no periodic jobs — the retention clean-up, the deadline reminders, the IdP certificates' job (tests, whose rows they must not touch;
    * `app.runRetention()` and `app.runDeadlineReminders()` still work); default true.
    */
   periodicJobs?: boolean;
@@ -337,6 +339,16 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
     const retentionMs = config.retention.intervalSeconds * 1000;
     schedule('retention: clean-up', () => app.runRetention(), Math.min(retentionMs, 60_000 + Math.floor(Math.random() * 30_000)), retentionMs);
     schedule('deadline reminders', () => app.runDeadlineReminders(), 5_000 + Math.floor(Math.random() * 5_000), config.deadlineReminders.intervalSeconds * 1000);
+    // the IdPs' metadata URLs refreshed daily and their certificates' expiry mails (issue 45)
+    const ssoCertificates = () =>
+      runSsoCertificates({
+        db: database.db,
+        mailQueue,
+        publicUrl: config.publicUrl,
+        fetchMetadata: (url) => guardedFetch(url, { allowLoopback: config.demo, allowPrivate: config.sso.allowPrivateAddresses }),
+        warn: (detail, message) => app.log.warn(detail, message),
+      });
+    schedule('sso certificates', ssoCertificates, 10_000 + Math.floor(Math.random() * 5_000), config.sso.certificateJobIntervalSeconds * 1000);
   }
   return app;
 }

@@ -156,6 +156,11 @@ export interface SsoConfig {
    * network (SSO_ALLOW_PRIVATE_ADDRESSES on/off, default off); loopback, link-local and the rest stay refused.
    */
   allowPrivateAddresses: boolean;
+  /**
+   * How often one instance refreshes the IdPs' metadata URLs (each once a day) and mails the managers of IdP
+   * certificates about to expire, seconds (SSO_CERTIFICATE_JOB_INTERVAL, default 1 h; domain/ssoCertificates.ts).
+   */
+  certificateJobIntervalSeconds: number;
 }
 
 export interface NotificationsConfig {
@@ -426,7 +431,10 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
   const apiDocs = value('API_DOCS') ?? (demo ? 'on' : 'off');
   if (apiDocs !== 'on' && apiDocs !== 'off') problems.push(`API_DOCS must be on or off, got "${apiDocs}"`);
   const signingKeys = parseSigningKeys(value('IDP_SIGNING_KEYS'), cwd, problems);
-  const sso = parseSso(value('DNS_SERVERS'), value('SSO_FREE_MAIL_DOMAINS'), value('SSO_MFA_CONTEXTS'), value('SSO_ALLOW_PRIVATE_ADDRESSES'), problems);
+  const sso = Object.freeze({
+    ...parseSso(value('DNS_SERVERS'), value('SSO_FREE_MAIL_DOMAINS'), value('SSO_MFA_CONTEXTS'), value('SSO_ALLOW_PRIVATE_ADDRESSES'), problems),
+    certificateJobIntervalSeconds: duration('SSO_CERTIFICATE_JOB_INTERVAL', 3600),
+  });
 
   const announcementPageUrl = value('ANNOUNCEMENT_PAGE_URL') ?? '/announcements';
   if (!isHttpUrl(announcementPageUrl) && !/^\/(?!\/)/.test(announcementPageUrl)) {
@@ -489,7 +497,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
 }
 
 /** DNS_SERVERS (each an IP address, optionally with a port; IPv6 with one in brackets), SSO_FREE_MAIL_DOMAINS, SSO_MFA_CONTEXTS, SSO_ALLOW_PRIVATE_ADDRESSES. */
-function parseSso(dnsServers: string | undefined, freeMail: string | undefined, mfa: string | undefined, allowPrivate: string | undefined, problems: string[]): SsoConfig {
+function parseSso(dnsServers: string | undefined, freeMail: string | undefined, mfa: string | undefined, allowPrivate: string | undefined, problems: string[]): Omit<SsoConfig, 'certificateJobIntervalSeconds'> {
   const servers = dnsServers?.split(',').map((entry) => entry.trim());
   if (servers?.some((entry) => !isDnsServer(entry))) problems.push(`DNS_SERVERS must be comma-separated IP addresses, each optionally with a port (192.0.2.53:53, [2001:db8::53]:53), got "${dnsServers}"`);
   const domains = freeMail?.split(',').map((entry) => entry.trim().toLowerCase()).filter(Boolean);

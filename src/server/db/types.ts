@@ -536,6 +536,10 @@ export interface SsoConnectionsTable {
   /** SAML: the IdP's metadata, as XML or a URL to fetch it from. */
   idpMetadataXml: string | null;
   idpMetadataUrl: string | null;
+  /** The last good metadata fetched from idp_metadata_url (the daily refresh, migration 0102), the URL it came from, and when. */
+  idpMetadataFetchedXml: ColumnType<string | null, string | null | undefined, string | null>;
+  idpMetadataFetchedFrom: ColumnType<string | null, string | null | undefined, string | null>;
+  idpMetadataFetchedAt: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
   /** The IdP's claim or attribute names of the admin's e-mail (required) and names (null: not taken from the IdP). */
   attributeEmail: string;
   attributeFamilyName: string | null;
@@ -545,6 +549,15 @@ export interface SsoConnectionsTable {
   idpInitiated: ColumnType<boolean, boolean | undefined, boolean>;
   createdAt: CreatedAt;
   updatedAt: UpdatedAt;
+}
+
+/** An IdP certificate's expiry mail sent (migration 0102, domain/ssoCertificates.ts): once per connection, certificate and threshold. */
+export interface SsoCertificateRemindersTable {
+  connectionId: string;
+  /** The certificate's SHA-256 fingerprint (colon-separated hex). */
+  fingerprint: string;
+  threshold: 30 | 7;
+  sentAt: ColumnType<Date, Date | string | undefined, Date | string>;
 }
 
 /** An e-mail domain an organisation claims (migration 0100, domain/ssoDomains.ts): verified by a DNS TXT record. */
@@ -621,6 +634,7 @@ export interface Database {
   jobLeases: JobLeasesTable;
   ssoConnections: SsoConnectionsTable;
   ssoDomains: SsoDomainsTable;
+  ssoCertificateReminders: SsoCertificateRemindersTable;
   samlRequests: SamlRequestsTable;
   samlAssertions: SamlAssertionsTable;
 }
