@@ -30,6 +30,11 @@ export const ssoConnectionSchema = objectOf({
   clientSecretSet: { type: 'boolean', description: 'OpenID Connect: a client secret is stored (it is never answered)' },
   idpMetadataUrl: textOrNull("SAML: where the IdP's metadata is fetched from"),
   idpMetadataXml: textOrNull("SAML: the IdP's metadata, as pasted"),
+  signingCertificates: {
+    type: 'array',
+    description: "SAML: the IdP's signing certificates in its metadata (as pasted, else as last fetched from its URL), each with its expiry — two during a rollover; empty for OpenID Connect or metadata not read yet",
+    items: objectOf({ notAfter: { type: 'string', format: 'date-time' }, fingerprint: text('its SHA-256 fingerprint, colon-separated hex (as IdP consoles show it)') }),
+  },
   attributeMapping: attributeMappingSchema,
   trustIdpMfa: { type: 'boolean', description: "the IdP's multi-factor sign-in satisfies the organisation's two-step rule" },
   jitProvisioning: { type: 'boolean', description: 'a member is created at the first sign-in of an address at a verified domain' },

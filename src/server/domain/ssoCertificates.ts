@@ -41,6 +41,10 @@ export interface SsoCertificateResult {
   mails: number;
 }
 
+/** The metadata a sign-in reads from a connection's row: the pasted XML, else the last fetched from its current URL. */
+export const keptMetadataXml = (row: { idpMetadataXml: string | null; idpMetadataUrl: string | null; idpMetadataFetchedXml: string | null; idpMetadataFetchedFrom: string | null }) =>
+  row.idpMetadataXml ?? (row.idpMetadataUrl !== null && row.idpMetadataFetchedFrom === row.idpMetadataUrl ? row.idpMetadataFetchedXml : null);
+
 /** The part of a connection the cache reads. */
 export interface MetadataSource {
   id: string;
@@ -134,10 +138,7 @@ async function watchedConnections(db: Db) {
     .where('ssoConnections.state', 'in', ['on', 'paused'])
     .orderBy('ssoConnections.id')
     .execute();
-  return rows.map((row) => ({
-    ...row,
-    xml: row.idpMetadataXml ?? (row.idpMetadataFetchedFrom === row.idpMetadataUrl ? row.idpMetadataFetchedXml : null),
-  }));
+  return rows.map((row) => ({ ...row, xml: keptMetadataXml(row) }));
 }
 
 type Watched = Awaited<ReturnType<typeof watchedConnections>>[number];

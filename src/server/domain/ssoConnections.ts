@@ -14,6 +14,7 @@ import { FIELD_ERROR, type FieldError } from '../../common/errorCodes.js';
 import type { Db } from '../db/index.js';
 import type { SsoConnectionsTable, SsoProtocol } from '../db/types.js';
 import { changesBetween, type AuditTrail, type Changes } from './audit.js';
+import { keptMetadataXml, signingCertificates } from './ssoCertificates.js';
 import { sealClientSecret } from './ssoSecrets.js';
 import { etagColumn, etagKey, satisfies, type Precondition } from './versions.js';
 
@@ -74,6 +75,7 @@ export const shownConnection = (publicUrl: string, record: ConnectionRecord): Ss
 const COLUMNS = [
   'id', 'organizationId', 'protocol', 'name', 'state', 'issuer', 'clientId', 'clientSecretEncrypted', 'idpMetadataXml', 'idpMetadataUrl',
   'attributeEmail', 'attributeFamilyName', 'attributeGivenName', 'trustIdpMfa', 'jitProvisioning', 'idpInitiated', 'createdAt', 'updatedAt',
+  'idpMetadataFetchedXml', 'idpMetadataFetchedFrom',
 ] as const satisfies readonly (keyof SsoConnectionsTable)[];
 
 const selectRows = (db: Db, key: string) => db.selectFrom('ssoConnections').select([...COLUMNS, etagColumn(key, 'ssoConnections').as('etag')]);
@@ -91,6 +93,7 @@ function recordOf(row: Row): ConnectionRecord {
     clientSecretSet: row.clientSecretEncrypted !== null,
     idpMetadataUrl: row.idpMetadataUrl,
     idpMetadataXml: row.idpMetadataXml,
+    signingCertificates: signingCertificates(keptMetadataXml(row)).map((certificate) => ({ notAfter: certificate.notAfter.toISOString(), fingerprint: certificate.fingerprint256 })),
     attributeMapping: { email: row.attributeEmail, familyName: row.attributeFamilyName, givenName: row.attributeGivenName },
     trustIdpMfa: row.trustIdpMfa,
     jitProvisioning: row.jitProvisioning,

@@ -8,7 +8,9 @@ import { expect } from 'chai';
 import { sql } from 'kysely';
 import { cachedMetadataXml, runSsoCertificates as runJob, type SsoCertificateDeps } from '../../../src/server/domain/ssoCertificates.js';
 import { idpMetadataXml, testIdpKey } from '../saml/testIdp.js';
+import { bearer } from '../support/oidc.js';
 import { useTestApp } from '../support/testApp.js';
+import { accessToken } from '../support/tokens.js';
 
 const DAY_MS = 24 * 3600 * 1000;
 
@@ -162,5 +164,23 @@ describe('domain/ssoCertificates', function () {
     expect(answered).to.equal(fresh);
     const row = await ctx.db.selectFrom('ssoConnections').select(['idpMetadataFetchedXml', 'idpMetadataFetchedFrom']).where('id', '=', id).executeTakeFirstOrThrow();
     expect(row).to.deep.equal({ idpMetadataFetchedXml: fresh, idpMetadataFetchedFrom: 'https://idp.example.com/new' });
+  });
+
+  it("answers a SAML connection's signing certificates with their expiry and fingerprint (both during a rollover), from the pasted or the last fetched metadata", async () => {
+    const manager = bearer(await accessToken(ctx.app, { sub: '1' }));
+    const read = async (id: string) => {
+      const response = await ctx.app.inject({ method: 'GET', url: `/api/v2/organizations/1/sso_connections/${id}`, headers: manager });
+      expect(response.statusCode, response.body).to.equal(200);
+      return response.json().sso_connection.signing_certificates as { not_after: string; fingerprint: string }[];
+    };
+    const pasted = await read(await connection('Shown IdP', { xml: idpMetadataXml([lasting, expiring]) }));
+    expect(pasted.map((certificate) => certificate.not_after.slice(0, 10))).to.deep.equal([new Date(now.getTime() + 400 * DAY_MS).toISOString().slice(0, 10), in20Days.toISOString().slice(0, 10)]);
+    expect(pasted[0]!.fingerprint).to.match(/^([0-9A-F]{2}:){31}[0-9A-F]{2}$/);
+
+    const url = 'https://idp.example.com/shown';
+    const fetchedId = await connection('Shown fetched IdP', { url });
+    expect(await read(fetchedId), 'not fetched yet').to.deep.equal([]);
+    await ctx.db.updateTable('ssoConnections').set({ idpMetadataFetchedXml: idpMetadataXml([expiring]), idpMetadataFetchedFrom: url, idpMetadataFetchedAt: now }).where('id', '=', fetchedId).execute();
+    expect(await read(fetchedId)).to.have.length(1);
   });
 });
