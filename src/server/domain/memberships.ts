@@ -17,11 +17,12 @@ import { isoTimestamp } from '../db/formats.js';
 import { preparedStatement } from '../db/preparedStatements.js';
 import type { Admin, AffiliationRole } from '../db/types.js';
 import type { Mailer } from '../mail/mailer.js';
-import { mailLanguage, renderMail, validityText } from '../mail/templates.js';
+import { localeText, mailLanguage, renderMail, validityText } from '../mail/templates.js';
 import { activationLink } from './accountTokens.js';
 import type { AuditTrail } from './audit.js';
 import { closeOpenTokens, issueToken } from './adminTokens.js';
 import { affiliationQuery, normalizeEmail } from './admins.js';
+import { defaultConnectionId } from './ssoConnections.js';
 import { requireVersion, type Precondition, type VersionedTarget } from './versions.js';
 
 export interface InvitationDeps {
@@ -332,6 +333,19 @@ export function displayName(admin: Pick<Admin, 'firstName' | 'lastName' | 'latin
   return formatPersonName(admin, language) || admin.email;
 }
 
+/**
+ * The e-mail's domain when it signs in to the organisation through single sign-on: a verified domain of the
+ * organisation whose connection (its own, else the organisation's only active one) is on.
+ */
+async function singleSignOnDomainOf(db: Db, organizationId: number, email: string): Promise<string | undefined> {
+  const domain = email.split('@').pop() ?? '';
+  const row = await db.selectFrom('ssoDomains').select('connectionId').where('organizationId', '=', organizationId).where('domain', '=', domain).where('verifiedAt', 'is not', null).executeTakeFirst();
+  const connectionId = row && (row.connectionId ?? (await defaultConnectionId(db, organizationId)));
+  if (!connectionId) return undefined;
+  const on = await db.selectFrom('ssoConnections').select('id').where('id', '=', connectionId).where('state', '=', 'on').executeTakeFirst();
+  return on ? domain : undefined;
+}
+
 /** The invitation mail: the activation link, naming the organisation and the inviting admin. */
 async function sendInvitation(deps: InvitationDeps, input: { admin: Admin; token: string; organizationId: number; inviter: Inviter }): Promise<void> {
   const [organization, inviter] = await Promise.all([
@@ -340,17 +354,18 @@ async function sendInvitation(deps: InvitationDeps, input: { admin: Admin; token
   ]);
   const language = mailLanguage(input.inviter.requestedLanguage, input.admin.language);
   const link = activationLink(deps.publicUrl, input.admin.id, input.token, language);
-  const mail = renderMail(
-    'invitation',
-    language,
-    {
-      email: input.admin.email,
-      organization: organization.corporationOfficialName || organization.gloplaIdName,
-      inviter: displayName(inviter, language),
-      validFor: validityText(language, deps.ttlSeconds),
-    },
-    link,
-  );
+  const values = {
+    email: input.admin.email,
+    organization: organization.corporationOfficialName || organization.gloplaIdName,
+    inviter: displayName(inviter, language),
+    validFor: validityText(language, deps.ttlSeconds),
+  };
+  const ssoDomain = await singleSignOnDomainOf(deps.db, input.organizationId, input.admin.email);
+  // the optional paragraph (issue 45 §3): at a single-sign-on domain the admin activates by signing in through it
+  const sso = ssoDomain
+    ? localeText(language, 'mail.invitation.sso').replace(/\{\{(\w+)\}\}/g, (whole, name: string) => ({ ...values, domain: ssoDomain, portal: deps.publicUrl } as Record<string, string>)[name] ?? whole)
+    : '';
+  const mail = renderMail('invitation', language, { ...values, sso }, link);
   await deps.mailer.send({ ...mail, to: input.admin.email });
 }
 

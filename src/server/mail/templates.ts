@@ -6,6 +6,7 @@
  * - `mail.<template>.body`: paragraphs separated by a blank line; `{{name}}` inserts a value; a paragraph that is
  *   exactly `{{link}}` becomes the action link (the URL in the text part, a link labelled `mail.<template>.action`
  *   followed by the URL in the HTML part);
+ * - a paragraph that is exactly `{{name}}` with an empty value is left out (an optional paragraph);
  * - `mail.footer` and `mail.signature` close every mail.
  * Links are absolute (PUBLIC_URL) and carry `locale=<language>` where the page supports it (SPEC 2.2).
  */
@@ -66,7 +67,8 @@ export function renderMail(template: MailTemplate, language: Language, params: R
   const subject = interpolate(lookup(language, `mail.${template}.subject`), values);
   const body = lookup(language, `mail.${template}.body`).replace(/\r\n/g, '\n').trim();
   const closing = [lookup(language, 'mail.footer'), lookup(language, 'mail.signature')];
-  const paragraphs = body.split(/\n{2,}/);
+  // a paragraph that is only a placeholder whose value is empty is left out (an optional paragraph)
+  const paragraphs = body.split(/\n{2,}/).filter((paragraph) => interpolate(paragraph.trim(), values) !== '');
 
   const text = [...paragraphs.map((paragraph) => interpolate(paragraph, values)), '--', ...closing].join('\n\n') + '\n';
 
