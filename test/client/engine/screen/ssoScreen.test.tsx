@@ -32,6 +32,7 @@ const wireConnection = (overrides: Record<string, unknown> = {}) => ({
   client_secret_set: true,
   idp_metadata_url: null,
   idp_metadata_xml: null,
+  signing_certificates: [],
   attribute_mapping: { email: 'email', family_name: 'family_name', given_name: 'given_name' },
   trust_idp_mfa: false,
   jit_provisioning: false,
@@ -112,6 +113,22 @@ describe('screens: Single sign-on (issue 45)', () => {
     expect(within(saml!).getByRole('link', { name: 'Download SP metadata' }).getAttribute('href')).to.equal(`https://portal.example.com/saml/${SAML_ID}/metadata`);
     within(saml!).getByRole('button', { name: 'Pause Okta' });
     await view.findByText('No domains yet.');
+  });
+
+  it("a SAML connection's IdP signing certificates, each with its expiry and fingerprint (two during a rollover)", async () => {
+    const certificates = [
+      { not_after: '2027-12-01T03:00:00.000Z', fingerprint: 'AA:BB' },
+      { not_after: '2026-12-18T03:00:00.000Z', fingerprint: 'CC:DD' },
+    ];
+    const { view } = await renderScreen('sso', {
+      signedIn: MANAGER,
+      routes: { [CONNECTIONS]: () => jsonResponse(200, { sso_connections: [{ ...SAML, signing_certificates: certificates }] }), [DOMAINS]: () => jsonResponse(200, { sso_domains: [] }) },
+    });
+    const [saml] = rowsOf(await view.findByRole('table', { name: 'Single sign-on connections' }));
+    const shown = within(saml!).getAllByText(/^IdP signing certificate: expires /).map((element) => element.textContent);
+    expect(shown).to.have.length(2);
+    expect(shown[0]).to.match(/2027.*\(SHA-256 AA:BB\)$/);
+    expect(shown[1]).to.match(/2026.*\(SHA-256 CC:DD\)$/);
   });
 
   it('Add an OpenID Connect connection: the form with the default claims; Add posts the protocol and the settings, flashes and reads the list again', async () => {
