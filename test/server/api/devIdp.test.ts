@@ -4,10 +4,11 @@
  * its admins; outside demo mode there is no such IdP. The whole sign-in through it is test/e2e/ssoDemo.test.ts.
  */
 import { expect } from 'chai';
-import { demoSso } from '../../../src/server/db/seed/demoData.js';
+import { DEMO_PASSWORD, demoSso } from '../../../src/server/db/seed/demoData.js';
 import { seedDemoSso } from '../../../src/server/db/seed/index.js';
 import { openClientSecret } from '../../../src/server/domain/ssoSecrets.js';
 import { homeRealmOf } from '../../../src/server/idp/federation.js';
+import { Browser, pathOf, pkce } from '../support/oidc.js';
 import { useTestApp } from '../support/testApp.js';
 
 const PUBLIC_URL = 'http://localhost:3000';
@@ -43,6 +44,36 @@ describe('The demo identity provider (/dev/idp, issue 45 §8)', function () {
       const response = await ctx.app.inject({ url: '/dev/idp/interaction/unknown-uid' });
       expect(response.statusCode).to.equal(400);
       expect(response.body).to.include('This sign-in has expired');
+    });
+
+    it('signs its users in with the demo password: the ID token has email, email_verified, the names and amr — pwd and mfa for sso-admin@, pwd alone for sso-member@', async () => {
+      const redirectUri = `${PUBLIC_URL}/oidc/federation/callback`;
+      for (const [email, amr] of [['sso-admin@sso.example.com', ['pwd', 'mfa']], ['sso-member@sso.example.com', ['pwd']]] as const) {
+        const browser = new Browser(ctx.app);
+        const codes = pkce();
+        const query = { client_id: demoSso.clientId, redirect_uri: redirectUri, response_type: 'code', scope: 'openid email profile', code_challenge: codes.challenge, code_challenge_method: 'S256', state: 'state-1', nonce: 'nonce-1', login_hint: email };
+        const start = await browser.get(`/dev/idp/auth?${new URLSearchParams(query)}`);
+        expect(start.statusCode, start.body).to.equal(303);
+        const interaction = pathOf(start.headers.location as string);
+        const page = await browser.get(interaction);
+        expect(page.body).to.include(`value="${email}"`).and.include('<label for="password">Password</label>');
+        expect((await browser.post(`${interaction}/login`, { email, password: 'not-the-password' })).statusCode).to.equal(401);
+        let answer = await browser.post(`${interaction}/login`, { email, password: DEMO_PASSWORD });
+        for (let hops = 0; hops < 5 && !String(answer.headers.location).startsWith(redirectUri); hops += 1) answer = await browser.get(pathOf(answer.headers.location as string));
+        const code = new URL(answer.headers.location as string).searchParams.get('code')!;
+        const token = await ctx.app.inject({
+          method: 'POST',
+          url: '/dev/idp/token',
+          headers: { 'content-type': 'application/x-www-form-urlencoded' },
+          payload: new URLSearchParams({ grant_type: 'authorization_code', code, redirect_uri: redirectUri, client_id: demoSso.clientId, client_secret: demoSso.clientSecret, code_verifier: codes.verifier }).toString(),
+        });
+        expect(token.statusCode, token.body).to.equal(200);
+        const claims = JSON.parse(Buffer.from((token.json() as { id_token: string }).id_token.split('.')[1]!, 'base64url').toString('utf8')) as Record<string, unknown>;
+        expect(claims).to.include({ iss: `${PUBLIC_URL}/dev/idp`, aud: demoSso.clientId, email, email_verified: true, nonce: 'nonce-1' });
+        expect(claims.family_name).to.be.a('string').and.not.equal('');
+        expect(claims.given_name).to.be.a('string').and.not.equal('');
+        expect(claims.amr).to.deep.equal(amr);
+      }
     });
 
     it('the demo data: G0000001’s connection Demo IdP (on, the demo IdP’s issuer and client, secret sealed), sso.example.com verified and routed to it, its admins activated without a password', async () => {
