@@ -22,15 +22,16 @@
  * Requiring single sign-on for a domain needs a session signed in through single sign-on within the last 10 minutes
  * (the access token's amr has `fed`), so that nobody locks the organisation out with a connection that does not work.
  */
-import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsync, FastifyRequest, FastifySchemaCompiler } from 'fastify';
 import type { FromSchema } from 'json-schema-to-ts';
 import {
   ssoConnectionAnswerSchema,
   ssoConnectionsAnswerSchema,
   ssoDomainAnswerSchema,
   ssoDomainsAnswerSchema,
-  SSO_PROTOCOLS,
 } from '../../common/api/ssoAnswers.js';
+import type { FormName } from '../../common/api/forms.js';
+import type { SsoProtocol } from '../db/types.js';
 import type { AuditAction } from '../../common/auditActions.js';
 import { API_ERROR, FIELD_ERROR, type FieldError } from '../../common/errorCodes.js';
 import { customerUrlProblem } from '../domain/publicAddresses.js';
@@ -53,7 +54,8 @@ import { ApiError } from './errors.js';
 import { TAG } from './openapi.js';
 import { conditionalWrite, etagHeader, preconditionFailed, preconditionOf, sendEtag } from './preconditions.js';
 import { errorAnswers, organizationParams, wire, type OrganizationParams } from './schemas.js';
-import { FormValidationError } from './validation.js';
+import { BadRequestError, createValidatorCompiler, formBody, FormValidationError, getFormSchemas, validateForm } from './validation.js';
+import { wireField } from './wire.js';
 
 /** How recent a single-sign-on sign-in must be to require single sign-on (issue 45: within the last 10 minutes). */
 export const FEDERATED_SIGN_IN_WINDOW_SECONDS = 600;
@@ -65,47 +67,45 @@ const domainParams = { type: 'object', additionalProperties: false, properties: 
 type ConnectionParams = FromSchema<typeof connectionParams>;
 type DomainParams = FromSchema<typeof domainParams>;
 
-const url = (description: string) => ({ type: ['string', 'null'], minLength: 1, maxLength: 2048, description }) as const;
-const attributeName = { type: 'string', minLength: 1, maxLength: 255 } as const;
+/**
+ * The bodies are the /sso page's forms (DESIGN §3.1): a new connection is the form of its protocol, a change the edit
+ * form of the protocol its fields belong to, with or without a state change (the page's Turn on and Pause).
+ */
+const CREATE_FORMS = { oidc: 'sso-oidc-connection', saml: 'sso-saml-connection' } as const satisfies Record<SsoProtocol, FormName>;
+const EDIT_FORMS = { oidc: 'sso-oidc-connection-edit', saml: 'sso-saml-connection-edit' } as const satisfies Record<SsoProtocol, FormName>;
+const STATE_FORM = 'sso-connection-state' satisfies FormName;
 
-/** The settings of a connection (camelCase: the wire's snake_case converted); on a change, only those sent change. */
-const settingsProperties = {
-  name: { type: 'string', minLength: 1, maxLength: 100 },
-  issuer: url('OpenID Connect: the issuer URL (https; its /.well-known/openid-configuration is read)'),
-  clientId: { type: ['string', 'null'], minLength: 1, maxLength: 255, description: "OpenID Connect: the portal's client id at the IdP" },
-  clientSecret: { type: 'string', minLength: 1, maxLength: 1024, description: 'OpenID Connect: the client secret (stored encrypted, never answered)' },
-  idpMetadataXml: { type: ['string', 'null'], minLength: 1, maxLength: 200_000, description: "SAML: the IdP's metadata XML (replaces a metadata URL)" },
-  idpMetadataUrl: url("SAML: the IdP's metadata URL (https; replaces metadata XML)"),
-  attributeMapping: {
-    type: 'object',
-    additionalProperties: false,
-    description: "the IdP's claim or attribute names; those not sent keep their value (on creation: the protocol's defaults)",
-    properties: { email: attributeName, familyName: { ...attributeName, type: ['string', 'null'] }, givenName: { ...attributeName, type: ['string', 'null'] } },
-  },
-  trustIdpMfa: { type: 'boolean', description: "the IdP's multi-factor sign-in satisfies the organisation's two-step rule" },
-  jitProvisioning: { type: 'boolean', description: 'create a member at the first sign-in of an address at a verified domain (default false)' },
-  idpInitiated: { type: 'boolean', description: 'SAML: accept sign-ins started at the IdP (default false)' },
-} as const;
+const fieldsOf = (form: FormName) => Object.keys((getFormSchemas()[form]!.properties ?? {}) as Record<string, unknown>);
 
-const newConnectionBody = {
-  type: 'object',
-  additionalProperties: false,
-  required: ['protocol', 'name'],
-  properties: { protocol: { type: 'string', enum: SSO_PROTOCOLS }, ...settingsProperties },
-} as const;
+/**
+ * Validates a connection body (camelCase) against the form of its protocol: the protocol sent, else the protocol whose
+ * own fields it carries; the other protocol's fields are refused (invalid) rather than dropped. A `state` is the state
+ * form's, validated apart, so that a change may turn the connection on at once.
+ */
+function connectionBody(forms: Record<SsoProtocol, FormName>, withState: boolean) {
+  const own = { oidc: fieldsOf(forms.oidc), saml: fieldsOf(forms.saml) };
+  const onlyIn = (protocol: SsoProtocol, key: string) => own[protocol].includes(key) && !own[protocol === 'oidc' ? 'saml' : 'oidc'].includes(key);
+  return (data: unknown) => {
+    if (typeof data !== 'object' || data === null || Array.isArray(data)) return { error: new BadRequestError('The request body must be a JSON object') };
+    const { state, ...settings } = data as Record<string, unknown>;
+    const keys = Object.keys(settings);
+    const protocol: SsoProtocol = 'protocol' in settings ? (settings.protocol === 'saml' ? 'saml' : 'oidc') : keys.some((key) => onlyIn('saml', key)) ? 'saml' : 'oidc';
+    const other = protocol === 'oidc' ? 'saml' : 'oidc';
+    const stateSent = withState && state !== undefined;
+    const errors: FieldError[] = [
+      ...(stateSent && keys.length === 0 ? [] : (validateForm(forms[protocol], settings) ?? [])),
+      ...keys.filter((key) => onlyIn(other, key)).map((key) => ({ field: wireField([key]), code: FIELD_ERROR.invalid, meta: {} })),
+      ...(stateSent ? (validateForm(STATE_FORM, { state }) ?? []) : []),
+    ];
+    return errors.length > 0 ? { error: new FormValidationError(errors) } : { value: stateSent ? { ...settings, state } : settings };
+  };
+}
 
-const connectionChangeBody = {
-  type: 'object',
-  additionalProperties: false,
-  properties: { ...settingsProperties, state: { type: 'string', enum: ['on', 'paused'], description: 'on: used for sign-in (its settings must be complete); paused' } },
-} as const;
-
-const newDomainBody = {
-  type: 'object',
-  additionalProperties: false,
-  required: ['domain'],
-  properties: { domain: { type: 'string', minLength: 1, maxLength: 300, description: 'an e-mail domain (an internationalised one is stored as punycode)' } },
-} as const;
+/** A route's validators: its connection body as above, the rest (params, headers) as everywhere. */
+function connectionValidators(body: ReturnType<typeof connectionBody>): FastifySchemaCompiler<unknown> {
+  const others = createValidatorCompiler();
+  return (route) => (route.httpPart === 'body' ? body : others(route));
+}
 
 const domainChangeBody = {
   type: 'object',
@@ -132,14 +132,13 @@ export function signedInThroughSso(admin: SignedInAdmin, nowMs = Date.now()): st
   return recent ? admin.ssoConnectionId : undefined;
 }
 
-/** The IdP URLs' field errors: https to a public address (demo mode: http and loopback too); metadata as XML or a URL, one at a time. */
+/** What only the server can tell of the settings (the forms have the rest): the IdP URLs are https to a public address (demo mode: http and loopback too), the metadata XML is metadata. */
 function settingsErrors(settings: ConnectionChange, demo: boolean): FieldError[] {
   const errors: FieldError[] = [];
   for (const [field, value] of [['issuer', settings.issuer], ['idp_metadata_url', settings.idpMetadataUrl]] as const) {
     const problem = value ? customerUrlProblem(value, { demo }) : undefined;
     if (problem) errors.push({ field, code: problem === 'invalid' ? FIELD_ERROR.invalid : FIELD_ERROR[problem], meta: {} });
   }
-  if (settings.idpMetadataXml && settings.idpMetadataUrl) errors.push({ field: 'idp_metadata_url', code: FIELD_ERROR.invalid, meta: {} });
   if (settings.idpMetadataXml && !isMetadataXml(settings.idpMetadataXml)) errors.push({ field: 'idp_metadata_xml', code: FIELD_ERROR.invalid, meta: {} });
   return errors;
 }
@@ -206,11 +205,12 @@ export const ssoConnectionsRoutes: FastifyPluginAsync = async (app) => {
     collection,
     {
       config: { audit: ['sso.connectionCreated'] satisfies AuditAction[] },
+      validatorCompiler: connectionValidators(connectionBody(CREATE_FORMS, false)),
       schema: {
         tags,
         summary: `Add a single-sign-on connection, a draft (a manager; at most ${MAX_CONNECTIONS}): the answer has what to register at the IdP (OIDC redirect_uri; SAML sp_entity_id, acs_url, sp_metadata_url)`,
         params: organizationParams,
-        body: newConnectionBody,
+        body: formBody(CREATE_FORMS.oidc, CREATE_FORMS.saml),
         response: { 201: { ...wire(ssoConnectionAnswerSchema), headers: etagHeader }, ...errorAnswers(LIMIT_ERRORS) },
       },
     },
@@ -229,12 +229,13 @@ export const ssoConnectionsRoutes: FastifyPluginAsync = async (app) => {
     member,
     {
       config: { audit: ['sso.connectionChanged'] satisfies AuditAction[] },
+      validatorCompiler: connectionValidators(connectionBody(EDIT_FORMS, true)),
       schema: {
         tags,
         summary: 'Change a single-sign-on connection (a manager): the settings sent, or its state (on: its settings must be complete; paused); with If-Match, only the version named',
         params: connectionParams,
         headers: conditionalWrite.headers,
-        body: connectionChangeBody,
+        body: formBody(EDIT_FORMS.oidc, EDIT_FORMS.saml, STATE_FORM),
         response: { 200: { ...wire(ssoConnectionAnswerSchema), headers: etagHeader }, ...errorAnswers(RECORD_ERRORS), ...conditionalWrite.answers },
       },
     },
@@ -292,7 +293,7 @@ export const ssoConnectionsRoutes: FastifyPluginAsync = async (app) => {
         tags,
         summary: `Claim an e-mail domain (a manager; at most ${MAX_DOMAINS}; no free-mail domain): the answer has the TXT record to publish, then verify`,
         params: organizationParams,
-        body: newDomainBody,
+        body: formBody('sso-domain'),
         response: { 201: { ...wire(ssoDomainAnswerSchema), headers: etagHeader }, ...errorAnswers(LIMIT_ERRORS) },
       },
     },

@@ -115,6 +115,18 @@ describe('Single-sign-on connections and domains API (issue 45)', function () {
       expect(fieldErrors(await call('POST', '1/sso_connections', as.manager, { protocol: 'ldap', name: 'x' }))).to.deep.equal(['protocol invalid']);
     });
 
+    it("validates with the /sso page's forms (schemas/sso-*.json): their message keys, and an edit form's fields of the other protocol refused", async () => {
+      const both = await call('POST', '1/sso_connections', as.manager, { ...SAML, idp_metadata_url: 'https://idp.example.com/metadata' });
+      expect(both.json().errors).to.deep.equal([{ field: 'idp_metadata_url', code: 'invalid', meta: { message_key: 'sso.validation.metadataOnce' } }]);
+      const ftp = await call('POST', '1/sso_connections', as.manager, { ...OIDC, issuer: 'ftp://idp.example.com' });
+      expect(ftp.json().errors).to.deep.equal([{ field: 'issuer', code: 'invalid', meta: { message_key: 'validation.urlInvalid' } }]);
+      const domain = await call('POST', '1/sso_domains', as.manager, { domain: 'localhost' });
+      expect(domain.json().errors).to.deep.equal([{ field: 'domain', code: 'invalid', meta: { message_key: 'validation.domainInvalid' } }]);
+      const saml = await created(await call('POST', '1/sso_connections', as.manager, SAML), 'sso_connection');
+      const mixed = { idp_metadata_url: 'https://idp.example.com/metadata', issuer: 'https://okta.example.com', state: 'paused' };
+      expect(fieldErrors(await call('PATCH', `1/sso_connections/${saml.id}`, as.manager, mixed))).to.deep.equal(['issuer invalid']);
+    });
+
     it('turns a draft on only once complete (the missing settings answered as blank), then pauses it', async () => {
       const draft = await created(await call('POST', '1/sso_connections', as.manager, { protocol: 'oidc', name: 'Okta' }), 'sso_connection');
       expect(draft).to.include({ client_secret_set: false, issuer: null });
