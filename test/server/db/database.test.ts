@@ -6,7 +6,7 @@ import path from 'node:path';
 import { expect } from 'chai';
 import { buildApp } from '../../../src/server/app.js';
 import { loadConfig } from '../../../src/server/config.js';
-import { demoAdmins } from '../../../src/server/db/seed/demoData.js';
+import { demoAdmins, demoSso } from '../../../src/server/db/seed/demoData.js';
 import { TEST_ENV } from '../support/testApp.js';
 
 describe('server/db on disk', function () {
@@ -49,7 +49,7 @@ describe('server/db on disk', function () {
       const requests = await second.db.selectFrom('registrationRequests').select('corporationName').execute();
       expect(requests).to.deep.equal([{ corporationName: 'Persistent Inc.' }]);
       const admins = await second.db.selectFrom('admins').select('email').execute();
-      expect(admins).to.have.length(demoAdmins.length); // seeded once
+      expect(admins).to.have.length(demoAdmins.length + demoSso.users.length); // seeded once (the single-sign-on demo's admins too)
     } finally {
       await second.close();
     }
