@@ -43,7 +43,7 @@ import { hasSecondFactor, twoStepState, verifySecondStep } from '../domain/twoSt
 import { ACR, API_SCOPES, isSecureUrl, LANGUAGE_COOKIE, SUPPORTED_SCOPES } from './constants.js';
 import { saveOrganizationChoice } from './organizationChoice.js';
 import { deletePendingSecondStep, findPendingSecondStep, savePendingSecondStep, type PendingSecondStep } from './secondStep.js';
-import { ASSETS_PATH, errorPage, organizationPage, passkeyPage, pickLanguage, secondStepPage, signinPage } from './pages.js';
+import { ASSETS_PATH, errorPage, organizationPage, passkeyPage, pickLanguage, secondStepPage, signinPage, toIdentityProviderPage } from './pages.js';
 import { controlCharacterError, formHasControlCharacter } from '../api/controlCharacters.js';
 import { actingAs } from '../api/audit.js';
 import type { AuditTrail } from '../domain/audit.js';
@@ -374,7 +374,7 @@ export const interactionRoutes =
         const configuration = await configurationOf(db, connection, config.demo);
         const redirectUri = `${config.publicUrl}${FEDERATION_CALLBACK_PATH}`;
         const url = await beginFederation(db, Adapter, { configuration, connectionId: connection.id, interactionUid: interaction.uid, redirectUri, loginHint: email });
-        return reply.redirect(url.href, 303);
+        return html(reply, 200, toIdentityProviderPage(language, url.href));
       } catch (error) {
         request.log.warn({ event: 'signin_federation_failed', err: error }, 'single sign-on could not start');
         return html(reply, 502, errorPage(language, config.publicUrl, 'federation'));
@@ -389,7 +389,7 @@ export const interactionRoutes =
       try {
         const relayState = newRelayState();
         await new Adapter(SAML_REQUEST_MODEL).upsert(relayState, { interactionUid: interaction.uid, connectionId: connection.id } as never, SAML_TTL_SECONDS);
-        return reply.redirect(await serviceProvider.authnRequestUrl(connection, relayState), 303);
+        return html(reply, 200, toIdentityProviderPage(language, await serviceProvider.authnRequestUrl(connection, relayState)));
       } catch (error) {
         request.log.warn({ event: 'signin_federation_failed', err: error }, 'single sign-on could not start');
         return html(reply, 502, errorPage(language, config.publicUrl, 'federation'));

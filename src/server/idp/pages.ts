@@ -54,9 +54,11 @@ interface Layout {
   /** Links switching the page language (same page with ?lang=…); omitted on pages that are only passed through. */
   languageLinks?: (language: Language) => string;
   scripts?: string[];
+  /** Goes on to this URL at once (meta refresh). */
+  refreshTo?: string;
 }
 
-function layout({ language, title, body, languageLinks, scripts = [] }: Layout): string {
+function layout({ language, title, body, languageLinks, scripts = [], refreshTo }: Layout): string {
   const t = translator(language);
   const switcher = languageLinks
     ? `<nav class="idp-languages" aria-label="${escapeHtml(t('language'))}"><ul>${LANGUAGES.map((other) =>
@@ -71,7 +73,7 @@ function layout({ language, title, body, languageLinks, scripts = [] }: Layout):
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="referrer" content="no-referrer">
-<title>${escapeHtml(title)} | ${escapeHtml(t('appName'))}</title>
+${refreshTo ? `<meta http-equiv="refresh" content="0; url=${escapeHtml(refreshTo)}">\n` : ''}<title>${escapeHtml(title)} | ${escapeHtml(t('appName'))}</title>
 <link rel="icon" href="/favicon.svg">
 <link rel="stylesheet" href="${ASSETS_PATH}/signin.css">
 ${scripts.map((script) => `<script src="${escapeHtml(script)}" defer></script>\n`).join('')}</head>
@@ -301,4 +303,17 @@ export function errorPage(language: Language, publicUrl: string, kind: 'expired'
 ${detail ? `<p class="idp-detail"><code>${escapeHtml(detail)}</code></p>` : ''}
 <ul class="idp-links"><li><a href="${escapeHtml(`${publicUrl}/`)}">${escapeHtml(t('error.backToPortal'))}</a></li></ul>`;
   return layout({ language, title: t('error.title'), body });
+}
+
+/**
+ * On to the organisation's IdP after 'Continue with single sign-on': a page that goes there at once (meta refresh), with
+ * a link, rather than a redirect answering the form's POST — the pages' CSP form-action 'self' stops a form's redirect
+ * to another origin in the browser, and stays that strict on the password page.
+ */
+export function toIdentityProviderPage(language: Language, url: string): string {
+  const t = translator(language);
+  const body = `<h1>${escapeHtml(t('sso.redirectTitle'))}</h1>
+<p class="idp-lead" role="status">${escapeHtml(t('sso.redirecting'))}</p>
+<ul class="idp-links"><li><a href="${escapeHtml(url)}">${escapeHtml(t('sso.redirectLink'))}</a></li></ul>`;
+  return layout({ language, title: t('sso.redirectTitle'), body, refreshTo: url });
 }

@@ -292,3 +292,14 @@ export function claimsOf(jwt: string): Record<string, unknown> {
 export function bearer(accessToken: string): Record<string, string> {
   return { 'x-v2-admin-auth-token': `Bearer ${accessToken}` };
 }
+
+/**
+ * Where 'Continue with single sign-on' sends the browser: a page going on at once (meta refresh; a redirect of the
+ * form's POST to another origin would break the pages' CSP form-action 'self').
+ */
+export function idpUrlOf(answer: { statusCode: number; body: string }): string {
+  if (answer.statusCode !== 200) throw new Error(`expected the page on to the IdP, got ${answer.statusCode}: ${answer.body.slice(0, 300)}`);
+  const url = /<meta http-equiv="refresh" content="0; url=([^"]+)">/.exec(answer.body)?.[1];
+  if (!url) throw new Error(`no way on to the IdP in ${answer.body.slice(0, 300)}`);
+  return url.replace(/&amp;/g, '&').replace(/&#39;/g, "'").replace(/&quot;/g, '"').replace(/&lt;/g, '<').replace(/&gt;/g, '>');
+}
