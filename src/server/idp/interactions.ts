@@ -399,6 +399,12 @@ export const interactionRoutes =
     // the SAML answer (the ACS a connection registers), POSTed cross-site: checked here, then the browser goes back to
     // the interaction (a same-site step: its cookie shows it is the same browser) with a one-time key to what was asserted
     await app.register(async (scope) => {
+      // a form too large or unreadable is refused with the page, as any other answer the ACS refuses
+      scope.setErrorHandler((error: Error & { statusCode?: number }, request, reply) => {
+        request.log.info({ event: 'signin_federation_refused', reason: error.message }, 'single sign-on refused');
+        const status = typeof error.statusCode === 'number' && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 400;
+        return html(reply, status, errorPage(languageFor(request, undefined).language, config.publicUrl, 'federation'));
+      });
       scope.removeContentTypeParser('application/x-www-form-urlencoded');
       scope.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: ACS_BODY_LIMIT }, (_request, body, done) => {
         done(null, Object.fromEntries(new URLSearchParams(body as string)));

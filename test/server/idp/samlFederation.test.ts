@@ -20,6 +20,8 @@ import { encode, idpMetadataXml, IDP_SSO_URL, requestIdOf, responseXml, sign, te
 const PUBLIC_URL = 'http://localhost:3000';
 const DOMAIN = 'saml.example';
 const OTHER_DOMAIN = 'other-saml.example';
+/** G0000001's domain routed to its second connection. */
+const ELSEWHERE = 'elsewhere-saml.example';
 
 describe('identity provider: signing in through the organisation’s SAML IdP (issue 45)', function () {
   this.timeout(60_000);
@@ -27,17 +29,20 @@ describe('identity provider: signing in through the organisation’s SAML IdP (i
   let key: TestIdpKey;
   let connectionId: string;
   let otherConnectionId: string;
+  let secondConnectionId: string;
 
   before(async () => {
     key = await testIdpKey();
     connectionId = randomUUID();
     otherConnectionId = randomUUID();
+    secondConnectionId = randomUUID();
     const metadata = idpMetadataXml([key.certificate]);
     await ctx.db
       .insertInto('ssoConnections')
       .values([
         { id: connectionId, organizationId: 1, protocol: 'saml', name: 'Acme SAML', state: 'on', idpMetadataXml: metadata, attributeEmail: 'nameID' },
         { id: otherConnectionId, organizationId: 2, protocol: 'saml', name: 'Other SAML', state: 'on', idpMetadataXml: metadata, attributeEmail: 'nameID' },
+        { id: secondConnectionId, organizationId: 1, protocol: 'saml', name: 'Acme second SAML', state: 'on', idpMetadataXml: metadata, attributeEmail: 'nameID' },
       ])
       .execute();
     await ctx.db
@@ -45,10 +50,11 @@ describe('identity provider: signing in through the organisation’s SAML IdP (i
       .values([
         { id: randomUUID(), organizationId: 1, domain: DOMAIN, connectionId, verificationToken: 'token', verifiedAt: new Date() },
         { id: randomUUID(), organizationId: 2, domain: OTHER_DOMAIN, connectionId: otherConnectionId, verificationToken: 'token2', verifiedAt: new Date() },
+        { id: randomUUID(), organizationId: 1, domain: ELSEWHERE, connectionId: secondConnectionId, verificationToken: 'token3', verifiedAt: new Date() },
       ])
       .execute();
     const passwordHash = await hashPassword(DEMO_PASSWORD);
-    for (const [email, organizationId] of [[`admin@${DOMAIN}`, 1], [`admin@${OTHER_DOMAIN}`, 2]] as const) {
+    for (const [email, organizationId] of [[`admin@${DOMAIN}`, 1], [`admin@${OTHER_DOMAIN}`, 2], [`admin@${ELSEWHERE}`, 1]] as const) {
       const admin = await ctx.db.insertInto('admins').values({ email, firstName: '花子', lastName: '佐藤', passwordHash, activatedAt: new Date() }).returning('id').executeTakeFirstOrThrow();
       await ctx.db.insertInto('affiliations').values({ adminId: admin.id, organizationId, role: 'manager' }).execute();
     }
@@ -136,9 +142,14 @@ describe('identity provider: signing in through the organisation’s SAML IdP (i
     refused(await postToAcs(connectionId, samlAnswer(second.idpUrl, otherConnectionId)));
   });
 
-  it('refuses an e-mail whose domain routes to another connection', async () => {
-    const { idpUrl } = await continueWithSso(`admin@${DOMAIN}`);
-    refused(await postToAcs(connectionId, samlAnswer(idpUrl, connectionId, { nameId: `admin@${OTHER_DOMAIN}` })));
+  it('refuses an e-mail of another organisation’s domain, and one of the organisation’s domain routed to its other connection', async () => {
+    const first = await continueWithSso(`admin@${DOMAIN}`);
+    refused(await postToAcs(connectionId, samlAnswer(first.idpUrl, connectionId, { nameId: `admin@${OTHER_DOMAIN}` })));
+    // the ACS takes it (a verified domain of the organisation); the sign-in does not (the domain routes elsewhere)
+    const second = await continueWithSso(`admin@${DOMAIN}`);
+    const acs = await postToAcs(connectionId, samlAnswer(second.idpUrl, connectionId, { nameId: `admin@${ELSEWHERE}` }));
+    expect(acs.statusCode).to.equal(303);
+    refused(await second.browser.follow(await second.browser.get(pathOf(acs.headers.location as string))));
   });
 
   it('refuses the way back from another browser (the interaction’s cookie)', async () => {
@@ -161,5 +172,9 @@ describe('identity provider: signing in through the organisation’s SAML IdP (i
     refused(await postToAcs(connectionId, { SAMLResponse: encode('<not-saml/>'), RelayState: relayState }));
     refused(await postToAcs(connectionId, { SAMLResponse: 'x', RelayState: 'an-unknown-relay-state-of-somebody' }));
     refused(await postToAcs('not-a-uuid', {}));
+    // larger than the ACS takes (512 KiB): the page, not an error of the server
+    const tooLarge = await postToAcs(connectionId, { SAMLResponse: 'A'.repeat(600 * 1024), RelayState: relayState });
+    expect(tooLarge.statusCode).to.equal(413);
+    expect(tooLarge.body).to.contain('シングルサインオン');
   });
 });
