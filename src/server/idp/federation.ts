@@ -7,6 +7,9 @@
  * the state, for 10 minutes, naming the interaction that started it: the callback takes them once (deleted as they are
  * read, so a replayed state finds nothing) and then goes back to that interaction, whose cookie proves the same browser.
  *
+ * A SAML connection (serviceProvider.ts) shares the routing (homeRealmOf, usableSaml), the one-time payloads (takePayload)
+ * and the checks of the admin (federatedAdmin); interactions.ts makes the same sign-in for both protocols.
+ *
  * The IdP is an address the customer chose: every request to it (discovery, token, keys) goes only to public addresses,
  * to the address checked (no second lookup), without redirects, with a time limit; in demo mode loopback http too.
  */
