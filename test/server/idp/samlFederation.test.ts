@@ -70,7 +70,7 @@ describe('identity provider: signing in through the organisation’s SAML IdP (i
     const codes = pkce();
     const first = await browser.get(authorizationPath(PUBLIC_URL, codes.challenge, { uiLocales: 'en' }));
     const answer = await browser.post(`${pathOf(first.headers.location as string)}/login`, { email, password: '', sso: '1' });
-    return { browser, codes, idpUrl: idpUrlOf(answer) };
+    return { browser, codes, idpUrl: idpUrlOf(answer), answer };
   }
 
   /** The IdP's signed answer to the request in `idpUrl`, for `connection`'s ACS. */
@@ -102,8 +102,11 @@ describe('identity provider: signing in through the organisation’s SAML IdP (i
   };
 
   it('sends the address of a verified domain with a SAML connection to its IdP: a signed AuthnRequest and a RelayState', async () => {
-    const { idpUrl } = await continueWithSso(`Admin@${DOMAIN}`);
+    const { idpUrl, answer } = await continueWithSso(`Admin@${DOMAIN}`);
     expect(idpUrl.startsWith(`${IDP_SSO_URL}?`)).to.equal(true);
+    // a page going on to the IdP, not a redirect of the form's POST: the pages' form-action stays 'self'
+    expect(answer.body).to.contain('Continue to your organization');
+    expect(answer.headers['content-security-policy']).to.contain("form-action 'self'");
     const params = new URL(idpUrl).searchParams;
     expect(params.get('SAMLRequest')).to.be.a('string').and.not.empty;
     expect(params.get('Signature')).to.be.a('string').and.not.empty;
