@@ -20,6 +20,7 @@ import type { Db } from '../db/index.js';
 import { federationUrls } from '../domain/ssoConnections.js';
 import { guardedFetch } from '../domain/guardedFetch.js';
 import { DEFAULT_MFA_CONTEXTS } from './authnContexts.js';
+import { cachedMetadataXml } from '../domain/ssoCertificates.js';
 import { MetadataError, parseIdpMetadata, parseXmlStrict, type IdpMetadata } from './idpMetadata.js';
 import { spKeyPair } from './spKeys.js';
 
@@ -115,10 +116,10 @@ export function samlServiceProvider(db: Db, options: ServiceProviderOptions) {
     return { spEntityId: spEntityId!, acsUrl: acsUrl! };
   };
 
-  /** The IdP's metadata: the stored XML, else fetched from its URL (guarded). */
+  /** The IdP's metadata: the pasted XML, else the last good copy of its URL (the daily refresh's), fetched (guarded) only when none is kept yet. */
   async function idpMetadata(connection: SamlConnection): Promise<IdpMetadata> {
     if (connection.idpMetadataXml) return parseIdpMetadata(connection.idpMetadataXml);
-    if (connection.idpMetadataUrl) return parseIdpMetadata(await fetchMetadata(connection.idpMetadataUrl));
+    if (connection.idpMetadataUrl) return parseIdpMetadata(await cachedMetadataXml(db, connection, fetchMetadata));
     throw new MetadataError('noIdp');
   }
 
