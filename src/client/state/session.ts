@@ -140,25 +140,16 @@ export const gloplaId = (state: SessionRootState): string | null => state.sessio
 /** The access token sent as x-v2-admin-auth-token, or null when there is no session. */
 export const accessToken = (state: SessionRootState): string | null => state.session.session?.token ?? null;
 
-/** An access token's claims, as the page reads them to decide what to show (the API verifies the token itself). */
-function claimsOf(token: string): { amr?: unknown; two_step_required?: unknown } {
-  try {
-    return JSON.parse(atob(token.split('.')[1]!.replace(/-/g, '+').replace(/_/g, '/'))) as object;
-  } catch {
-    return {};
-  }
-}
-
-let heldFor: { token: string | null; held: boolean } = { token: null, held: false };
 /**
  * Whether the session is held at Sign-in security (issue 44): its organisation requires two-step sign-in and it signed
- * in with a password only. Read from the access token, so a refresh or a second factor added brings the answer anew.
+ * in with a password only. Read from the access token's claims (the API verifies the token itself), so a refresh or a
+ * second factor added brings the answer anew.
  */
 export function isHeldAtSetup(state: SessionRootState): boolean {
-  const token = accessToken(state);
-  if (token !== heldFor.token) {
-    const claims = token ? claimsOf(token) : {};
-    heldFor = { token, held: claims.two_step_required === true && !(Array.isArray(claims.amr) && claims.amr.includes('mfa')) };
+  try {
+    const claims = JSON.parse(atob(accessToken(state)!.split('.')[1]!.replace(/-/g, '+').replace(/_/g, '/'))) as { amr?: string[]; two_step_required?: boolean };
+    return claims.two_step_required === true && !claims.amr?.includes('mfa');
+  } catch {
+    return false; // no session, or a token that is no JWT
   }
-  return heldFor.held;
 }
