@@ -19,9 +19,8 @@ import type { Db } from '../db/index.js';
 import { readAhead } from '../db/readAhead.js';
 import type { AuditEntry, AuditTrail } from './audit.js';
 import { CSV_BATCH_ROWS, csvStream, unguardCsvCell } from './csv.js';
-import { etagColumn, etagKey, lastChange, satisfies, type LastChange, type Precondition } from './versions.js';
+import { etagColumn, etagKey, lastChange, lastChangeOf, satisfies, trailEntriesWithActor, type LastChange, type Precondition } from './versions.js';
 import type { Language } from '../../common/languages.js';
-import { formatPersonName } from '../../common/personName.js';
 
 /** The CSV's header, in order (the fields of SPEC §3 Organisation user the page shows, and the id that matches rows). */
 export const USERS_CSV_HEADER = ['id', 'lastName', 'firstName', 'kanaLastName', 'kanaFirstName', 'email', 'nameId'] as const;
@@ -480,20 +479,14 @@ export async function updateUser(db: Db, organizationId: number, userId: number,
  * transaction's now(). A later bulk update that left the learner alone has another time (issue 44 finding 11).
  */
 async function bulkChangeOf(db: Db, organizationId: number, id: number, language: Language): Promise<LastChange | undefined> {
-  const entry = await db
-    .selectFrom('auditEvents')
-    .leftJoin('admins', 'admins.id', 'auditEvents.actorAdminId')
-    .select(['auditEvents.actorEmail', 'auditEvents.occurredAt', 'admins.firstName', 'admins.lastName', 'admins.kanaFirstName', 'admins.kanaLastName'])
-    .where('auditEvents.organizationId', '=', organizationId)
+  const entry = await trailEntriesWithActor(db, organizationId)
     .where('auditEvents.targetId', '=', String(organizationId))
     .where('auditEvents.targetType', '=', 'users')
     .where('auditEvents.occurredAt', '=', (eb) => eb.selectFrom('organizationUsers').select('updatedAt').where('organizationId', '=', organizationId).where('id', '=', id))
     .orderBy('auditEvents.id', 'desc')
     .limit(1)
     .executeTakeFirst();
-  if (!entry) return undefined;
-  const person = entry.lastName === null ? null : { lastName: entry.lastName, firstName: entry.firstName ?? '', kanaLastName: entry.kanaLastName ?? '', kanaFirstName: entry.kanaFirstName ?? '' };
-  return { name: formatPersonName(person, language) || entry.actorEmail, email: entry.actorEmail, at: new Date(entry.occurredAt).toISOString() };
+  return lastChangeOf(entry, language);
 }
 
 /**

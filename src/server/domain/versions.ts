@@ -65,13 +65,26 @@ export interface LastChange {
   at: string;
 }
 
-/** The trail's last entry about the target, as a LastChange (the admin's present name; the e-mail of the time). */
-export async function lastChange(db: Db, organizationId: number, target: VersionedTarget, language: Language): Promise<LastChange | undefined> {
-  const entry = await db
+/** The trail's entries of an organisation with what a LastChange needs: the actor's e-mail of the time, present name, time. */
+export const trailEntriesWithActor = (db: Db, organizationId: number) =>
+  db
     .selectFrom('auditEvents')
     .leftJoin('admins', 'admins.id', 'auditEvents.actorAdminId')
     .select(['auditEvents.actorEmail', 'auditEvents.occurredAt', 'admins.firstName', 'admins.lastName', 'admins.kanaFirstName', 'admins.kanaLastName'])
-    .where('auditEvents.organizationId', '=', organizationId)
+    .where('auditEvents.organizationId', '=', organizationId);
+
+type TrailEntryWithActor = NonNullable<Awaited<ReturnType<ReturnType<typeof trailEntriesWithActor>['executeTakeFirst']>>>;
+
+/** An entry of trailEntriesWithActor as a LastChange (the admin's present name; the e-mail of the time). */
+export function lastChangeOf(entry: TrailEntryWithActor | undefined, language: Language): LastChange | undefined {
+  if (!entry) return undefined;
+  const person = entry.lastName === null ? null : { lastName: entry.lastName, firstName: entry.firstName ?? '', kanaLastName: entry.kanaLastName ?? '', kanaFirstName: entry.kanaFirstName ?? '' };
+  return { name: formatPersonName(person, language) || entry.actorEmail, email: entry.actorEmail, at: new Date(entry.occurredAt).toISOString() };
+}
+
+/** The trail's last entry about the target, as a LastChange. */
+export async function lastChange(db: Db, organizationId: number, target: VersionedTarget, language: Language): Promise<LastChange | undefined> {
+  const entry = await trailEntriesWithActor(db, organizationId)
     .where('auditEvents.targetType', '=', target.type)
     .where('auditEvents.targetId', '=', String(target.id))
     .$if(target.actions !== undefined, (query) => query.where('auditEvents.action', 'in', target.actions as AuditAction[]))
@@ -79,7 +92,5 @@ export async function lastChange(db: Db, organizationId: number, target: Version
     .orderBy('auditEvents.id', 'desc')
     .limit(1)
     .executeTakeFirst();
-  if (!entry) return undefined;
-  const person = entry.lastName === null ? null : { lastName: entry.lastName, firstName: entry.firstName ?? '', kanaLastName: entry.kanaLastName ?? '', kanaFirstName: entry.kanaFirstName ?? '' };
-  return { name: formatPersonName(person, language) || entry.actorEmail, email: entry.actorEmail, at: new Date(entry.occurredAt).toISOString() };
+  return lastChangeOf(entry, language);
 }
