@@ -267,7 +267,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
       // and the applications (migration 0070)
       await seedDemoSubscriptionsOnce(database.db);
       // and single sign-on's demo, through the demo IdP at /dev/idp (issue 45 §8)
-      if (deps.demoSso ?? ownsDatabase) await seedDemoSso(database.db, demoIdpIssuer(config.publicUrl));
+      if (deps.demoSso ?? ownsDatabase) await seedDemoSso(database.db, demoIdpIssuer(config.publicUrl), config.secretKeys);
     } else if (!config.demo) {
       const accounts = await demoPasswordAccounts(database.db);
       if (accounts.length > 0) app.log.error({ accounts }, 'demo accounts with the published password exist outside demo mode: change their passwords or remove them');

@@ -96,11 +96,12 @@ export interface Config {
   /** Keys signing the provider's cookies (COOKIE_KEYS, comma-separated, newest first); unset: generated once and kept in the database. */
   cookieKeys: string[] | undefined;
   /**
-   * The keys encrypting authenticator-app secrets at rest (TWO_STEP_SECRET_KEY: 32-byte base64 keys, comma-separated,
-   * newest first: the first seals, each opens what it sealed). Required outside demo mode; unset in demo mode: one
-   * generated once and kept in the database.
+   * The keys sealing the secrets the portal reads back (authenticator apps', single-sign-on clients', webhooks'):
+   * SECRET_KEY (or its former name TWO_STEP_SECRET_KEY), 32-byte base64 keys, comma-separated, newest first: the first
+   * seals, each opens what it sealed. Required outside demo mode; unset in demo mode: one generated once and kept in
+   * the database.
    */
-  twoStepSecretKeys: readonly Buffer[] | undefined;
+  secretKeys: readonly Buffer[] | undefined;
   /** How long the mailed link that opens a first factor's set-up under an organisation's rule works (TWO_STEP_ENROLMENT_TTL, default 30 min). */
   twoStepEnrolmentTtl: number;
   /** The provider's signing keys (IDP_SIGNING_KEYS: a JWKS, or @file); the first that may sign signs. Unset: generated once and kept in the database. */
@@ -389,12 +390,12 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
     .map((key) => key.trim())
     .filter(Boolean);
   if (cookieKeys?.some((key) => key.length < 32)) problems.push('COOKIE_KEYS must be a comma-separated list of keys of at least 32 characters');
-  const twoStepSecretKeys = value('TWO_STEP_SECRET_KEY')
+  const secretKeys = (value('SECRET_KEY') ?? value('TWO_STEP_SECRET_KEY'))
     ?.split(',')
     .map((key) => Buffer.from(key.trim(), 'base64'));
-  if (twoStepSecretKeys?.some((key) => key.length !== 32)) problems.push('TWO_STEP_SECRET_KEY must be 32-byte keys in base64, comma-separated, newest first (openssl rand -base64 32)');
+  if (secretKeys?.some((key) => key.length !== 32)) problems.push('SECRET_KEY must be 32-byte keys in base64, comma-separated, newest first (openssl rand -base64 32)');
   // a key kept in the database beside the secrets it seals protects nothing against a copy of the database (issue 44 finding 4)
-  else if (!twoStepSecretKeys && !demo) problems.push('TWO_STEP_SECRET_KEY is required outside demo mode: the authenticator-app secrets are encrypted with it (openssl rand -base64 32)');
+  else if (!secretKeys && !demo) problems.push('SECRET_KEY is required outside demo mode: the secrets kept at rest (authenticator apps, single-sign-on clients, webhooks) are encrypted with it (openssl rand -base64 32)');
   const twoStepEnrolmentTtl = duration('TWO_STEP_ENROLMENT_TTL', 30 * 60);
 
   const deadlineReminders: DeadlineRemindersConfig = {
@@ -482,7 +483,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
     sessionIdleTimeout,
     sessionMaxAge,
     cookieKeys: cookieKeys && cookieKeys.length > 0 ? cookieKeys : undefined,
-    twoStepSecretKeys,
+    secretKeys,
     twoStepEnrolmentTtl,
     signingKeys,
     signinThrottle: Object.freeze(signinThrottle),

@@ -2,7 +2,7 @@ import path from 'node:path';
 import { expect } from 'chai';
 import { ConfigError, loadConfig, redactUrl } from '../../src/server/config.js';
 
-/** A key for the settings outside demo mode, where TWO_STEP_SECRET_KEY is required (issue 44). */
+/** A key for the settings outside demo mode, where SECRET_KEY is required (issue 44). */
 const TWO_STEP_KEY = Buffer.alloc(32, 5).toString('base64');
 
 describe('server/config', () => {
@@ -28,7 +28,7 @@ describe('server/config', () => {
       {
         PORT: '4000',
         PUBLIC_URL: 'https://portal.example.com/',
-        TWO_STEP_SECRET_KEY: TWO_STEP_KEY,
+        SECRET_KEY: TWO_STEP_KEY,
         DATA_DIR: 'var/data',
         DATABASE_URL: 'postgres://u:p@db:5432/portal',
         SMTP_URL: 'smtp://mail:25',
@@ -61,7 +61,7 @@ describe('server/config', () => {
   it('lists every invalid value in one error, without leaking a password', () => {
     let error: unknown;
     try {
-      loadConfig({ PORT: 'abc', SEED: 'all', LOG_LEVEL: 'loud', DATABASE_URL: 'mysql://u:secret@h/db', PUBLIC_URL: 'ftp://x', TWO_STEP_SECRET_KEY: TWO_STEP_KEY });
+      loadConfig({ PORT: 'abc', SEED: 'all', LOG_LEVEL: 'loud', DATABASE_URL: 'mysql://u:secret@h/db', PUBLIC_URL: 'ftp://x', SECRET_KEY: TWO_STEP_KEY });
     } catch (caught) {
       error = caught;
     }
@@ -107,20 +107,21 @@ describe('server/config', () => {
     expect(() => loadConfig({ SUPPORT_CHAT_SCRIPT_URL: 'https://chat.example.com/w.js' })).to.throw(ConfigError, /SUPPORT_CHAT_KEY_JA is required/);
     expect(() => loadConfig({ SUPPORT_CHAT_KEY_JA: 'k' })).to.throw(ConfigError, /SUPPORT_CHAT_SCRIPT_URL is not/);
     expect(() => loadConfig({ SUPPORT_CHAT_SCRIPT_URL: 'chat.js', SUPPORT_CHAT_KEY_JA: 'k' })).to.throw(ConfigError, /SUPPORT_CHAT_SCRIPT_URL/);
-    const outsideDemo = { PUBLIC_URL: 'https://portal.example.com', TWO_STEP_SECRET_KEY: TWO_STEP_KEY, SUPPORT_CHAT_KEY_JA: 'k' };
+    const outsideDemo = { PUBLIC_URL: 'https://portal.example.com', SECRET_KEY: TWO_STEP_KEY, SUPPORT_CHAT_KEY_JA: 'k' };
     expect(() => loadConfig({ ...outsideDemo, SUPPORT_CHAT_SCRIPT_URL: 'http://chat.example.com/w.js' })).to.throw(ConfigError, /https/);
     expect(loadConfig({ ...outsideDemo, SUPPORT_CHAT_SCRIPT_URL: 'https://chat.example.com/w.js', SUPPORT_CHAT_KEY_EN: 'e' }).supportChat?.keys).to.deep.equal({ ja: 'k', en: 'e' });
     expect(loadConfig({ SUPPORT_CHAT_SCRIPT_URL: 'http://127.0.0.1:9/w.js', SUPPORT_CHAT_KEY_JA: 'k' }).supportChat?.origin).to.equal('http://127.0.0.1:9');
   });
 
-  it('requires TWO_STEP_SECRET_KEY outside demo mode, and reads several keys, newest first (issue 44 finding 4)', () => {
+  it('requires SECRET_KEY outside demo mode, and reads several keys, newest first; TWO_STEP_SECRET_KEY is its former name (issue 44 finding 4)', () => {
     const outsideDemo = { PUBLIC_URL: 'https://portal.example.com' };
-    expect(() => loadConfig(outsideDemo)).to.throw(ConfigError, /TWO_STEP_SECRET_KEY is required outside demo mode/);
+    expect(() => loadConfig(outsideDemo)).to.throw(ConfigError, /SECRET_KEY is required outside demo mode/);
     const [newer, older] = [Buffer.alloc(32, 1), Buffer.alloc(32, 2)];
-    const config = loadConfig({ ...outsideDemo, TWO_STEP_SECRET_KEY: `${newer.toString('base64')}, ${older.toString('base64')}` });
-    expect(config.twoStepSecretKeys).to.deep.equal([newer, older]);
-    expect(() => loadConfig({ ...outsideDemo, TWO_STEP_SECRET_KEY: `${newer.toString('base64')},c2hvcnQ=` })).to.throw(ConfigError, /32-byte keys/);
-    expect(loadConfig({}).twoStepSecretKeys, 'demo mode: generated and kept in the database').to.equal(undefined);
+    const config = loadConfig({ ...outsideDemo, SECRET_KEY: `${newer.toString('base64')}, ${older.toString('base64')}` });
+    expect(config.secretKeys).to.deep.equal([newer, older]);
+    expect(loadConfig({ ...outsideDemo, TWO_STEP_SECRET_KEY: older.toString('base64') }).secretKeys).to.deep.equal([older]);
+    expect(() => loadConfig({ ...outsideDemo, SECRET_KEY: `${newer.toString('base64')},c2hvcnQ=` })).to.throw(ConfigError, /32-byte keys/);
+    expect(loadConfig({}).secretKeys, 'demo mode: generated and kept in the database').to.equal(undefined);
   });
 
   it('has the session limits: idle 30 min, at most 12 h, the idle timeout not longer than the limit', () => {
@@ -169,7 +170,7 @@ describe('server/config', () => {
     });
     const config = loadConfig({ LEARNING_CHECK_ADMIN_URL: 'https://lc.example.org/admin', PROVIDER_SAML_IDP_URL: 'https://idp.example.org/saml', PROVIDER_SIGNIN_HOST: 'Login.Example.org:8443' });
     expect(config.serviceLinks).to.deep.equal({ learningCheckAdminUrl: 'https://lc.example.org/admin', samlIdpUrl: 'https://idp.example.org/saml', signinHost: 'login.example.org:8443', signinOverHttp: true });
-    expect(loadConfig({ PUBLIC_URL: 'https://portal.example.com', TWO_STEP_SECRET_KEY: TWO_STEP_KEY }).serviceLinks.signinOverHttp).to.equal(false);
+    expect(loadConfig({ PUBLIC_URL: 'https://portal.example.com', SECRET_KEY: TWO_STEP_KEY }).serviceLinks.signinOverHttp).to.equal(false);
   });
 
   it('refuses link exceptions that are not absolute URLs or a host name', () => {

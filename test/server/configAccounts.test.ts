@@ -1,9 +1,9 @@
 import { expect } from 'chai';
 import { ConfigError, loadConfig, parseDuration } from '../../src/server/config.js';
-import { TEST_TWO_STEP_KEY } from './support/testApp.js';
+import { TEST_SECRET_KEY } from './support/testApp.js';
 
 /** Outside demo mode the app secrets' key is required (issue 44). */
-const KEY = { TWO_STEP_SECRET_KEY: TEST_TWO_STEP_KEY };
+const KEY = { SECRET_KEY: TEST_SECRET_KEY };
 
 describe('Configuration of mail, captcha, links and rate limits', () => {
   it('has defaults: captcha on, links 72 h and 1 h, 5 per address and 20 per client an hour, sender from PUBLIC_URL', () => {

@@ -3,9 +3,9 @@ import { expect } from 'chai';
 import { ConfigError, loadConfig } from '../../src/server/config.js';
 import { DEFAULT_FREE_MAIL_DOMAINS } from '../../src/server/domain/freeMailDomains.js';
 import { DEFAULT_MFA_CONTEXTS } from '../../src/server/saml/authnContexts.js';
-import { TEST_TWO_STEP_KEY } from './support/testApp.js';
+import { TEST_SECRET_KEY } from './support/testApp.js';
 
-const BASE = { PUBLIC_URL: 'https://portal.example.com', TWO_STEP_SECRET_KEY: TEST_TWO_STEP_KEY };
+const BASE = { PUBLIC_URL: 'https://portal.example.com', SECRET_KEY: TEST_SECRET_KEY };
 
 const problemsOf = (env: Record<string, string>): string[] => {
   try {

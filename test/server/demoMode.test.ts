@@ -3,10 +3,10 @@ import { DEMO_PASSWORD, demoAdmins } from '../../src/server/db/seed/demoData.js'
 import { ConfigError, loadConfig } from '../../src/server/config.js';
 import { capturingLogger } from './support/log.js';
 import { authorize } from './support/oidc.js';
-import { createTestApp, createTestDatabase, TEST_TWO_STEP_KEY } from './support/testApp.js';
+import { createTestApp, createTestDatabase, TEST_SECRET_KEY } from './support/testApp.js';
 
 /** Outside demo mode the app secrets' key is required (issue 44). */
-const KEY = { TWO_STEP_SECRET_KEY: TEST_TWO_STEP_KEY };
+const KEY = { SECRET_KEY: TEST_SECRET_KEY };
 
 describe('demo mode (issue 7 finding 7)', () => {
   it('is on for a loopback PUBLIC_URL (a fresh clone: localhost), off on a real host', () => {

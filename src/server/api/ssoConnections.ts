@@ -157,6 +157,7 @@ export const ssoConnectionsRoutes: FastifyPluginAsync = async (app) => {
   const member = `${collection}/:connectionId`;
   const domains = '/organizations/:orgId/sso_domains';
   const domain = `${domains}/:domainId`;
+  const secretKeys = { db, configuredKeys: config.secretKeys };
   const lookupTxt = txtResolver(config.sso.dnsServers);
   const shown = shownConnection.bind(null, config.publicUrl);
 
@@ -218,7 +219,7 @@ export const ssoConnectionsRoutes: FastifyPluginAsync = async (app) => {
       const { orgId } = request.params;
       await requireManager(db, signedIn(request), orgId);
       refuseInvalid(settingsErrors(request.body, config.demo));
-      const connection = await outcomeOf(request, await createConnection(db, orgId, request.body, auditOf(request, orgId)), { type: 'ssoConnection', id: '' });
+      const connection = await outcomeOf(request, await createConnection(secretKeys, orgId, request.body, auditOf(request, orgId)), { type: 'ssoConnection', id: '' });
       request.log.info({ organizationId: orgId, connectionId: connection.id, protocol: connection.protocol }, 'single-sign-on connection added');
       sendEtag(reply, connection.etag);
       return reply.code(201).send({ ssoConnection: shown(connection) });
@@ -244,7 +245,7 @@ export const ssoConnectionsRoutes: FastifyPluginAsync = async (app) => {
       await requireManager(db, signedIn(request), orgId);
       const precondition = preconditionOf(request, config.ifMatchRequired);
       refuseInvalid(settingsErrors(request.body, config.demo));
-      const write = await updateConnection(db, orgId, connectionId, { settings: request.body, precondition }, auditOf(request, orgId));
+      const write = await updateConnection(secretKeys, orgId, connectionId, { settings: request.body, precondition }, auditOf(request, orgId));
       const connection = await outcomeOf(request, write, { type: 'ssoConnection', id: connectionId });
       if (request.body.state) request.log.info({ organizationId: orgId, connectionId, state: request.body.state }, 'single-sign-on connection state');
       sendEtag(reply, connection.etag);

@@ -82,7 +82,7 @@ const passkeyParams = { type: 'object', additionalProperties: false, properties:
 export const twoStepRoutes: FastifyPluginAsync = async (app) => {
   useAuthentication(app);
   const { config, db } = app;
-  const keys = { db, configuredKeys: config.twoStepSecretKeys };
+  const keys = { db, configuredKeys: config.secretKeys };
   const relyingParty = { db, publicUrl: config.publicUrl };
   const mailDeps = { db, mailer: app.mailer, publicUrl: config.publicUrl };
   const epochNow = () => Math.floor(Date.now() / 1000);

@@ -15,6 +15,7 @@ import type { Db } from '../db/index.js';
 import type { SsoConnectionsTable, SsoProtocol } from '../db/types.js';
 import { changesBetween, type AuditTrail, type Changes } from './audit.js';
 import { keptMetadataXml, signingCertificates } from './ssoCertificates.js';
+import type { SecretKeys } from './sealedSecrets.js';
 import { sealClientSecret } from './ssoSecrets.js';
 import { etagColumn, etagKey, satisfies, type Precondition } from './versions.js';
 
@@ -124,7 +125,7 @@ function foreignSettings(protocol: SsoProtocol, settings: ConnectionSettings): F
 const fieldError = (field: string, code: string): FieldError => ({ field: field.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`), code, meta: {} });
 
 /** The columns a change sets (the secret sealed for the connection); metadata as XML or as a URL, never both. */
-async function columnsOf(db: Db, id: string, settings: ConnectionSettings) {
+async function columnsOf(keys: SecretKeys, id: string, settings: ConnectionSettings) {
   const columns: Updateable<SsoConnectionsTable> = {};
   if (settings.name !== undefined) columns.name = settings.name;
   if (settings.issuer !== undefined) columns.issuer = settings.issuer;
@@ -132,7 +133,7 @@ async function columnsOf(db: Db, id: string, settings: ConnectionSettings) {
   if (settings.trustIdpMfa !== undefined) columns.trustIdpMfa = settings.trustIdpMfa;
   if (settings.jitProvisioning !== undefined) columns.jitProvisioning = settings.jitProvisioning;
   if (settings.idpInitiated !== undefined) columns.idpInitiated = settings.idpInitiated;
-  if (settings.clientSecret !== undefined) columns.clientSecretEncrypted = await sealClientSecret(db, id, settings.clientSecret);
+  if (settings.clientSecret !== undefined) columns.clientSecretEncrypted = await sealClientSecret(keys, id, settings.clientSecret);
   if (settings.idpMetadataXml !== undefined) columns.idpMetadataXml = settings.idpMetadataXml;
   if (settings.idpMetadataUrl !== undefined) columns.idpMetadataUrl = settings.idpMetadataUrl;
   if (settings.idpMetadataXml) columns.idpMetadataUrl = null;
@@ -187,13 +188,14 @@ export type SsoWrite<Result> =
 const lockOrganization = (trx: Db, organizationId: number) => trx.selectFrom('organizations').select('id').where('id', '=', organizationId).forNoKeyUpdate().executeTakeFirstOrThrow();
 
 /** Creates a draft connection (the protocol's default attribute mapping where none is sent), unless the organisation has MAX_CONNECTIONS. */
-export async function createConnection(db: Db, organizationId: number, connection: NewConnection, trail: AuditTrail): Promise<SsoWrite<ConnectionRecord>> {
+export async function createConnection(keys: SecretKeys, organizationId: number, connection: NewConnection, trail: AuditTrail): Promise<SsoWrite<ConnectionRecord>> {
+  const { db } = keys;
   const errors = foreignSettings(connection.protocol, connection);
   if (errors.length > 0) return { outcome: 'invalid', errors };
   const key = await etagKey(db);
   const id = randomUUID();
   const mapping = { ...DEFAULT_ATTRIBUTE_MAPPING[connection.protocol], ...connection.attributeMapping };
-  const columns = await columnsOf(db, id, { ...connection, attributeMapping: mapping });
+  const columns = await columnsOf(keys, id, { ...connection, attributeMapping: mapping });
   return db.transaction().execute(async (trx): Promise<SsoWrite<ConnectionRecord>> => {
     await lockOrganization(trx, organizationId);
     const { count } = await trx.selectFrom('ssoConnections').select((eb) => eb.fn.countAll<string>().as('count')).where('organizationId', '=', organizationId).executeTakeFirstOrThrow();
@@ -210,15 +212,16 @@ const lockedRow = (trx: Db, key: string, organizationId: number, id: string) =>
 
 /** Changes the connection's settings or state if it is still the version asked for; turning it on needs its settings complete. */
 export async function updateConnection(
-  db: Db,
+  keys: SecretKeys,
   organizationId: number,
   id: string,
   change: { settings: ConnectionChange; precondition?: Precondition },
   trail: AuditTrail,
 ): Promise<SsoWrite<ConnectionRecord>> {
+  const { db } = keys;
   const key = await etagKey(db);
   const { settings } = change;
-  const columns = await columnsOf(db, id, settings);
+  const columns = await columnsOf(keys, id, settings);
   return db.transaction().execute(async (trx): Promise<SsoWrite<ConnectionRecord>> => {
     const before = await lockedRow(trx, key, organizationId, id);
     if (!before) return { outcome: 'not_found' };

@@ -3,9 +3,8 @@
  * password. This module knows the authenticator app (TOTP, RFC 6238: SHA-1, 6 digits, 30 s) and the recovery codes;
  * passkeys are passkeys.ts's.
  *
- * - The app's secret is kept encrypted (AES-256-GCM) with the id of the key that sealed it; the keys are
- *   TWO_STEP_SECRET_KEY's (required outside demo mode, rotated by putting a new key first), in demo mode one generated
- *   once and kept in the database. A set-up is a factor only once a code of it was verified.
+ * - The app's secret is kept sealed (sealedSecrets.ts: SECRET_KEY's keys). A set-up is a factor only once a code of it
+ *   was verified.
  * - A code is accepted once: the 30-second step it belongs to must be later than the last accepted one (no replay
  *   inside its window); the step before and after the present one are accepted for clock drift.
  * - Recovery codes: ten at a time, shown once, stored as keyed hashes (HMAC-SHA-256); each opens one sign-in. New ones
@@ -14,13 +13,14 @@
  * Every change is an entry of the admin's audit trail. No one but the admin changes their factors (a manager who could
  * would have a way to take the account over): README 'Two-step sign-in' says what support does instead.
  */
-import { createCipheriv, createDecipheriv, createHash, createHmac, randomBytes, randomInt } from 'node:crypto';
+import { createHmac, randomInt } from 'node:crypto';
 import { Secret, TOTP } from 'otpauth';
 import QRCode from 'qrcode';
 import type { Db } from '../db/index.js';
 import type { AuditTrail } from './audit.js';
 import { checkToken, closeOpenTokens, issueToken } from './adminTokens.js';
 import { listPasskeys, type PasskeyView } from './passkeys.js';
+import { openSecret, sealSecret, type SecretKeys } from './sealedSecrets.js';
 import { serverSecret } from './serverSecrets.js';
 
 /** The issuer an authenticator app lists the account under. */
@@ -32,45 +32,9 @@ export const RECOVERY_CODE_COUNT = 10;
 /** Letters and digits that cannot be mistaken for one another when typed from paper. */
 const RECOVERY_ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789';
 
-/** Where the keys come from: the configured keys (newest first), or in demo mode the database's. */
-export interface TwoStepKeys {
-  db: Db;
-  configuredKeys: readonly Buffer[] | undefined;
-}
 
-interface SealingKey {
-  id: string;
-  key: Buffer;
-}
-
-/** A key's id, stored with what it sealed so that keys can be rotated: the first characters of its hash. */
-const keyIdOf = (key: Buffer) => createHash('sha256').update(key).digest('base64url').slice(0, 8);
-
-async function sealingKeys(keys: TwoStepKeys): Promise<SealingKey[]> {
-  const all = keys.configuredKeys ?? [Buffer.from(await serverSecret(keys.db, 'twoStepSecretKey'), 'base64url')];
-  return all.map((key) => ({ id: keyIdOf(key), key }));
-}
-
-/** Sealed as `v2.<key id>.<iv>.<tag>.<ciphertext>` with the newest key. */
-async function encrypt(keys: TwoStepKeys, text: string): Promise<string> {
-  const [newest] = await sealingKeys(keys);
-  const iv = randomBytes(12);
-  const cipher = createCipheriv('aes-256-gcm', newest!.key, iv);
-  const sealed = Buffer.concat([cipher.update(text, 'utf8'), cipher.final()]);
-  return ['v2', newest!.id, iv.toString('base64url'), cipher.getAuthTag().toString('base64url'), sealed.toString('base64url')].join('.');
-}
-
-/** Opens a sealed secret with the key that sealed it (v1, before key ids: the newest key); throws when none can. */
-async function decrypt(keys: TwoStepKeys, stored: string): Promise<string> {
-  const parts = stored.split('.');
-  const [iv, tag, sealed] = parts.slice(-3);
-  const known = await sealingKeys(keys);
-  const sealer = parts[0] === 'v2' ? known.find((candidate) => candidate.id === parts[1]) : known[0];
-  if (!sealer) throw new Error('the key that sealed this secret is not configured (TWO_STEP_SECRET_KEY)');
-  const decipher = createDecipheriv('aes-256-gcm', sealer.key, Buffer.from(iv!, 'base64url'));
-  decipher.setAuthTag(Buffer.from(tag!, 'base64url'));
-  return Buffer.concat([decipher.update(Buffer.from(sealed!, 'base64url')), decipher.final()]).toString('utf8');
-}
+const encrypt = (keys: SecretKeys, text: string) => sealSecret(keys, 'authenticatorApp', text);
+const decrypt = (keys: SecretKeys, stored: string) => openSecret(keys, 'authenticatorApp', stored);
 
 const totpOf = (secret: string, label: string) => new TOTP({ issuer: ISSUER, label, secret: Secret.fromBase32(secret), algorithm: 'SHA1', digits: 6, period: PERIOD_SECONDS });
 
@@ -110,7 +74,7 @@ export async function hasSecondFactor(db: Db, adminId: number): Promise<boolean>
  * Recovery codes for a factor just added (in the caller's transaction): ten new ones when none are left (shown once).
  * The admin's enrolment links are spent with it.
  */
-export async function recoveryCodesForFirstFactor(keys: TwoStepKeys, admin: { id: number; email: string }, trail: AuditTrail): Promise<string[] | undefined> {
+export async function recoveryCodesForFirstFactor(keys: SecretKeys, admin: { id: number; email: string }, trail: AuditTrail): Promise<string[] | undefined> {
   await closeEnrolmentTokens(keys.db, admin.id);
   const left = await keys.db.selectFrom('adminRecoveryCodes').select('id').where('adminId', '=', admin.id).where('usedAt', 'is', null).limit(1).executeTakeFirst();
   return left ? undefined : replaceRecoveryCodes(keys, admin, trail);
@@ -127,7 +91,7 @@ export interface AuthenticatorSetup {
 }
 
 /** Starts (or starts over) setting up an app: a new secret, kept unconfirmed; an app already on stays until replaced. */
-export async function startAuthenticatorApp(keys: TwoStepKeys, admin: { id: number; email: string }): Promise<AuthenticatorSetup | 'already_on'> {
+export async function startAuthenticatorApp(keys: SecretKeys, admin: { id: number; email: string }): Promise<AuthenticatorSetup | 'already_on'> {
   const existing = await keys.db.selectFrom('adminAuthenticatorApps').select('confirmedAt').where('adminId', '=', admin.id).executeTakeFirst();
   if (existing?.confirmedAt) return 'already_on';
   const secret = new Secret({ size: 20 }).base32;
@@ -145,7 +109,7 @@ export async function startAuthenticatorApp(keys: TwoStepKeys, admin: { id: numb
 export type ConfirmResult = { ok: true; recoveryCodes: string[] | undefined } | { ok: false; reason: 'no_setup' | 'invalid_code' };
 
 /** Confirms the app with a code of it: it becomes a factor; the first factor comes with recovery codes (shown once). */
-export async function confirmAuthenticatorApp(keys: TwoStepKeys, admin: { id: number; email: string }, code: string, trail: AuditTrail, now = Date.now()): Promise<ConfirmResult> {
+export async function confirmAuthenticatorApp(keys: SecretKeys, admin: { id: number; email: string }, code: string, trail: AuditTrail, now = Date.now()): Promise<ConfirmResult> {
   return keys.db.transaction().execute(async (trx): Promise<ConfirmResult> => {
     const app = await trx.selectFrom('adminAuthenticatorApps').selectAll().where('adminId', '=', admin.id).forUpdate().executeTakeFirst();
     if (!app || app.confirmedAt) return { ok: false, reason: 'no_setup' };
@@ -172,7 +136,7 @@ export async function removeAuthenticatorApp(db: Db, admin: { id: number; email:
 
 const normalizeRecoveryCode = (code: string) => code.toUpperCase().replace(/[\s-]/g, '');
 
-async function recoveryCodeHash(keys: TwoStepKeys, code: string): Promise<string> {
+async function recoveryCodeHash(keys: SecretKeys, code: string): Promise<string> {
   return createHmac('sha256', await serverSecret(keys.db, 'recoveryCodeKey')).update(normalizeRecoveryCode(code)).digest('base64url');
 }
 
@@ -182,7 +146,7 @@ function newRecoveryCode(): string {
 }
 
 /** Ten new recovery codes in place of the old ones (in the caller's transaction when `keys.db` is one): shown once. */
-export async function replaceRecoveryCodes(keys: TwoStepKeys, admin: { id: number; email: string }, trail: AuditTrail): Promise<string[]> {
+export async function replaceRecoveryCodes(keys: SecretKeys, admin: { id: number; email: string }, trail: AuditTrail): Promise<string[]> {
   const codes = Array.from({ length: RECOVERY_CODE_COUNT }, newRecoveryCode);
   const hashes = await Promise.all(codes.map((code) => recoveryCodeHash(keys, code)));
   await keys.db.deleteFrom('adminRecoveryCodes').where('adminId', '=', admin.id).execute();
@@ -201,7 +165,7 @@ export type SecondStep = { method: 'otp'; recoveryCode: boolean };
  * Checks the code typed at the second step: a code of the admin's app, accepted once, or an unused recovery code, used
  * up (recorded in the trail). Undefined when it is neither.
  */
-export async function verifySecondStep(keys: TwoStepKeys, admin: { id: number; email: string }, typed: string, trail: AuditTrail, now = Date.now()): Promise<SecondStep | undefined> {
+export async function verifySecondStep(keys: SecretKeys, admin: { id: number; email: string }, typed: string, trail: AuditTrail, now = Date.now()): Promise<SecondStep | undefined> {
   const code = typed.trim();
   if (/^\d{6}$/.test(code)) return (await acceptAppCode(keys, admin.id, code, now)) ? { method: 'otp', recoveryCode: false } : undefined;
   if (normalizeRecoveryCode(code).length !== 10) return undefined;
@@ -222,7 +186,7 @@ export async function verifySecondStep(keys: TwoStepKeys, admin: { id: number; e
 }
 
 /** A code of the confirmed app, for a step later than the last accepted one; the step is taken in the same statement. */
-async function acceptAppCode(keys: TwoStepKeys, adminId: number, code: string, now: number): Promise<boolean> {
+async function acceptAppCode(keys: SecretKeys, adminId: number, code: string, now: number): Promise<boolean> {
   const app = await keys.db.selectFrom('adminAuthenticatorApps').select(['secretEncrypted', 'confirmedAt']).where('adminId', '=', adminId).executeTakeFirst();
   if (!app?.confirmedAt) return false;
   const step = stepOf(await decrypt(keys, app.secretEncrypted), code, now);

@@ -22,6 +22,7 @@ import { ISSUER_PATH } from '../../common/identity.js';
 import type { Db } from '../db/index.js';
 import { normalizeEmail } from '../domain/admins.js';
 import { defaultConnectionId } from '../domain/ssoConnections.js';
+import type { SecretKeys } from '../domain/sealedSecrets.js';
 import { openClientSecret } from '../domain/ssoSecrets.js';
 import { isLoopbackAddress, isPublicAddress } from '../domain/publicAddresses.js';
 
@@ -127,18 +128,18 @@ const DISCOVERY_TTL_MS = 5 * 60 * 1000;
 const discovered = new Map<string, { configuration: client.Configuration; until: number }>();
 
 /** The relying party's configuration at the connection's IdP (discovery; the issuer must be the one configured). */
-export async function configurationOf(db: Db, connection: FederationConnection & { issuer: string; clientId: string; clientSecretEncrypted: string }, demo: boolean) {
+export async function configurationOf(keys: SecretKeys, connection: FederationConnection & { issuer: string; clientId: string; clientSecretEncrypted: string }, demo: boolean) {
   const key = JSON.stringify([connection.id, connection.issuer, connection.clientId, connection.clientSecretEncrypted, demo]);
   const kept = discovered.get(key);
   if (kept && kept.until > Date.now()) return kept.configuration;
-  const configuration = await discover(db, connection, demo);
+  const configuration = await discover(keys, connection, demo);
   if (discovered.size >= 100) discovered.clear();
   discovered.set(key, { configuration, until: Date.now() + DISCOVERY_TTL_MS });
   return configuration;
 }
 
-async function discover(db: Db, connection: FederationConnection & { issuer: string; clientId: string; clientSecretEncrypted: string }, demo: boolean) {
-  const secret = await openClientSecret(db, connection.id, connection.clientSecretEncrypted);
+async function discover(keys: SecretKeys, connection: FederationConnection & { issuer: string; clientId: string; clientSecretEncrypted: string }, demo: boolean) {
+  const secret = await openClientSecret(keys, connection.id, connection.clientSecretEncrypted);
   const issuer = new URL(connection.issuer);
   const loopbackHttp = demo && issuer.protocol === 'http:';
   const configuration = await client.discovery(issuer, connection.clientId, undefined, client.ClientSecretPost(secret), {

@@ -137,7 +137,7 @@ export const interactionRoutes =
     const { provider, Adapter, audience, grantTtl } = deps;
     const { config, db } = app;
     const throttle = config.signinThrottle;
-    const twoStepKeys = { db, configuredKeys: config.twoStepSecretKeys };
+    const secretKeys = { db, configuredKeys: config.secretKeys };
     const relyingParty = { db, publicUrl: config.publicUrl };
     const mailDeps = { db, mailer: app.mailer, publicUrl: config.publicUrl };
     const serviceProvider = samlServiceProvider(db, { publicUrl: config.publicUrl, allowLoopback: config.demo, allowPrivate: config.sso.allowPrivateAddresses, mfaContexts: config.sso.mfaContexts });
@@ -371,7 +371,7 @@ export const interactionRoutes =
       if (usableSaml(connection)) return toSamlIdentityProvider(request, reply, interaction, connection, language);
       if (!usableOidc(connection)) return renderSignin(reply, interaction, language, explicit, 400, { email, error: { kind: 'ssoUnavailable' } });
       try {
-        const configuration = await configurationOf(db, connection, config.demo);
+        const configuration = await configurationOf(secretKeys, connection, config.demo);
         const redirectUri = `${config.publicUrl}${FEDERATION_CALLBACK_PATH}`;
         const url = await beginFederation(db, Adapter, { configuration, connectionId: connection.id, interactionUid: interaction.uid, redirectUri, loginHint: email });
         return html(reply, 200, toIdentityProviderPage(language, url.href));
@@ -509,7 +509,7 @@ export const interactionRoutes =
       try {
         const connection = await activeConnection(db, pending.connectionId);
         if (!usableOidc(connection)) return refused('connection not on');
-        const configuration = await configurationOf(db, connection, config.demo);
+        const configuration = await configurationOf(secretKeys, connection, config.demo);
         const callbackUrl = new URL(`${config.publicUrl}${FEDERATION_CALLBACK_PATH}${new URL(request.url, 'http://callback').search}`);
         const identity = await completeFederation(configuration, { callbackUrl, state, pending, emailClaim: connection.attributeEmail });
         return await federatedSignIn(request, reply, interaction, connection, identity, refused);
@@ -595,7 +595,7 @@ export const interactionRoutes =
           app.metrics.signins.inc({ outcome: 'locked' });
           return locked(attempt.lockedUntil ?? new Date());
         }
-        const step = await verifySecondStep(twoStepKeys, admin, code, actingAs(request, admin.id));
+        const step = await verifySecondStep(secretKeys, admin, code, actingAs(request, admin.id));
         if (!step) {
           request.log.info({ event: 'signin_second_step_failed' }, 'sign-in failed: wrong or used code');
           app.metrics.signins.inc({ outcome: 'failed' });

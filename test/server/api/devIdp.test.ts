@@ -77,11 +77,11 @@ describe('The demo identity provider (/dev/idp, issue 45 §8)', function () {
     });
 
     it('the demo data: G0000001’s connection Demo IdP (on, the demo IdP’s issuer and client, secret sealed), sso.example.com verified and routed to it, its admins activated without a password', async () => {
-      await seedDemoSso(ctx.db, `${PUBLIC_URL}/dev/idp`);
+      await seedDemoSso(ctx.db, `${PUBLIC_URL}/dev/idp`, ctx.config.secretKeys);
       const connection = await ctx.db.selectFrom('ssoConnections').selectAll().where('id', '=', demoSso.connectionId).executeTakeFirstOrThrow();
       expect(connection).to.include({ organizationId: 1, protocol: 'oidc', name: 'Demo IdP', state: 'on', issuer: `${PUBLIC_URL}/dev/idp`, clientId: demoSso.clientId, attributeEmail: 'email' });
       expect(connection.clientSecretEncrypted).to.not.include(demoSso.clientSecret);
-      expect(await openClientSecret(ctx.db, connection.id, connection.clientSecretEncrypted!)).to.equal(demoSso.clientSecret);
+      expect(await openClientSecret({ db: ctx.db, configuredKeys: ctx.config.secretKeys }, connection.id, connection.clientSecretEncrypted!)).to.equal(demoSso.clientSecret);
       const realm = await homeRealmOf(ctx.db, 'sso-admin@sso.example.com');
       expect(realm?.requireSso).to.equal(false);
       expect(realm?.connection?.id).to.equal(demoSso.connectionId);
@@ -100,8 +100,8 @@ describe('The demo identity provider (/dev/idp, issue 45 §8)', function () {
     });
 
     it('a start on another PUBLIC_URL points the demo connection at that start’s demo IdP, adding nothing twice', async () => {
-      await seedDemoSso(ctx.db, `${PUBLIC_URL}/dev/idp`);
-      await seedDemoSso(ctx.db, 'http://localhost:4000/dev/idp');
+      await seedDemoSso(ctx.db, `${PUBLIC_URL}/dev/idp`, ctx.config.secretKeys);
+      await seedDemoSso(ctx.db, 'http://localhost:4000/dev/idp', ctx.config.secretKeys);
       const connections = await ctx.db.selectFrom('ssoConnections').select(['id', 'issuer']).where('organizationId', '=', 1).execute();
       expect(connections).to.deep.equal([{ id: demoSso.connectionId, issuer: 'http://localhost:4000/dev/idp' }]);
       const domains = await ctx.db.selectFrom('ssoDomains').select('domain').execute();

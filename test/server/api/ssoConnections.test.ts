@@ -79,8 +79,8 @@ describe('Single-sign-on connections and domains API (issue 45)', function () {
       expect(response.headers.etag).to.equal(connection.etag);
       expect(response.body).to.not.include(SECRET).and.not.include('client_secret"');
       const stored = await ctx.db.selectFrom('ssoConnections').select('clientSecretEncrypted').where('id', '=', connection.id).executeTakeFirstOrThrow();
-      expect(stored.clientSecretEncrypted).to.match(/^v1\./).and.not.include(SECRET);
-      expect(await openClientSecret(ctx.db, connection.id, stored.clientSecretEncrypted!)).to.equal(SECRET);
+      expect(stored.clientSecretEncrypted).to.match(/^v2\./).and.not.include(SECRET);
+      expect(await openClientSecret({ db: ctx.db, configuredKeys: ctx.config.secretKeys }, connection.id, stored.clientSecretEncrypted!)).to.equal(SECRET);
       for (const read of [await call('GET', '1/sso_connections', as.manager), await call('GET', `1/sso_connections/${connection.id}`, as.manager)]) {
         expect(read.statusCode).to.equal(200);
         expect(read.body).to.not.include(SECRET);

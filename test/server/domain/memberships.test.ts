@@ -25,7 +25,7 @@ describe('The invitation mail of an admin at a single-sign-on domain (issue 45 Â
   let manager: Record<string, string>;
 
   before(async () => {
-    await seedDemoSso(ctx.db, `${PUBLIC_URL}/dev/idp`);
+    await seedDemoSso(ctx.db, `${PUBLIC_URL}/dev/idp`, ctx.config.secretKeys);
     manager = bearer(await accessToken(ctx.app, { sub: '1' }));
   });
 

@@ -1,5 +1,5 @@
 /**
- * The authenticator apps' secrets at rest (issue 44 finding 4): sealed with the newest of TWO_STEP_SECRET_KEY's keys,
+ * The authenticator apps' secrets at rest (issue 44 finding 4): sealed with the newest of SECRET_KEY's keys,
  * each naming the key that sealed it, so a new key can come first while the older ones still open what they sealed.
  */
 import { expect } from 'chai';
@@ -31,10 +31,10 @@ describe('domain/twoStep: the app secrets sealed under rotating keys (issue 44 f
     const dropped = { db: ctx.db, configuredKeys: [newer] };
     let refused: unknown;
     await verifySecondStep(dropped, member, appCode(setup.secret, now + 60_000), trail(), now + 60_000).catch((error: unknown) => (refused = error));
-    expect(String(refused)).to.contain('TWO_STEP_SECRET_KEY');
+    expect(String(refused)).to.contain('SECRET_KEY');
   });
 
-  it('in demo mode, without TWO_STEP_SECRET_KEY, seals with a key generated once and kept in the database', async () => {
+  it('in demo mode, without SECRET_KEY, seals with a key generated once and kept in the database', async () => {
     const demo = { db: ctx.db, configuredKeys: undefined };
     const manager = { id: 1, email: 'manager@example.com' };
     const setup = await startAuthenticatorApp(demo, manager);

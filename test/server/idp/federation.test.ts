@@ -145,7 +145,7 @@ describe('identity provider: signing in through the organisation’s OpenID Conn
     connectionId = randomUUID();
     await ctx.db
       .insertInto('ssoConnections')
-      .values({ id: connectionId, organizationId: 1, protocol: 'oidc', name: 'Acme Okta', state: 'on', issuer: idp.issuer, clientId: CLIENT_ID, clientSecretEncrypted: await sealClientSecret(ctx.db, connectionId, CLIENT_SECRET), attributeEmail: 'email' })
+      .values({ id: connectionId, organizationId: 1, protocol: 'oidc', name: 'Acme Okta', state: 'on', issuer: idp.issuer, clientId: CLIENT_ID, clientSecretEncrypted: await sealClientSecret({ db: ctx.db, configuredKeys: ctx.config.secretKeys }, connectionId, CLIENT_SECRET), attributeEmail: 'email' })
       .execute();
     domainId = randomUUID();
     await ctx.db.insertInto('ssoDomains').values({ id: domainId, organizationId: 1, domain: DOMAIN, connectionId: null, verificationToken: 'token', verifiedAt: new Date() }).execute();

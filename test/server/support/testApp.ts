@@ -123,13 +123,13 @@ export interface TestApp {
 }
 
 /** DEMO=on: tests build apps on hosts such as https://portal.example.com and read the outbox (pass DEMO: undefined to see a real host's behaviour). */
-/** TWO_STEP_SECRET_KEY for an app outside demo mode, where it is required (issue 44): a fixed test key. */
-export const TEST_TWO_STEP_KEY = Buffer.alloc(32, 44).toString('base64');
+/** SECRET_KEY for an app outside demo mode, where it is required (issue 44): a fixed test key. */
+export const TEST_SECRET_KEY = Buffer.alloc(32, 44).toString('base64');
 
 export const TEST_ENV: Record<string, string> = {
   DEMO: 'on',
   // what an installation outside demo mode must have; test/server/domain/twoStep.test.ts covers demo mode's generated key
-  TWO_STEP_SECRET_KEY: TEST_TWO_STEP_KEY,
+  SECRET_KEY: TEST_SECRET_KEY,
   LOG_LEVEL: 'silent',
   SEED: 'none',
   DIST_DIR: path.join(os.tmpdir(), 'portal-test-no-dist'),

@@ -8,6 +8,7 @@ import { sql } from 'kysely';
 import { hashToken } from '../../domain/adminTokens.js';
 import { hashPassword, verifyPassword } from '../../domain/passwords.js';
 import { ensurePartnerProduct } from '../../domain/singleSignOn.js';
+import type { SecretKeys } from '../../domain/sealedSecrets.js';
 import { sealClientSecret } from '../../domain/ssoSecrets.js';
 import type { Db } from '../index.js';
 import type { Database } from '../types.js';
@@ -93,7 +94,7 @@ export async function seedDemoPartnerProducts(db: Db): Promise<void> {
  * also to a database seeded before they existed. The connection's issuer is the demo IdP's under this start's
  * PUBLIC_URL, rewritten at every start: a portal started again on another port still signs in through it.
  */
-export async function seedDemoSso(db: Db, issuer: string): Promise<void> {
+export async function seedDemoSso(db: Db, issuer: string, configuredKeys: SecretKeys['configuredKeys']): Promise<void> {
   const organization = await db.selectFrom('organizations').select('id').where('gloplaId', '=', demoSso.gloplaId).executeTakeFirst();
   if (!organization) return;
   await db.transaction().execute(async (trx) => {
@@ -113,7 +114,7 @@ export async function seedDemoSso(db: Db, issuer: string): Promise<void> {
         state: 'on',
         issuer,
         clientId: demoSso.clientId,
-        clientSecretEncrypted: await sealClientSecret(trx, demoSso.connectionId, demoSso.clientSecret),
+        clientSecretEncrypted: await sealClientSecret({ db: trx, configuredKeys }, demoSso.connectionId, demoSso.clientSecret),
         attributeEmail: 'email',
         attributeFamilyName: 'family_name',
         attributeGivenName: 'given_name',
