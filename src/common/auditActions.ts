@@ -35,11 +35,16 @@ export const AUDIT_ACTIONS = [
   'sso.domainVerified',
   'sso.domainChanged',
   'sso.domainDeleted',
+  'webhook.endpointCreated',
+  'webhook.endpointChanged',
+  'webhook.endpointDeleted',
+  'webhook.deliveryResent',
+  'webhook.testEventSent',
 ] as const;
 
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
-export const AUDIT_TARGET_TYPES = ['admin', 'organization', 'subscription', 'contact', 'billingContact', 'users', 'user', 'ssoConnection', 'ssoDomain'] as const;
+export const AUDIT_TARGET_TYPES = ['admin', 'organization', 'subscription', 'contact', 'billingContact', 'users', 'user', 'ssoConnection', 'ssoDomain', 'webhookEndpoint'] as const;
 
 export type AuditTargetType = (typeof AUDIT_TARGET_TYPES)[number];
 

@@ -29,6 +29,7 @@ import { registrationRequestsRoutes } from './registrationRequests.js';
 import { servicesRoutes } from './services.js';
 import { singleSignOnRoutes, singleSignOnVerifyRoutes } from './singleSignOn.js';
 import { ssoConnectionsRoutes } from './ssoConnections.js';
+import { webhookEndpointsRoutes } from './webhookEndpoints.js';
 import { bodyBounds } from './jsonBody.js';
 import { documentAnswers } from './openapi.js';
 import { COMMON_ERRORS } from './schemas.js';
@@ -66,6 +67,7 @@ const apiV2: FastifyPluginAsync = async (app) => {
   await app.register(overviewRoutes);
   await app.register(contactsRoutes);
   await app.register(ssoConnectionsRoutes);
+  await app.register(webhookEndpointsRoutes);
   await app.register(corporateSubscriptionsRoutes);
   await app.register(projectsRoutes);
   await app.register(productAdminRolesRoutes);

@@ -35,6 +35,7 @@ export const TAG = {
   registration: 'Registration',
   singleSignOn: 'Single sign-on',
   ssoConnections: 'Single sign-on connections',
+  webhooks: 'Webhooks',
   auditTrail: 'Audit trail',
   monitoring: 'Monitoring',
   health: 'Health',
@@ -53,6 +54,7 @@ const TAG_DESCRIPTIONS: Record<(typeof TAG)[keyof typeof TAG], string> = {
   'Audit trail': "Who did what, when, in the organisation: every write's record with its changes, listed and exported (managers)",
   'Single sign-on': "Tokens that forward the signed-in admin to a partner product, and the partner's one-time check of them",
   'Single sign-on connections': "The organisation's connections to its own identity provider (SAML 2.0, OpenID Connect) and the e-mail domains, verified by DNS, whose admins sign in through them (managers)",
+  Webhooks: "The organisation's webhook endpoints: signed Standard Webhooks deliveries of its events, retried, listed, resent (managers)",
   Monitoring: 'Error reports from the browser',
   Health: 'Liveness and readiness for load balancers',
 };

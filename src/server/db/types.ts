@@ -590,6 +590,44 @@ export interface SamlAssertionsTable {
   expiresAt: ColumnType<Date, Date | string, Date | string>;
 }
 
+/** An organisation's webhook endpoint (migration 0106, domain/webhookEndpoints.ts; issue 46): its secret sealed. */
+export interface WebhookEndpointsTable {
+  id: string;
+  organizationId: number;
+  url: string;
+  events: string[];
+  secretEncrypted: string;
+  /** Set when a delivery failed its whole retry schedule (the managers are mailed), or by a manager; null: sending. */
+  disabledAt: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  createdAt: CreatedAt;
+  updatedAt: UpdatedAt;
+}
+
+/** An event of the outbox (migration 0106): written in the transaction of the change; its id is the `webhook-id`. */
+export interface WebhookEventsTable {
+  id: string;
+  organizationId: number;
+  type: string;
+  payload: unknown;
+  createdAt: CreatedAt;
+}
+
+export type WebhookDeliveryStatus = 'pending' | 'succeeded' | 'failed';
+
+/** An event's delivery to one endpoint (migration 0106), sent by the job queue. */
+export interface WebhookDeliveriesTable {
+  id: string;
+  endpointId: string;
+  eventId: string;
+  status: ColumnType<WebhookDeliveryStatus, WebhookDeliveryStatus | undefined, WebhookDeliveryStatus>;
+  attempts: ColumnType<number, number | undefined, number>;
+  responseStatus: number | null;
+  responseMs: number | null;
+  lastError: string | null;
+  lastAttemptAt: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  createdAt: CreatedAt;
+}
+
 export interface Database {
   organizations: OrganizationsTable;
   admins: AdminsTable;
@@ -637,6 +675,9 @@ export interface Database {
   ssoCertificateReminders: SsoCertificateRemindersTable;
   samlRequests: SamlRequestsTable;
   samlAssertions: SamlAssertionsTable;
+  webhookEndpoints: WebhookEndpointsTable;
+  webhookEvents: WebhookEventsTable;
+  webhookDeliveries: WebhookDeliveriesTable;
 }
 
 export type Organization = Selectable<OrganizationsTable>;

@@ -10,7 +10,6 @@
  */
 import { sql } from 'kysely';
 import type { Subscription, SubscriptionSummary, SubscriptionWriteAnswer } from '../../common/api/answers.js';
-import type { AuditAction } from '../../common/auditActions.js';
 import { FIELD_ERROR, type FieldError } from '../../common/errorCodes.js';
 import type { SubscriptionsConfig } from '../config.js';
 import type { Db } from '../db/index.js';
@@ -24,6 +23,7 @@ import { claimKey, recordAnswer, type IdempotentRequest } from './idempotency.js
 import { randomRequestCode } from './requestCodes.js';
 import { serviceGroupLinks, type CatalogueReader } from './services.js';
 import { etagColumn, etagKey, requireVersion, type Precondition } from './versions.js';
+import { recordWebhookEvent } from './webhookOutbox.js';
 
 export type { SubscriptionForm } from './corporateSubscriptionChecks.js';
 
@@ -360,11 +360,20 @@ function auditView(application: { startsOn: string; serviceIds: number[]; adminI
 const storedView = (stored: StoredRow) => auditView({ ...stored, learners: stored.learners.length });
 const formView = (form: SubscriptionForm) => auditView({ ...form, learners: form.users.length });
 
-/** Records a real write (a dry run is rolled back anyway, and records nothing). */
-async function recordWrite(trx: Db, writer: SubscriptionWriter, dryRun: boolean, entry: { action: AuditAction; requestCode: string; before?: object; after?: object }): Promise<void> {
+/** The webhook event of each write (issue 46): a confirmed application's learners changing is an update of it. */
+const WEBHOOK_EVENTS = {
+  'subscription.created': 'corporate_subscription.created',
+  'subscription.updated': 'corporate_subscription.updated',
+  'subscription.confirmedUpdated': 'corporate_subscription.updated',
+  'subscription.cancelled': 'corporate_subscription.cancelled',
+} as const;
+
+/** Records a real write (a dry run is rolled back anyway, and records nothing): its trail entry and its webhook event. */
+async function recordWrite(trx: Db, writer: SubscriptionWriter, dryRun: boolean, entry: { action: keyof typeof WEBHOOK_EVENTS; requestCode: string; before?: object; after?: object }): Promise<void> {
   if (dryRun) return;
   const target = { type: 'subscription', id: entry.requestCode, label: entry.requestCode } as const;
   await writer.trail.record(trx, { action: entry.action, target, changes: changesBetween(entry.before, entry.after) });
+  await recordWebhookEvent(trx, writer.organizationId, WEBHOOK_EVENTS[entry.action], { requestCode: entry.requestCode });
 }
 
 /** A new application (POST): checked, stored with a new requestCode, answered with its warnings. */

@@ -62,6 +62,25 @@ async function checkedAddress(hostname: string, options: GuardedFetchOptions): P
 
 /** The body of a 200 answer to GET `url`, as text; a GuardedFetchError otherwise. */
 export async function guardedFetch(url: string, options: GuardedFetchOptions): Promise<string> {
+  const answer = await guardedRequest(url, { ...options, accept: 'application/xml, application/json, text/xml, */*' });
+  if (answer.status !== 200) throw new GuardedFetchError('status', String(answer.status));
+  return answer.body;
+}
+
+export interface GuardedRequest extends GuardedFetchOptions {
+  method?: 'GET' | 'POST';
+  accept?: string;
+  headers?: Record<string, string>;
+  body?: string;
+  /** A body over maxBytes is cut there (the webhook sender's receivers' answers) instead of refused. */
+  truncate?: boolean;
+}
+
+/**
+ * One request to a customer's URL under the same guard (issue 46: the webhook deliveries POST): any non-redirect
+ * status is answered with the body read (at most maxBytes); a redirect, a refused address, a time-out are errors.
+ */
+export async function guardedRequest(url: string, options: GuardedRequest): Promise<{ status: number; body: string }> {
   const problem = customerUrlProblem(url, { demo: options.allowLoopback });
   if (problem === 'invalid') throw new GuardedFetchError('invalidUrl');
   // a private host is judged by its resolved addresses below when the private ranges are allowed
@@ -78,25 +97,22 @@ export async function guardedFetch(url: string, options: GuardedFetchOptions): P
     bodyTimeout: timeoutMs,
   });
   const signal = AbortSignal.timeout(timeoutMs);
+  const headers = { accept: options.accept ?? '*/*', ...options.headers };
   // undici's request follows no redirect (no redirect interceptor): a 3xx is refused below
   try {
-    const answer = await request(target, { dispatcher: agent, method: 'GET', signal, headers: { accept: 'application/xml, application/json, text/xml, */*' } }).catch((error: unknown) => {
+    const answer = await request(target, { dispatcher: agent, method: options.method ?? 'GET', signal, headers, body: options.body }).catch((error: unknown) => {
       throw signal.aborted || isTimeout(error) ? new GuardedFetchError('timeout') : new GuardedFetchError('network', (error as Error).message);
     });
     if (answer.statusCode >= 300 && answer.statusCode < 400) {
       await answer.body.dump().catch(() => undefined);
       throw new GuardedFetchError('redirect');
     }
-    if (answer.statusCode !== 200) {
-      await answer.body.dump().catch(() => undefined);
-      throw new GuardedFetchError('status', String(answer.statusCode));
-    }
     const declared = Number(answer.headers['content-length']);
-    if (Number.isFinite(declared) && declared > maxBytes) {
+    if (!options.truncate && Number.isFinite(declared) && declared > maxBytes) {
       discard(answer.body);
       throw new GuardedFetchError('tooLarge');
     }
-    return await readCapped(answer.body, maxBytes, signal);
+    return { status: answer.statusCode, body: await readCapped(answer.body, maxBytes, signal, options.truncate === true) };
   } finally {
     agent.destroy().catch(() => undefined);
   }
@@ -113,7 +129,7 @@ function discard(body: { on(event: 'error', listener: () => void): unknown; dest
   body.destroy();
 }
 
-async function readCapped(body: AsyncIterable<Buffer> & Parameters<typeof discard>[0], maxBytes: number, signal: AbortSignal): Promise<string> {
+async function readCapped(body: AsyncIterable<Buffer> & Parameters<typeof discard>[0], maxBytes: number, signal: AbortSignal, truncate = false): Promise<string> {
   const chunks: Buffer[] = [];
   let size = 0;
   try {
@@ -121,7 +137,9 @@ async function readCapped(body: AsyncIterable<Buffer> & Parameters<typeof discar
       size += chunk.length;
       if (size > maxBytes) {
         discard(body);
-        throw new GuardedFetchError('tooLarge');
+        if (!truncate) throw new GuardedFetchError('tooLarge');
+        chunks.push(chunk.subarray(0, chunk.length - (size - maxBytes)));
+        break;
       }
       chunks.push(chunk);
     }

@@ -1,8 +1,11 @@
 /**
- * Mail work done after the answer (issue 7 finding 11), kept in the database (table mail_queue) until done:
- * - `enqueue(kind, payload)` stores a job; the request answers without waiting for, or being timed by, the mail;
+ * Work done after the answer (issue 7 finding 11), kept in the database (table mail_queue) until done: mail, and
+ * since issue 46 the webhook deliveries too (one queue, not one per kind of work):
+ * - `enqueue(kind, payload)` stores a job; the request answers without waiting for, or being timed by, the work;
+ *   a domain write with no queue at hand stores one with `enqueueJob(trx, kind, payload)` in its transaction;
  * - after each response that queued something (and every half minute, and at startup) the worker runs the due jobs;
- *   a failing job is retried with a growing delay (30 s, 1 min, 2 min … at most 1 h) and given up after 10 attempts;
+ * - a failing job is retried on its kind's schedule (`handle(kind, handler, schedule)`); mail's: a growing delay
+ *   (30 s, 1 min, 2 min … at most 1 h), given up after 10 attempts; a schedule's `givenUp` runs when it is;
  * - a job claimed by an instance that died is taken over once its claim expires, so a crash loses no mail;
  * - `drain()` runs every due job now and resolves when none is left (the outbox and the tests call it).
  * Jobs: `mail` (a rendered mail without secrets; `mailer.send` queues these) and kinds the routes register with
@@ -23,6 +26,31 @@ const SWEEP_INTERVAL_MS = 30_000;
 
 export type JobHandler = (payload: never) => Promise<void>;
 
+/** When a kind's failed job runs again, and what happens when it is given up. */
+export interface RetrySchedule {
+  /** The delay before the next attempt after `attempts` failed ones; undefined: give up. */
+  delayMs(attempts: number): number | undefined;
+  /** Runs once when the job is given up (its error logged, the row kept as failed). */
+  givenUp?(payload: never): Promise<void>;
+}
+
+/** Mail's schedule (kinds without their own): 30 s doubling to at most 1 h, 10 attempts. */
+export const MAIL_RETRY_SCHEDULE: RetrySchedule = {
+  delayMs: (attempts) => (attempts >= MAX_ATTEMPTS ? undefined : retryDelayMs(attempts)),
+};
+
+/** Jobs stored in this process since a queue last ran: `enqueueJob` within a domain's transaction wakes the worker too. */
+let storedInProcess = 0;
+
+/** Stores a job in `within` (a caller's transaction: the job exists only if it commits). */
+export async function enqueueJob(within: Db, kind: string, payload: unknown): Promise<void> {
+  await within
+    .insertInto('mailQueue')
+    .values({ kind, payload: sql`cast(${JSON.stringify(payload)} as jsonb)` })
+    .execute();
+  storedInProcess += 1;
+}
+
 export interface MailQueue {
   /** Delivers at once (for the jobs themselves). */
   readonly transport: Mailer;
@@ -30,7 +58,8 @@ export interface MailQueue {
   readonly mailer: Mailer;
   /** Stores a job; `within` a caller's transaction, the job exists only if that transaction commits. */
   enqueue(kind: string, payload: unknown, within?: Db): Promise<void>;
-  handle(kind: string, handler: JobHandler): void;
+  /** The kind's handler, retried on its schedule (default: mail's). */
+  handle(kind: string, handler: JobHandler, schedule?: RetrySchedule): void;
   /** Starts the worker if anything was queued since it last ran (called after each response). */
   kick(): void;
   drain(): Promise<void>;
@@ -47,7 +76,9 @@ export function createMailQueue(options: { db: Db; transport: Mailer; log: Logge
   const { db, transport, log } = options;
   const outcome = (what: MailJobOutcome) => options.onOutcome?.(what);
   const handlers = new Map<string, JobHandler>([[MAIL_JOB, (mail: OutgoingMail) => transport.send(mail)]]);
+  const schedules = new Map<string, RetrySchedule>();
   let queuedSinceRun = true; // at startup: jobs another instance left
+  let storedAtRun = storedInProcess;
   let running: Promise<void> | undefined;
   let again = false;
 
@@ -83,14 +114,17 @@ export function createMailQueue(options: { db: Db; transport: Mailer; log: Logge
       outcome('sent');
     } catch (error) {
       const lastError = (error as Error).message.slice(0, 1000);
-      if (job.attempts >= MAX_ATTEMPTS) {
+      const schedule = schedules.get(job.kind) ?? MAIL_RETRY_SCHEDULE;
+      const delay = schedule.delayMs(job.attempts);
+      if (delay === undefined) {
         log.error({ err: error, jobId: job.id, kind: job.kind }, 'mail job given up');
         outcome('given_up');
         await db.updateTable('mailQueue').set({ failedAt: new Date(), lockedUntil: null, lastError }).where('id', '=', job.id).execute();
+        await schedule.givenUp?.(job.payload as never).catch((cause: unknown) => log.error({ err: cause, jobId: job.id, kind: job.kind }, 'queue: a given-up job\'s follow-up failed'));
       } else {
         log.warn({ err: error, jobId: job.id, kind: job.kind, attempts: job.attempts }, 'mail job failed: retrying later');
         outcome('retry');
-        const nextAttemptAt = new Date(Date.now() + retryDelayMs(job.attempts));
+        const nextAttemptAt = new Date(Date.now() + delay);
         await db.updateTable('mailQueue').set({ nextAttemptAt, lockedUntil: null, lastError }).where('id', '=', job.id).execute();
       }
     }
@@ -103,6 +137,7 @@ export function createMailQueue(options: { db: Db; transport: Mailer; log: Logge
       return running;
     }
     queuedSinceRun = false;
+    storedAtRun = storedInProcess;
     running = (async () => {
       do {
         again = false;
@@ -129,11 +164,12 @@ export function createMailQueue(options: { db: Db; transport: Mailer; log: Logge
       close: () => undefined,
     },
     enqueue,
-    handle(kind, handler) {
+    handle(kind, handler, schedule) {
       handlers.set(kind, handler);
+      if (schedule) schedules.set(kind, schedule);
     },
     kick() {
-      if (options.worker && queuedSinceRun) background();
+      if (options.worker && (queuedSinceRun || storedAtRun !== storedInProcess)) background();
     },
     drain,
     async close() {
@@ -143,10 +179,7 @@ export function createMailQueue(options: { db: Db; transport: Mailer; log: Logge
   };
 
   async function enqueue(kind: string, payload: unknown, within: Db = db): Promise<void> {
-    await within
-      .insertInto('mailQueue')
-      .values({ kind, payload: sql`cast(${JSON.stringify(payload)} as jsonb)` })
-      .execute();
+    await enqueueJob(within, kind, payload);
     queuedSinceRun = true;
   }
 }

@@ -13,7 +13,7 @@
 import { DEFAULT_LANGUAGE, isLanguage, type Language } from '../../common/languages.js';
 import { loadLocales, type LocaleTree } from '../../configuration/load.js';
 
-export const MAIL_TEMPLATES = ['activation', 'activationCcNotice', 'invitation', 'passwordReset', 'registrationReceived', 'registrationNotification', 'subscriptionApplied', 'subscriptionChanged', 'subscriptionCancelled', 'twoStepAdded', 'twoStepRemoved', 'deadlineReminder', 'recoveryCodesGenerated', 'recoveryCodeUsed', 'passwordChanged', 'signInLocked', 'secondStepLocked', 'twoStepRuleOn', 'twoStepRuleOff', 'twoStepEnrolment', 'ssoCertificateExpiring'] as const;
+export const MAIL_TEMPLATES = ['activation', 'activationCcNotice', 'invitation', 'passwordReset', 'registrationReceived', 'registrationNotification', 'subscriptionApplied', 'subscriptionChanged', 'subscriptionCancelled', 'twoStepAdded', 'twoStepRemoved', 'deadlineReminder', 'recoveryCodesGenerated', 'recoveryCodeUsed', 'passwordChanged', 'signInLocked', 'secondStepLocked', 'twoStepRuleOn', 'twoStepRuleOff', 'twoStepEnrolment', 'ssoCertificateExpiring', 'webhookEndpointDisabled'] as const;
 export type MailTemplate = (typeof MAIL_TEMPLATES)[number];
 
 export interface RenderedMail {

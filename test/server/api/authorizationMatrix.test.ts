@@ -183,6 +183,7 @@ const MATRIX: Record<string, Row> = {
     MANAGERS_OF_ONE(404),
   ),
   'DELETE /api/v2/organizations/:orgId/sso_connections/:connectionId': signedInRoute({ method: 'DELETE', url: `/api/v2/organizations/1/sso_connections/${UNKNOWN_UUID}` }, MANAGERS_OF_ONE(404)),
+  'POST /api/v2/organizations/:orgId/sso_connections/:connectionId/test': signedInRoute({ method: 'POST', url: `/api/v2/organizations/1/sso_connections/${UNKNOWN_UUID}/test` }, MANAGERS_OF_ONE(404)),
   'GET /api/v2/organizations/:orgId/sso_domains': signedInRoute({ url: '/api/v2/organizations/1/sso_domains' }, MANAGERS_OF_ONE(200)),
   'POST /api/v2/organizations/:orgId/sso_domains': signedInRoute({ method: 'POST', url: '/api/v2/organizations/1/sso_domains', payload: { domain: 'matrix.example.com' } }, MANAGERS_OF_ONE(201)),
   'POST /api/v2/organizations/:orgId/sso_domains/:domainId/verify': signedInRoute({ method: 'POST', url: `/api/v2/organizations/1/sso_domains/${UNKNOWN_UUID}/verify` }, MANAGERS_OF_ONE(404)),
@@ -191,6 +192,24 @@ const MATRIX: Record<string, Row> = {
     MANAGERS_OF_ONE(404),
   ),
   'DELETE /api/v2/organizations/:orgId/sso_domains/:domainId': signedInRoute({ method: 'DELETE', url: `/api/v2/organizations/1/sso_domains/${UNKNOWN_UUID}` }, MANAGERS_OF_ONE(404)),
+  // webhooks (issue 46): G0000001's managers only. The manager's answers show they got past the access checks: a new
+  // endpoint on loopback (201, demo mode), an id the organisation does not have (404)
+  'GET /api/v2/organizations/:orgId/webhook_endpoints': signedInRoute({ url: '/api/v2/organizations/1/webhook_endpoints' }, MANAGERS_OF_ONE(200)),
+  'POST /api/v2/organizations/:orgId/webhook_endpoints': signedInRoute(
+    { method: 'POST', url: '/api/v2/organizations/1/webhook_endpoints', payload: { url: 'http://127.0.0.1:9/matrix', events: ['learners.updated'] } },
+    MANAGERS_OF_ONE(201),
+  ),
+  'PATCH /api/v2/organizations/:orgId/webhook_endpoints/:endpointId': signedInRoute(
+    { method: 'PATCH', url: `/api/v2/organizations/1/webhook_endpoints/${UNKNOWN_UUID}`, payload: { enabled: false } },
+    MANAGERS_OF_ONE(404),
+  ),
+  'DELETE /api/v2/organizations/:orgId/webhook_endpoints/:endpointId': signedInRoute({ method: 'DELETE', url: `/api/v2/organizations/1/webhook_endpoints/${UNKNOWN_UUID}` }, MANAGERS_OF_ONE(404)),
+  'GET /api/v2/organizations/:orgId/webhook_endpoints/:endpointId/deliveries': signedInRoute({ url: `/api/v2/organizations/1/webhook_endpoints/${UNKNOWN_UUID}/deliveries` }, MANAGERS_OF_ONE(404)),
+  'POST /api/v2/organizations/:orgId/webhook_endpoints/:endpointId/deliveries/:deliveryId/resend': signedInRoute(
+    { method: 'POST', url: `/api/v2/organizations/1/webhook_endpoints/${UNKNOWN_UUID}/deliveries/${UNKNOWN_UUID}/resend` },
+    MANAGERS_OF_ONE(404),
+  ),
+  'POST /api/v2/organizations/:orgId/webhook_endpoints/:endpointId/test_events': signedInRoute({ method: 'POST', url: `/api/v2/organizations/1/webhook_endpoints/${UNKNOWN_UUID}/test_events` }, MANAGERS_OF_ONE(404)),
   // corporate subscriptions of G0000001 (demo: A000000101 updatable emba, A000000102 started newemba, A000000103 gls
   // with a class; A000000105 is G0000002's): managers only. The manager's answers show they got past the access checks
   // without changing anything: a dry run (200), 422 (the start date has passed; no class), 404 (unknown)
@@ -305,6 +324,10 @@ const MATRIX: Record<string, Row> = {
   // SAML: the IdP's answer POSTed cross-site to the ACS, and its way back to the interaction
   'POST /saml/:connectionId/acs': publicRoute({ method: 'POST', url: `/saml/${UNKNOWN_UUID}/acs`, payload: {} }, 400),
   'GET /oidc/interaction/:uid/saml': publicRoute({ url: '/oidc/interaction/unknown/saml' }, 400),
+  // 'Test connection' (issue 45): the ticket is the authority, taken once; the answers go to the browser that started it
+  'GET /oidc/connection_test/:ticket': publicRoute({ url: '/oidc/connection_test/an-unknown-ticket-of-somebody' }, 400),
+  'GET /oidc/connection_test/oidc': publicRoute({ url: '/oidc/connection_test/oidc?state=an-unknown-state-of-somebody' }, 400),
+  'GET /oidc/connection_test/saml': publicRoute({ url: '/oidc/connection_test/saml?key=an-unknown-key-of-somebody' }, 400),
   'POST /oidc/interaction/:uid/two_step': publicRoute({ method: 'POST', url: '/oidc/interaction/unknown/two_step', payload: {} }, 400),
   // an unknown endpoint is 404; QUERY, a method without a body convention here, is refused as a bad request
   ...providerCatchAll('/oidc', { QUERY: 400 }),

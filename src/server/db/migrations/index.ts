@@ -33,6 +33,7 @@ import * as m0098 from './0098_two_step_hardening.js';
 import * as m0100 from './0100_sso_connections.js';
 import * as m0101 from './0101_saml_requests.js';
 import * as m0102 from './0102_sso_certificate_reminders.js';
+import * as m0106 from './0106_webhook_endpoints.js';
 
 export const migrations: Record<string, Migration> = {
   '0001_initial': m0001,
@@ -65,6 +66,7 @@ export const migrations: Record<string, Migration> = {
   '0100_sso_connections': m0100,
   '0101_saml_requests': m0101,
   '0102_sso_certificate_reminders': m0102,
+  '0106_webhook_endpoints': m0106,
 };
 
 export const migrationProvider: MigrationProvider = {
