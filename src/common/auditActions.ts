@@ -35,6 +35,10 @@ export const AUDIT_ACTIONS = [
   'sso.domainVerified',
   'sso.domainChanged',
   'sso.domainDeleted',
+  'apiClient.created',
+  'apiClient.changed',
+  'apiClient.secretRotated',
+  'apiClient.revoked',
   'webhook.endpointCreated',
   'webhook.endpointChanged',
   'webhook.endpointDeleted',
@@ -44,7 +48,7 @@ export const AUDIT_ACTIONS = [
 
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
-export const AUDIT_TARGET_TYPES = ['admin', 'organization', 'subscription', 'contact', 'billingContact', 'users', 'user', 'ssoConnection', 'ssoDomain', 'webhookEndpoint'] as const;
+export const AUDIT_TARGET_TYPES = ['admin', 'organization', 'subscription', 'contact', 'billingContact', 'users', 'user', 'ssoConnection', 'ssoDomain', 'apiClient', 'webhookEndpoint'] as const;
 
 export type AuditTargetType = (typeof AUDIT_TARGET_TYPES)[number];
 

@@ -16,6 +16,8 @@ export const API_ERROR = {
   currentPasswordMismatch: 'current_password_mismatch',
   adminAlreadyDeleted: 'admin_already_deleted',
   forbidden: 'forbidden',
+  /** An API client's token lacks the route's scope, or the route is not open to API clients (issue 46; RFC 6750). */
+  insufficientScope: 'insufficient_scope',
   notFound: 'not_found',
   validationFailed: 'validation_failed',
   badRequest: 'bad_request',

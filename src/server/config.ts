@@ -140,6 +140,18 @@ export interface Config {
   ifMatchRequired: boolean;
   /** Single sign-on with the customer's own identity provider (issue 45). */
   sso: SsoConfig;
+  /** The organisation's own API clients (issue 46). */
+  apiClients: ApiClientsConfig;
+}
+
+/** The organisation's own API clients (issue 46): their request rate and a rotated secret's overlap. */
+export interface ApiClientsConfig {
+  /** Requests a client may make per second, sustained (API_CLIENT_RATE_LIMIT, default 10). */
+  ratePerSecond: number;
+  /** Requests a client may make at once after a pause: the bucket's size (API_CLIENT_RATE_BURST, default 50). */
+  burst: number;
+  /** How long the old secret keeps working after 'Rotate secret', seconds (API_CLIENT_SECRET_OVERLAP, default 24 h). */
+  secretOverlapSeconds: number;
 }
 
 export interface SsoConfig {
@@ -437,6 +449,12 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
     certificateJobIntervalSeconds: duration('SSO_CERTIFICATE_JOB_INTERVAL', 3600),
   });
 
+  const apiClients: ApiClientsConfig = {
+    ratePerSecond: count('API_CLIENT_RATE_LIMIT', 10),
+    burst: count('API_CLIENT_RATE_BURST', 50),
+    secretOverlapSeconds: duration('API_CLIENT_SECRET_OVERLAP', 24 * 3600),
+  };
+
   const announcementPageUrl = value('ANNOUNCEMENT_PAGE_URL') ?? '/announcements';
   if (!isHttpUrl(announcementPageUrl) && !/^\/(?!\/)/.test(announcementPageUrl)) {
     problems.push(`ANNOUNCEMENT_PAGE_URL must be an absolute http(s) URL or a path starting with /, got "${announcementPageUrl}"`);
@@ -494,6 +512,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
     deadlineReminders: Object.freeze(deadlineReminders),
     metricsToken,
     sso,
+    apiClients: Object.freeze(apiClients),
   });
 }
 

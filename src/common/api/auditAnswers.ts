@@ -16,7 +16,11 @@ const changeValue = {} as const;
 export const auditEventSchema = objectOf({
   id: { type: 'string', description: PUBLIC_ID },
   occurredAt: { type: 'string', format: 'date-time' },
-  actor: objectOf({ adminId: { type: ['integer', 'null'] }, email: { type: 'string' } }),
+  actor: objectOf({
+    adminId: { type: ['integer', 'null'] },
+    email: { type: 'string' },
+    apiClientName: { type: ['string', 'null'], description: 'an API client acting (issue 46): its name at the time; null for an admin' },
+  }),
   action: { type: 'string', enum: AUDIT_ACTIONS },
   target: objectOf({
     type: { type: 'string', enum: AUDIT_TARGET_TYPES },

@@ -7,9 +7,12 @@ import type { FastifyRequest } from 'fastify';
 import { auditTrail, type AuditTrail } from '../domain/audit.js';
 import { signedIn } from './auth.js';
 
-/** The signed-in admin's trail in the organisation; without one, in every organisation the admin signed in to (account events). */
+/** The signed-in admin's (or API client's) trail in the organisation; without one, in every organisation the admin signed in to (account events). */
 export function auditOf(request: FastifyRequest, organizationId?: number): AuditTrail {
-  return actingAs(request, signedIn(request).id, organizationId);
+  const { id, apiClient } = signedIn(request);
+  // an API client's writes name the client (issue 46)
+  if (apiClient) return auditTrail({ adminId: null, organizationId, apiClient: { id: apiClient.id, name: apiClient.name } }, request.routeOptions.config.audit ?? []);
+  return actingAs(request, id, organizationId);
 }
 
 /** The trail of an actor known otherwise than by a token (sign-in, a link's admin), or of no one (null: an unauthenticated client). */

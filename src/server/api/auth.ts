@@ -15,6 +15,7 @@ import type { Db } from '../db/index.js';
 import type { AffiliationRole } from '../db/types.js';
 import { roleInOrganization, sessionOrganization } from '../domain/admins.js';
 import { AccessTokenError } from '../idp/accessTokens.js';
+import { authenticateApiClient, clientBearerToken, type ApiClientPrincipal } from './clientAuth.js';
 import { ApiError } from './errors.js';
 import { documentAnswers, SECURITY } from './openapi.js';
 import { AUTHENTICATION_ERRORS, isId } from './schemas.js';
@@ -37,6 +38,8 @@ export interface SignedInAdmin {
   ssoConnectionId?: string;
   /** The access token itself (SPEC §7: links to the provider's sign-in host carry it). */
   accessToken?: string;
+  /** An organisation's API client, not an admin (issue 46; id 0): it acts as a manager of its own organisation within its scopes. */
+  apiClient?: ApiClientPrincipal;
 }
 
 declare module 'fastify' {
@@ -60,6 +63,13 @@ export function useAuthentication(app: FastifyInstance): void {
   app.addHook('onRoute', documentAnswers(AUTHENTICATION_ERRORS, SECURITY.admin));
   app.addHook('onRequest', async (request, reply) => {
     const header = request.headers[AUTH_TOKEN_HEADER];
+    // an organisation's API client (issue 46): Authorization: Bearer, and no admin token
+    const clientToken = header === undefined ? clientBearerToken(request) : undefined;
+    if (clientToken !== undefined) {
+      const apiClient = await authenticateApiClient(request, reply, clientToken);
+      request.admin = { id: 0, authTime: undefined, gloplaId: apiClient.gloplaId, amr: [], apiClient };
+      return;
+    }
     const match = typeof header === 'string' ? /^Bearer\s+(\S+)\s*$/i.exec(header.trim()) : null;
     if (!match) {
       reply.header('www-authenticate', 'Bearer');
@@ -86,6 +96,11 @@ export function useAuthentication(app: FastifyInstance): void {
  * 403 forbidden.
  */
 export async function requireAffiliation(db: Db, admin: SignedInAdmin, organizationId: number, required?: AffiliationRole): Promise<AffiliationRole> {
+  // an API client's scope was checked with its token; its organisation is its own, another reads as unknown (issue 46)
+  if (admin.apiClient) {
+    if (admin.apiClient.organizationId !== organizationId) throw new ApiError(404, API_ERROR.notFound);
+    return 'manager';
+  }
   const found = Number.isSafeInteger(organizationId) ? await roleInOrganization(db, admin.id, organizationId, admin.gloplaId) : undefined;
   if (!found) throw new ApiError(403, API_ERROR.forbidden);
   requireTwoStepWhere(found.twoStepRequired, admin);

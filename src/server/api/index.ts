@@ -29,6 +29,7 @@ import { registrationRequestsRoutes } from './registrationRequests.js';
 import { servicesRoutes } from './services.js';
 import { singleSignOnRoutes, singleSignOnVerifyRoutes } from './singleSignOn.js';
 import { ssoConnectionsRoutes } from './ssoConnections.js';
+import { apiClientsRoutes } from './apiClients.js';
 import { webhookEndpointsRoutes } from './webhookEndpoints.js';
 import { bodyBounds } from './jsonBody.js';
 import { documentAnswers } from './openapi.js';
@@ -67,6 +68,7 @@ const apiV2: FastifyPluginAsync = async (app) => {
   await app.register(overviewRoutes);
   await app.register(contactsRoutes);
   await app.register(ssoConnectionsRoutes);
+  await app.register(apiClientsRoutes);
   await app.register(webhookEndpointsRoutes);
   await app.register(corporateSubscriptionsRoutes);
   await app.register(projectsRoutes);

@@ -516,6 +516,45 @@ export interface AuditEventsTable {
   targetLabel: Generated<string>;
   /** The fields that changed: {field: {before, after}}. */
   changes: ColumnType<unknown, string | undefined, never>;
+  /** An API client acting (migration 0105, issue 46): its id and its name at the time; null for an admin's entries. */
+  actorApiClientId: ColumnType<string | null, string | null | undefined, never>;
+  actorApiClientName: ColumnType<string | null, string | null | undefined, never>;
+}
+
+/** An organisation's own API client (migration 0103, domain/apiClients.ts; issue 46). */
+export interface ApiClientsTable {
+  id: string;
+  organizationId: number;
+  /** The OAuth 2.0 client_id (public). */
+  clientId: string;
+  name: string;
+  scopes: string[];
+  /** SHA-256 (hex) of the secret; the one before the last rotation while its overlap lasts. */
+  secretHash: string;
+  previousSecretHash: ColumnType<string | null, string | null | undefined, string | null>;
+  previousSecretExpiresAt: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  /** A public key set for private_key_jwt (null: client_secret_basic). */
+  publicJwks: ColumnType<unknown, string | null | undefined, string | null>;
+  expiresAt: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  createdByAdminId: number | null;
+  createdByEmail: ColumnType<string, string | undefined, string>;
+  createdAt: CreatedAt;
+  updatedAt: UpdatedAt;
+}
+
+/** When and from where an API client last called (migration 0103). */
+export interface ApiClientUsesTable {
+  apiClientId: string;
+  lastUsedAt: Timestamp;
+  lastUsedAddress: string;
+}
+
+/** A token bucket shared by the instances (migration 0104, domain/rateLimits.ts). */
+export interface RateLimitBucketsTable {
+  key: string;
+  tokens: number;
+  refilledAt: Timestamp;
+  allowed: ColumnType<boolean, boolean | undefined, boolean>;
 }
 
 export type SsoProtocol = SsoConnection['protocol'];
@@ -664,6 +703,9 @@ export interface Database {
   subscriptionLearners: SubscriptionLearnersTable;
   idempotencyRecords: IdempotencyRecordsTable;
   auditEvents: AuditEventsTable;
+  apiClients: ApiClientsTable;
+  apiClientUses: ApiClientUsesTable;
+  rateLimitBuckets: RateLimitBucketsTable;
   adminAuthenticatorApps: AdminAuthenticatorAppsTable;
   adminRecoveryCodes: AdminRecoveryCodesTable;
   adminPasskeys: AdminPasskeysTable;

@@ -16,6 +16,7 @@ import { preparedStatement } from '../db/preparedStatements.js';
 import { readAhead } from '../db/readAhead.js';
 import { csvStream } from './csv.js';
 import { publicTargetId, recordedTargetIds, type PublicIds } from './publicIds.js';
+import { readSyncPage, type SyncPage, type SyncStart } from './sync.js';
 
 /** before → after of one field; null where the field did not exist (creation, deletion). */
 export interface FieldChange {
@@ -39,6 +40,8 @@ export interface AuditEntry {
 export interface AuditActor {
   adminId: number | null;
   organizationId?: number;
+  /** An API client acting for its organisation (issue 46; adminId null): its id and name, kept as they are now. */
+  apiClient?: { id: string; name: string };
 }
 
 export interface AuditTrail {
@@ -92,6 +95,12 @@ const ACTOR_EMAIL = `coalesce((select email from admins where id = $1::int), '')
 /** An organisation's entry (nearly every write): planned once per connection, as planning it cost more than running it. */
 const insertEntry = preparedStatement('audit_event_insert', `insert into audit_events (${ENTRY_COLUMNS}) values ($2::int, $1::int, ${ACTOR_EMAIL}, $3, $4, $5, $6, $7::jsonb)`);
 
+/** An API client's entry (issue 46): the client's id and name instead of an admin's. */
+const insertClientEntry = preparedStatement(
+  'audit_event_insert_api_client',
+  `insert into audit_events (${ENTRY_COLUMNS}, actor_api_client_id, actor_api_client_name) values ($1::int, null, '', $2, $3, $4, $5, $6::jsonb, $7::uuid, $8)`,
+);
+
 /** An account event: one entry in every organisation the account's admin ($7) has signed in to. */
 const insertAccountEntry = preparedStatement(
   'audit_event_insert_account',
@@ -103,6 +112,10 @@ const insertAccountEntry = preparedStatement(
 export async function recordAuditEvent(db: Db, actor: AuditActor, entry: AuditEntry): Promise<void> {
   const { action, target } = entry;
   const described = [action, target.type, String(target.id), target.label, JSON.stringify(withoutPersonalValues(entry.changes ?? {}))];
+  if (actor.apiClient && actor.organizationId !== undefined) {
+    await db.executeQuery(insertClientEntry([actor.organizationId, ...described, actor.apiClient.id, actor.apiClient.name]));
+    return;
+  }
   if (actor.organizationId !== undefined) {
     await db.executeQuery(insertEntry([actor.adminId, actor.organizationId, ...described]));
     return;
@@ -184,7 +197,7 @@ function tokyoDayStart(day: string, plusDays = 0): Date {
 export function auditQuery(db: Db, organizationId: number, filter: AuditFilter, ids: PublicIds) {
   let query = db
     .selectFrom('auditEvents')
-    .select(['id', 'occurredAt', 'actorAdminId', 'actorEmail', 'action', 'targetType', 'targetId', 'targetLabel', 'changes', sql<string>`occurred_at::text`.as('cursorTime')])
+    .select(['id', 'occurredAt', 'actorAdminId', 'actorEmail', 'actorApiClientName', 'action', 'targetType', 'targetId', 'targetLabel', 'changes', sql<string>`occurred_at::text`.as('cursorTime')])
     .where('organizationId', '=', organizationId);
   if (filter.from) query = query.where('occurredAt', '>=', tokyoDayStart(filter.from));
   if (filter.to) query = query.where('occurredAt', '<', tokyoDayStart(filter.to, 1));
@@ -220,7 +233,7 @@ function toEvent(row: AuditRow, ids: PublicIds): AuditEvent {
   return {
     id: String(ids.auditEvent.toPublic(Number(row.id))),
     occurredAt: new Date(row.occurredAt).toISOString(),
-    actor: { adminId: row.actorAdminId, email: row.actorEmail },
+    actor: { adminId: row.actorAdminId, email: row.actorEmail, apiClientName: row.actorApiClientName },
     action: row.action as AuditAction,
     target: { type: targetType, id: publicTargetId(ids, targetType, row.targetId), label: row.targetLabel },
     changes: Object.entries(changes).map(([field, change]) => ({ field, before: change.before, after: change.after })),
@@ -298,4 +311,15 @@ async function* auditBatchesInTurn(db: Db, organizationId: number, filter: Audit
 /** The filtered trail as CSV (UTF-8 with a byte-order mark, CRLF), newest first, at most `maxRows` records, read a page at a time. */
 export function auditEventsCsv(db: Db, organizationId: number, filter: AuditFilter, ids: PublicIds, maxRows: number): Readable {
   return csvStream({ columns: AUDIT_CSV_HEADER, bom: true, maxRows }, auditBatches(db, organizationId, filter, ids));
+}
+
+/**
+ * The organisation's entries written since the position, oldest first (incremental sync, issue 46: domain/sync.ts):
+ * a range of the page index (0087) read backwards.
+ */
+export function auditEventChanges(db: Db, organizationId: number, page: SyncStart & { limit: number }, ids: PublicIds): Promise<SyncPage<AuditEvent>> {
+  return readSyncPage(db, 'auditEvents', organizationId, page, async (trx, storedIds) => {
+    const rows = await auditQuery(trx, organizationId, {}, ids).clearOrderBy().where('id', '=', sql<string>`any(${storedIds}::bigint[])`).execute();
+    return new Map(rows.map((row) => [Number(row.id), toEvent(row, ids)]));
+  });
 }

@@ -14,6 +14,7 @@ import type { JSONWebKeySet } from 'jose';
 import type Provider from 'oidc-provider';
 import { ISSUER_PATH, PORTAL_CLIENT_ID, type TokenEndpointResponse } from '../../common/identity.js';
 import { endAdminTokens } from '../domain/admins.js';
+import { createClientTokenVerifier } from '../api/clientAuth.js';
 import { createAccessTokenVerifier, type AccessTokenVerifier } from './accessTokens.js';
 import { createAdapterClass, destroySessionsOfAccount, grantIdsOfAccount } from './adapter.js';
 import { apiAudienceOf, issuerOf } from './constants.js';
@@ -42,6 +43,8 @@ export interface IdentityProviderService {
   jwks: JSONWebKeySet;
   /** Verifies an access token locally; throws AccessTokenError (access_token_expired / invalid_access_token). */
   verifyAccessToken: AccessTokenVerifier;
+  /** Verifies an API client's access token locally (issue 46, api/clientAuth.ts); throws an ApiError 401. */
+  verifyClientToken: ReturnType<typeof createClientTokenVerifier>;
   /** Revokes every grant (with its refresh tokens), every provider session and every access token of the admin. */
   revokeAdmin(adminId: number): Promise<void>;
   /**
@@ -73,6 +76,7 @@ export async function registerIdentityProvider(app: FastifyInstance): Promise<vo
     audience,
     jwks,
     verifyAccessToken: createAccessTokenVerifier({ issuer, audience, jwks }),
+    verifyClientToken: createClientTokenVerifier({ issuer, audience, jwks }),
     async revokeAdmin(adminId) {
       await endAdminTokens(db, adminId);
       const accountId = String(adminId);

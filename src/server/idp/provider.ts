@@ -21,7 +21,10 @@ import { canSign, type Config } from '../config.js';
 import type { Db } from '../db/index.js';
 import { endAdminTokens, findAdminById } from '../domain/admins.js';
 import { twoStepRule } from '../domain/twoStep.js';
+import { API_CLIENT_TOKEN_TTL } from '../domain/apiClients.js';
+import { API_CLIENT_SCOPES } from '../../common/apiScopes.js';
 import { createAdapterClass, hasLiveRefreshToken } from './adapter.js';
+import { apiClientSecretMatches, apiClientTokenClaims, findApiClientMetadata, isApiClientId } from './apiClients.js';
 import { ACR, API_SCOPES, apiAudienceOf, isSecureUrl, issuerOf, LANGUAGE_COOKIE, SUPPORTED_SCOPES } from './constants.js';
 import type { ProviderKeys } from './keys.js';
 import { findOrganizationChoice } from './organizationChoice.js';
@@ -67,7 +70,13 @@ function hintedLogout(ctx: Ctx): boolean {
 export function createProvider({ config, db, keys, log }: ProviderDeps): Provider {
   const issuer = issuerOf(config);
   const audience = apiAudienceOf(config);
-  const Adapter = createAdapterClass(db);
+  const PayloadAdapter = createAdapterClass(db);
+  // the organisation's API clients (issue 46) are found in api_clients, never in the payload table
+  const Adapter = class extends PayloadAdapter {
+    override find(id: string) {
+      return this.model === 'Client' ? (findApiClientMetadata(db, id) as ReturnType<InstanceType<typeof PayloadAdapter>['find']>) : super.find(id);
+    }
+  };
   const secure = isSecureUrl(config.publicUrl);
   // the first key that may sign (key_ops ["verify"]: published for a coming rotation, not signing yet)
   const signingKid = keys.signing.find(canSign)?.kid;
@@ -79,6 +88,8 @@ export function createProvider({ config, db, keys, log }: ProviderDeps): Provide
     // oidc-provider picks the key of JWT access tokens without regard to key_ops: name the one that signs
     jwt: { sign: { alg: 'RS256' as const, ...(signingKid ? { kid: signingKid } : {}) } },
   });
+  /** An API client's tokens (issue 46): its own scopes, 15 minutes. */
+  const apiClientResourceServerInfo = (clientScope: string | undefined) => ({ ...resourceServerInfo(), scope: clientScope ?? '', accessTokenTTL: API_CLIENT_TOKEN_TTL });
 
   const { Prompt, Check, base } = interactionPolicy;
   const policy = base();
@@ -130,7 +141,8 @@ export function createProvider({ config, db, keys, log }: ProviderDeps): Provide
         post_logout_redirect_uris: POST_LOGOUT_PATHS.map((path) => `${config.publicUrl}${path}`),
       },
     ],
-    clientAuthMethods: ['none'],
+    // none: the portal (public, PKCE); the organisation's API clients (issue 46): a secret, or a key they registered
+    clientAuthMethods: ['none', 'client_secret_basic', 'private_key_jwt'],
     // the portal calls the token and revocation endpoints from its own origin only
     clientBasedCORS: (_ctx, origin) => origin === new URL(config.publicUrl).origin,
     responseTypes: ['code'],
@@ -142,7 +154,7 @@ export function createProvider({ config, db, keys, log }: ProviderDeps): Provide
       long: { httpOnly: true, sameSite: 'lax', secure },
       short: { httpOnly: true, sameSite: 'lax', secure },
     },
-    scopes: [...SUPPORTED_SCOPES],
+    scopes: [...SUPPORTED_SCOPES, ...API_CLIENT_SCOPES],
     claims: {
       // amr and acr: how the admin signed in (RFC 8176) and its class, in the ID token too (issue 29)
       openid: ['sub', 'locale', 'amr', 'acr'],
@@ -163,6 +175,8 @@ export function createProvider({ config, db, keys, log }: ProviderDeps): Provide
       // the portal sends plain authorisation requests; fewer endpoints, less to defend
       pushedAuthorizationRequests: { enabled: false },
       revocation: { enabled: true },
+      // the organisation's API clients (issue 46)
+      clientCredentials: { enabled: true },
       userinfo: { enabled: false },
       rpInitiatedLogout: {
         enabled: true,
@@ -181,9 +195,9 @@ export function createProvider({ config, db, keys, log }: ProviderDeps): Provide
         enabled: true,
         defaultResource: () => audience,
         useGrantedResource: () => true,
-        getResourceServerInfo: (_ctx, resource) => {
+        getResourceServerInfo: (_ctx, resource, client) => {
           if (resource !== audience) throw new errors.InvalidTarget();
-          return resourceServerInfo();
+          return isApiClientId(client?.clientId) ? apiClientResourceServerInfo(client.scope) : resourceServerInfo();
         },
       },
     },
@@ -201,6 +215,7 @@ export function createProvider({ config, db, keys, log }: ProviderDeps): Provide
       };
     },
     async extraTokenClaims(ctx, token) {
+      if (token.kind === 'ClientCredentials') return apiClientTokenClaims(db, ctx);
       if (token.kind !== 'AccessToken') return undefined;
       const { RefreshToken, AuthorizationCode } = ctx.oidc.entities;
       const authTime = RefreshToken?.authTime ?? AuthorizationCode?.authTime;
@@ -225,8 +240,18 @@ export function createProvider({ config, db, keys, log }: ProviderDeps): Provide
     },
     issueRefreshToken: async (_ctx, client) => client.grantTypeAllowed('refresh_token'),
     rotateRefreshToken: true,
+    // a client-credentials token without a scope asked for carries every scope of the client (issue 46)
+    formats: {
+      customizers: {
+        jwt(ctx, token, jwt) {
+          if (token.kind === 'ClientCredentials' && jwt.payload.scope === undefined) jwt.payload.scope = ctx.oidc.client?.scope;
+          return jwt;
+        },
+      },
+    },
     ttl: {
       AccessToken: config.accessTokenTtl,
+      ClientCredentials: API_CLIENT_TOKEN_TTL,
       AuthorizationCode: 60,
       IdToken: 60 * 60,
       Interaction: 60 * 60,
@@ -266,6 +291,12 @@ export function createProvider({ config, db, keys, log }: ProviderDeps): Provide
       await next();
     });
   }
+
+  // an API client's secret is compared with its stored hashes, read again (a rotation's overlap; issue 46)
+  const compareClientSecret = provider.Client.prototype.compareClientSecret;
+  provider.Client.prototype.compareClientSecret = function compare(this: InstanceType<Provider['Client']>, actual: string) {
+    return isApiClientId(this.clientId) ? apiClientSecretMatches(db, this.clientId, actual) : compareClientSecret.call(this, actual);
+  };
 
   provider.registerGrantType(PASSWORD_CHANGE_GRANT, passwordChangeGrant({ Adapter, audience, resourceServerInfo }), PASSWORD_CHANGE_PARAMS);
 
@@ -314,7 +345,9 @@ export function createProvider({ config, db, keys, log }: ProviderDeps): Provide
     const body = ctx.body as Record<string, unknown> | undefined;
     if (!body || typeof body !== 'object' || typeof body.access_token !== 'string') return;
     const now = epochNow();
-    body.created_at = oidc.entities.AccessToken?.iat ?? now;
+    body.created_at = oidc.entities.AccessToken?.iat ?? oidc.entities.ClientCredentials?.iat ?? now;
+    // the scope the token carries (the customizer's above when none was asked for)
+    if (oidc.entities.ClientCredentials && body.scope === undefined) body.scope = oidc.client?.scope;
     const refreshToken = oidc.entities.RefreshToken;
     if (typeof body.refresh_token === 'string' && refreshToken) body.refresh_token_expires_in = Math.max(0, refreshToken.remainingTTL);
   });
