@@ -4,6 +4,8 @@
  *
  *   GET   organizations/{orgId}/users                          → {users}, streamed
  *   GET   organizations/{orgId}/users?per_page=&after=         → {users, nextAfter}: a page by id after the learner `after`
+ *   GET   organizations/{orgId}/users?updated_since=|cursor=&per_page=
+ *                                                              → {users, deleted, nextCursor, hasMore}: what changed (api/sync.ts)
  *   GET   organizations/{orgId}/users/csv                      → the list as CSV text (the page saves it with a BOM), streamed;
  *                                                                429 while the admin's previous export is being sent
  *   GET   organizations/{orgId}/users/{userId}                → {user}, its version in ETag (issue 28)
@@ -35,6 +37,7 @@ import {
   bulkUpdateUsers,
   findUser,
   CsvFormatProblem,
+  learnerChanges,
   lastLearnerChange,
   previewUsersCsv,
   updateUser,
@@ -52,6 +55,8 @@ import { controlCharacterError, formHasControlCharacter } from './controlCharact
 import { ApiError, PreconditionFailed } from './errors.js';
 import { TAG } from './openapi.js';
 import { errorAnswers, id, MAX_ID, organizationParams, wire, type OrganizationParams } from './schemas.js';
+import { refuseInSync, SYNC_PAGE_DEFAULT, syncAnswer, syncQueryProperties, syncRead, syncStartOf, type SyncQuery } from './sync.js';
+import { removalSchema, withSyncProperties } from '../../common/api/syncAnswers.js';
 import { installStreamedListParser } from './streamedJsonBody.js';
 import { JSON_TYPE, streamedJsonList, streamedList, toWire } from './wire.js';
 import { formBody, FormValidationError } from './validation.js';
@@ -81,9 +86,10 @@ const usersQuerySchema = {
   properties: {
     per_page: { type: 'integer', minimum: 1, maximum: USERS_PAGE_MAX, description: 'learners a page (the Users page asks 1,000 at a time as it scrolls); without it, every learner' },
     after: { type: 'integer', minimum: 0, maximum: MAX_ID, default: 0, description: "the page after this learner's id: the previous answer's next_after" },
+    ...syncQueryProperties,
   },
 } as const;
-interface UsersQuery {
+interface UsersQuery extends SyncQuery {
   per_page?: number;
   after: number;
 }
@@ -159,11 +165,12 @@ export const organizationUsersRoutes: FastifyPluginAsync = async (app) => {
     {
       schema: {
         tags: [TAG.organisationUsers],
-        summary: "The organisation's learners (a manager), by id: every one, streamed, or a page of per_page after the learner `after`",
+        summary:
+          "The organisation's learners (a manager), by id: every one, streamed, or a page of per_page after the learner `after`; with updated_since or cursor, what changed and what was removed since, per_page (default 100) at a time",
         params: organizationParams,
         querystring: usersQuerySchema,
         response: {
-          200: wire(organizationUsersPageSchema),
+          200: wire(withSyncProperties(organizationUsersPageSchema, 'users', removalSchema)),
           ...errorAnswers({ 403: [API_ERROR.forbidden] }),
         },
       },
@@ -171,6 +178,12 @@ export const organizationUsersRoutes: FastifyPluginAsync = async (app) => {
     async (request, reply) => {
       await requireManager(db, signedIn(request), request.params.orgId);
       const { per_page: perPage, after } = request.query;
+      const start = syncStartOf(request.query, 'learners');
+      if (start) {
+        refuseInSync({ after: after === 0 ? undefined : after });
+        const page = await syncRead(learnerChanges(db, request.params.orgId, { ...start, limit: perPage ?? SYNC_PAGE_DEFAULT }));
+        return syncAnswer('users', 'learners', page, { removal: ({ id, deletedAt }) => ({ id, deletedAt }) });
+      }
       if (perPage !== undefined) return userPage(db, request.params.orgId, { after, perPage });
       // streamed as it is read (the response schema documents it; Fastify serialises no stream)
       return reply.type(JSON_TYPE).send(streamedJsonList('users', userJsonBatches(db, request.params.orgId)));

@@ -8,7 +8,9 @@ import type { ColumnType, Generated, Kysely } from 'kysely';
 import type { BillingContact, Contact } from '../../common/api/answers.js';
 import type { Forms } from '../../common/api/forms.js';
 import type { Db } from '../db/index.js';
+import { anyInt } from '../db/lists.js';
 import { changesBetween, type AuditTrail } from './audit.js';
+import { readSyncPage, type SyncPage, type SyncStart } from './sync.js';
 import { etagColumn, etagKey, satisfies, type Precondition } from './versions.js';
 import type { BillingContactsTable, ContactsTable } from '../db/types.js';
 
@@ -176,5 +178,19 @@ export async function deleteContact<Fields, Record>(
     await contactDb(trx).deleteFrom(table.name).where('organizationId', '=', organizationId).where('id', '=', id).execute();
     await trail.record(trx, { action: `${table.auditType}.deleted`, target: contactTarget(kind, row), changes: changesBetween(row, undefined, auditedFields(kind)) });
     return { outcome: 'done', result: true };
+  });
+}
+
+/** The organisation's records changed since the position and those removed, a page at a time (incremental sync, issue 46: domain/sync.ts). */
+export async function contactChanges<Fields, Record>(
+  db: Db,
+  table: ContactTable<Fields, Record>,
+  organizationId: number,
+  page: SyncStart & { limit: number },
+): Promise<SyncPage<Versioned<Record>>> {
+  const key = await etagKey(db);
+  return readSyncPage(db, table.name, organizationId, page, async (trx, ids) => {
+    const rows = await contactDb(trx).selectFrom(table.name).select(recordColumns(table, key)).where('organizationId', '=', organizationId).where('id', '=', anyInt(ids)).execute();
+    return new Map(rows.map((row) => [row.id as number, row as unknown as Versioned<Record>]));
   });
 }

@@ -22,6 +22,7 @@ import { BILLING_CONTACTS, CONTACTS, findContactRecord } from './contacts.js';
 import { claimKey, recordAnswer, type IdempotentRequest } from './idempotency.js';
 import { randomRequestCode } from './requestCodes.js';
 import { serviceGroupLinks, type CatalogueReader } from './services.js';
+import { readSyncPage, type SyncPage, type SyncStart } from './sync.js';
 import { etagColumn, etagKey, requireVersion, type Precondition } from './versions.js';
 import { recordWebhookEvent } from './webhookOutbox.js';
 
@@ -156,6 +157,20 @@ export async function listSubscriptions(
     subscriptions: pageRows.map((row) => summaryOf(row, services.get(row.id)!, counts.get(row.id) ?? 0, reader.today)),
     nextPage: rows.length > filter.perPage ? filter.page + 1 : null,
   };
+}
+
+/**
+ * The organisation's applications changed since the position and those cancelled, a page at a time (incremental sync,
+ * issue 46: domain/sync.ts), each as the list shows it. Every write of an application updates its row (its services,
+ * learners and admins with it), so its updated_at is the time of its last change.
+ */
+export async function subscriptionChanges(db: Db, reader: SubscriptionReader, page: SyncStart & { limit: number }): Promise<SyncPage<SubscriptionSummary>> {
+  const key = await etagKey(db);
+  return readSyncPage(db, 'corporateSubscriptions', reader.organizationId, page, async (trx, ids) => {
+    const rows = await subscriptionQuery(trx, reader.organizationId, key).where('corporateSubscriptions.id', '=', anyInt(ids)).execute();
+    const [services, counts] = [await servicesOf(trx, reader, ids), await learnerCountsOf(trx, ids)];
+    return new Map(rows.map((row) => [row.id, summaryOf(row, services.get(row.id)!, counts.get(row.id) ?? 0, reader.today)]));
+  });
 }
 
 async function adminsOf(db: Db, subscriptionId: number): Promise<Subscription['admins']> {

@@ -16,10 +16,13 @@ import { sql } from 'kysely';
 import type { OrganizationUser, UserRowError } from '../../common/api/answers.js';
 import { API_ERROR, USER_ROW_ERROR, type CsvFormatError, type UserRowErrorCode } from '../../common/errorCodes.js';
 import type { Db } from '../db/index.js';
+import { anyInt } from '../db/lists.js';
 import { readAhead } from '../db/readAhead.js';
 import type { AuditEntry, AuditTrail } from './audit.js';
 import { CSV_BATCH_ROWS, csvStream, unguardCsvCell } from './csv.js';
+import { readSyncPage, type SyncPage, type SyncStart } from './sync.js';
 import { etagColumn, etagKey, lastChange, lastChangeOf, satisfies, trailEntriesWithActor, type LastChange, type Precondition } from './versions.js';
+import { recordWebhookEvent } from './webhookOutbox.js';
 import type { Language } from '../../common/languages.js';
 
 /** The CSV's header, in order (the fields of SPEC §3 Organisation user the page shows, and the id that matches rows). */
@@ -440,7 +443,14 @@ async function writeNameIds(trx: Db, organizationId: number, changed: ReadonlyAr
       where learner.organization_id = ${organizationId} and learner.id = given.id`.execute(trx);
   }
   await trail.record(trx, bulkUpdateEntry(organizationId, changed));
+  await recordWebhookEvent(trx, organizationId, 'learners.updated', learnersUpdated(changed.map((user) => user.id)));
 }
+
+/** The learners a webhook event names (issue 46): at most this many; an integration reads the rest by updated_since. */
+const WEBHOOK_LEARNER_IDS = 100;
+
+/** learners.updated's data: how many learners changed, and the first of them. */
+const learnersUpdated = (ids: readonly number[]) => ({ count: ids.length, learnerIds: ids.slice(0, WEBHOOK_LEARNER_IDS) });
 
 export type UpdateUserResult =
   | { ok: true; user: OrganizationUser }
@@ -468,6 +478,7 @@ export async function updateUser(db: Db, organizationId: number, userId: number,
       .executeTakeFirstOrThrow();
     if (nameId !== user.nameId) {
       await trail.record(trx, { action: 'user.nameIdChanged', target: { type: 'user', id: userId, label: learnerLabel(userId) }, changes: { nameId: { before: user.nameId, after: nameId } } });
+      await recordWebhookEvent(trx, organizationId, 'learners.updated', learnersUpdated([userId]));
     }
     return { ok: true, user: { ...user, nameId, etag } };
   });
@@ -497,4 +508,13 @@ export async function lastLearnerChange(db: Db, organizationId: number, id: numb
   const [own, bulk] = await Promise.all([lastChange(db, organizationId, { type: 'user', id }, language), bulkChangeOf(db, organizationId, id, language)]);
   if (!own || !bulk) return own ?? bulk;
   return own.at >= bulk.at ? own : bulk;
+}
+
+/** The learners changed since the position and those removed, a page at a time (incremental sync, issue 46: domain/sync.ts). */
+export async function learnerChanges(db: Db, organizationId: number, page: SyncStart & { limit: number }): Promise<SyncPage<OrganizationUser>> {
+  const key = await etagKey(db);
+  return readSyncPage(db, 'learners', organizationId, page, async (trx, ids) => {
+    const users = await usersQuery(trx, organizationId, key).where('id', '=', anyInt(ids)).execute();
+    return new Map(users.map((user) => [user.id, user]));
+  });
 }

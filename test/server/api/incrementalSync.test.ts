@@ -1,0 +1,206 @@
+/**
+ * Incremental sync (issue 46 item 4): `updated_since` and `cursor` on the lists an integration reads — learners,
+ * contacts, billing contacts, applications, the audit trail. On the demo data (G0000001, id 1, managed by admin 1) with
+ * learners added; on PGlite, or on PostgreSQL with TEST_DATABASE_URL (the open-transaction case needs PostgreSQL's
+ * second connection).
+ */
+import { expect } from 'chai';
+import { sql } from 'kysely';
+import pg from 'pg';
+import { addLearners } from '../../../src/server/db/seed/learners.js';
+import { bearer } from '../support/oidc.js';
+import { accessToken } from '../support/tokens.js';
+import { useTestApp } from '../support/testApp.js';
+
+interface SyncAnswer {
+  next_cursor: string;
+  has_more: boolean;
+  deleted?: Array<{ id: number; deleted_at: string; request_code?: string }>;
+  [list: string]: unknown;
+}
+
+type Item = { id: number; updated_at: string; [field: string]: unknown };
+
+describe('Incremental sync of the lists (issue 46 item 4)', function () {
+  this.timeout(60_000);
+  const ctx = useTestApp({ env: { SEED: 'demo' } });
+  let manager: Record<string, string>;
+
+  before(async () => {
+    manager = bearer(await accessToken(ctx.app, { sub: '1' }));
+    await addLearners(ctx.db, 1, 200);
+    // another organisation's learners, changed as often as the first's
+    await sql`insert into organization_users (organization_id, last_name, first_name, email, name_id, name_id_type)
+      select 2, '他社' || n, '花子', 'other' || n || '@example.com', '', null from generate_series(1, 20) as n`.execute(ctx.db);
+  });
+
+  const get = (url: string) => ctx.app.inject({ url: `/api/v2/organizations/1/${url}`, headers: manager });
+
+  async function syncPage(url: string): Promise<SyncAnswer> {
+    const response = await get(url);
+    expect(response.statusCode, response.body).to.equal(200);
+    return response.json() as SyncAnswer;
+  }
+
+  /** Every page from `start` until has_more is false: the items, the removals, the last cursor. */
+  async function syncAll(path: string, listKey: string, start: string, perPage: string) {
+    const items: Item[] = [];
+    const deleted: NonNullable<SyncAnswer['deleted']> = [];
+    let page = await syncPage(`${path}?${start}&${perPage}`);
+    for (let pages = 1; ; pages += 1) {
+      items.push(...(page[listKey] as Item[]));
+      deleted.push(...(page.deleted ?? []));
+      if (!page.has_more) return { items, deleted, cursor: page.next_cursor, pages };
+      page = await syncPage(`${path}?cursor=${page.next_cursor}&${perPage}`);
+    }
+  }
+
+  /** The database's clock now (what updated_since compares with). */
+  const databaseNow = async () => (await sql<{ now: string }>`select to_char(clock_timestamp() at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as now`.execute(ctx.db)).rows[0]!.now;
+
+  const changeNameId = (id: number, nameId: string) => ctx.db.updateTable('organizationUsers').set({ nameId }).where('id', '=', id).execute();
+
+  describe('learners', () => {
+    it('answers exactly as before without updated_since or cursor (the Users page relies on it)', async () => {
+      const all = (await get('users')).json();
+      expect(all).to.have.all.keys('users');
+      expect(all.users[0]).to.not.have.property('updated_at');
+      const page = (await get('users?per_page=5')).json();
+      expect(page).to.have.all.keys('users', 'next_after');
+    });
+
+    it('reads every learner once from the start, by (updated_at, id), the organisation’s only', async () => {
+      const all = (await get('users')).json().users as Item[];
+      const { items, deleted, pages } = await syncAll('users', 'users', 'updated_since=1970-01-01T00:00:00Z', 'per_page=50');
+      expect(pages).to.be.greaterThan(4);
+      expect(deleted).to.deep.equal([]);
+      expect(items.map((user) => user.id).sort((a, b) => a - b)).to.deep.equal(all.map((user) => user.id));
+      expect(items.map((user) => user.email).filter((email) => String(email).startsWith('other'))).to.deep.equal([]);
+      const order = items.map((user) => [user.updated_at, user.id] as const);
+      expect(order).to.deep.equal([...order].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : a[1] - b[1])));
+      expect(items[0]).to.include.keys('id', 'last_name', 'email', 'name_id', 'etag', 'updated_at');
+    });
+
+    it('reads only what changed since a time: one learner changed among 212, nothing of another organisation', async () => {
+      const since = await databaseNow();
+      const [one] = await ctx.db.selectFrom('organizationUsers').select('id').where('organizationId', '=', 1).orderBy('id').offset(100).limit(1).execute();
+      await changeNameId(one!.id, 'CHANGED1');
+      await sql`update organization_users set name_id = '' where organization_id = 2`.execute(ctx.db);
+      const page = await syncPage(`users?updated_since=${since}`);
+      expect((page.users as Item[]).map((user) => [user.id, user.name_id])).to.deep.equal([[one!.id, 'CHANGED1']]);
+      expect(page.has_more).to.equal(false);
+      expect((page.users as Item[])[0]!.updated_at >= since).to.equal(true);
+    });
+
+    it('visits every row exactly once by cursor when rows share an updated_at (one bulk statement)', async () => {
+      const since = await databaseNow();
+      await sql`update organization_users set name_id = 'BULK' || id where organization_id = 1 and id % 3 = 0`.execute(ctx.db);
+      const changed = await ctx.db.selectFrom('organizationUsers').select('id').where('organizationId', '=', 1).where(sql<boolean>`id % 3 = 0`).orderBy('id').execute();
+      const { items, pages } = await syncAll('users', 'users', `updated_since=${since}`, 'per_page=7');
+      expect(new Set(items.map((user) => user.updated_at)).size).to.equal(1);
+      expect(items.map((user) => user.id)).to.deep.equal(changed.map((user) => user.id));
+      expect(pages).to.equal(Math.ceil(changed.length / 7));
+    });
+
+    it('sees a change made while paging in a later page or the next sync, losing none', async () => {
+      const since = await databaseNow();
+      await sql`update organization_users set name_id = 'ROUND' || id where organization_id = 1 and id % 10 = 1`.execute(ctx.db);
+      const first = await syncPage(`users?updated_since=${since}&per_page=5`);
+      const firstIds = (first.users as Item[]).map((user) => user.id);
+      // one learner already read, and one not yet read, change during the sync
+      const unread = await ctx.db.selectFrom('organizationUsers').select('id').where('organizationId', '=', 1).where(sql<boolean>`id % 10 = 1`).orderBy('id', 'desc').limit(1).executeTakeFirstOrThrow();
+      await changeNameId(firstIds[0]!, 'AGAIN');
+      await changeNameId(unread.id, 'MOVED');
+      const rest = await syncAll('users', 'users', `cursor=${first.next_cursor}`, 'per_page=5');
+      const seen = [...(first.users as Item[]), ...rest.items];
+      const expected = await ctx.db.selectFrom('organizationUsers').select('id').where('organizationId', '=', 1).where(sql<boolean>`id % 10 = 1`).execute();
+      expect(new Set(seen.map((user) => user.id))).to.deep.equal(new Set(expected.map((user) => user.id)));
+      // the changed ones last, as they are now
+      expect(rest.items.slice(-2).map((user) => [user.id, user.name_id])).to.deep.equal([
+        [firstIds[0], 'AGAIN'],
+        [unread.id, 'MOVED'],
+      ]);
+      // and the next sync from the last cursor has nothing until something changes
+      const next = await syncPage(`users?cursor=${rest.cursor}`);
+      expect(next.users).to.deep.equal([]);
+      await changeNameId(unread.id, 'LATER');
+      expect(((await syncPage(`users?cursor=${next.next_cursor}`)).users as Item[]).map((user) => user.name_id)).to.deep.equal(['LATER']);
+    });
+
+    it('never goes past a change whose transaction is still open: it is read once committed (PostgreSQL)', async function () {
+      // PGlite has one connection: no transaction is open beside a read
+      if (!ctx.testDatabase.url) this.skip();
+      const since = await databaseNow();
+      const [open, committed] = await ctx.db.selectFrom('organizationUsers').select('id').where('organizationId', '=', 1).orderBy('id').offset(150).limit(2).execute();
+      const client = new pg.Client({ connectionString: ctx.testDatabase.url });
+      await client.connect();
+      try {
+        await client.query('begin');
+        await client.query(`update organization_users set name_id = 'OPEN' where id = $1`, [open!.id]);
+        // a later transaction commits first: its time is after the open one's start
+        await changeNameId(committed!.id, 'COMMITTED');
+        const during = await syncAll('users', 'users', `updated_since=${since}`, 'per_page=50');
+        expect(during.items).to.deep.equal([]);
+        await client.query('commit');
+        const after = await syncAll('users', 'users', `cursor=${during.cursor}`, 'per_page=50');
+        expect(after.items.map((user) => [user.id, user.name_id])).to.deep.equal([
+          [open!.id, 'OPEN'],
+          [committed!.id, 'COMMITTED'],
+        ]);
+      } finally {
+        await client.query('rollback');
+        await client.end();
+      }
+    });
+
+    it('shows a removed learner in deleted, once, and not again from a later cursor', async () => {
+      const since = await databaseNow();
+      const removed = await ctx.db.deleteFrom('organizationUsers').where('organizationId', '=', 1).where('nameId', '=', 'LATER').returning('id').executeTakeFirstOrThrow();
+      await sql`delete from organization_users where organization_id = 2 and email = 'other1@example.com'`.execute(ctx.db);
+      const page = await syncPage(`users?updated_since=${since}`);
+      expect(page.users).to.deep.equal([]);
+      expect(page.deleted!.map((gone) => gone.id)).to.deep.equal([removed.id]);
+      expect(page.deleted![0]!.deleted_at >= since).to.equal(true);
+      expect((await syncPage(`users?cursor=${page.next_cursor}`)).deleted).to.deep.equal([]);
+    });
+
+    it('refuses a malformed updated_since (422 invalid) and a cursor it did not make (400 bad_request), never 500', async () => {
+      for (const since of ['yesterday', '2026-13-01T00:00:00Z', '2026-02-30T00:00:00Z', '2026-11-28T25:00:00Z', '2026-11-28T10:00:00', '']) {
+        const response = await get(`users?updated_since=${encodeURIComponent(since)}`);
+        expect(response.statusCode, since).to.equal(422);
+        expect(response.json(), since).to.deep.equal({ errors: [{ field: 'updated_since', code: 'invalid', meta: {} }] });
+      }
+      const good = (await syncPage('users?updated_since=2026-01-01T00:00:00%2B09:00')).next_cursor;
+      const decoded = JSON.parse(Buffer.from(good, 'base64url').toString());
+      const tampered = (change: object) => Buffer.from(JSON.stringify({ ...decoded, ...change })).toString('base64url');
+      for (const cursor of [
+        'garbage',
+        good.slice(0, -3),
+        tampered({ t: '2026-02-30T00:00:00.000000Z' }),
+        tampered({ i: '2026-11-28' }),
+        tampered({ t: "2026-01-01'; drop table organization_users; --" }),
+        tampered({ k: '-1' }),
+        tampered({ k: '99999999999' }),
+        tampered({ l: 'contacts' }),
+        tampered({ v: 2 }),
+        Buffer.from('[1,2]').toString('base64url'),
+      ]) {
+        const response = await get(`users?cursor=${encodeURIComponent(cursor)}`);
+        expect(response.statusCode, cursor).to.equal(400);
+        expect(response.json(), cursor).to.deep.equal({ error: 'bad_request' });
+      }
+      const paged = await get(`users?cursor=${good}&after=5`);
+      expect(paged.statusCode).to.equal(422);
+      expect(paged.json()).to.deep.equal({ errors: [{ field: 'after', code: 'invalid', meta: {} }] });
+    });
+
+    it('refuses a cursor issued longer ago than removals are kept (422 cursor outOfRange): the integration starts again', async () => {
+      const good = (await syncPage('users?updated_since=2026-01-01T00:00:00Z')).next_cursor;
+      const decoded = JSON.parse(Buffer.from(good, 'base64url').toString());
+      const old = Buffer.from(JSON.stringify({ ...decoded, i: '2020-01-01T00:00:00.000000Z' })).toString('base64url');
+      const response = await get(`users?cursor=${old}`);
+      expect(response.statusCode).to.equal(422);
+      expect(response.json()).to.deep.equal({ errors: [{ field: 'cursor', code: 'outOfRange', meta: {} }] });
+    });
+  });
+});
