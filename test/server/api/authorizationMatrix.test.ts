@@ -10,7 +10,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
 import type { InjectOptions } from 'fastify';
+import { API_CLIENT_SCOPES, type ApiClientScope } from '../../../src/common/apiScopes.js';
 import { API_ERROR } from '../../../src/common/errorCodes.js';
+import { ROUTE_SCOPES } from '../../../src/server/api/clientAuth.js';
 import { hashPassword } from '../../../src/server/domain/passwords.js';
 import { bearer } from '../support/oidc.js';
 import { accessToken } from '../support/tokens.js';
@@ -192,6 +194,13 @@ const MATRIX: Record<string, Row> = {
     MANAGERS_OF_ONE(404),
   ),
   'DELETE /api/v2/organizations/:orgId/sso_domains/:domainId': signedInRoute({ method: 'DELETE', url: `/api/v2/organizations/1/sso_domains/${UNKNOWN_UUID}` }, MANAGERS_OF_ONE(404)),
+  // the organisation's API clients (issue 46): G0000001's managers only (never a client: no scope). The manager's
+  // answers show they got past the access checks: a new client (201), an id the organisation does not have (404)
+  'GET /api/v2/organizations/:orgId/api_clients': signedInRoute({ url: '/api/v2/organizations/1/api_clients' }, MANAGERS_OF_ONE(200)),
+  'POST /api/v2/organizations/:orgId/api_clients': signedInRoute({ method: 'POST', url: '/api/v2/organizations/1/api_clients', payload: { name: 'Matrix', scopes: ['audit:read'] } }, MANAGERS_OF_ONE(201)),
+  'PATCH /api/v2/organizations/:orgId/api_clients/:clientId': signedInRoute({ method: 'PATCH', url: `/api/v2/organizations/1/api_clients/${UNKNOWN_UUID}`, payload: { name: 'Matrix' } }, MANAGERS_OF_ONE(404)),
+  'POST /api/v2/organizations/:orgId/api_clients/:clientId/rotate_secret': signedInRoute({ method: 'POST', url: `/api/v2/organizations/1/api_clients/${UNKNOWN_UUID}/rotate_secret` }, MANAGERS_OF_ONE(404)),
+  'DELETE /api/v2/organizations/:orgId/api_clients/:clientId': signedInRoute({ method: 'DELETE', url: `/api/v2/organizations/1/api_clients/${UNKNOWN_UUID}` }, MANAGERS_OF_ONE(404)),
   // webhooks (issue 46): G0000001's managers only. The manager's answers show they got past the access checks: a new
   // endpoint on loopback (201, demo mode), an id the organisation does not have (404)
   'GET /api/v2/organizations/:orgId/webhook_endpoints': signedInRoute({ url: '/api/v2/organizations/1/webhook_endpoints' }, MANAGERS_OF_ONE(200)),
@@ -335,10 +344,46 @@ const MATRIX: Record<string, Row> = {
   'GET /*': publicRoute({ url: '/no-such-asset.js' }, 404),
 };
 
+/**
+ * The scope column (issue 46): the scope an organisation's API client needs for each route open to clients, as
+ * api/clientAuth.ts ROUTE_SCOPES declares it. The matrix's client caller (an API client of G0000001 holding every
+ * scope, Authorization: Bearer) gets a scoped route's manager answer; a signed-in route without a scope refuses it,
+ * 403 insufficient_scope; a public route answers it as anyone.
+ */
+const SCOPES: Record<string, ApiClientScope> = {
+  'GET /api/v2/organizations/:orgId/corporate_subscriptions': 'subscriptions:read',
+  'GET /api/v2/organizations/:orgId/corporate_subscriptions/:requestCode': 'subscriptions:read',
+  'GET /api/v2/organizations/:orgId/corporate_subscriptions/:requestCode/calendar': 'subscriptions:read',
+  'POST /api/v2/organizations/:orgId/corporate_subscriptions': 'subscriptions:write',
+  'PATCH /api/v2/organizations/:orgId/corporate_subscriptions/:requestCode': 'subscriptions:write',
+  'PATCH /api/v2/organizations/:orgId/confirmed_corporate_subscriptions/:requestCode': 'subscriptions:write',
+  'DELETE /api/v2/organizations/:orgId/corporate_subscriptions/:requestCode': 'subscriptions:write',
+  'GET /api/v2/organizations/:orgId/users': 'learners:read',
+  'GET /api/v2/organizations/:orgId/users/csv': 'learners:read',
+  'GET /api/v2/organizations/:orgId/users/:userId': 'learners:read',
+  'PATCH /api/v2/organizations/:orgId/users/:userId': 'learners:write',
+  'POST /api/v2/organizations/:orgId/users/preview': 'learners:write',
+  'POST /api/v2/organizations/:orgId/users/bulk_update': 'learners:write',
+  'GET /api/v2/organizations/:orgId/contacts': 'contacts:read',
+  'GET /api/v2/organizations/:orgId/contacts/:id': 'contacts:read',
+  'GET /api/v2/organizations/:orgId/billing_contacts': 'contacts:read',
+  'GET /api/v2/organizations/:orgId/billing_contacts/:id': 'contacts:read',
+  'GET /api/v2/organizations/:orgId/audit_events': 'audit:read',
+  'GET /api/v2/organizations/:orgId/audit_events/csv': 'audit:read',
+};
+
+/** The client caller's answer on a row (see SCOPES). */
+function clientExpected(route: string, expected: Expected): number {
+  if (expected.member === expected.anonymous) return expected.anonymous; // a public route
+  return SCOPES[route] ? expected.manager : 403;
+}
+
 describe('Route authorisation matrix', () => {
   // no browser build: the app's pages answer 503 whether or not a build lies in ./dist
-  const ctx = useTestApp({ env: { SEED: 'demo', PUBLIC_URL: 'http://localhost:3000', DIST_DIR: path.join(os.tmpdir(), 'portal-matrix-no-build') } });
+  // the client caller calls every row: its bucket must not run dry here (limits: test/server/api/apiClients.test.ts)
+  const ctx = useTestApp({ env: { SEED: 'demo', PUBLIC_URL: 'http://localhost:3000', DIST_DIR: path.join(os.tmpdir(), 'portal-matrix-no-build'), API_CLIENT_RATE_BURST: '100000' } });
   const headers = {} as Record<Caller, Record<string, string>>;
+  let clientHeaders: Record<string, string>;
 
   before(async () => {
     // the demo data has no manager of G0000002: add one
@@ -361,6 +406,16 @@ describe('Route authorisation matrix', () => {
     headers.otherManager = bearer(await accessToken(ctx.app, { sub: String(other.id), gloplaId: 'G0000002' }));
     headers.otherSession = bearer(await accessToken(ctx.app, { sub: '1', gloplaId: 'G0000002' }));
     headers.mfaMissing = bearer(await accessToken(ctx.app, { sub: '1' }));
+    // an API client of G0000001 with every scope, its token from the provider's client-credentials grant (issue 46)
+    const made = (await ctx.app.inject({ method: 'POST', url: '/api/v2/organizations/1/api_clients', headers: headers.manager, payload: { name: 'Matrix client', scopes: API_CLIENT_SCOPES } })).json();
+    const basic = Buffer.from(`${made.api_client.client_id}:${made.client_secret}`).toString('base64');
+    const grant = await ctx.app.inject({ method: 'POST', url: '/oidc/token', headers: { authorization: `Basic ${basic}`, 'content-type': 'application/x-www-form-urlencoded' }, payload: 'grant_type=client_credentials' });
+    clientHeaders = { authorization: `Bearer ${grant.json().access_token}` };
+  });
+
+  it("has the scope column of every route open to API clients, as the routes declare it (api/clientAuth.ts ROUTE_SCOPES)", () => {
+    expect(Object.fromEntries(ROUTE_SCOPES)).to.deep.equal(SCOPES);
+    expect(Object.keys(SCOPES).filter((route) => !(route in MATRIX)), 'scopes of no route').to.deep.equal([]);
   });
 
   it('has a row for every route Fastify registered, and no row for a route that is gone', () => {
@@ -392,7 +447,9 @@ describe('Route authorisation matrix', () => {
           expect(response.json(), `${route} as ${caller}`).to.deep.equal({ error: code });
         }
       }
-      expect(seen).to.deep.equal(expected);
+      const client = await ctx.app.inject({ ...request, headers: clientHeaders, remoteAddress: '192.0.2.99' } as InjectOptions);
+      if (client.statusCode === 403 && !SCOPES[route] && expected.member !== expected.anonymous) expect(client.json(), `${route} as an API client`).to.deep.equal({ error: 'insufficient_scope' });
+      expect({ ...seen, client: client.statusCode }).to.deep.equal({ ...expected, client: clientExpected(route, expected) });
     });
   }
 
