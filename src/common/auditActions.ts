@@ -31,6 +31,7 @@ export const AUDIT_ACTIONS = [
   'sso.connectionCreated',
   'sso.connectionChanged',
   'sso.connectionDeleted',
+  'sso.connectionTested',
   'sso.domainAdded',
   'sso.domainVerified',
   'sso.domainChanged',

@@ -54,6 +54,13 @@ export type SsoConnectionsAnswer = FromSchema<typeof ssoConnectionsAnswerSchema>
 export const ssoConnectionAnswerSchema = envelope('ssoConnection', ssoConnectionSchema);
 export type SsoConnectionAnswer = FromSchema<typeof ssoConnectionAnswerSchema>;
 
+/** 'Test connection': one sign-in through the connection in a new window, shown and not made (issue 45). */
+export const ssoConnectionTestAnswerSchema = objectOf({
+  testUrl: text('the page to open in a new window: it goes on to the IdP, and shows what the IdP sent; good once, within 5 minutes'),
+  expiresAt: { type: 'string', format: 'date-time', description: 'when test_url expires unless opened' },
+});
+export type SsoConnectionTestAnswer = FromSchema<typeof ssoConnectionTestAnswerSchema>;
+
 export const ssoDomainSchema = objectOf({
   id: { type: 'string', format: 'uuid' },
   domain: text('lower-case; an internationalised domain as punycode'),

@@ -7,6 +7,7 @@
  *   GET    organizations/{orgId}/sso_connections/{connectionId}       → {ssoConnection}
  *   PATCH  organizations/{orgId}/sso_connections/{connectionId}       {…settings, state: on|paused} → {ssoConnection}
  *   DELETE organizations/{orgId}/sso_connections/{connectionId}       → 204
+ *   POST   organizations/{orgId}/sso_connections/{connectionId}/test  → 201 {testUrl}: a one-time page that tests it
  *   GET    organizations/{orgId}/sso_domains                          → {ssoDomains} (at most 50, oldest first)
  *   POST   organizations/{orgId}/sso_domains                          {domain} → 201 {ssoDomain}, its TXT record to publish
  *   POST   organizations/{orgId}/sso_domains/{domainId}/verify        → {ssoDomain}, verified by its TXT record (else 422)
@@ -27,6 +28,7 @@ import type { FromSchema } from 'json-schema-to-ts';
 import {
   ssoConnectionAnswerSchema,
   ssoConnectionsAnswerSchema,
+  ssoConnectionTestAnswerSchema,
   ssoDomainAnswerSchema,
   ssoDomainsAnswerSchema,
 } from '../../common/api/ssoAnswers.js';
@@ -41,12 +43,15 @@ import {
   findConnection,
   listConnections,
   MAX_CONNECTIONS,
+  missingForSignIn,
   shownConnection,
   updateConnection,
   type ConnectionChange,
   type NewConnection,
   type SsoWrite,
 } from '../domain/ssoConnections.js';
+import { createAdapterClass } from '../idp/adapter.js';
+import { issueConnectionTest } from '../idp/connectionTestTicket.js';
 import { addDomain, changeDomain, deleteDomain, listDomains, MAX_DOMAINS, normalizeDomain, txtResolver, verifyDomain, type DomainChange } from '../domain/ssoDomains.js';
 import { auditOf } from './audit.js';
 import { isReauthenticationExpired, requireManager, signedIn, useAuthentication, type SignedInAdmin } from './auth.js';
@@ -272,6 +277,38 @@ export const ssoConnectionsRoutes: FastifyPluginAsync = async (app) => {
       await outcomeOf(request, write, { type: 'ssoConnection', id: connectionId });
       request.log.info({ organizationId: orgId, connectionId }, 'single-sign-on connection deleted');
       return reply.code(204).send();
+    },
+  );
+
+  // 'Test connection': a ticket for one sign-in through the connection in a new window (idp/connectionTest.ts), in any
+  // state once complete (a draft is tested before it is turned on); the test's outcome is what the trail records
+  const Adapter = createAdapterClass(db);
+  app.post<{ Params: ConnectionParams }>(
+    `${member}/test`,
+    {
+      config: { audit: [] satisfies AuditAction[] },
+      schema: {
+        tags,
+        summary: "Test a single-sign-on connection (a manager): a page to open in a new window (once, within 5 minutes) that signs in at the IdP and shows what it sent, signing nobody in; 422 while the connection's settings are incomplete",
+        params: connectionParams,
+        response: { 201: wire(ssoConnectionTestAnswerSchema), ...errorAnswers(RECORD_ERRORS) },
+      },
+    },
+    async (request, reply) => {
+      const admin = signedIn(request);
+      const { orgId, connectionId } = request.params;
+      await requireManager(db, admin, orgId);
+      const connection = await db
+        .selectFrom('ssoConnections')
+        .select(['protocol', 'issuer', 'clientId', 'clientSecretEncrypted', 'idpMetadataXml', 'idpMetadataUrl'])
+        .where('organizationId', '=', orgId)
+        .where('id', '=', connectionId)
+        .executeTakeFirst();
+      if (!connection) throw new ApiError(404, API_ERROR.notFound);
+      refuseInvalid(missingForSignIn(connection));
+      const test = await issueConnectionTest(Adapter, config.publicUrl, { organizationId: orgId, connectionId, adminId: admin.id });
+      request.log.info({ organizationId: orgId, connectionId }, 'single-sign-on connection test started');
+      return reply.code(201).send(test);
     },
   );
 

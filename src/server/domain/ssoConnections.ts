@@ -145,8 +145,8 @@ async function columnsOf(keys: SecretKeys, id: string, settings: ConnectionSetti
   return columns;
 }
 
-/** What a connection needs before it is turned on: the missing settings, as blank fields. */
-function missingForSignIn(row: Row): FieldError[] {
+/** What a connection needs before it is turned on (or tested): the missing settings, as blank fields. */
+export function missingForSignIn(row: Pick<Row, 'protocol' | 'issuer' | 'clientId' | 'clientSecretEncrypted' | 'idpMetadataXml' | 'idpMetadataUrl'>): FieldError[] {
   if (row.protocol === 'oidc') {
     const missing = [['issuer', row.issuer], ['clientId', row.clientId], ['clientSecret', row.clientSecretEncrypted]] as const;
     return missing.filter(([, value]) => value === null).map(([field]) => fieldError(field, FIELD_ERROR.blank));

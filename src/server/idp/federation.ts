@@ -57,7 +57,7 @@ export interface HomeRealm {
 
 export const domainOf = (email: string) => normalizeEmail(email).split('@').pop() ?? '';
 
-async function connectionById(db: Db, id: string): Promise<FederationConnection | undefined> {
+export async function connectionById(db: Db, id: string): Promise<FederationConnection | undefined> {
   return db
     .selectFrom('ssoConnections')
     .select(['id', 'organizationId', 'name', 'protocol', 'state', 'issuer', 'clientId', 'clientSecretEncrypted', 'attributeEmail', 'trustIdpMfa', 'idpMetadataXml', 'idpMetadataUrl'])
@@ -165,21 +165,28 @@ export async function beginFederation(
   Adapter: new (model: string) => import('oidc-provider').Adapter,
   input: { configuration: client.Configuration; connectionId: string; interactionUid: string; redirectUri: string; loginHint: string },
 ): Promise<URL> {
+  const { url, state, secrets } = await authorizationRequest(input.configuration, input.redirectUri, input.loginHint);
+  const pending: PendingFederation = { interactionUid: input.interactionUid, connectionId: input.connectionId, ...secrets };
+  await new Adapter(MODEL).upsert(state, { ...pending } as never, REQUEST_TTL_SECONDS);
+  return url;
+}
+
+/** An authorisation request (code flow, PKCE S256, state, nonce): its URL, and the secrets its answer is checked with. */
+export async function authorizationRequest(configuration: client.Configuration, redirectUri: string, loginHint?: string) {
   const codeVerifier = client.randomPKCECodeVerifier();
   const state = client.randomState();
   const nonce = client.randomNonce();
-  const pending: PendingFederation = { interactionUid: input.interactionUid, connectionId: input.connectionId, codeVerifier, nonce };
-  await new Adapter(MODEL).upsert(state, { ...pending } as never, REQUEST_TTL_SECONDS);
-  return client.buildAuthorizationUrl(input.configuration, {
-    redirect_uri: input.redirectUri,
+  const url = client.buildAuthorizationUrl(configuration, {
+    redirect_uri: redirectUri,
     scope: 'openid email profile',
     response_type: 'code',
     code_challenge: await client.calculatePKCECodeChallenge(codeVerifier),
     code_challenge_method: 'S256',
     state,
     nonce,
-    login_hint: input.loginHint,
+    ...(loginHint ? { login_hint: loginHint } : {}),
   });
+  return { url, state, secrets: { codeVerifier, nonce } };
 }
 
 /** A payload of the adapter's `model`, taken once: deleted in the statement that reads it (a replay finds nothing). */
@@ -216,14 +223,28 @@ const MULTI_FACTOR_AMR = new Set(['mfa', 'otp', 'hwk', 'swk', 'sc']);
 /** acr values that say more than one factor: …:mfa, PAPE's multi-factor, FIDO's phishing-resistant phr/phrh. */
 const MULTI_FACTOR_ACR = /(^|[^a-z])(mfa|multi-?factor|phrh?)([^a-z]|$)/i;
 
+/** What the IdP sent, once its answer passed every check: the ID token's claims, and its UserInfo answer when asked. */
+export interface FederationAnswer {
+  claims: client.IDToken;
+  userinfo?: client.UserInfoResponse;
+}
+
 /**
  * The code exchanged and the ID token checked (openid-client: issuer, audience and azp, nonce, signature, expiry;
  * then the algorithm allowlist), and the e-mail read from the connection's claim (email_verified must not be false).
  */
 export async function completeFederation(
   configuration: client.Configuration,
-  input: { callbackUrl: URL; state: string; pending: PendingFederation; emailClaim: string },
+  input: { callbackUrl: URL; state: string; pending: Pick<PendingFederation, 'codeVerifier' | 'nonce'>; emailClaim: string },
 ): Promise<FederatedIdentity> {
+  return federatedIdentityOf(await redeemFederation(configuration, input), input.emailClaim);
+}
+
+/** The code exchanged and every check of the ID token (above); the UserInfo endpoint asked when the token lacks the e-mail claim. */
+export async function redeemFederation(
+  configuration: client.Configuration,
+  input: { callbackUrl: URL; state: string; pending: Pick<PendingFederation, 'codeVerifier' | 'nonce'>; emailClaim: string },
+): Promise<FederationAnswer> {
   const tokens = await client.authorizationCodeGrant(configuration, input.callbackUrl, {
     pkceCodeVerifier: input.pending.codeVerifier,
     expectedState: input.state,
@@ -236,8 +257,15 @@ export async function completeFederation(
   const claims = tokens.claims();
   if (!claims) throw new FederationRefused('no id token');
   // IdPs that conform to Core §5.4 answer scope claims at the UserInfo endpoint only (its sub checked against the ID token's)
-  const source: Record<string, unknown> = claims[input.emailClaim] !== undefined ? claims : await client.fetchUserInfo(configuration, tokens.access_token, claims.sub);
-  const email = source[input.emailClaim];
+  if (claims[input.emailClaim] !== undefined) return { claims };
+  return { claims, userinfo: await client.fetchUserInfo(configuration, tokens.access_token, claims.sub) };
+}
+
+/** The e-mail (the connection's claim; email_verified must not be false) and whether the IdP says more than one factor. */
+export function federatedIdentityOf(answer: FederationAnswer, emailClaim: string): FederatedIdentity {
+  const { claims } = answer;
+  const source: Record<string, unknown> = answer.userinfo ?? claims;
+  const email = source[emailClaim];
   if (typeof email !== 'string' || !/^[^@\s]+@[^@\s]+$/.test(email)) throw new FederationRefused('no e-mail claim');
   if (source.email_verified === false) throw new FederationRefused('e-mail not verified');
   const amr = Array.isArray(claims.amr) ? claims.amr.filter((value): value is string => typeof value === 'string') : [];

@@ -63,6 +63,7 @@ import {
   type FederationConnection,
 } from './federation.js';
 import { newRelayState, samlServiceProvider } from '../saml/serviceProvider.js';
+import { CONNECTION_TEST_PATH, connectionTestAnswer, connectionTestRoutes, isConnectionTestState } from './connectionTest.js';
 
 type Interaction = Awaited<ReturnType<Provider['interactionDetails']>>;
 type AdapterClass = new (model: string) => import('oidc-provider').Adapter;
@@ -418,6 +419,9 @@ export const interactionRoutes =
         };
         const connectionId = request.params.connectionId.toLowerCase();
         const relayState = typeof body.RelayState === 'string' ? body.RelayState : '';
+        // a manager's 'Test connection' (connectionTest.ts): checked the same way, then its result page, no sign-in
+        const tested = await connectionTestAnswer({ db, Adapter, serviceProvider }, { connectionId, relayState, body });
+        if (tested) return reply.redirect(tested, 303);
         // taken once whatever follows: a replayed answer finds nothing
         const pending = await takePayload(db, SAML_REQUEST_MODEL, relayState);
         if (!pending || typeof pending.interactionUid !== 'string') return expired(request, reply);
@@ -491,12 +495,16 @@ export const interactionRoutes =
     app.get(FEDERATION_CALLBACK_PATH, { config: { audit: [] } }, async (request, reply) => {
       const query = (request.query ?? {}) as Record<string, unknown>;
       const state = typeof query.state === 'string' ? query.state : '';
+      const search = new URL(request.url, 'http://callback').search;
+      // a manager's 'Test connection' (connectionTest.ts): to its result, never to a sign-in
+      if (await isConnectionTestState(Adapter, state)) return reply.redirect(`${CONNECTION_TEST_PATH}/oidc${search}`, 303);
       const pending = state && (await new Adapter('FederationRequest').find(state));
       const uid = pending && typeof pending.interactionUid === 'string' ? pending.interactionUid : undefined;
       if (!uid) return expired(request, reply);
-      const search = new URL(request.url, 'http://callback').search;
       return reply.redirect(`${interactionPath(uid)}/federation${search}`, 303);
     });
+
+    await app.register(connectionTestRoutes({ Adapter, serviceProvider }));
 
     app.get<{ Params: { uid: string } }>(`${ISSUER_PATH}/interaction/:uid/federation`, { config: { audit: ['signIn.succeeded'] } }, async (request, reply) => {
       const interaction = await details(request, reply, request.params.uid);

@@ -58,7 +58,7 @@ interface Layout {
   refreshTo?: string;
 }
 
-function layout({ language, title, body, languageLinks, scripts = [], refreshTo }: Layout): string {
+export function layout({ language, title, body, languageLinks, scripts = [], refreshTo }: Layout): string {
   const t = translator(language);
   const switcher = languageLinks
     ? `<nav class="idp-languages" aria-label="${escapeHtml(t('language'))}"><ul>${LANGUAGES.map((other) =>
