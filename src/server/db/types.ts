@@ -667,6 +667,13 @@ export interface WebhookDeliveriesTable {
   createdAt: CreatedAt;
 }
 
+/** A confirmation's event written (migration 0107, domain/deadlineReminders.ts): once per application and change deadline. */
+export interface WebhookConfirmationsTable {
+  subscriptionId: number;
+  changeDeadline: ColumnType<string, string, string>;
+  createdAt: CreatedAt;
+}
+
 export interface Database {
   organizations: OrganizationsTable;
   admins: AdminsTable;
@@ -720,6 +727,7 @@ export interface Database {
   webhookEndpoints: WebhookEndpointsTable;
   webhookEvents: WebhookEventsTable;
   webhookDeliveries: WebhookDeliveriesTable;
+  webhookConfirmations: WebhookConfirmationsTable;
 }
 
 export type Organization = Selectable<OrganizationsTable>;

@@ -15,6 +15,7 @@ import type { AuditTrail } from './audit.js';
 import type { AdminName } from './admins.js';
 import { hashPassword } from './passwords.js';
 import { domainRequiresSso } from './ssoDomains.js';
+import { adminEventData, recordWebhookEvent } from './webhookOutbox.js';
 
 export interface MailDeps {
   db: Db;
@@ -135,6 +136,9 @@ export async function activateAdmin(
       .returningAll()
       .executeTakeFirst();
     if (!admin) throw new AlreadyActivatedRace();
+    // the organisations that invited the admin: each is told the admin joined (issue 46)
+    const affiliations = await trx.selectFrom('affiliations').select(['organizationId', 'role']).where('adminId', '=', admin.id).execute();
+    for (const affiliation of affiliations) await recordWebhookEvent(trx, affiliation.organizationId, 'admin.joined', adminEventData(admin, affiliation.role));
     return { ok: true, value: tokenAdmin(admin) } as const;
   }).catch((error: unknown) => {
     if (error instanceof AlreadyActivatedRace) return { ok: false, code: 'already_activated' } as const;

@@ -16,6 +16,7 @@ import { MAIL_JOB, type MailQueue } from '../mail/queue.js';
 import { localeText, mailLanguage, renderMail } from '../mail/templates.js';
 import { businessCalendar } from './businessCalendar.js';
 import { applicationStartsOn } from './classDeadlines.js';
+import { recordWebhookEvent } from './webhookOutbox.js';
 
 /** The job's lease: long enough for a run at a large provider's size, short enough that a dead instance's run is soon taken over. */
 const LEASE_SECONDS = 15 * 60;
@@ -107,6 +108,8 @@ function remind(deps: DeadlineReminderDeps, application: Candidate, changeDeadli
       .returning('subscriptionId')
       .executeTakeFirst();
     if (!claimed) return 0;
+    const deadline = { requestCode: application.requestCode, startsOn: application.startsOn, changeDeadline, businessDaysLeft: daysLeft };
+    await recordWebhookEvent(trx, application.organizationId, 'deadline.approaching', deadline);
     const managers = await recipients(trx, application.organizationId);
     const services = new Map<'ja' | 'en', string>();
     for (const manager of managers) {
@@ -133,6 +136,22 @@ function remind(deps: DeadlineReminderDeps, application: Candidate, changeDeadli
   });
 }
 
+/**
+ * An application past its change deadline is confirmed (issue 46): its corporate_subscription.confirmed event, once
+ * per application and deadline (webhook_confirmations is the claim), in the claim's transaction.
+ */
+function confirm(db: Db, application: Candidate, changeDeadline: string): Promise<void> {
+  return db.transaction().execute(async (trx) => {
+    const claimed = await trx
+      .insertInto('webhookConfirmations')
+      .values({ subscriptionId: application.id, changeDeadline })
+      .onConflict((conflict) => conflict.doNothing())
+      .returning('subscriptionId')
+      .executeTakeFirst();
+    if (claimed) await recordWebhookEvent(trx, application.organizationId, 'corporate_subscription.confirmed', { requestCode: application.requestCode, startsOn: application.startsOn, changeDeadline });
+  });
+}
+
 /** One run: every application whose change deadline is near and not yet reminded of; `ran: false` while another instance runs it. */
 export async function runDeadlineReminders(deps: DeadlineReminderDeps, today: string): Promise<DeadlineReminderResult> {
   const result = await withJobLease(deps.db, 'deadlineReminders', LEASE_SECONDS, async () => {
@@ -141,7 +160,10 @@ export async function runDeadlineReminders(deps: DeadlineReminderDeps, today: st
     let mails = 0;
     for (const application of await candidates(deps.db, startWindow(today, deps.businessDays))) {
       const changeDeadline = calendar.changeDeadline(application.startsOn);
-      if (today > changeDeadline) continue;
+      if (today > changeDeadline) {
+        await confirm(deps.db, application, changeDeadline);
+        continue;
+      }
       const daysLeft = calendar.businessDaysLeft(today, changeDeadline);
       if (daysLeft > deps.businessDays) continue;
       const sent = await remind(deps, application, changeDeadline, daysLeft);

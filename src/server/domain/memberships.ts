@@ -24,6 +24,7 @@ import { closeOpenTokens, issueToken } from './adminTokens.js';
 import { affiliationQuery, normalizeEmail } from './admins.js';
 import { defaultConnectionId } from './ssoConnections.js';
 import { requireVersion, type Precondition, type VersionedTarget } from './versions.js';
+import { adminEventData, recordWebhookEvent } from './webhookOutbox.js';
 
 export interface InvitationDeps {
   db: Db;
@@ -267,6 +268,8 @@ export async function inviteAdmin(
       .executeTakeFirst();
     if (!affiliation) return { outcome: 'already_member' };
     await input.trail.record(trx, { action: 'membership.invited', target: adminTarget(admin), changes: { role: { before: null, after: input.role } } });
+    // an activated admin joins at once; another is invited (and joins when they activate the account: accountTokens.ts)
+    await recordWebhookEvent(trx, input.organizationId, admin.activatedAt ? 'admin.joined' : 'admin.invited', adminEventData(admin, input.role));
     if (admin.activatedAt) return { outcome: 'joined', adminId: admin.id };
     return { outcome: 'invited', admin, token: await reissueInvitationToken(trx, admin.id, input.organizationId, deps.ttlSeconds, now) };
   });
@@ -419,7 +422,10 @@ export async function removeAffiliation(db: Db, organizationId: number, adminId:
     if (!removed) return false;
     const remaining = await trx.selectFrom('affiliations').select('id').where('adminId', '=', adminId).limit(1).executeTakeFirst();
     const admin = await trx.selectFrom('admins').select(['id', 'email', 'activatedAt']).where('id', '=', adminId).executeTakeFirst();
-    if (admin) await trail.record(trx, { action: 'membership.deleted', target: adminTarget(admin), changes: { role: { before: removed.role, after: null } } });
+    if (admin) {
+      await trail.record(trx, { action: 'membership.deleted', target: adminTarget(admin), changes: { role: { before: removed.role, after: null } } });
+      await recordWebhookEvent(trx, organizationId, 'admin.removed', adminEventData(admin, removed.role));
+    }
     if (!remaining && admin && !admin.activatedAt) await closeOpenTokens(trx, adminId, 'activation', now);
     return true;
   });

@@ -67,6 +67,9 @@ export async function recordWebhookEvent(trx: Db, organizationId: number, type: 
   await writeEvent(trx, organizationId, type, data, endpoints.map((endpoint) => endpoint.id));
 }
 
+/** An admin as the events admin.invited, admin.joined and admin.removed name them. */
+export const adminEventData = (admin: { id: number; email: string }, role: string) => ({ adminId: admin.id, email: admin.email, role });
+
 /** 'Send test event': a `webhook_endpoint.test` event to this endpoint only; false when the organisation has no such endpoint. */
 export async function sendTestEvent(db: Db, organizationId: number, endpointId: string, trail: AuditTrail): Promise<boolean> {
   return db.transaction().execute(async (trx) => {

@@ -12,6 +12,7 @@ import type { AddressInfo } from 'node:net';
 import { expect } from 'chai';
 import { Webhook } from 'standardwebhooks';
 import { addDays, tokyoToday } from '../../../src/common/subscriptionRules.js';
+import { WEBHOOK_EVENT_TYPES } from '../../../src/common/webhookEvents.js';
 import { businessCalendar } from '../../../src/server/domain/businessCalendar.js';
 import { WEBHOOK_DELIVERY_JOB } from '../../../src/server/domain/webhookOutbox.js';
 import { sendDelivery, WEBHOOK_RETRY_DELAYS_MS, webhookRetryDelayMs } from '../../../src/server/domain/webhookSender.js';
@@ -304,6 +305,93 @@ describe('Webhooks (issue 46 item 5)', function () {
       } finally {
         await real.app.close();
       }
+    });
+  });
+
+  describe('the events of each change, written with it', () => {
+    let endpoint: Json;
+    let secret: string;
+    before(async () => {
+      await ctx.db.deleteFrom('mailQueue').execute();
+      ({ webhook_endpoint: endpoint, secret } = await createEndpoint([...WEBHOOK_EVENT_TYPES]));
+    });
+    after(() => call(ctx, 'DELETE', `1/webhook_endpoints/${endpoint.id}`, as.manager));
+
+    /** The events delivered since the last call, each verified. */
+    const delivered = async () => {
+      await ctx.app.mailQueue.drain();
+      const events = receiver.received.map((received) => new Webhook(secret).verify(received.body, signedHeaders(received)) as Json);
+      receiver.received.length = 0;
+      return events.map((event) => ({ type: event.type, data: event.data }));
+    };
+
+    it('corporate_subscription.created, .updated and .cancelled name the application', async () => {
+      const created = await call(ctx, 'POST', '1/corporate_subscriptions', as.manager, application(ctx));
+      const { request_code: requestCode, etag } = created.json().corporate_subscription;
+      const changed = await ctx.app.inject({
+        method: 'PATCH',
+        url: `/api/v2/organizations/1/corporate_subscriptions/${requestCode}`,
+        headers: { ...as.manager, 'if-match': etag },
+        payload: { ...application(ctx), users: [learner(0)] },
+      });
+      expect(changed.statusCode, changed.body).to.equal(200);
+      const cancelled = await ctx.app.inject({ method: 'DELETE', url: `/api/v2/organizations/1/corporate_subscriptions/${requestCode}`, headers: { ...as.manager, 'if-match': changed.json().corporate_subscription.etag } });
+      expect(cancelled.statusCode, cancelled.body).to.equal(204);
+      const data = { organization_id: 1, request_code: requestCode };
+      expect(await delivered()).to.deep.equal([
+        { type: 'corporate_subscription.created', data },
+        { type: 'corporate_subscription.updated', data },
+        { type: 'corporate_subscription.cancelled', data },
+      ]);
+    });
+
+    it("learners.updated: a learner's nameId changed", async () => {
+      const [user] = (await call(ctx, 'GET', '1/users', as.manager)).json().users as Json[];
+      const { id, last_name, first_name, kana_last_name, kana_first_name, email } = user!;
+      const changed = await call(ctx, 'PATCH', `1/users/${id}`, as.manager, { last_name, first_name, kana_last_name, kana_first_name, email, name_id: 'HOOK01' });
+      expect(changed.statusCode, changed.body).to.equal(200);
+      expect(await delivered()).to.deep.equal([{ type: 'learners.updated', data: { organization_id: 1, count: 1, learner_ids: [id] } }]);
+    });
+
+    it('admin.invited, admin.joined (an activated admin invited) and admin.removed', async () => {
+      await ctx.db.insertInto('admins').values({ email: 'hook-joiner@example.com', activatedAt: new Date() }).execute();
+      for (const email of ['hook-invitee@example.com', 'hook-joiner@example.com']) {
+        const invited = await call(ctx, 'POST', '1/affiliations', as.manager, { email, role: 'member' });
+        expect(invited.statusCode, invited.body).to.equal(201);
+      }
+      const invitee = await ctx.db.selectFrom('admins').select('id').where('email', '=', 'hook-invitee@example.com').executeTakeFirstOrThrow();
+      const joiner = await ctx.db.selectFrom('admins').select('id').where('email', '=', 'hook-joiner@example.com').executeTakeFirstOrThrow();
+      expect((await call(ctx, 'DELETE', `1/affiliations/admins/${invitee.id}`, as.manager)).statusCode).to.equal(204);
+      expect(await delivered()).to.deep.equal([
+        { type: 'admin.invited', data: { organization_id: 1, admin_id: invitee.id, email: 'hook-invitee@example.com', role: 'member' } },
+        { type: 'admin.joined', data: { organization_id: 1, admin_id: joiner.id, email: 'hook-joiner@example.com', role: 'member' } },
+        { type: 'admin.removed', data: { organization_id: 1, admin_id: invitee.id, email: 'hook-invitee@example.com', role: 'member' } },
+      ]);
+    });
+
+    it('deadline.approaching with the reminder, corporate_subscription.confirmed once the change deadline has passed (each once)', async () => {
+      const calendar = businessCalendar();
+      const today = tokyoToday();
+      let startsOn = calendar.earliestStartsOn(today);
+      while (!calendar.isUpdatable(startsOn, today)) startsOn = addDays(startsOn, 1);
+      await ctx.db.updateTable('corporateSubscriptions').set({ startsOn, projectClassId: null }).where('requestCode', '=', 'A000000104').execute();
+      const changeDeadline = calendar.changeDeadline(startsOn);
+      const ofTheApplication = (events: Json[]) => events.filter((event) => event.data.request_code === 'A000000104');
+
+      await ctx.app.runDeadlineReminders(today);
+      await ctx.app.runDeadlineReminders(today);
+      expect(ofTheApplication(await delivered())).to.deep.equal([
+        {
+          type: 'deadline.approaching',
+          data: { organization_id: 1, request_code: 'A000000104', starts_on: startsOn, change_deadline: changeDeadline, business_days_left: calendar.businessDaysLeft(today, changeDeadline) },
+        },
+      ]);
+      const dayAfter = addDays(changeDeadline, 1);
+      await ctx.app.runDeadlineReminders(dayAfter);
+      await ctx.app.runDeadlineReminders(dayAfter);
+      expect(ofTheApplication(await delivered())).to.deep.equal([
+        { type: 'corporate_subscription.confirmed', data: { organization_id: 1, request_code: 'A000000104', starts_on: startsOn, change_deadline: changeDeadline } },
+      ]);
     });
   });
 

@@ -39,6 +39,7 @@ import * as m0103 from './0103_api_clients.js';
 import * as m0104 from './0104_rate_limit_buckets.js';
 import * as m0105 from './0105_audit_api_client_actor.js';
 import * as m0106 from './0106_webhook_endpoints.js';
+import * as m0107 from './0107_webhook_confirmations.js';
 
 export const migrations: Record<string, Migration> = {
   '0001_initial': m0001,
@@ -77,6 +78,7 @@ export const migrations: Record<string, Migration> = {
   '0104_rate_limit_buckets': m0104,
   '0105_audit_api_client_actor': m0105,
   '0106_webhook_endpoints': m0106,
+  '0107_webhook_confirmations': m0107,
 };
 
 export const migrationProvider: MigrationProvider = {
