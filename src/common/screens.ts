@@ -151,6 +151,8 @@ export interface Outcome {
   save?: { fileName: string; values?: Record<string, ValueRef>; type?: string; bom?: boolean; content?: ValueRef };
   /** A value of the screen copied to the clipboard (a list: a line per element), e.g. recovery codes. */
   copy?: ValueRef;
+  /** A URL of the answer opened in a new window (no opener), e.g. the page that tests a single-sign-on connection. */
+  open?: ValueRef;
   /**
    * A form's write refused as made on an old version (412, issue 28): the form stays open with what was typed, says who
    * changed the record and when, and offers 'Show the latest' (`latest` read: the answer's `record`, side by side with

@@ -84,6 +84,7 @@ const outcome = object(
     setFields: values,
     save: object({ fileName: localeKey, values, type: { type: 'string' }, bom: { type: 'boolean' }, content: valueRef }, ['fileName']),
     copy: valueRef,
+    open: valueRef,
     remember: values,
     conflict: object(
       {

@@ -154,6 +154,7 @@ export function* applyOutcome(
   if (outcome.setFields && screenId) yield put(formFieldsSet({ formId: screenId, values: resolveValues(outcome.setFields, context) }));
   if (outcome.save && savedText(outcome.save, context) !== undefined) yield call(saveFile, outcome.save, context);
   if (outcome.copy) yield call(copyText, textOf(resolveValue(outcome.copy, context)));
+  if (outcome.open) yield call(openWindow, textOf(resolveValue(outcome.open, context)));
   if (outcome.remember) yield call(rememberValues, resolveValues(outcome.remember, context));
   if (outcome.event) yield put({ type: outcome.event, payload: context.body });
   if (outcome.flash) yield put(flashOf(outcome.flash, context));
@@ -196,6 +197,14 @@ export function savedFile(save: NonNullable<Outcome['save']>, context: Partial<S
 /** Copies to the clipboard (a page served over https or localhost may; elsewhere the browser refuses, and nothing breaks). */
 async function copyText(text: string): Promise<void> {
   await globalThis.navigator?.clipboard?.writeText(text).catch(() => undefined);
+}
+
+/**
+ * Opens the URL in a new window, right after the call the click made (the browser still counts it as the click's), with
+ * no opener: the page there cannot reach this one. Only http(s) URLs (an answer naming javascript: opens nothing).
+ */
+export function openWindow(url: string): void {
+  if (/^https?:\/\//i.test(url)) globalThis.open?.(url, '_blank', 'noopener');
 }
 
 /** Saves through a temporary link (the download attribute names the file). */

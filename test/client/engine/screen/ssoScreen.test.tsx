@@ -193,6 +193,36 @@ describe('screens: Single sign-on (issue 45)', () => {
     await within(dialog).findByText('Please enter a public URL.');
   });
 
+  it("Test connection: POST …/test, the answer's URL opened in a new window (no opener) and a message; while incomplete (422) what to do", async () => {
+    const opened: unknown[][] = [];
+    const original = globalThis.open;
+    globalThis.open = ((...args: unknown[]) => (opened.push(args), null)) as typeof globalThis.open;
+    try {
+      let answers = 0;
+      const testUrl = 'https://portal.example.com/oidc/connection_test/ticket';
+      const { view, calls, store } = await renderScreen('sso', {
+        signedIn: MANAGER,
+        routes: {
+          [CONNECTIONS]: () => jsonResponse(200, { sso_connections: [wireConnection()] }),
+          [DOMAINS]: () => jsonResponse(200, { sso_domains: [] }),
+          [`POST /api/v2/organizations/1/sso_connections/${OIDC_ID}/test`]: () =>
+            (answers += 1) === 1 ? jsonResponse(201, { test_url: testUrl, expires_at: '2026-11-28T00:05:00.000Z' }) : jsonResponse(422, { errors: [{ field: 'client_secret', code: 'blank', meta: {} }] }),
+        },
+      });
+      fireEvent.click(await view.findByRole('button', { name: 'Test Entra ID' }));
+      await waitFor(() => expect(opened).to.deep.equal([[testUrl, '_blank', 'noopener']]));
+      expect(calls('POST', `/api/v2/organizations/1/sso_connections/${OIDC_ID}/test`)).to.have.length(1);
+      expect(await flashText(store)).to.deep.equal([
+        'The test of Entra ID opened in a new window: sign in at the identity provider there to see what it sends. Nobody is signed in by the test. If no window opened, allow pop-ups for this site and try again.',
+      ]);
+      fireEvent.click(view.getByRole('button', { name: 'Test Entra ID' }));
+      await waitFor(async () => expect((await flashText(store)).at(-1)).to.contain('Entra ID cannot be tested yet'));
+      expect(opened).to.have.length(1);
+    } finally {
+      globalThis.open = original;
+    }
+  });
+
   it('Turn on: PATCH state on, on the version shown; while incomplete (422) a message says what to do', async () => {
     const { view, calls, store } = await renderScreen('sso', {
       signedIn: MANAGER,
