@@ -6,6 +6,7 @@ export const AUDIT_ACTIONS = [
   'membership.invited',
   'membership.roleChanged',
   'membership.deleted',
+  'membership.provisioned',
   'invitation.resent',
   'organization.twoStepRuleChanged',
   'subscription.created',

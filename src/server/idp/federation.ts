@@ -8,7 +8,8 @@
  * read, so a replayed state finds nothing) and then goes back to that interaction, whose cookie proves the same browser.
  *
  * A SAML connection (serviceProvider.ts) shares the routing (homeRealmOf, usableSaml), the one-time payloads (takePayload)
- * and the checks of the admin (federatedAdmin); interactions.ts makes the same sign-in for both protocols.
+ * and the checks of the admin (federatedAdmin, with the connection's just-in-time creation of members:
+ * jitProvisioning.ts); interactions.ts makes the same sign-in for both protocols.
  *
  * The IdP is an address the customer chose: every request to it (discovery, token, keys) goes only to public addresses,
  * to the address checked (no second lookup), without redirects, with a time limit; in demo mode loopback http too.
@@ -25,6 +26,8 @@ import { defaultConnectionId } from '../domain/ssoConnections.js';
 import type { SecretKeys } from '../domain/sealedSecrets.js';
 import { openClientSecret } from '../domain/ssoSecrets.js';
 import { isLoopbackAddress, isPublicAddress } from '../domain/publicAddresses.js';
+import type { AuditTrail } from '../domain/audit.js';
+import { provisionedName, provisionMember } from './jitProvisioning.js';
 
 export const FEDERATION_CALLBACK_PATH = `${ISSUER_PATH}/federation/callback`;
 const MODEL = 'FederationRequest';
@@ -44,7 +47,14 @@ export interface FederationConnection {
   clientId: string | null;
   clientSecretEncrypted: string | null;
   attributeEmail: string;
+  /** The claim or attribute of the family and given names (null: not read). */
+  attributeFamilyName: string | null;
+  attributeGivenName: string | null;
   trustIdpMfa: boolean;
+  /** An address no admin has becomes a member at its first sign-in (off by default). */
+  jitProvisioning: boolean;
+  /** SAML: the ACS takes the IdP's unsolicited answers (off by default). */
+  idpInitiated: boolean;
   idpMetadataXml: string | null;
   idpMetadataUrl: string | null;
 }
@@ -60,7 +70,7 @@ export const domainOf = (email: string) => normalizeEmail(email).split('@').pop(
 export async function connectionById(db: Db, id: string): Promise<FederationConnection | undefined> {
   return db
     .selectFrom('ssoConnections')
-    .select(['id', 'organizationId', 'name', 'protocol', 'state', 'issuer', 'clientId', 'clientSecretEncrypted', 'attributeEmail', 'trustIdpMfa', 'idpMetadataXml', 'idpMetadataUrl'])
+    .select(['id', 'organizationId', 'name', 'protocol', 'state', 'issuer', 'clientId', 'clientSecretEncrypted', 'attributeEmail', 'attributeFamilyName', 'attributeGivenName', 'trustIdpMfa', 'jitProvisioning', 'idpInitiated', 'idpMetadataXml', 'idpMetadataUrl'])
     .where('id', '=', id)
     .executeTakeFirst();
 }
@@ -217,6 +227,17 @@ export interface FederatedIdentity {
   email: string;
   /** The IdP says the admin used more than one factor (its `amr` or `acr`). */
   multiFactor: boolean;
+  /** The names the IdP sent in the connection's mapped claims or attributes, if any (for just-in-time creation). */
+  familyName?: string;
+  givenName?: string;
+  /** OpenID Connect: the claims the e-mail was read from (the names are read from them by the connection's mapping). */
+  claims?: Record<string, unknown>;
+}
+
+/** The family and given names the IdP sent: the SAML answer's, else the claims the connection maps them to. */
+function namesOf(identity: FederatedIdentity, connection: FederationConnection): { familyName?: string; givenName?: string } {
+  const claim = (name: string | null) => (name && typeof identity.claims?.[name] === 'string' ? (identity.claims[name] as string) : undefined);
+  return { familyName: identity.familyName ?? claim(connection.attributeFamilyName), givenName: identity.givenName ?? claim(connection.attributeGivenName) };
 }
 
 const MULTI_FACTOR_AMR = new Set(['mfa', 'otp', 'hwk', 'swk', 'sc']);
@@ -270,7 +291,7 @@ export function federatedIdentityOf(answer: FederationAnswer, emailClaim: string
   if (source.email_verified === false) throw new FederationRefused('e-mail not verified');
   const amr = Array.isArray(claims.amr) ? claims.amr.filter((value): value is string => typeof value === 'string') : [];
   const multiFactor = amr.some((value) => MULTI_FACTOR_AMR.has(value)) || (typeof claims.acr === 'string' && MULTI_FACTOR_ACR.test(claims.acr));
-  return { email: normalizeEmail(email), multiFactor };
+  return { email: normalizeEmail(email), multiFactor, claims: source };
 }
 
 /** The connection a request went through, if it is still on (either protocol). */
@@ -279,20 +300,35 @@ export async function activeConnection(db: Db, id: string): Promise<FederationCo
   return usableOidc(connection) || usableSaml(connection) ? connection : undefined;
 }
 
-/**
- * The admin the IdP signed in, when they may enter through this connection: the e-mail's domain is a verified domain
- * routed to this connection, and the admin belongs to the connection's organisation.
- */
-export async function federatedAdmin(db: Db, connection: FederationConnection, email: string) {
-  const realm = await homeRealmOf(db, email);
-  if (realm?.connection?.id !== connection.id) throw new FederationRefused('e-mail outside the connection’s domains');
-  const admin = await db
+/** The admin at the address who belongs to the organisation, if any. */
+const organizationAdmin = (db: Db, organizationId: number, email: string) =>
+  db
     .selectFrom('admins')
     .innerJoin('affiliations', 'affiliations.adminId', 'admins.id')
     .select(['admins.id', 'admins.email', 'admins.activatedAt'])
     .where('admins.email', '=', email)
-    .where('affiliations.organizationId', '=', connection.organizationId)
+    .where('affiliations.organizationId', '=', organizationId)
     .executeTakeFirst();
-  if (!admin) throw new FederationRefused('not an admin of the organisation');
-  return admin;
+
+/**
+ * The admin the IdP signed in, when they may enter through this connection: the e-mail's domain is a verified domain
+ * routed to this connection, and the admin belongs to the connection's organisation — or, when the connection creates
+ * members just in time and no admin has the address at all, the member created now (`trail` records it). An admin of
+ * another organisation at the address is refused: the IdP's word adds no one to an organisation they already have an
+ * account beside; a manager invites them.
+ */
+export async function federatedAdmin(db: Db, connection: FederationConnection, identity: FederatedIdentity, trail: AuditTrail) {
+  const { email } = identity;
+  const realm = await homeRealmOf(db, email);
+  if (realm?.connection?.id !== connection.id) throw new FederationRefused('e-mail outside the connection’s domains');
+  const admin = await organizationAdmin(db, connection.organizationId, email);
+  if (admin) return { ...admin, provisioned: false };
+  if (!connection.jitProvisioning) throw new FederationRefused('not an admin of the organisation');
+  const input = { email, organizationId: connection.organizationId, connection, name: provisionedName(email, namesOf(identity, connection)) };
+  const created = await provisionMember(db, input, trail);
+  if (created) return { ...created, activatedAt: new Date(), provisioned: true };
+  // an admin has the address: made by a first sign-in at the same moment (then a member now), or not the organisation's
+  const meanwhile = await organizationAdmin(db, connection.organizationId, email);
+  if (!meanwhile) throw new FederationRefused('an admin of another organisation at the address (just-in-time creates new addresses only)');
+  return { ...meanwhile, provisioned: false };
 }

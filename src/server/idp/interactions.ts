@@ -22,6 +22,11 @@
  * answer is POSTed cross-site to /saml/:connectionId/acs (none of the portal's SameSite=Lax cookies come with it), checked
  * there (serviceProvider.ts), and the browser goes back to /oidc/interaction/:uid/saml with a one-time key to what was
  * asserted: the same sign-in as OpenID Connect's (federatedSignIn).
+ * A connection may create members just in time (an address no admin has becomes a member of its organisation:
+ * federation.ts federatedAdmin) and, for SAML, take the IdP's unsolicited answers (IdP-initiated): the ACS checks such
+ * an answer as any other, keeps what it asserted for a few minutes under a one-time key in an httpOnly SameSite=Lax
+ * cookie and sends the browser to the portal's /signin, whose authorisation request opens an interaction; its first
+ * page takes the key once and makes the sign-in (there is no interaction before the portal's pages ask for one).
  * Addresses at a domain that requires single sign-on are refused the password and passkeys.
  */
 import { readFileSync } from 'node:fs';
@@ -62,7 +67,7 @@ import {
   type FederatedIdentity,
   type FederationConnection,
 } from './federation.js';
-import { newRelayState, samlServiceProvider } from '../saml/serviceProvider.js';
+import { newRelayState, samlServiceProvider, type AcsIdentity } from '../saml/serviceProvider.js';
 import { CONNECTION_TEST_PATH, connectionTestAnswer, connectionTestRoutes, isConnectionTestState } from './connectionTest.js';
 
 type Interaction = Awaited<ReturnType<Provider['interactionDetails']>>;
@@ -90,15 +95,22 @@ const ASSETS: Record<string, { type: string; body: Buffer }> = {
 const SAML_REQUEST_MODEL = 'SamlFederationRequest';
 const SAML_RESULT_MODEL = 'SamlFederationResult';
 const SAML_TTL_SECONDS = 10 * 60;
+/** An IdP-initiated answer the ACS accepted, awaiting the interaction /signin opens: its model, cookie and lifetime. */
+const IDP_INITIATED_MODEL = 'SamlIdpInitiatedResult';
+const IDP_INITIATED_COOKIE = 'sso_idp_initiated';
+const IDP_INITIATED_TTL_SECONDS = 5 * 60;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 /** The ACS's form (a signed response, base64: MAX_RESPONSE_BYTES decoded, and RelayState). */
 const ACS_BODY_LIMIT = 512 * 1024;
 
-/** What the ACS accepted, for the interaction it goes back to. */
+/** What the ACS accepted, for the interaction it goes back to (an IdP-initiated answer has none yet). */
 interface SamlAsserted {
-  interactionUid: string;
+  interactionUid?: string;
   connectionId: string;
   email: string;
   multiFactor: boolean;
+  familyName?: string;
+  givenName?: string;
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -281,15 +293,18 @@ export const interactionRoutes =
       );
     }
 
-    // a signed-in session's organisation may be chosen here at once (glopla_id, a single affiliation): a sign-in for it
-    app.get<{ Params: { uid: string } }>(`${ISSUER_PATH}/interaction/:uid`, { config: { audit: ['signIn.succeeded'] } }, async (request, reply) => {
+    // a signed-in session's organisation may be chosen here at once (glopla_id, a single affiliation): a sign-in for it;
+    // an IdP-initiated SAML answer the ACS accepted for this browser signs in here (its cookie)
+    app.get<{ Params: { uid: string } }>(`${ISSUER_PATH}/interaction/:uid`, { config: { audit: ['signIn.succeeded', 'membership.provisioned'] } }, async (request, reply) => {
       const interaction = await details(request, reply, request.params.uid);
       if (!interaction) return expired(request, reply);
       const { language, explicit } = languageFor(request, interaction);
       rememberLanguage(reply, language, isSecureUrl(config.publicUrl));
       const accountId = interaction.session?.accountId;
+      const idpInitiatedKey = cookieValue(request, IDP_INITIATED_COOKIE);
       switch (interaction.prompt.name) {
         case 'login':
+          if (idpInitiatedKey !== undefined) return idpInitiatedSignIn(request, reply, interaction, idpInitiatedKey, language);
           return renderSignin(reply, interaction, language, explicit);
         case 'select_account':
         case 'consent':
@@ -424,7 +439,7 @@ export const interactionRoutes =
         if (tested) return reply.redirect(tested, 303);
         // taken once whatever follows: a replayed answer finds nothing
         const pending = await takePayload(db, SAML_REQUEST_MODEL, relayState);
-        if (!pending || typeof pending.interactionUid !== 'string') return expired(request, reply);
+        if (!pending || typeof pending.interactionUid !== 'string') return unsolicitedAnswer(request, reply, connectionId, body, refused);
         if (pending.connectionId !== connectionId) return refused('answer for another connection');
         try {
           const connection = await activeConnection(db, connectionId);
@@ -432,7 +447,7 @@ export const interactionRoutes =
           const result = await serviceProvider.validateAcsPost(connection, body);
           if (!result.ok) return refused(`${result.refusal}${result.detail ? `: ${result.detail}` : ''}`);
           const key = newRelayState();
-          const asserted: SamlAsserted = { interactionUid: pending.interactionUid, connectionId, email: result.email, multiFactor: result.mfa };
+          const asserted: SamlAsserted = { interactionUid: pending.interactionUid, connectionId, ...assertedBy(result) };
           await new Adapter(SAML_RESULT_MODEL).upsert(key, { ...asserted } as never, SAML_TTL_SECONDS);
           return reply.redirect(`${interactionPath(pending.interactionUid)}/saml?key=${key}`, 303);
         } catch (error) {
@@ -441,7 +456,59 @@ export const interactionRoutes =
       });
     });
 
-    app.get<{ Params: { uid: string } }>(`${ISSUER_PATH}/interaction/:uid/saml`, { config: { audit: ['signIn.succeeded'] } }, async (request, reply) => {
+    /** What the ACS keeps of a checked answer for the sign-in. */
+    const assertedBy = (result: AcsIdentity) => ({
+      email: result.email,
+      multiFactor: result.mfa,
+      ...(result.familyName ? { familyName: result.familyName } : {}),
+      ...(result.givenName ? { givenName: result.givenName } : {}),
+    });
+
+    /**
+     * An answer naming no request of this portal's: refused as an expired request unless the connection takes
+     * IdP-initiated sign-ins; then checked (every check but the request's), kept under a one-time key in the browser's
+     * cookie, and the browser sent to the portal's sign-in, whose interaction takes it (idpInitiatedSignIn).
+     */
+    async function unsolicitedAnswer(request: FastifyRequest, reply: FastifyReply, connectionId: string, body: Record<string, unknown>, refused: (reason: string) => FastifyReply) {
+      const connection = UUID.test(connectionId) ? await activeConnection(db, connectionId) : undefined;
+      if (!usableSaml(connection) || !connection.idpInitiated) return expired(request, reply);
+      const result = await serviceProvider.validateAcsPost(connection, body, { unsolicited: true });
+      if (!result.ok) return refused(`idp-initiated: ${result.refusal}${result.detail ? `: ${result.detail}` : ''}`);
+      const key = newRelayState();
+      const asserted: SamlAsserted = { connectionId, ...assertedBy(result) };
+      await new Adapter(IDP_INITIATED_MODEL).upsert(key, { ...asserted } as never, IDP_INITIATED_TTL_SECONDS);
+      reply.header('set-cookie', idpInitiatedCookie(key, IDP_INITIATED_TTL_SECONDS));
+      return reply.redirect(`${config.publicUrl}${SIGNIN_ROUTE}`, 303);
+    }
+
+    /** The cookie of an IdP-initiated answer's key: httpOnly, SameSite=Lax (the ACS's redirect and the SPA's navigation bring it), the interactions' path only. */
+    const idpInitiatedCookie = (key: string, maxAge: number) =>
+      `${IDP_INITIATED_COOKIE}=${key}; Path=${ISSUER_PATH}/interaction; Max-Age=${maxAge}; SameSite=Lax; HttpOnly${isSecureUrl(config.publicUrl) ? '; Secure' : ''}`;
+
+    /** The sign-in of an IdP-initiated answer, its key taken once (the cookie cleared whatever follows). */
+    async function idpInitiatedSignIn(request: FastifyRequest, reply: FastifyReply, interaction: Interaction, key: string, language: Language) {
+      reply.header('set-cookie', idpInitiatedCookie('', 0));
+      const refused = federationRefused(request, reply, language);
+      const asserted = (await takePayload(db, IDP_INITIATED_MODEL, key)) as Partial<SamlAsserted> | undefined;
+      if (!asserted || typeof asserted.connectionId !== 'string' || typeof asserted.email !== 'string') return refused('idp-initiated answer used or expired');
+      try {
+        const connection = await activeConnection(db, asserted.connectionId);
+        if (!usableSaml(connection) || !connection.idpInitiated) return refused('connection not on, or no longer taking IdP-initiated sign-ins');
+        return await federatedSignIn(request, reply, interaction, connection, identityOf(asserted as SamlAsserted), refused);
+      } catch (error) {
+        return refused(error);
+      }
+    }
+
+    /** The identity the ACS kept. */
+    const identityOf = (asserted: SamlAsserted): FederatedIdentity => ({
+      email: asserted.email,
+      multiFactor: asserted.multiFactor === true,
+      ...(typeof asserted.familyName === 'string' ? { familyName: asserted.familyName } : {}),
+      ...(typeof asserted.givenName === 'string' ? { givenName: asserted.givenName } : {}),
+    });
+
+    app.get<{ Params: { uid: string } }>(`${ISSUER_PATH}/interaction/:uid/saml`, { config: { audit: ['signIn.succeeded', 'membership.provisioned'] } }, async (request, reply) => {
       const interaction = await details(request, reply, request.params.uid);
       const query = (request.query ?? {}) as Record<string, unknown>;
       const asserted = interaction && interaction.prompt.name === 'login' && typeof query.key === 'string' ? ((await takePayload(db, SAML_RESULT_MODEL, query.key)) as Partial<SamlAsserted> | undefined) : undefined;
@@ -450,7 +517,7 @@ export const interactionRoutes =
       try {
         const connection = await activeConnection(db, asserted.connectionId);
         if (!usableSaml(connection)) return refused('connection not on');
-        return await federatedSignIn(request, reply, interaction, connection, { email: asserted.email, multiFactor: asserted.multiFactor === true }, refused);
+        return await federatedSignIn(request, reply, interaction, connection, identityOf(asserted as SamlAsserted), refused);
       } catch (error) {
         return refused(error);
       }
@@ -478,7 +545,8 @@ export const interactionRoutes =
       identity: FederatedIdentity,
       refused: (reason: unknown) => FastifyReply,
     ): Promise<FastifyReply> {
-      const admin = await federatedAdmin(db, connection, identity.email);
+      // a member created just in time is the organisation's entry, by no one (the connection is named)
+      const admin = await federatedAdmin(db, connection, identity, actingAs(request, null, connection.organizationId));
       // an invited admin activates by this sign-in, with no password of the portal's
       const activated = !admin.activatedAt && (await db.updateTable('admins').set({ activatedAt: new Date() }).where('id', '=', admin.id).where('activatedAt', 'is', null).executeTakeFirst()).numUpdatedRows > 0n;
       const amr = connection.trustIdpMfa && identity.multiFactor ? ['fed', 'mfa'] : ['fed'];
@@ -506,7 +574,7 @@ export const interactionRoutes =
 
     await app.register(connectionTestRoutes({ Adapter, serviceProvider }));
 
-    app.get<{ Params: { uid: string } }>(`${ISSUER_PATH}/interaction/:uid/federation`, { config: { audit: ['signIn.succeeded'] } }, async (request, reply) => {
+    app.get<{ Params: { uid: string } }>(`${ISSUER_PATH}/interaction/:uid/federation`, { config: { audit: ['signIn.succeeded', 'membership.provisioned'] } }, async (request, reply) => {
       const interaction = await details(request, reply, request.params.uid);
       const query = (request.query ?? {}) as Record<string, unknown>;
       const state = typeof query.state === 'string' ? query.state : '';

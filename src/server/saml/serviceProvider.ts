@@ -12,6 +12,9 @@
  *   comment splits it in the document sent (a parser reading the first text node sees a shorter address than signed);
  * - the assertion's ID recorded until it expires: a replay is refused on every instance;
  * - the e-mail at one of the connection's organisation's verified domains.
+ * An unsolicited answer (IdP-initiated sign-in, a connection's option: the caller decides) answers no request: it must
+ * name none (neither the Response's InResponseTo nor its assertion's SubjectConfirmationData's), and every other check
+ * above still runs — the assertion ID's replay record most of all, as no request is used up.
  */
 import { SAML, ValidateInResponseTo, generateServiceProviderMetadata, type CacheProvider, type Profile } from '@node-saml/node-saml';
 import { randomBytes } from 'node:crypto';
@@ -32,6 +35,9 @@ export interface SamlConnection {
   idpMetadataUrl: string | null;
   /** 'nameID', or the name of the attribute holding the e-mail. */
   attributeEmail: string;
+  /** The attributes holding the family and given names (null or absent: not read). */
+  attributeFamilyName?: string | null;
+  attributeGivenName?: string | null;
 }
 
 export interface ServiceProviderOptions {
@@ -79,6 +85,9 @@ export interface AcsIdentity {
   mfa: boolean;
   authnContextClassRef: string | null;
   relayState: string;
+  /** The names in the connection's name attributes, if sent (for just-in-time creation). */
+  familyName?: string;
+  givenName?: string;
   /** The IdP's attributes as node-saml read them from the signed assertion (for the attribute mapping and 'Test connection'). */
   attributes: Record<string, unknown>;
 }
@@ -123,7 +132,7 @@ export function samlServiceProvider(db: Db, options: ServiceProviderOptions) {
     throw new MetadataError('noIdp');
   }
 
-  async function saml(connection: SamlConnection, idp: IdpMetadata, cacheProvider: CacheProvider): Promise<SAML> {
+  async function saml(connection: SamlConnection, idp: IdpMetadata, cacheProvider: CacheProvider, validateInResponseTo = ValidateInResponseTo.always): Promise<SAML> {
     const keys = await spKeyPair(db);
     const { spEntityId, acsUrl } = urls(connection);
     return new SAML({
@@ -141,7 +150,7 @@ export function samlServiceProvider(db: Db, options: ServiceProviderOptions) {
       wantAuthnResponseSigned: false,
       // no RequestedAuthnContext: asking for 'password' would forbid the IdP's stronger methods
       disableRequestedAuthnContext: true,
-      validateInResponseTo: ValidateInResponseTo.always,
+      validateInResponseTo,
       requestIdExpirationPeriodMs: REQUEST_TTL_MS,
       acceptedClockSkewMs: CLOCK_SKEW_MS,
       cacheProvider,
@@ -184,8 +193,11 @@ export function samlServiceProvider(db: Db, options: ServiceProviderOptions) {
     return (await saml(connection, idp, cacheProvider)).getAuthorizeUrlAsync(relayState, undefined, {});
   }
 
-  /** The IdP's answer POSTed to the ACS (`SAMLResponse`, `RelayState`): the admin it names, or why it is refused. */
-  async function validateAcsPost(connection: SamlConnection, body: Record<string, unknown>): Promise<AcsIdentity | AcsRefused> {
+  /**
+   * The IdP's answer POSTed to the ACS (`SAMLResponse`, `RelayState`): the admin it names, or why it is refused.
+   * `unsolicited`: an answer to no request (IdP-initiated; only for a connection that takes them), its RelayState unused.
+   */
+  async function validateAcsPost(connection: SamlConnection, body: Record<string, unknown>, options: { unsolicited?: boolean } = {}): Promise<AcsIdentity | AcsRefused> {
     const encoded = body.SAMLResponse;
     const relayState = body.RelayState;
     if (typeof encoded !== 'string' || encoded.length === 0) return refused('malformed');
@@ -198,6 +210,7 @@ export function samlServiceProvider(db: Db, options: ServiceProviderOptions) {
     } catch (error) {
       return refused(error instanceof MetadataError && error.problem === 'doctype' ? 'doctype' : 'malformed');
     }
+    if (options.unsolicited) return validateUnsolicited(connection, encoded, doc);
     if (typeof relayState !== 'string' || !RELAY_STATE.test(relayState)) return refused('unknownRequest');
 
     // the request is taken before anything else is believed: one answer per request, on every instance
@@ -226,6 +239,32 @@ export function samlServiceProvider(db: Db, options: ServiceProviderOptions) {
       return refused('invalid', (error as Error).message);
     }
     return checkAssertion(connection, doc, profile, relayState, idp);
+  }
+
+  /** An unsolicited answer: node-saml refuses any InResponseTo of the Response (no request is known); the assertion's is checked here. */
+  async function validateUnsolicited(connection: SamlConnection, encoded: string, doc: Document): Promise<AcsIdentity | AcsRefused> {
+    let idp: IdpMetadata;
+    try {
+      idp = await idpMetadata(connection);
+    } catch (error) {
+      return refused('metadata', (error as Error).message);
+    }
+    let profile: Profile;
+    try {
+      const result = await (await saml(connection, idp, takenRequestCache(undefined, new Date()), ValidateInResponseTo.ifPresent)).validatePostResponseAsync({ SAMLResponse: encoded });
+      if (!result.profile) return refused('invalid', 'no assertion');
+      profile = result.profile;
+    } catch (error) {
+      return refused('invalid', (error as Error).message);
+    }
+    // an answer to somebody's request, its Response's InResponseTo removed (the Response is not signed), is not unsolicited
+    const assertion = parseXmlStrict(profile.getAssertionXml!()).documentElement!;
+    if (doc.documentElement!.hasAttribute('InResponseTo') || samlElements(assertion, 'SubjectConfirmationData').some((data) => data.hasAttribute('InResponseTo'))) {
+      return refused('unknownRequest', 'an unsolicited answer naming a request');
+    }
+    // node-saml checks the subject's times only with an InResponseTo: a bearer confirmation still in time is required here
+    if (!samlElements(assertion, 'SubjectConfirmationData').some(inTime)) return refused('invalid', 'no subject confirmation in time');
+    return checkAssertion(connection, doc, profile, '', idp);
   }
 
   /** The checks on what node-saml verified; then the replay record and the verified domain. */
@@ -271,9 +310,13 @@ export function samlServiceProvider(db: Db, options: ServiceProviderOptions) {
     const email = rawEmail?.trim().toLowerCase();
     if (!email || !/^[^@\s]+@[^@\s]+$/.test(email)) return refused('noEmail');
     if (!(await atVerifiedDomain(db, connection.organizationId, email))) return refused('domainNotVerified', email.split('@')[1]);
+    const familyName = connection.attributeFamilyName ? firstString(attributes[connection.attributeFamilyName]) : undefined;
+    const givenName = connection.attributeGivenName ? firstString(attributes[connection.attributeGivenName]) : undefined;
     return {
       ok: true,
       email,
+      ...(familyName ? { familyName } : {}),
+      ...(givenName ? { givenName } : {}),
       nameId,
       nameIdFormat: nameIdElement.getAttribute('Format'),
       sessionIndex: profile.sessionIndex ?? null,
@@ -288,6 +331,14 @@ export function samlServiceProvider(db: Db, options: ServiceProviderOptions) {
 }
 
 export type SamlServiceProvider = ReturnType<typeof samlServiceProvider>;
+
+/** A SubjectConfirmationData within its NotBefore (if any) and NotOnOrAfter (required), give or take the skew. */
+function inTime(data: Element): boolean {
+  const now = Date.now();
+  const notBefore = Date.parse(data.getAttribute('NotBefore') ?? '');
+  const notOnOrAfter = Date.parse(data.getAttribute('NotOnOrAfter') ?? '');
+  return Number.isFinite(notOnOrAfter) && now < notOnOrAfter + CLOCK_SKEW_MS && !(Number.isFinite(notBefore) && now + CLOCK_SKEW_MS < notBefore);
+}
 
 const firstString = (value: unknown): string | undefined => (typeof value === 'string' ? value : Array.isArray(value) && typeof value[0] === 'string' ? value[0] : undefined);
 

@@ -32,14 +32,14 @@ type Trap = 'resigned' | 'nonce' | 'issuer' | 'audience' | 'azp' | 'hs256' | 'no
 async function startCustomerIdp() {
   const { privateKey } = await generateKeyPair('RS256', { extractable: true });
   const jwk = { ...(await exportJWK(privateKey)), alg: 'RS256', use: 'sig', kid: 'customer-key' };
-  const state: { user: { email: string; email_verified?: boolean }; amr?: string[]; acr?: string; trap: Trap } = { user: { email: `admin@${DOMAIN}` }, trap: undefined };
+  const state: { user: { email: string; email_verified?: boolean; family_name?: string; given_name?: string }; amr?: string[]; acr?: string; trap: Trap } = { user: { email: `admin@${DOMAIN}` }, trap: undefined };
   const server = http.createServer((request, response) => void handle(request, response));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const issuer = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const provider = new Provider(issuer, {
     clients: [{ client_id: CLIENT_ID, client_secret: CLIENT_SECRET, redirect_uris: [`${PUBLIC_URL}/oidc/federation/callback`], token_endpoint_auth_method: 'client_secret_post' }],
     jwks: { keys: [jwk as never] },
-    claims: { openid: ['sub', 'amr', 'acr'], email: ['email', 'email_verified'], amr: null },
+    claims: { openid: ['sub', 'amr', 'acr'], email: ['email', 'email_verified'], profile: ['family_name', 'given_name'], amr: null },
     features: { devInteractions: { enabled: false } },
     interactions: { url: (_ctx, interaction) => `/interaction/${interaction.uid}` },
     findAccount: (_ctx, sub) => ({ accountId: sub, claims: () => ({ sub, ...state.user }) }),
@@ -311,6 +311,33 @@ describe('identity provider: signing in through the organisation’s OpenID Conn
     refused((await federatedSignIn()).back);
     idp.state.user = { email: `other-org@${DOMAIN}` };
     refused((await federatedSignIn()).back);
+  });
+
+  it('creates a member just in time only when the connection says so: a new address, named by the IdP’s claims, audited', async () => {
+    idp.state.user = { email: `jit@${DOMAIN}`, family_name: '鈴木', given_name: '一郎' };
+    refused((await federatedSignIn(`jit@${DOMAIN}`)).back);
+    expect(await ctx.db.selectFrom('admins').select('id').where('email', '=', `jit@${DOMAIN}`).executeTakeFirst()).to.equal(undefined);
+    await ctx.db.updateTable('ssoConnections').set({ jitProvisioning: true, attributeFamilyName: 'family_name', attributeGivenName: 'given_name' }).where('id', '=', connectionId).execute();
+    try {
+      const claims = claimsOf((await tokensOf(await federatedSignIn(`jit@${DOMAIN}`))).access_token);
+      expect([claims.amr, claims.glopla_id, claims.sso_connection]).to.deep.equal([['fed'], 'G0000001', connectionId]);
+      const admin = await ctx.db.selectFrom('admins').selectAll().where('email', '=', `jit@${DOMAIN}`).executeTakeFirstOrThrow();
+      expect([admin.lastName, admin.firstName, admin.kanaLastName, admin.kanaFirstName, admin.passwordHash]).to.deep.equal(['鈴木', '一郎', 'jit', 'jit', null]);
+      expect(await ctx.db.selectFrom('affiliations').select(['organizationId', 'role']).where('adminId', '=', admin.id).execute()).to.deep.equal([{ organizationId: 1, role: 'member' }]);
+      const entry = await ctx.db.selectFrom('auditEvents').selectAll().where('action', '=', 'membership.provisioned').where('targetId', '=', String(admin.id)).executeTakeFirstOrThrow();
+      expect([entry.organizationId, entry.actorAdminId]).to.deep.equal([1, null]);
+      // an admin of another organisation at a domain of this one is still refused, and gets no affiliation here
+      idp.state.user = { email: `other-org@${DOMAIN}` };
+      refused((await federatedSignIn(`other-org@${DOMAIN}`)).back);
+      const other = await ctx.db.selectFrom('admins').select('id').where('email', '=', `other-org@${DOMAIN}`).executeTakeFirstOrThrow();
+      expect(await ctx.db.selectFrom('affiliations').select('organizationId').where('adminId', '=', other.id).execute()).to.deep.equal([{ organizationId: 2 }]);
+      // nor an address outside the verified domains
+      idp.state.user = { email: 'newcomer@unverified.example' };
+      refused((await federatedSignIn(`jit@${DOMAIN}`)).back);
+      expect(await ctx.db.selectFrom('admins').select('id').where('email', '=', 'newcomer@unverified.example').executeTakeFirst()).to.equal(undefined);
+    } finally {
+      await ctx.db.updateTable('ssoConnections').set({ jitProvisioning: false }).where('id', '=', connectionId).execute();
+    }
   });
 
   it('refuses the answer once the connection is paused', async () => {

@@ -37,7 +37,10 @@ export function idpMetadataXml(certificates: string[], options: { entityId?: str
 }
 
 export interface ResponseFields {
-  inResponseTo: string;
+  /** The request answered; absent: an unsolicited answer (IdP-initiated). */
+  inResponseTo?: string;
+  /** The assertion's SubjectConfirmationData's InResponseTo, when it differs from the Response's. */
+  subjectInResponseTo?: string;
   acsUrl: string;
   audience: string;
   nameId?: string;
@@ -61,19 +64,20 @@ export function responseXml(fields: ResponseFields): string {
   const notOnOrAfter = fields.notOnOrAfter ?? new Date(now + 5 * 60_000);
   const issuer = fields.issuer ?? IDP_ENTITY_ID;
   const destination = fields.destination === undefined ? fields.acsUrl : fields.destination;
+  const inResponseTo = (id: string | undefined) => (id === undefined ? '' : ` InResponseTo="${id}"`);
   const attributes = Object.entries(fields.attributes ?? {})
     .map(([name, value]) => `<saml:Attribute Name="${name}"><saml:AttributeValue>${value}</saml:AttributeValue></saml:Attribute>`)
     .join('');
   const assertion = `<saml:Assertion xmlns:saml="urn:oasis:names:tc:SAML:2.0:assertion" ID="${fields.assertionId ?? `_a${randomUUID()}`}" Version="2.0" IssueInstant="${iso(new Date(now))}">`
     + `<saml:Issuer>${issuer}</saml:Issuer>`
     + `<saml:Subject><saml:NameID Format="urn:oasis:names:tc:SAML:1.1:nameid-format:emailAddress">${fields.nameIdXml ?? fields.nameId ?? 'admin@example.com'}</saml:NameID>`
-    + `<saml:SubjectConfirmation Method="urn:oasis:names:tc:SAML:2.0:cm:bearer"><saml:SubjectConfirmationData InResponseTo="${fields.inResponseTo}" NotOnOrAfter="${iso(notOnOrAfter)}" Recipient="${fields.recipient ?? fields.acsUrl}"/></saml:SubjectConfirmation></saml:Subject>`
+    + `<saml:SubjectConfirmation Method="urn:oasis:names:tc:SAML:2.0:cm:bearer"><saml:SubjectConfirmationData${inResponseTo(fields.subjectInResponseTo ?? fields.inResponseTo)} NotOnOrAfter="${iso(notOnOrAfter)}" Recipient="${fields.recipient ?? fields.acsUrl}"/></saml:SubjectConfirmation></saml:Subject>`
     + `<saml:Conditions NotBefore="${iso(notBefore)}" NotOnOrAfter="${iso(notOnOrAfter)}"><saml:AudienceRestriction><saml:Audience>${fields.audience}</saml:Audience></saml:AudienceRestriction></saml:Conditions>`
     + `<saml:AuthnStatement AuthnInstant="${iso(new Date(now))}" SessionIndex="_s${randomUUID()}"><saml:AuthnContext><saml:AuthnContextClassRef>${fields.classRef ?? 'urn:oasis:names:tc:SAML:2.0:ac:classes:PasswordProtectedTransport'}</saml:AuthnContextClassRef></saml:AuthnContext></saml:AuthnStatement>`
     + (attributes ? `<saml:AttributeStatement>${attributes}</saml:AttributeStatement>` : '')
     + '</saml:Assertion>';
   return `<samlp:Response xmlns:samlp="urn:oasis:names:tc:SAML:2.0:protocol" xmlns:saml="urn:oasis:names:tc:SAML:2.0:assertion" ID="_r${randomUUID()}" Version="2.0" IssueInstant="${iso(new Date(now))}"`
-    + `${destination === null ? '' : ` Destination="${destination}"`} InResponseTo="${fields.inResponseTo}">`
+    + `${destination === null ? '' : ` Destination="${destination}"`}${inResponseTo(fields.inResponseTo)}>`
     + `<saml:Issuer>${issuer}</saml:Issuer><samlp:Status><samlp:StatusCode Value="urn:oasis:names:tc:SAML:2.0:status:Success"/></samlp:Status>`
     + assertion
     + '</samlp:Response>';
