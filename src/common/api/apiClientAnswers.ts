@@ -4,7 +4,7 @@
  */
 import type { FromSchema } from 'json-schema-to-ts';
 import { API_CLIENT_SCOPES } from '../apiScopes.js';
-import { envelope, listEnvelope, objectOf } from './answers.js';
+import { envelope, objectOf } from './answers.js';
 
 const etag = { type: 'string', description: "the record's version (its ETag): send it in If-Match to change the record as you saw it" } as const;
 const timeOrNull = (description: string) => ({ type: ['string', 'null'], format: 'date-time', description }) as const;
@@ -15,6 +15,7 @@ export const apiClientSchema = objectOf({
   name: { type: 'string', description: 'what the managers call it; the audit trail names its writes by it' },
   scopes: { type: 'array', items: { type: 'string', enum: API_CLIENT_SCOPES }, description: 'what its tokens may do' },
   expiresAt: timeOrNull('when it stops working; null: never'),
+  expiresOn: { type: ['string', 'null'], format: 'date', description: 'the last day it works, in Tokyo (its expiry is the end of that day); null: never' },
   previousSecretExpiresAt: timeOrNull('after a rotation: until when the old secret still works; null: only the present one works'),
   createdBy: objectOf({ adminId: { type: ['integer', 'null'] }, email: { type: 'string' } }),
   createdAt: { type: 'string', format: 'date-time' },
@@ -24,7 +25,10 @@ export const apiClientSchema = objectOf({
 });
 export type ApiClient = FromSchema<typeof apiClientSchema>;
 
-export const apiClientsAnswerSchema = listEnvelope('apiClients', apiClientSchema);
+export const apiClientsAnswerSchema = objectOf({
+  apiClients: { type: 'array', items: apiClientSchema },
+  scopes: { type: 'array', items: { type: 'string', enum: API_CLIENT_SCOPES }, description: 'the scopes a client may be given' },
+});
 export type ApiClientsAnswer = FromSchema<typeof apiClientsAnswerSchema>;
 export const apiClientAnswerSchema = envelope('apiClient', apiClientSchema);
 export type ApiClientAnswer = FromSchema<typeof apiClientAnswerSchema>;

@@ -1,9 +1,9 @@
 /**
  * The organisation's own API clients (issue 46), set up by its managers on the 'API access' page:
  *
- *   GET    organizations/{orgId}/api_clients                               → {apiClients} (at most 20, oldest first)
- *   POST   organizations/{orgId}/api_clients                               {name, scopes, expires_at} → 201 {apiClient, clientSecret}
- *   PATCH  organizations/{orgId}/api_clients/{clientId}                    {name, scopes, expires_at} → {apiClient}
+ *   GET    organizations/{orgId}/api_clients                               → {apiClients, scopes} (at most 20, oldest first; the scopes a client may get)
+ *   POST   organizations/{orgId}/api_clients                               {name, scopes, expires_on} → 201 {apiClient, clientSecret}
+ *   PATCH  organizations/{orgId}/api_clients/{clientId}                    {name, scopes, expires_on} → {apiClient}
  *   POST   organizations/{orgId}/api_clients/{clientId}/rotate_secret      → {apiClient, clientSecret}
  *   DELETE organizations/{orgId}/api_clients/{clientId}                    → 204: revoked, every token ends at once
  *
@@ -15,11 +15,12 @@
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { FromSchema } from 'json-schema-to-ts';
 import { apiClientAnswerSchema, apiClientsAnswerSchema, apiClientWithSecretAnswerSchema } from '../../common/api/apiClientAnswers.js';
-import { API_CLIENT_SCOPES } from '../../common/apiScopes.js';
+import { API_CLIENT_SCOPES, isApiClientScope } from '../../common/apiScopes.js';
 import type { AuditAction } from '../../common/auditActions.js';
-import { API_ERROR } from '../../common/errorCodes.js';
+import { API_ERROR, FIELD_ERROR, type FieldError } from '../../common/errorCodes.js';
 import {
   createApiClient,
+  endOfTokyoDay,
   listApiClients,
   MAX_API_CLIENTS,
   revokeApiClient,
@@ -35,28 +36,29 @@ import { ApiError } from './errors.js';
 import { TAG } from './openapi.js';
 import { conditionalWrite, etagHeader, preconditionFailed, preconditionOf, sendEtag } from './preconditions.js';
 import { errorAnswers, organizationParams, wire, type OrganizationParams } from './schemas.js';
+import { formBody, FormValidationError } from './validation.js';
 
 const orgId = organizationParams.properties.orgId;
 const clientParams = { type: 'object', additionalProperties: false, properties: { orgId, clientId: { type: 'string', format: 'uuid' } }, required: ['orgId', 'clientId'] } as const;
 type ClientParams = FromSchema<typeof clientParams>;
 
-/** The settings of a client; the scopes are the one list's (src/common/apiScopes.ts). */
-const settingsProperties = {
-  name: { type: 'string', minLength: 1, maxLength: 100, pattern: '\\S', description: "what the managers call it (the audit trail shows its writes as 'API client \"name\"')" },
-  scopes: { type: 'array', minItems: 1, uniqueItems: true, items: { type: 'string', enum: API_CLIENT_SCOPES }, description: 'what its tokens may do' },
-  expiresAt: { type: ['string', 'null'], format: 'date-time', description: 'when it stops working (RFC 3339); null or absent: never' },
-} as const;
-const createBody = { type: 'object', additionalProperties: false, properties: settingsProperties, required: ['name', 'scopes'] } as const;
-const changeBody = { type: 'object', additionalProperties: false, minProperties: 1, properties: settingsProperties } as const;
 
 const ACCESS_ERRORS = { 403: [API_ERROR.forbidden] } as const;
 const RECORD_ERRORS = { 403: [API_ERROR.forbidden], 404: [API_ERROR.notFound] } as const;
 const LIMIT_ERRORS = { 403: [API_ERROR.forbidden], 409: [API_ERROR.limitReached] } as const;
 const tags = [TAG.apiClients];
 
-/** An expiry in the past would make a client that never works: refused as the field's error. */
-function refusePastExpiry(settings: ApiClientSettings): void {
-  if (settings.expiresAt && Date.parse(settings.expiresAt) <= Date.now()) throw new ApiError(422, API_ERROR.validationFailed, 'expires_at is in the past');
+/**
+ * What the forms cannot say (schemas/api-client.json): a scope is one of the one list (src/common/apiScopes.ts), and
+ * the last day is not past (a client that never works).
+ */
+function refuseInvalid(settings: ApiClientSettings): void {
+  const errors: FieldError[] = [];
+  if (settings.scopes?.some((scope) => !isApiClientScope(scope))) errors.push({ field: 'scopes', code: FIELD_ERROR.invalid, meta: {} });
+  if (settings.expiresOn && (Number.isNaN(endOfTokyoDay(settings.expiresOn).getTime()) || endOfTokyoDay(settings.expiresOn).getTime() <= Date.now())) {
+    errors.push({ field: 'expires_on', code: FIELD_ERROR.invalid, meta: {} });
+  }
+  if (errors.length > 0) throw new FormValidationError(errors);
 }
 
 export const apiClientsRoutes: FastifyPluginAsync = async (app) => {
@@ -84,7 +86,7 @@ export const apiClientsRoutes: FastifyPluginAsync = async (app) => {
     { schema: { tags, summary: `The organisation's API clients, oldest first (a manager; at most ${MAX_API_CLIENTS}): who made them, when, their last use, their expiry; never a secret`, params: organizationParams, response: { 200: wire(apiClientsAnswerSchema), ...errorAnswers(ACCESS_ERRORS) } } },
     async (request) => {
       await requireManager(db, signedIn(request), request.params.orgId);
-      return { apiClients: await listApiClients(db, request.params.orgId) };
+      return { apiClients: await listApiClients(db, request.params.orgId), scopes: API_CLIENT_SCOPES };
     },
   );
 
@@ -96,7 +98,7 @@ export const apiClientsRoutes: FastifyPluginAsync = async (app) => {
         tags,
         summary: `Add an API client (a manager; at most ${MAX_API_CLIENTS}): the answer has its client_id and its secret, shown this once`,
         params: organizationParams,
-        body: createBody,
+        body: formBody('api-client'),
         response: { 201: { ...wire(apiClientWithSecretAnswerSchema), headers: etagHeader }, ...errorAnswers(LIMIT_ERRORS) },
       },
     },
@@ -104,7 +106,7 @@ export const apiClientsRoutes: FastifyPluginAsync = async (app) => {
       const { orgId } = request.params;
       const admin = signedIn(request);
       await requireManager(db, admin, orgId);
-      refusePastExpiry(request.body);
+      refuseInvalid(request.body);
       const made = await outcomeOf(request, await createApiClient(db, orgId, request.body, { adminId: admin.id }, auditOf(request, orgId)), '');
       request.log.info({ organizationId: orgId, apiClientId: made.apiClient.id }, 'API client added');
       sendEtag(reply, made.apiClient.etag);
@@ -121,7 +123,7 @@ export const apiClientsRoutes: FastifyPluginAsync = async (app) => {
         summary: "Change an API client's name, scopes or expiry (a manager; fewer scopes count for its live tokens at once); with If-Match, only the version named",
         params: clientParams,
         headers: conditionalWrite.headers,
-        body: changeBody,
+        body: formBody('api-client-edit'),
         response: { 200: { ...wire(apiClientAnswerSchema), headers: etagHeader }, ...errorAnswers(RECORD_ERRORS), ...conditionalWrite.answers },
       },
     },
@@ -129,7 +131,7 @@ export const apiClientsRoutes: FastifyPluginAsync = async (app) => {
       const { orgId, clientId } = request.params;
       await requireManager(db, signedIn(request), orgId);
       const precondition = preconditionOf(request, config.ifMatchRequired);
-      refusePastExpiry(request.body);
+      refuseInvalid(request.body);
       const client = await outcomeOf(request, await updateApiClient(db, orgId, clientId, { settings: request.body, precondition }, auditOf(request, orgId)), clientId);
       sendEtag(reply, client.etag);
       return { apiClient: client };

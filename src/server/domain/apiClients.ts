@@ -28,9 +28,16 @@ const USE_RECORD_INTERVAL = 60;
 export interface ApiClientSettings {
   name?: string;
   scopes?: ApiClientScope[];
-  /** ISO 8601, or null: never. */
-  expiresAt?: string | null;
+  /** The last day it works, in Tokyo (YYYY-MM-DD); empty or null: no expiry. */
+  expiresOn?: string | null;
 }
+
+/** Japan has no daylight saving: a Tokyo day ends at the next 00:00+09:00. */
+export const endOfTokyoDay = (day: string): Date => new Date(Date.parse(`${day}T00:00:00+09:00`) + 86_400_000);
+/** The Tokyo day an expiry ends (the last day the client works). */
+const tokyoDayBefore = (end: Date): string => new Date(end.getTime() - 1 + 9 * 3_600_000).toISOString().slice(0, 10);
+/** The expiry column of a day sent (undefined: not sent). */
+const expiryOf = (expiresOn: string | null | undefined): Date | null | undefined => (expiresOn === undefined ? undefined : expiresOn ? endOfTokyoDay(expiresOn) : null);
 
 export interface NewApiClient extends ApiClientSettings {
   name: string;
@@ -65,6 +72,7 @@ function recordOf(row: Row): ApiClient {
     name: row.name,
     scopes: row.scopes as ApiClientScope[],
     expiresAt: isoOrNull(row.expiresAt),
+    expiresOn: row.expiresAt === null ? null : tokyoDayBefore(new Date(row.expiresAt)),
     previousSecretExpiresAt,
     createdBy: { adminId: row.createdByAdminId, email: row.createdByEmail },
     createdAt: new Date(row.createdAt).toISOString(),
@@ -123,7 +131,7 @@ export async function createApiClient(
         name: client.name,
         scopes: scopesValue(client.scopes),
         secretHash: hashSecret(secret),
-        expiresAt: client.expiresAt ?? null,
+        expiresAt: expiryOf(client.expiresOn) ?? null,
         createdByAdminId: createdBy.adminId,
         createdByEmail: sql<string>`coalesce((select email from admins where id = ${createdBy.adminId}::int), '')`,
       })
@@ -143,7 +151,8 @@ export async function updateApiClient(
   trail: AuditTrail,
 ): Promise<ApiClientWrite<ApiClient>> {
   const key = await etagKey(db);
-  const { name, scopes, expiresAt } = change.settings;
+  const { name, scopes } = change.settings;
+  const expiresAt = expiryOf(change.settings.expiresOn);
   return db.transaction().execute(async (trx) => {
     const before = await lockedRow(trx, key, organizationId, id);
     if (!before) return { outcome: 'not_found' as const };

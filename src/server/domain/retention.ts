@@ -60,6 +60,8 @@ export function retentionRules(settings: RetentionSettings): RetentionRule[] {
     { table: 'webauthn_challenges', where: (now) => sql`expires_at < ${now}` },
     // counters of windows that ended
     { table: 'rate_limit_counters', where: (now) => sql`window_start < ${ago(now, settings.rateLimitWindowSeconds)}` },
+    // API clients' token buckets idle an hour (issue 46): full again at any rate a deployment sets (burst ≤ an hour's refill)
+    { table: 'rate_limit_buckets', where: (now) => sql`refilled_at < ${ago(now, 3600)}` },
     // failures older than the lockout, unless a lock still runs
     {
       table: 'signin_attempts',
