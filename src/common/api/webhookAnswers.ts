@@ -5,7 +5,7 @@
  */
 import type { FromSchema } from 'json-schema-to-ts';
 import { WEBHOOK_EVENT_TYPES } from '../webhookEvents.js';
-import { envelope, listEnvelope, objectOf } from './answers.js';
+import { envelope, objectOf } from './answers.js';
 
 const etag = { type: 'string', description: "the record's version (its ETag): send it in If-Match to change the record as you saw it" } as const;
 const timeOrNull = (description: string) => ({ type: ['string', 'null'], format: 'date-time', description }) as const;
@@ -21,7 +21,11 @@ export const webhookEndpointSchema = objectOf({
 });
 export type WebhookEndpoint = FromSchema<typeof webhookEndpointSchema>;
 
-export const webhookEndpointsAnswerSchema = listEnvelope('webhookEndpoints', webhookEndpointSchema);
+/** The list, with the event types an endpoint may subscribe to (the one list: the Webhooks page offers them). */
+export const webhookEndpointsAnswerSchema = objectOf({
+  webhookEndpoints: { type: 'array', items: webhookEndpointSchema },
+  eventTypes: { type: 'array', items: { type: 'string', enum: WEBHOOK_EVENT_TYPES }, description: 'every event type there is' },
+});
 export type WebhookEndpointsAnswer = FromSchema<typeof webhookEndpointsAnswerSchema>;
 export const webhookEndpointAnswerSchema = envelope('webhookEndpoint', webhookEndpointSchema);
 export type WebhookEndpointAnswer = FromSchema<typeof webhookEndpointAnswerSchema>;

@@ -1,7 +1,7 @@
 /**
  * The organisation's webhook endpoints (issue 46 item 5), set up by its managers:
  *
- *   GET    organizations/{orgId}/webhook_endpoints                                        → {webhookEndpoints} (at most 10, oldest first)
+ *   GET    organizations/{orgId}/webhook_endpoints                                        → {webhookEndpoints, eventTypes} (at most 10, oldest first)
  *   POST   organizations/{orgId}/webhook_endpoints                {url, events}           → 201 {webhookEndpoint, secret} (the secret this once)
  *   PATCH  organizations/{orgId}/webhook_endpoints/{endpointId}   {url, events, enabled}  → {webhookEndpoint}
  *   DELETE organizations/{orgId}/webhook_endpoints/{endpointId}                           → 204
@@ -26,7 +26,7 @@ import {
 } from '../../common/api/webhookAnswers.js';
 import type { AuditAction } from '../../common/auditActions.js';
 import { API_ERROR, FIELD_ERROR, type FieldError } from '../../common/errorCodes.js';
-import { isWebhookEventType, type WebhookEventType } from '../../common/webhookEvents.js';
+import { isWebhookEventType, WEBHOOK_EVENT_TYPES, type WebhookEventType } from '../../common/webhookEvents.js';
 import { customerUrlProblem } from '../domain/publicAddresses.js';
 import {
   createEndpoint,
@@ -107,7 +107,7 @@ export const webhookEndpointsRoutes: FastifyPluginAsync = async (app) => {
     { schema: { tags, summary: `The organisation's webhook endpoints, oldest first (a manager; at most ${MAX_ENDPOINTS})`, params: organizationParams, response: { 200: wire(webhookEndpointsAnswerSchema), ...errorAnswers(ACCESS_ERRORS) } } },
     async (request) => {
       await requireManager(db, signedIn(request), request.params.orgId);
-      return { webhookEndpoints: await listEndpoints(db, request.params.orgId) };
+      return { webhookEndpoints: await listEndpoints(db, request.params.orgId), eventTypes: WEBHOOK_EVENT_TYPES };
     },
   );
 
