@@ -83,6 +83,7 @@ const SIGNED_IN = [
   'GET /api/v2/organizations/{orgId}/sso_connections/{connectionId}',
   'PATCH /api/v2/organizations/{orgId}/sso_connections/{connectionId}',
   'DELETE /api/v2/organizations/{orgId}/sso_connections/{connectionId}',
+  'POST /api/v2/organizations/{orgId}/sso_connections/{connectionId}/test',
   'GET /api/v2/organizations/{orgId}/sso_domains',
   'POST /api/v2/organizations/{orgId}/sso_domains',
   'POST /api/v2/organizations/{orgId}/sso_domains/{domainId}/verify',
