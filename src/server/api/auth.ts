@@ -15,9 +15,9 @@ import type { Db } from '../db/index.js';
 import type { AffiliationRole } from '../db/types.js';
 import { roleInOrganization, sessionOrganization } from '../domain/admins.js';
 import { AccessTokenError } from '../idp/accessTokens.js';
-import { authenticateApiClient, clientBearerToken, type ApiClientPrincipal } from './clientAuth.js';
+import { authenticateApiClient, clientBearerToken, CLIENT_ERRORS, scopeOfRoute, type ApiClientPrincipal } from './clientAuth.js';
 import { ApiError } from './errors.js';
-import { documentAnswers, SECURITY } from './openapi.js';
+import { adminOrClient, documentAnswers, SECURITY } from './openapi.js';
 import { AUTHENTICATION_ERRORS, isId } from './schemas.js';
 
 export const AUTH_TOKEN_HEADER = 'x-v2-admin-auth-token';
@@ -60,7 +60,12 @@ const TOKEN_ENDED = "token ended (logout, password change or reset, or a role ch
 /** Adds the token check to every route of the calling plugin (scope), and says so in the API document. */
 export function useAuthentication(app: FastifyInstance): void {
   app.decorateRequest('admin', null);
-  app.addHook('onRoute', documentAnswers(AUTHENTICATION_ERRORS, SECURITY.admin));
+  app.addHook('onRoute', (route) => {
+    // a route open to API clients (api/clientAuth.ts ROUTE_SCOPES) says its scope and the clients' refusals (issue 46)
+    const scope = [route.method].flat().map((method) => scopeOfRoute(method, route.url)).find(Boolean);
+    if (!scope) return documentAnswers(AUTHENTICATION_ERRORS, SECURITY.admin)(route);
+    documentAnswers({ ...AUTHENTICATION_ERRORS, ...CLIENT_ERRORS }, adminOrClient(scope))(route);
+  });
   app.addHook('onRequest', async (request, reply) => {
     const header = request.headers[AUTH_TOKEN_HEADER];
     // an organisation's API client (issue 46): Authorization: Bearer, and no admin token

@@ -44,8 +44,13 @@ export const ROUTE_SCOPES: ReadonlyMap<string, ApiClientScope> = new Map<string,
   ['GET /api/v2/organizations/:orgId/audit_events/csv', 'audit:read'],
 ]);
 
+/** What an API client may be answered besides the admins' refusals (documented on the routes open to clients). */
+export const CLIENT_ERRORS = { 403: [API_ERROR.insufficientScope], 429: [API_ERROR.tooManyRequests] } as const;
+
 /** The scope a route needs of an API client, or undefined: not open to clients. */
-export const scopeOfRoute = (method: string, url: string | undefined): ApiClientScope | undefined => ROUTE_SCOPES.get(`${method} ${url ?? ''}`);
+export const scopeOfRoute = (method: string, url: string | undefined): ApiClientScope | undefined =>
+  // Fastify's HEAD route of a GET shares its schema and answers as it
+  ROUTE_SCOPES.get(`${method === 'HEAD' ? 'GET' : method} ${url ?? ''}`);
 
 /** The API client a call was made with. */
 export interface ApiClientPrincipal {

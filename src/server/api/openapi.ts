@@ -9,6 +9,7 @@
  * - every operation lists the errors it answers, with their codes as an enum; the answers every route shares are
  *   added by `documentAnswers` rather than repeated in each route.
  */
+import { API_CLIENT_SCOPE_DESCRIPTIONS, type ApiClientScope } from '../../common/apiScopes.js';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import { STATUS_CODES } from 'node:http';
@@ -69,6 +70,9 @@ export const SECURITY = {
   partner: [{ partnerAuth: [] }],
 } as const;
 
+/** A route open to the organisation's API clients (issue 46): an admin's token, or a client's token with the route's scope. */
+export const adminOrClient = (scope: ApiClientScope) => [...SECURITY.admin, { apiClient: [scope] }];
+
 const SECURITY_SCHEMES = {
   adminAuth: {
     type: 'apiKey',
@@ -92,6 +96,12 @@ const SECURITY_SCHEMES = {
     type: 'http',
     scheme: 'basic',
     description: "A partner product's code and shared secret (README 'Single-sign-on gateway')",
+  },
+  apiClient: {
+    type: 'oauth2',
+    description:
+      "An organisation's own API client (issue 46; a manager makes it on the 'API access' page): `Authorization: Bearer {access token}` from POST /oidc/token with grant_type=client_credentials and the client's id and secret (HTTP Basic, client_secret_basic), a 15-minute JWT (RFC 9068). Each operation names the scope it needs; the organisation is the client's own. Outside its scopes 403 insufficient_scope; each client's calls are limited (RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset; 429 with Retry-After).",
+    flows: { clientCredentials: { tokenUrl: '/oidc/token', scopes: API_CLIENT_SCOPE_DESCRIPTIONS } },
   },
 } as const;
 

@@ -5,8 +5,10 @@ import SwaggerParser from '@apidevtools/swagger-parser';
 import { expect } from 'chai';
 import openapiTS, { astToString } from 'openapi-typescript';
 import ts from 'typescript';
+import { API_CLIENT_SCOPES } from '../../../src/common/apiScopes.js';
 import { API_ERROR, FIELD_ERROR } from '../../../src/common/errorCodes.js';
 import { loadFormSchemas } from '../../../src/configuration/load.js';
+import { ROUTE_SCOPES } from '../../../src/server/api/clientAuth.js';
 import { formComponentId, TAG } from '../../../src/server/api/openapi.js';
 import { useTestApp } from '../support/testApp.js';
 
@@ -89,6 +91,11 @@ const SIGNED_IN = [
   'POST /api/v2/organizations/{orgId}/sso_domains/{domainId}/verify',
   'PATCH /api/v2/organizations/{orgId}/sso_domains/{domainId}',
   'DELETE /api/v2/organizations/{orgId}/sso_domains/{domainId}',
+  'GET /api/v2/organizations/{orgId}/api_clients',
+  'POST /api/v2/organizations/{orgId}/api_clients',
+  'PATCH /api/v2/organizations/{orgId}/api_clients/{clientId}',
+  'DELETE /api/v2/organizations/{orgId}/api_clients/{clientId}',
+  'POST /api/v2/organizations/{orgId}/api_clients/{clientId}/rotate_secret',
   'GET /api/v2/services',
   'GET /api/v2/services/{id}',
   'GET /api/v2/service_groups',
@@ -178,6 +185,20 @@ describe('The OpenAPI document (/api/docs/json)', () => {
     for (const name of ['POST /api/v2/registration_requests', 'PUT /api/v2/admins/{adminId}', 'GET /api/v2/services', 'GET /api/v1/notices']) {
       const { operation } = operations(document).find((candidate) => candidate.name === name)!;
       expect(operation.responses[422]?.content?.['application/json']?.schema, name).to.deep.equal({ $ref: '#/components/schemas/FieldErrors' });
+    }
+  });
+
+  // issue 46: the organisation's API clients, OAuth 2.0 client credentials; an operation open to them names its scope
+  it('has the API clients\' client-credentials scheme with the one scope list, and each operation open to clients its scope (api/clientAuth.ts ROUTE_SCOPES)', () => {
+    const scheme = document.components.securitySchemes.apiClient as unknown as { type: string; flows: { clientCredentials: { tokenUrl: string; scopes: Record<string, string> } } };
+    expect(scheme.type).to.equal('oauth2');
+    expect(scheme.flows.clientCredentials.tokenUrl).to.equal('/oidc/token');
+    expect(Object.keys(scheme.flows.clientCredentials.scopes)).to.deep.equal([...API_CLIENT_SCOPES]);
+    const declared = Object.fromEntries([...ROUTE_SCOPES].map(([route, scope]) => [route.replace(/:(\w+)/g, '{$1}'), scope]));
+    for (const { name, operation } of operations(document)) {
+      const client = operation.security?.find((requirement) => 'apiClient' in requirement) as Record<string, string[]> | undefined;
+      expect(client?.apiClient, name).to.deep.equal(declared[name] ? [declared[name]] : undefined);
+      if (declared[name]) expect(errorCodes(operation, 403), name).to.include(API_ERROR.insufficientScope);
     }
   });
 
