@@ -16,6 +16,8 @@ import { IDEMPOTENCY_SECONDS } from './idempotency.js';
 export const RETENTION_LOCK_KEY = 724_003;
 /** A sent reminder is kept this long after its deadline (issue 30): past it, no run would remind of that deadline. */
 const DEADLINE_REMINDER_SECONDS = 30 * 86400;
+/** A webhook event and its deliveries are kept this long (issue 46): the Webhooks page lists them, and Resend sends them again. */
+const WEBHOOK_EVENT_SECONDS = 30 * 86400;
 export const RETENTION_BATCH = 1000;
 /** Provider payloads (sessions, codes, tokens…) are deleted an hour after their own expiry (the adapter never returns them). */
 const IDP_PAYLOAD_GRACE_SECONDS = 3600;
@@ -78,6 +80,9 @@ export function retentionRules(settings: RetentionSettings): RetentionRule[] {
     // a reminder is needed only while its deadline could come round again (the same application and date)
     { table: 'deadline_reminders', where: (now) => sql`change_deadline < ${ago(now, DEADLINE_REMINDER_SECONDS)}::date` },
     { table: 'idempotency_records', where: (now) => sql`created_at < ${ago(now, IDEMPOTENCY_SECONDS)}` },
+    // a webhook event (issue 46) and its deliveries: their retries end within 28 hours; kept a month to be listed and resent
+    { table: 'webhook_events', where: (now) => sql`created_at < ${ago(now, WEBHOOK_EVENT_SECONDS)}` },
+    { table: 'webhook_confirmations', where: (now) => sql`change_deadline < ${ago(now, DEADLINE_REMINDER_SECONDS)}::date` },
     // the audit trail is append-only: only this clean-up deletes from it
     { table: 'audit_events', where: (now) => sql`occurred_at < ${ago(now, retention.auditSeconds)}`, allowedBy: AUDIT_RETENTION_SETTING },
   ];

@@ -395,6 +395,23 @@ describe('Webhooks (issue 46 item 5)', function () {
     });
   });
 
+  describe('retention', () => {
+    it('deletes the events (and their deliveries) written more than 30 days ago, keeps later ones', async () => {
+      const { webhook_endpoint: endpoint } = await createEndpoint(['corporate_subscription.created']);
+      for (const days of [31, 29]) {
+        await call(ctx, 'POST', `1/webhook_endpoints/${endpoint.id}/test_events`, as.manager);
+        const sent = ctx.db.selectFrom('webhookDeliveries').select('eventId').where('endpointId', '=', endpoint.id);
+        await ctx.db.updateTable('webhookEvents').set({ createdAt: new Date(Date.now() - days * 86_400_000) } as never).where('id', 'in', sent).where('createdAt', '>', new Date(Date.now() - 86_400_000)).execute();
+      }
+      await ctx.db.deleteFrom('mailQueue').execute();
+      const result = await ctx.app.runRetention();
+      expect(result.ran && result.deleted.webhook_events).to.equal(1);
+      const left = await ctx.db.selectFrom('webhookDeliveries').select('id').where('endpointId', '=', endpoint.id).execute();
+      expect(left).to.have.length(1);
+      await call(ctx, 'DELETE', `1/webhook_endpoints/${endpoint.id}`, as.manager);
+    });
+  });
+
   describe('a crash loses no delivery', () => {
     it('a delivery queued by an instance closed without draining is sent by the next instance on the same database', async () => {
       const database = await createTestDatabase();
