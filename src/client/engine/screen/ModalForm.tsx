@@ -1,12 +1,14 @@
 /**
  * The form of an action shown in its dialog (ActionDefinition.form, SPEC 2.12): the engine's form renderer with the
  * draft in the forms slice; its submit makes the action's call and outcomes run (forms/formSaga.ts), which close the
- * dialog on success. A chunk of its own: RJSF loads only when such a dialog opens.
+ * dialog on success. A chunk of its own: RJSF loads only when such a dialog opens. Its uiSchema's `ui:bind` is bound
+ * to the screen context as a form screen's is (e.g. a select's choices read from the screen's data).
  */
 import { useEffect, useMemo, type ReactElement } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useDispatch, useSelector } from 'react-redux';
 import type { UiSchema } from '@rjsf/utils';
+import { bindUiSchema } from '../forms/bindings.js';
 import { useFormModule } from '../forms/formModule.js';
 import { formChanged, formReset, formSubmitted, selectForm, type FormsRootState } from '../forms/formState.js';
 import { initialDataOf } from '../forms/pathParams.js';
@@ -29,12 +31,13 @@ export default function ModalForm({ form, onCancel }: { form: NonNullable<OpenDi
   useEffect(() => () => void dispatch(formReset({ formId })), [dispatch, formId]);
 
   const draft = Object.keys(entry.data).length > 0 ? entry.data : initialData;
+  const uiSchema = useMemo(() => bindUiSchema(modal.uiSchema as UiSchema | undefined, { ...context, form: draft }, t), [modal.uiSchema, context, draft, t]);
   return (
     <>
       {entry.conflict && <ConflictPanel formId={formId} conflict={entry.conflict} data={draft} schema={module?.schema} submitting={entry.status === 'submitting'} />}
       <SchemaForm
         schemaName={modal.schema}
-        uiSchema={modal.uiSchema as UiSchema | undefined}
+        uiSchema={uiSchema}
         formData={draft}
         initialData={initialData}
         submitting={entry.status === 'submitting'}

@@ -148,6 +148,10 @@ describe('screens: Single sign-on (issue 45)', () => {
     expect((within(dialog).getByLabelText(/^Attribute for the e-mail address/) as HTMLInputElement).value).to.equal('email');
     const trust = within(dialog).getByLabelText(/^Trust the identity provider's multi-factor sign-in/) as HTMLInputElement;
     expect([trust.type, trust.checked]).to.deep.equal(['checkbox', false]);
+    // just-in-time members: a check box, off by default; IdP-initiated sign-in is SAML's only
+    const jit = within(dialog).getByLabelText(/^Create members at their first sign-in/) as HTMLInputElement;
+    expect([jit.type, jit.checked]).to.deep.equal(['checkbox', false]);
+    expect(within(dialog).queryByLabelText(/^Accept sign-ins started at the identity provider/)).to.equal(null);
     await type(dialog, /^Name/, 'Entra ID');
     await type(dialog, /^Issuer URL/, 'https://login.example.com/tenant/v2.0');
     await type(dialog, /^Client ID/, 'portal');
@@ -164,6 +168,7 @@ describe('screens: Single sign-on (issue 45)', () => {
       client_secret: 's3cret',
       attribute_mapping: { email: 'email', family_name: 'family_name', given_name: 'given_name' },
       trust_idp_mfa: true,
+      jit_provisioning: false,
     });
     expect(flashes(store).map((message) => message.messageKey)).to.deep.equal(['sso.connection.added']);
     await view.findByText('Redirect URI: https://portal.example.com/oidc/federation/callback');
@@ -183,6 +188,10 @@ describe('screens: Single sign-on (issue 45)', () => {
     await within(dialog).findByLabelText(/^Name/);
     expect(within(dialog).getByLabelText(/^IdP metadata \(XML\)/).tagName).to.equal('TEXTAREA');
     expect((within(dialog).getByLabelText(/^Attribute for the e-mail address/) as HTMLInputElement).value).to.equal('nameID');
+    for (const option of [/^Create members at their first sign-in/, /^Accept sign-ins started at the identity provider/]) {
+      const box = within(dialog).getByLabelText(option) as HTMLInputElement;
+      expect([box.type, box.checked]).to.deep.equal(['checkbox', false]);
+    }
     await type(dialog, /^Name/, 'Okta');
     await type(dialog, /^IdP metadata \(XML\)/, '<EntityDescriptor/>');
     await type(dialog, /^IdP metadata URL/, 'https://10.0.0.1/metadata');
@@ -263,6 +272,7 @@ describe('screens: Single sign-on (issue 45)', () => {
       client_id: 'portal',
       attribute_mapping: { email: 'email', family_name: 'family_name', given_name: 'given_name' },
       trust_idp_mfa: false,
+      jit_provisioning: false,
     });
     expect((patch.headers as Record<string, string>)['if-match']).to.equal('"c1"');
     expect(flashes(store).map((message) => message.messageKey)).to.deep.equal(['sso.connection.saved']);
@@ -308,6 +318,39 @@ describe('screens: Single sign-on (issue 45)', () => {
     within(verified!).getByText('Not required');
     within(verified!).getByRole('button', { name: 'Require single sign-on for addresses at corp.example.com' });
     expect(within(verified!).queryByRole('button', { name: 'Verify corp.example.com' })).to.equal(null);
+  });
+
+  it("a domain's connection: 'Change' offers the organisation's connections after the default; Save sends connection_id (null: the default) on the version shown", async () => {
+    let answer = 0;
+    const { view, calls, store } = await renderScreen('sso', {
+      signedIn: MANAGER,
+      routes: {
+        [CONNECTIONS]: () => jsonResponse(200, { sso_connections: [wireConnection(), SAML] }),
+        [DOMAINS]: () => jsonResponse(200, { sso_domains: [VERIFIED] }),
+        [`PATCH /api/v2/organizations/1/sso_domains/${VERIFIED_ID}`]: () => jsonResponse(200, { sso_domain: (answer += 1) === 1 ? { ...VERIFIED, connection_id: OIDC_ID } : VERIFIED }),
+      },
+    });
+    fireEvent.click(await view.findByRole('button', { name: 'Change the connection of corp.example.com' }));
+    const dialog = await view.findByRole('dialog', { name: 'The connection this domain signs in through' });
+    const select = (await within(dialog).findByLabelText(/^Connection/)) as HTMLSelectElement;
+    expect(Array.from(select.options).map((option) => option.textContent)).to.deep.equal(["The organization's only active connection (default)", 'Entra ID', 'Okta']);
+    expect(select.selectedOptions[0]!.textContent).to.equal('Okta');
+    fireEvent.change(select, { target: { value: '1' } });
+    await settle();
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(view.queryByRole('dialog')).to.equal(null));
+    const patch = calls('PATCH', `/api/v2/organizations/1/sso_domains/${VERIFIED_ID}`)[0]!.args[1]!;
+    expect(bodyOf(patch)).to.deep.equal({ connection_id: OIDC_ID });
+    expect((patch.headers as Record<string, string>)['if-match']).to.equal('"d2"');
+    expect(await flashText(store)).to.deep.equal(['The connection of corp.example.com has been saved.']);
+    // the default: null
+    fireEvent.click(await view.findByRole('button', { name: 'Change the connection of corp.example.com' }));
+    const again = await view.findByRole('dialog', { name: 'The connection this domain signs in through' });
+    fireEvent.change(await within(again).findByLabelText(/^Connection/), { target: { value: '0' } });
+    await settle();
+    fireEvent.click(within(again).getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(calls('PATCH', `/api/v2/organizations/1/sso_domains/${VERIFIED_ID}`)).to.have.length(2));
+    expect(bodyOf(calls('PATCH', `/api/v2/organizations/1/sso_domains/${VERIFIED_ID}`)[1]!.args[1])).to.deep.equal({ connection_id: null });
   });
 
   it("Add a domain: the form checks the domain's shape, the server's refusal (free mail) stays on the field, and an added one is listed", async () => {
