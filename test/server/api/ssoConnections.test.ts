@@ -127,6 +127,18 @@ describe('Single-sign-on connections and domains API (issue 45)', function () {
       expect(fieldErrors(await call('PATCH', `1/sso_connections/${saml.id}`, as.manager, mixed))).to.deep.equal(['issuer invalid']);
     });
 
+    it('takes just-in-time members on either protocol and IdP-initiated sign-in on SAML only, when created and changed', async () => {
+      const saml = await created(await call('POST', '1/sso_connections', as.manager, { ...SAML, jit_provisioning: true, idp_initiated: true }), 'sso_connection');
+      expect(saml).to.include({ jit_provisioning: true, idp_initiated: true });
+      const oidc = await created(await call('POST', '1/sso_connections', as.manager, { ...OIDC, jit_provisioning: true }), 'sso_connection');
+      expect(oidc).to.include({ jit_provisioning: true, idp_initiated: false });
+      expect(fieldErrors(await call('POST', '1/sso_connections', as.manager, { ...OIDC, idp_initiated: true }))).to.deep.equal(['idp_initiated invalid']);
+      const changed = await call('PATCH', `1/sso_connections/${saml.id}`, as.manager, { jit_provisioning: false, idp_initiated: false });
+      expect(changed.statusCode, changed.body).to.equal(200);
+      expect(changed.json().sso_connection).to.include({ jit_provisioning: false, idp_initiated: false });
+      expect(fieldErrors(await call('PATCH', `1/sso_connections/${oidc.id}`, as.manager, { idp_initiated: true }))).to.deep.equal(['idp_initiated invalid']);
+    });
+
     it('turns a draft on only once complete (the missing settings answered as blank), then pauses it', async () => {
       const draft = await created(await call('POST', '1/sso_connections', as.manager, { protocol: 'oidc', name: 'Okta' }), 'sso_connection');
       expect(draft).to.include({ client_secret_set: false, issuer: null });
