@@ -26,7 +26,8 @@ interface ListAnswer {
  * removals are kept), `nextCursor` and `hasMore` are added. Only the list itself stays required: a page of the list
  * carries its own paging fields, a sync page these.
  */
-export function withSyncProperties(answer: ListAnswer, listKey: string, removal?: JSONSchema): JSONSchema {
+export function withSyncProperties(listAnswer: object, listKey: string, removal?: JSONSchema): JSONSchema {
+  const answer = listAnswer as ListAnswer;
   const list = answer.properties[listKey] as { items: { properties: Record<string, JSONSchema> } };
   // the audit trail's page cursor is null on its last page; a sync's never is
   const nextCursorType = answer.properties.nextCursor ? ['string', 'null'] : 'string';

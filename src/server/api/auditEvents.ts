@@ -2,6 +2,8 @@
  * The organisation's audit trail (issue 21), a manager's calls:
  *
  *   GET organizations/{orgId}/audit_events      ?from&to&days&admin_id&action&target_type&target_id&cursor&limit → {audit_events, next_cursor}
+ *   GET organizations/{orgId}/audit_events      ?updated_since|cursor&limit → {audit_events, next_cursor, has_more}: the entries
+ *                                               written since, oldest first (incremental sync, api/sync.ts)
  *   GET organizations/{orgId}/audit_events/csv  the same filters → the list as CSV (UTF-8 with BOM, CRLF), streamed;
  *                                               429 while the admin's previous export is being sent (api/csvExports.ts)
  *
@@ -14,12 +16,15 @@ import { auditEventsAnswerSchema, type AuditEventsAnswer } from '../../common/ap
 import { AUDIT_ACTIONS, AUDIT_TARGET_TYPES } from '../../common/auditActions.js';
 import { API_ERROR } from '../../common/errorCodes.js';
 import { addDays, tokyoToday } from '../../common/subscriptionRules.js';
-import { auditEventsCsv, decodeCursor, listAuditEvents, type AuditFilter } from '../domain/audit.js';
+import { auditEventChanges, auditEventsCsv, decodeCursor, listAuditEvents, type AuditFilter } from '../domain/audit.js';
+import { isSyncCursor } from '../domain/sync.js';
 import { requireManager, signedIn, useAuthentication } from './auth.js';
 import { CSV_EXPORT_ERRORS, sendCsvExport } from './csvExports.js';
 import { ApiError } from './errors.js';
 import { TAG } from './openapi.js';
 import { errorAnswers, organizationParams, wire, type OrganizationParams } from './schemas.js';
+import { refuseInSync, syncAnswer, syncQueryProperties, syncStartOf, type SyncAnswer } from './sync.js';
+import { withSyncProperties } from '../../common/api/syncAnswers.js';
 
 export const AUDIT_PAGE_MAX = 100;
 const AUDIT_PAGE_DEFAULT = 50;
@@ -41,7 +46,8 @@ const pageQuery = {
   additionalProperties: false,
   properties: {
     ...filterProperties,
-    cursor: { type: 'string', maxLength: 200, description: "The previous page's next_cursor" },
+    cursor: { type: 'string', maxLength: 200, description: "The previous page's next_cursor (a page's, or a sync's: then the entries written since, oldest first)" },
+    updated_since: syncQueryProperties.updated_since,
     limit: { type: 'integer', minimum: 1, maximum: AUDIT_PAGE_MAX, default: AUDIT_PAGE_DEFAULT },
   },
 } as const;
@@ -69,19 +75,28 @@ export const auditEventsRoutes: FastifyPluginAsync = async (app) => {
   useAuthentication(app);
   const tags = [TAG.auditTrail];
 
-  app.get<{ Params: OrganizationParams; Querystring: PageQuery; Reply: AuditEventsAnswer }>(
+  app.get<{ Params: OrganizationParams; Querystring: PageQuery; Reply: AuditEventsAnswer | SyncAnswer }>(
     '/organizations/:orgId/audit_events',
     {
       schema: {
         tags,
-        summary: "The organisation's audit trail, newest first, a page at a time (a manager): who did what, when, with each change's before and after",
+        summary:
+          "The organisation's audit trail, newest first, a page at a time (a manager): who did what, when, with each change's before and after; with updated_since or a sync's cursor, the entries written since, oldest first (no filter then)",
         params: organizationParams,
         querystring: pageQuery,
-        response: { 200: wire(auditEventsAnswerSchema), ...errorAnswers({ 400: [API_ERROR.badRequest], 403: [API_ERROR.forbidden] }) },
+        response: { 200: wire(withSyncProperties(auditEventsAnswerSchema, 'auditEvents')), ...errorAnswers({ 400: [API_ERROR.badRequest], 403: [API_ERROR.forbidden] }) },
       },
     },
     async (request) => {
       const organizationId = await requireManagerOf(request);
+      const { query } = request;
+      if (query.updated_since !== undefined || (query.cursor !== undefined && isSyncCursor(query.cursor))) {
+        const start = syncStartOf(query, 'auditEvents', app.publicIds.auditEvent)!;
+        const { from, to, days, admin_id, action, target_type, target_id } = query;
+        refuseInSync(Object.fromEntries(Object.entries({ from, to, days, admin_id, action, target_type, target_id }).map(([field, value]) => [field, value || undefined])));
+        const page = await auditEventChanges(app.db, organizationId, { ...start, limit: query.limit ?? AUDIT_PAGE_DEFAULT }, app.publicIds);
+        return syncAnswer('auditEvents', 'auditEvents', page, { ids: app.publicIds.auditEvent });
+      }
       const cursor = request.query.cursor ? decodeCursor(request.query.cursor, app.publicIds) : undefined;
       if (request.query.cursor && !cursor) throw new ApiError(400, API_ERROR.badRequest);
       return listAuditEvents(app.db, organizationId, filterOf(request.query), { cursor, limit: request.query.limit ?? AUDIT_PAGE_DEFAULT }, app.publicIds);

@@ -3,6 +3,8 @@
  * and Billing contact, 2.12): five calls each, the billing ones reading billingContacts / billingContact.
  *
  *   GET    organizations/{orgId}/contacts          → {contacts}
+ *   GET    organizations/{orgId}/contacts?updated_since=|cursor=&per_page=
+ *                                                  → {contacts, deleted, nextCursor, hasMore}: what changed (api/sync.ts)
  *   GET    organizations/{orgId}/contacts/{id}     → {contact}
  *   POST   organizations/{orgId}/contacts          the contact's fields → 201 {contact} (its id is used)
  *   PATCH  organizations/{orgId}/contacts/{id}     the contact's fields → {contact}
@@ -30,6 +32,7 @@ import type { Db } from '../db/index.js';
 import {
   BILLING_CONTACTS,
   CONTACTS,
+  contactChanges,
   createContact,
   deleteContact,
   findContact,
@@ -47,6 +50,8 @@ import { ApiError } from './errors.js';
 import { conditionalWrite, etagHeader, preconditionFailed, preconditionOf, sendEtag } from './preconditions.js';
 import { TAG } from './openapi.js';
 import { errorAnswers, organizationParams, organizationRecordParams, wire, type OrganizationParams, type OrganizationRecordParams } from './schemas.js';
+import { refuseInSync, SYNC_PAGE_DEFAULT, syncAnswer, syncQueryProperties, syncRead, syncStartOf, type SyncQuery } from './sync.js';
+import { publicRemovalSchema, withSyncProperties } from '../../common/api/syncAnswers.js';
 import { formBody } from './validation.js';
 
 /** One kind of contact: its path, form, answer keys and table. */
@@ -89,6 +94,20 @@ const BILLING_CONTACT_KIND: ContactKind<BillingContactFields, BillingContact> = 
 };
 
 const ACCESS_ERRORS = { 403: [API_ERROR.forbidden] } as const;
+
+/** The most records a sync page of contacts holds. */
+const SYNC_PAGE_MAX = 1000;
+
+/** The list's query: nothing but the sync mode's (the list itself is every record, oldest first). */
+const listQuery = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    ...syncQueryProperties,
+    per_page: { type: 'integer', minimum: 1, maximum: SYNC_PAGE_MAX, description: `with updated_since or cursor: changes a page (default ${SYNC_PAGE_DEFAULT})` },
+  },
+} as const;
+type ListQuery = SyncQuery & { per_page?: number };
 const RECORD_ERRORS = { 403: [API_ERROR.forbidden], 404: [API_ERROR.notFound] } as const;
 
 function registerKind<Fields, Record extends { id: number }>(app: FastifyInstance, db: Db, kind: ContactKind<Fields, Record>, ifMatchRequired: boolean): void {
@@ -106,18 +125,25 @@ function registerKind<Fields, Record extends { id: number }>(app: FastifyInstanc
     return id;
   };
 
-  app.get<{ Params: OrganizationParams }>(
+  app.get<{ Params: OrganizationParams; Querystring: ListQuery }>(
     collection,
     {
       schema: {
         tags,
-        summary: `The organisation's ${kind.noun}s, oldest first (a manager)`,
+        summary: `The organisation's ${kind.noun}s, oldest first (a manager); with updated_since or cursor, what changed and what was removed since, oldest change first`,
         params: organizationParams,
-        response: { 200: wire(kind.listAnswer), ...errorAnswers(ACCESS_ERRORS) },
+        querystring: listQuery,
+        response: { 200: wire(withSyncProperties(kind.listAnswer, kind.listKey, publicRemovalSchema)), ...errorAnswers(ACCESS_ERRORS) },
       },
     },
     async (request) => {
       await requireManager(db, signedIn(request), request.params.orgId);
+      const start = syncStartOf(request.query, kind.table.name, ids);
+      if (start) {
+        const page = await syncRead(contactChanges(db, kind.table, request.params.orgId, { ...start, limit: request.query.per_page ?? SYNC_PAGE_DEFAULT }));
+        return syncAnswer(kind.listKey, kind.table.name, page, { ids, show: shown, removal: ({ id, deletedAt }) => ({ id: ids.toPublic(id), deletedAt }) });
+      }
+      refuseInSync({ per_page: request.query.per_page });
       return { [kind.listKey]: (await listContacts(db, kind.table, request.params.orgId)).map(shown) };
     },
   );

@@ -3,6 +3,9 @@
  *
  *   GET    organizations/{orgId}/corporate_subscriptions?service_group_id=&order_by=-starts_on|starts_on&per_page=&page=
  *                                                           → {corporateSubscriptions, nextPage}
+ *   GET    organizations/{orgId}/corporate_subscriptions?updated_since=|cursor=&per_page=
+ *                                                           → {corporateSubscriptions, deleted, nextCursor, hasMore}: what
+ *                                                             changed and what was cancelled (api/sync.ts)
  *   GET    organizations/{orgId}/corporate_subscriptions/{requestCode}          → {corporateSubscription}
  *   POST   organizations/{orgId}/corporate_subscriptions?dryrun=               the form → 201 (dry run 200)
  *                                                           {corporateSubscription, warnings}
@@ -37,6 +40,7 @@ import {
   findSubscription,
   listSubscriptions,
   storedContactIds,
+  subscriptionChanges,
   updateConfirmedSubscription,
   updateSubscription,
   type SubscriptionForm,
@@ -53,6 +57,8 @@ import { changedMeanwhileAs412, conditionalWrite, etagHeader, preconditionOf, se
 import { applicationCalendar } from '../domain/calendarEntries.js';
 import { TAG } from './openapi.js';
 import { errorAnswers, isId, organizationParams, wire } from './schemas.js';
+import { refuseInSync, syncAnswer, syncQueryProperties, syncRead, syncStartOf, type SyncQuery } from './sync.js';
+import { subscriptionRemovalSchema, withSyncProperties } from '../../common/api/syncAnswers.js';
 import { FormValidationError, formBody } from './validation.js';
 
 const orgId = organizationParams.properties.orgId;
@@ -77,6 +83,7 @@ const listQuery = {
     per_page: { type: 'integer', minimum: 1, maximum: MAX_PER_PAGE, default: MAX_PER_PAGE, description: 'applications a page (the browser sends 999)' },
     page: { type: 'integer', minimum: 1, maximum: 100000, default: 1, description: 'the page, from 1; the answer names the next one (next_page)' },
     lang,
+    ...syncQueryProperties,
   },
 } as const;
 const writeQuery = { type: 'object', properties: { dryrun, lang } } as const;
@@ -84,7 +91,7 @@ const langQuery = { type: 'object', properties: { lang } } as const;
 
 type OrgParams = { orgId: number };
 type CodeParams = OrgParams & { requestCode: string };
-type ListQuery = { service_group_id?: number; order_by?: SubscriptionOrder; per_page: number; page: number; lang?: Language };
+type ListQuery = SyncQuery & { service_group_id?: number; order_by?: SubscriptionOrder; per_page: number; page: number; lang?: Language };
 type WriteQuery = { dryrun?: boolean; lang?: Language };
 
 const ACCESS_ERRORS = { 403: [API_ERROR.forbidden] } as const;
@@ -173,15 +180,26 @@ function registerReads(app: FastifyInstance, tags: string[]): void {
     {
       schema: {
         tags,
-        summary: "The organisation's applications, newest start first by default (a manager)",
+        summary:
+          "The organisation's applications, newest start first by default (a manager); with updated_since or cursor, what changed and what was cancelled since, oldest change first, per_page at a time (order_by is then not used)",
         params: organizationParams,
         querystring: listQuery,
-        response: { 200: wire(subscriptionsAnswerSchema), ...errorAnswers(ACCESS_ERRORS) },
+        response: { 200: wire(withSyncProperties(subscriptionsAnswerSchema, 'corporateSubscriptions', subscriptionRemovalSchema)), ...errorAnswers(ACCESS_ERRORS) },
       },
     },
     async (request) => {
       const reader = await subscriptionReader(app, request);
       const { service_group_id: serviceGroupId, order_by: order, per_page: perPage, page } = request.query;
+      const start = syncStartOf(request.query, 'corporateSubscriptions', app.publicIds.subscription);
+      if (start) {
+        refuseInSync({ service_group_id: serviceGroupId, page: page === 1 ? undefined : page });
+        const changes = await syncRead(subscriptionChanges(app.db, reader, { ...start, limit: perPage }));
+        return syncAnswer('corporateSubscriptions', 'corporateSubscriptions', changes, {
+          ids: app.publicIds.subscription,
+          show: (subscription) => publicSubscription(app.publicIds, subscription),
+          removal: ({ id, key, deletedAt }) => ({ id: app.publicIds.subscription.toPublic(id), requestCode: key, deletedAt }),
+        });
+      }
       const { subscriptions, nextPage } = await listSubscriptions(app.db, reader, { serviceGroupId, order, perPage, page });
       return { corporateSubscriptions: subscriptions.map((subscription) => publicSubscription(app.publicIds, subscription)), nextPage };
     },

@@ -67,15 +67,22 @@ export async function syncRead<T>(read: Promise<T>): Promise<T> {
   }
 }
 
-/** The answer of a sync page (before the wire's snake_case): the items as the list shows them, each with its time. */
+/** A sync page's answer: `{<list>: [...], deleted?: [...], nextCursor, hasMore}`. */
+export type SyncAnswer = Record<string, unknown>;
+
+/**
+ * The answer of a sync page (before the wire's snake_case): the items as the list shows them (`show`: with public ids),
+ * each with its time; the removals as `removal` shows them (lists that keep them); the cursor, its ids through `ids`.
+ */
 export function syncAnswer<Item extends object>(
   listKey: string,
   list: SyncList,
   page: SyncPage<Item>,
-  options: { ids?: IdCodec; removal?: (removal: Removal) => object } = {},
-): Record<string, unknown> {
+  options: { ids?: IdCodec; show?: (item: Item) => object; removal?: (removal: Removal) => object } = {},
+): SyncAnswer {
+  const show = options.show ?? ((item: Item) => item);
   return {
-    [listKey]: page.items.map(({ item, updatedAt }) => ({ ...item, updatedAt })),
+    [listKey]: page.items.map(({ item, updatedAt }) => ({ ...show(item), updatedAt })),
     ...(options.removal && { deleted: page.deleted.map(options.removal) }),
     nextCursor: encodeSyncCursor(list, page.next, options.ids),
     hasMore: page.hasMore,

@@ -11,6 +11,7 @@ import { sql, type RawBuilder } from 'kysely';
 import type { RetentionConfig } from '../config.js';
 import type { Db } from '../db/index.js';
 import { IDEMPOTENCY_SECONDS } from './idempotency.js';
+import { SYNC_TOMBSTONE_SECONDS } from './sync.js';
 
 /** Arbitrary constant key of the advisory lock held during a clean-up run (724_001 seeding, 724_002 idp keys). */
 export const RETENTION_LOCK_KEY = 724_003;
@@ -83,6 +84,8 @@ export function retentionRules(settings: RetentionSettings): RetentionRule[] {
     // a webhook event (issue 46) and its deliveries: their retries end within 28 hours; kept a month to be listed and resent
     { table: 'webhook_events', where: (now) => sql`created_at < ${ago(now, WEBHOOK_EVENT_SECONDS)}` },
     { table: 'webhook_confirmations', where: (now) => sql`change_deadline < ${ago(now, DEADLINE_REMINDER_SECONDS)}::date` },
+    // a sync's removals (issue 46): a cursor issued longer ago is refused anyway (domain/sync.ts)
+    { table: 'sync_tombstones', where: (now) => sql`deleted_at < ${ago(now, SYNC_TOMBSTONE_SECONDS)}` },
     // the audit trail is append-only: only this clean-up deletes from it
     { table: 'audit_events', where: (now) => sql`occurred_at < ${ago(now, retention.auditSeconds)}`, allowedBy: AUDIT_RETENTION_SETTING },
   ];

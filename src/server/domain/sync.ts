@@ -168,20 +168,31 @@ interface ChangedKey {
   recordKey: string;
 }
 
-/** The next `limit` + 1 changes after the position and before the bound: the list's and its tombstones', merged in order. */
-async function changedKeys(trx: Db, list: SyncTable, organizationId: number, position: SyncPosition, bound: string, limit: number): Promise<ChangedKey[]> {
+/**
+ * The next `limit` + 1 changes after the position and before the bound: the list's and its tombstones', each a range of
+ * its index in its order, merged (their plans: test/server/db/migrations/syncTables.test.ts).
+ */
+export function changedKeysQuery(listName: SyncList, organizationId: number, position: SyncPosition, bound: string, limit: number) {
+  const list: SyncTable = SYNC_LISTS[listName];
   const time = sql.ref(list.time);
   const after = sql`(${position.time}::timestamptz, ${position.id}::${sql.raw(list.idType)})`;
-  const live = sql`(select false as gone, id::bigint as id, ${time} as at, '' as record_key from ${sql.table(list.table)}
-    where organization_id = ${organizationId} and (${time}, id) > ${after} and ${time} < ${bound}::timestamptz
+  // `>= time` besides the row comparison: the planner estimates a range of the time better than of the pair
+  const live = sql`(select false as gone, id, ${time} as at, '' as record_key from ${sql.table(list.table)}
+    where organization_id = ${organizationId} and ${time} >= ${position.time}::timestamptz and (${time}, id) > ${after} and ${time} < ${bound}::timestamptz
     order by ${time}, id limit ${limit + 1})`;
+  // the tombstones' record_id is an integer, as each synced table's id: the merge keeps both ranges' order
   const removed = list.tombstones
     ? sql`union all (select true, record_id, deleted_at, record_key from sync_tombstones
-      where organization_id = ${organizationId} and list = ${list.table} and (deleted_at, record_id) > ${after} and deleted_at < ${bound}::timestamptz
+      where organization_id = ${organizationId} and list = ${list.table} and deleted_at >= ${position.time}::timestamptz and (deleted_at, record_id) > ${after}
+        and deleted_at < ${bound}::timestamptz
       order by deleted_at, record_id limit ${limit + 1})`
     : sql``;
-  const { rows } = await sql<ChangedKey>`select changed.gone, changed.id, ${syncTimeOf(sql.ref('changed.at'))} as changed_at, changed.record_key
-    from (${live} ${removed}) as changed order by changed.at, changed.id limit ${limit + 1}`.execute(trx);
+  return sql<ChangedKey>`select changed.gone, changed.id, ${syncTimeOf(sql.ref('changed.at'))} as changed_at, changed.record_key
+    from (${live} ${removed}) as changed order by changed.at, changed.id limit ${limit + 1}`;
+}
+
+async function changedKeys(trx: Db, listName: SyncList, organizationId: number, position: SyncPosition, bound: string, limit: number): Promise<ChangedKey[]> {
+  const { rows } = await changedKeysQuery(listName, organizationId, position, bound, limit).execute(trx);
   return rows.map((row) => ({ ...row, id: Number(row.id) }));
 }
 
@@ -227,7 +238,7 @@ export async function readSyncPage<Item>(
     .transaction()
     .setIsolationLevel('repeatable read')
     .execute(async (trx) => {
-      const keys = await changedKeys(trx, list, organizationId, page.position, bound, page.limit);
+      const keys = await changedKeys(trx, listName, organizationId, page.position, bound, page.limit);
       const shown = keys.slice(0, page.limit);
       const hasMore = keys.length > page.limit;
       const records = await load(

@@ -7,7 +7,9 @@
 import { expect } from 'chai';
 import { sql } from 'kysely';
 import pg from 'pg';
+import { addDays, tokyoToday } from '../../../src/common/subscriptionRules.js';
 import { addLearners } from '../../../src/server/db/seed/learners.js';
+import { businessCalendar } from '../../../src/server/domain/businessCalendar.js';
 import { bearer } from '../support/oidc.js';
 import { accessToken } from '../support/tokens.js';
 import { useTestApp } from '../support/testApp.js';
@@ -19,7 +21,7 @@ interface SyncAnswer {
   [list: string]: unknown;
 }
 
-type Item = { id: number; updated_at: string; [field: string]: unknown };
+type Item = { id: number; updated_at: string; [field: string]: any };
 
 describe('Incremental sync of the lists (issue 46 item 4)', function () {
   this.timeout(60_000);
@@ -35,6 +37,8 @@ describe('Incremental sync of the lists (issue 46 item 4)', function () {
   });
 
   const get = (url: string) => ctx.app.inject({ url: `/api/v2/organizations/1/${url}`, headers: manager });
+  const write = (method: 'POST' | 'PATCH' | 'DELETE', url: string, payload?: object) =>
+    ctx.app.inject({ method, url: `/api/v2/organizations/1/${url}`, headers: manager, ...(payload ? { payload } : {}) });
 
   async function syncPage(url: string): Promise<SyncAnswer> {
     const response = await get(url);
@@ -203,4 +207,127 @@ describe('Incremental sync of the lists (issue 46 item 4)', function () {
       expect(response.json()).to.deep.equal({ errors: [{ field: 'cursor', code: 'outOfRange', meta: {} }] });
     });
   });
+
+  describe('applications', () => {
+    const learner = (index: number) => ({ last_name: '山田', first_name: '太郎', kana_last_name: 'やまだ', kana_first_name: 'たろう', email: `synced${index}@example.com` });
+    /** A newhodaiplus application of G0000001 with these learners, as the wizard sends it. */
+    const application = (users: object[]) => ({
+      service_group_id: 9, service_ids: [9], admin_ids: [1], users, starts_on: addDays(businessCalendar().earliestStartsOn(tokyoToday()), 40),
+      billing_contact_id: ctx.app.publicIds.billingContact.toPublic(1), contact_id: ctx.app.publicIds.contact.toPublic(1), billing_note: 'PO-1', project_class_id: 0,
+    });
+
+    it('answers exactly as before without updated_since or cursor', async () => {
+      const answer = (await get('corporate_subscriptions')).json();
+      expect(answer).to.have.all.keys('corporate_subscriptions', 'next_page');
+      expect(answer.corporate_subscriptions[0]).to.not.have.property('updated_at');
+    });
+
+    it('reads every application of the organisation from the start, then what was applied, changed and cancelled since', async () => {
+      const listed = (await get('corporate_subscriptions')).json().corporate_subscriptions as Item[];
+      const full = await syncAll('corporate_subscriptions', 'corporate_subscriptions', 'updated_since=1970-01-01T00:00:00Z', 'per_page=2');
+      expect(full.items.map((item) => item.request_code).sort()).to.deep.equal(listed.map((item) => item.request_code).sort());
+      expect(full.items[0]).to.include.keys('id', 'request_code', 'etag', 'services', 'user_count', 'updated_at');
+
+      const applied = await write('POST', 'corporate_subscriptions', application([learner(1)]));
+      expect(applied.statusCode, applied.body).to.equal(201);
+      const created = applied.json().corporate_subscription;
+      const first = await syncPage(`corporate_subscriptions?cursor=${full.cursor}`);
+      expect((first.corporate_subscriptions as Item[]).map((item) => [item.id, item.request_code, item.user_count])).to.deep.equal([[created.id, created.request_code, 1]]);
+
+      // a change of its learners only (the form as sent again) bumps its time
+      const form = { ...application([learner(1), learner(2)]), service_group_id: undefined };
+      const changed = await write('PATCH', `corporate_subscriptions/${created.request_code}`, form);
+      expect(changed.statusCode, changed.body).to.equal(200);
+      const second = await syncPage(`corporate_subscriptions?cursor=${first.next_cursor}`);
+      expect((second.corporate_subscriptions as Item[]).map((item) => [item.request_code, item.user_count, item.etag])).to.deep.equal([[created.request_code, 2, changed.headers.etag]]);
+
+      expect((await write('DELETE', `corporate_subscriptions/${created.request_code}`)).statusCode).to.equal(204);
+      const third = await syncPage(`corporate_subscriptions?cursor=${second.next_cursor}`);
+      expect(third.corporate_subscriptions).to.deep.equal([]);
+      expect(third.deleted!.map((gone) => [gone.id, gone.request_code])).to.deep.equal([[created.id, created.request_code]]);
+    });
+
+    it("shows none of another organisation's applications, and refuses a filter or page the sync's order has not", async () => {
+      const other = await ctx.db.selectFrom('corporateSubscriptions').select('requestCode').where('organizationId', '=', 2).execute();
+      expect(other).to.not.deep.equal([]);
+      const { items } = await syncAll('corporate_subscriptions', 'corporate_subscriptions', 'updated_since=1970-01-01T00:00:00Z', 'per_page=50');
+      expect(items.map((item) => item.request_code)).to.not.include.members(other.map((row) => row.requestCode));
+      for (const [query, field] of [['service_group_id=9', 'service_group_id'], ['page=2', 'page']]) {
+        const response = await get(`corporate_subscriptions?updated_since=2026-01-01T00:00:00Z&${query}`);
+        expect(response.statusCode, query).to.equal(422);
+        expect(response.json()).to.deep.equal({ errors: [{ field, code: 'invalid', meta: {} }] });
+      }
+      expect((await get('corporate_subscriptions?cursor=bm90IGEgY3Vyc29y')).statusCode).to.equal(400);
+    });
+  });
+
+  describe('contacts and billing contacts', () => {
+    const CONTACT = {
+      corporation_name: '株式会社同期', department_name: '総務部', postal_code: '150-0001', address: '東京都渋谷区神宮前1-2-3',
+      last_name: '高橋', first_name: '三郎', kana_last_name: 'たかはし', kana_first_name: 'さぶろう', phone_number: '03-9876-5432', email: 'soumu@example.com',
+    };
+
+    it('answers exactly as before without updated_since or cursor, and refuses per_page alone (it pages only a sync)', async () => {
+      const answer = (await get('contacts')).json();
+      expect(answer).to.have.all.keys('contacts');
+      expect(answer.contacts[0]).to.not.have.property('updated_at');
+      const paged = await get('contacts?per_page=5');
+      expect(paged.statusCode).to.equal(422);
+      expect(paged.json()).to.deep.equal({ errors: [{ field: 'per_page', code: 'invalid', meta: {} }] });
+    });
+
+    it('reads the contacts created and changed since, by public id, and the deleted ones', async () => {
+      const start = await syncAll('contacts', 'contacts', 'updated_since=1970-01-01T00:00:00Z', 'per_page=1');
+      expect(start.items.map((item) => item.id).sort()).to.deep.equal(((await get('contacts')).json().contacts as Item[]).map((item) => item.id).sort());
+      const created = (await write('POST', 'contacts', CONTACT)).json().contact;
+      const removed = (await write('POST', 'contacts', { ...CONTACT, department_name: '人事部' })).json().contact;
+      expect((await write('PATCH', `contacts/${created.id}`, { ...CONTACT, department_name: '経営企画部' })).statusCode).to.equal(200);
+      expect((await write('DELETE', `contacts/${removed.id}`)).statusCode).to.equal(204);
+      const since = await syncAll('contacts', 'contacts', `cursor=${start.cursor}`, 'per_page=1');
+      expect(since.items.map((item) => [item.id, item.department_name])).to.deep.equal([[created.id, '経営企画部']]);
+      expect(since.deleted.map((gone) => gone.id)).to.deep.equal([removed.id]);
+      expect(ctx.app.publicIds.contact.toStored(created.id)).to.be.a('number');
+    });
+
+    it('reads the billing contacts on their own cursor: a contacts cursor is refused there (400)', async () => {
+      const contacts = await syncPage('contacts?updated_since=2026-01-01T00:00:00Z');
+      expect((await get(`billing_contacts?cursor=${contacts.next_cursor}`)).statusCode).to.equal(400);
+      const billing = await syncPage('billing_contacts?updated_since=1970-01-01T00:00:00Z');
+      expect((billing.billing_contacts as Item[]).map((item) => item.id)).to.deep.equal(((await get('billing_contacts')).json().billing_contacts as Item[]).map((item) => item.id));
+      expect(billing.deleted).to.deep.equal([]);
+    });
+  });
+
+  describe('the audit trail', () => {
+    it('answers its pages as before, and with updated_since the entries written since, oldest first, each once', async () => {
+      const paged = (await get('audit_events?limit=2')).json();
+      expect(paged).to.have.all.keys('audit_events', 'next_cursor');
+      const since = await databaseNow();
+      for (const department of ['一課', '二課', '三課']) expect((await write('POST', 'contacts', { ...CONTACT_FOR_AUDIT, department_name: department })).statusCode).to.equal(201);
+      const { items, pages } = await syncAll('audit_events', 'audit_events', `updated_since=${since}`, 'limit=1');
+      expect(pages).to.equal(3);
+      expect(items.map((event) => [event.action, event.target.label])).to.deep.equal([
+        ['contact.created', '株式会社監査 一課'],
+        ['contact.created', '株式会社監査 二課'],
+        ['contact.created', '株式会社監査 三課'],
+      ]);
+      expect(items[0]).to.not.have.property('deleted');
+      // the page cursor still pages the list newest first
+      const next = (await get(`audit_events?limit=2&cursor=${paged.next_cursor}`)).json();
+      expect(next).to.have.all.keys('audit_events', 'next_cursor');
+    });
+
+    it("refuses a filter with a sync (422), and another list's cursor (400)", async () => {
+      const response = await get('audit_events?updated_since=2026-01-01T00:00:00Z&action=contact.created');
+      expect(response.statusCode).to.equal(422);
+      expect(response.json()).to.deep.equal({ errors: [{ field: 'action', code: 'invalid', meta: {} }] });
+      const learners = await syncPage('users?updated_since=2026-01-01T00:00:00Z');
+      expect((await get(`audit_events?cursor=${learners.next_cursor}`)).statusCode).to.equal(400);
+    });
+  });
 });
+
+const CONTACT_FOR_AUDIT = {
+  corporation_name: '株式会社監査', department_name: '一課', postal_code: '150-0001', address: '東京都渋谷区神宮前1-2-3',
+  last_name: '高橋', first_name: '三郎', kana_last_name: 'たかはし', kana_first_name: 'さぶろう', phone_number: '03-9876-5432', email: 'kansa@example.com',
+};

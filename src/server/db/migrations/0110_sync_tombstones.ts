@@ -5,7 +5,7 @@
  * it removes (a transition table): a cancelled application, a deleted contact, a learner removed by any path — an
  * organisation's removal included (no foreign key: the tombstone outlives its organisation until it is pruned).
  *
- * - list: the synced table's name; record_id: the stored id; record_key: what the list names the record by besides
+ * - list: the synced table's name; record_id: the stored id (each synced table's is an integer); record_key: what the list names the record by besides
  *   (an application's requestCode), else '';
  * - deleted_at: the deleting transaction's now(), compared like updated_at (domain/sync.ts).
  * One statement per call: PGlite's extended protocol runs a single statement at a time.
@@ -26,7 +26,7 @@ const upStatements = [
     id bigint generated always as identity primary key,
     organization_id integer not null,
     list text not null,
-    record_id bigint not null,
+    record_id integer not null,
     record_key text not null default '',
     deleted_at timestamptz not null default now()
   )`,
