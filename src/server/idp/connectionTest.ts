@@ -22,8 +22,7 @@ import { isLanguage, type Language } from '../../common/languages.js';
 import type { Db } from '../db/index.js';
 import type { SsoProtocol } from '../db/types.js';
 import { actingAs } from '../api/audit.js';
-import type { SamlServiceProvider } from '../saml/serviceProvider.js';
-import { newRelayState } from '../saml/serviceProvider.js';
+import { newRelayState, type SamlServiceProvider } from '../saml/serviceProvider.js';
 import { isSecureUrl, LANGUAGE_COOKIE } from './constants.js';
 import {
   authorizationRequest,
@@ -89,6 +88,7 @@ const isTestRequest = (value: Record<string, unknown> | undefined): value is Tes
   !!value &&
   typeof value.testId === 'string' &&
   typeof value.connectionId === 'string' &&
+  typeof value.connectionName === 'string' &&
   typeof value.organizationId === 'number' &&
   typeof value.adminId === 'number' &&
   typeof value.browser === 'string' &&
