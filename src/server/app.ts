@@ -37,6 +37,7 @@ import { runRetention } from './domain/retention.js';
 import { runDeadlineReminders } from './domain/deadlineReminders.js';
 import { guardedFetch } from './domain/guardedFetch.js';
 import { runSsoCertificates } from './domain/ssoCertificates.js';
+import { WEBHOOK_DELIVERY_JOB } from './domain/webhookOutbox.js';
 import { samlRoutes } from './saml/routes.js';
 import { createTokenValidity } from './domain/tokenValidity.js';
 import { createMetrics } from './metrics.js';
@@ -187,7 +188,12 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
     transport,
     log: app.log as Logger,
     worker: deps.mailQueueWorker ?? true,
-    onOutcome: (outcome) => (outcome === 'sent' ? metrics.mailsSent.inc() : metrics.mailFailures.inc({ outcome })),
+    // the mail metrics count mail: a webhook delivery's retries are its endpoint's, shown on the Webhooks page
+    onOutcome: (outcome, kind) => {
+      if (kind === WEBHOOK_DELIVERY_JOB) return;
+      if (outcome === 'sent') metrics.mailsSent.inc();
+      else metrics.mailFailures.inc({ outcome });
+    },
   });
   app.decorate('mailQueue', mailQueue);
   // routes queue their mails: sent after the answer (issue 7 finding 11)

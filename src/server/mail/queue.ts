@@ -72,9 +72,9 @@ export function retryDelayMs(attempts: number): number {
 
 export type MailJobOutcome = 'sent' | 'retry' | 'given_up';
 
-export function createMailQueue(options: { db: Db; transport: Mailer; log: Logger; worker: boolean; onOutcome?: (outcome: MailJobOutcome) => void }): MailQueue {
+export function createMailQueue(options: { db: Db; transport: Mailer; log: Logger; worker: boolean; onOutcome?: (outcome: MailJobOutcome, kind: string) => void }): MailQueue {
   const { db, transport, log } = options;
-  const outcome = (what: MailJobOutcome) => options.onOutcome?.(what);
+  const outcome = (what: MailJobOutcome, kind: string) => options.onOutcome?.(what, kind);
   const handlers = new Map<string, JobHandler>([[MAIL_JOB, (mail: OutgoingMail) => transport.send(mail)]]);
   const schedules = new Map<string, RetrySchedule>();
   let queuedSinceRun = true; // at startup: jobs another instance left
@@ -111,19 +111,19 @@ export function createMailQueue(options: { db: Db; transport: Mailer; log: Logge
       if (!handler) throw new Error(`no handler for mail job kind "${job.kind}"`);
       await handler(job.payload as never);
       await db.deleteFrom('mailQueue').where('id', '=', job.id).execute();
-      outcome('sent');
+      outcome('sent', job.kind);
     } catch (error) {
       const lastError = (error as Error).message.slice(0, 1000);
       const schedule = schedules.get(job.kind) ?? MAIL_RETRY_SCHEDULE;
       const delay = schedule.delayMs(job.attempts);
       if (delay === undefined) {
         log.error({ err: error, jobId: job.id, kind: job.kind }, 'mail job given up');
-        outcome('given_up');
+        outcome('given_up', job.kind);
         await db.updateTable('mailQueue').set({ failedAt: new Date(), lockedUntil: null, lastError }).where('id', '=', job.id).execute();
         await schedule.givenUp?.(job.payload as never).catch((cause: unknown) => log.error({ err: cause, jobId: job.id, kind: job.kind }, 'queue: a given-up job\'s follow-up failed'));
       } else {
         log.warn({ err: error, jobId: job.id, kind: job.kind, attempts: job.attempts }, 'mail job failed: retrying later');
-        outcome('retry');
+        outcome('retry', job.kind);
         const nextAttemptAt = new Date(Date.now() + delay);
         await db.updateTable('mailQueue').set({ nextAttemptAt, lockedUntil: null, lastError }).where('id', '=', job.id).execute();
       }
