@@ -17,6 +17,8 @@ export const apiClientSchema = objectOf({
   expiresAt: timeOrNull('when it stops working; null: never'),
   expiresOn: { type: ['string', 'null'], format: 'date', description: 'the last day it works, in Tokyo (its expiry is the end of that day); null: never' },
   previousSecretExpiresAt: timeOrNull('after a rotation: until when the old secret still works; null: only the present one works'),
+  authMethod: { type: 'string', enum: ['client_secret_basic', 'private_key_jwt'], description: 'how it authenticates at /oidc/token: its secret, or a JWT signed with the key it registered (RFC 7523)' },
+  publicJwks: { type: ['string', 'null'], description: 'the public keys it registered (a JWK Set, as JSON text); null: none, it uses its secret' },
   createdBy: objectOf({ adminId: { type: ['integer', 'null'] }, email: { type: 'string' } }),
   createdAt: { type: 'string', format: 'date-time' },
   lastUsedAt: timeOrNull('its last call to the API (to the minute); null: never used'),

@@ -52,13 +52,41 @@ const tags = [TAG.apiClients];
  * What the forms cannot say (schemas/api-client.json): a scope is one of the one list (src/common/apiScopes.ts), and
  * the last day is not past (a client that never works).
  */
-function refuseInvalid(settings: ApiClientSettings): void {
+function refuseInvalid(settings: ApiClientSettings & { publicJwks?: unknown }): void {
   const errors: FieldError[] = [];
+  if (typeof settings.publicJwks === 'string') {
+    const keys = publicKeySet(settings.publicJwks);
+    if (keys === undefined) errors.push({ field: 'public_jwks', code: FIELD_ERROR.invalid, meta: {} });
+    // the pasted text becomes the key set the domain stores
+    settings.publicJwks = keys === null ? null : keys && { keys };
+  }
   if (settings.scopes?.some((scope) => !isApiClientScope(scope))) errors.push({ field: 'scopes', code: FIELD_ERROR.invalid, meta: {} });
   if (settings.expiresOn && (Number.isNaN(endOfTokyoDay(settings.expiresOn).getTime()) || endOfTokyoDay(settings.expiresOn).getTime() <= Date.now())) {
     errors.push({ field: 'expires_on', code: FIELD_ERROR.invalid, meta: {} });
   }
   if (errors.length > 0) throw new FormValidationError(errors);
+}
+
+/** Members a public JWK may not have: a private key's. */
+const PRIVATE_MEMBERS = ['d', 'p', 'q', 'dp', 'dq', 'qi', 'k', 'oth'];
+
+/**
+ * A client's public keys for private_key_jwt, as a manager pastes them: a JWK Set, or one JWK (JSON); RSA, EC or OKP
+ * public keys only, at most 5. Empty: none (null); not such keys: undefined.
+ */
+export function publicKeySet(text: string): object[] | null | undefined {
+  if (text.trim() === '') return null;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  const keys: unknown = (parsed as { keys?: unknown }).keys ?? [parsed];
+  if (!Array.isArray(keys) || keys.length === 0 || keys.length > 5) return undefined;
+  const isPublic = (key: unknown) =>
+    typeof key === 'object' && key !== null && ['RSA', 'EC', 'OKP'].includes((key as { kty?: string }).kty ?? '') && PRIVATE_MEMBERS.every((member) => !(member in key));
+  return keys.every(isPublic) ? (keys as object[]) : undefined;
 }
 
 export const apiClientsRoutes: FastifyPluginAsync = async (app) => {

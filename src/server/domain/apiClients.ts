@@ -30,6 +30,8 @@ export interface ApiClientSettings {
   scopes?: ApiClientScope[];
   /** The last day it works, in Tokyo (YYYY-MM-DD); empty or null: no expiry. */
   expiresOn?: string | null;
+  /** Its public keys (a JWK Set, checked by the route: api/apiClients.ts): it then authenticates with private_key_jwt; empty or null: with its secret. */
+  publicJwks?: { keys: object[] } | null;
 }
 
 /** Japan has no daylight saving: a Tokyo day ends at the next 00:00+09:00. */
@@ -56,7 +58,7 @@ const selectRows = (db: Db, key: string) =>
     .leftJoin('apiClientUses', 'apiClientUses.apiClientId', 'apiClients.id')
     .select([
       'apiClients.id', 'apiClients.organizationId', 'apiClients.clientId', 'apiClients.name', 'apiClients.scopes', 'apiClients.expiresAt',
-      'apiClients.previousSecretExpiresAt', 'apiClients.createdByAdminId', 'apiClients.createdByEmail', 'apiClients.createdAt',
+      'apiClients.previousSecretExpiresAt', 'apiClients.publicJwks', 'apiClients.createdByAdminId', 'apiClients.createdByEmail', 'apiClients.createdAt',
       'apiClientUses.lastUsedAt', 'apiClientUses.lastUsedAddress', etagColumn(key, 'api_clients').as('etag'),
     ]);
 
@@ -74,6 +76,8 @@ function recordOf(row: Row): ApiClient {
     expiresAt: isoOrNull(row.expiresAt),
     expiresOn: row.expiresAt === null ? null : tokyoDayBefore(new Date(row.expiresAt)),
     previousSecretExpiresAt,
+    authMethod: row.publicJwks ? 'private_key_jwt' : 'client_secret_basic',
+    publicJwks: row.publicJwks ? JSON.stringify(row.publicJwks) : null,
     createdBy: { adminId: row.createdByAdminId, email: row.createdByEmail },
     createdAt: new Date(row.createdAt).toISOString(),
     lastUsedAt: isoOrNull(row.lastUsedAt ?? null),
@@ -96,8 +100,8 @@ export async function findApiClient(db: Db, organizationId: number, id: string):
 // ---------------------------------------------------------------------------------------------------
 // The trail
 
-const AUDITED = ['name', 'scopes', 'expiresAt'];
-const audited = (row: Row | undefined) => row && { name: row.name, scopes: [...row.scopes].sort(), expiresAt: isoOrNull(row.expiresAt) };
+const AUDITED = ['name', 'scopes', 'expiresAt', 'authMethod'];
+const audited = (row: Row | undefined) => row && { name: row.name, scopes: [...row.scopes].sort(), expiresAt: isoOrNull(row.expiresAt), authMethod: row.publicJwks ? 'private_key_jwt' : 'client_secret_basic' };
 const target = (row: Row) => ({ type: 'apiClient' as const, id: row.id, label: row.name });
 
 // ---------------------------------------------------------------------------------------------------
@@ -132,6 +136,7 @@ export async function createApiClient(
         scopes: scopesValue(client.scopes),
         secretHash: hashSecret(secret),
         expiresAt: expiryOf(client.expiresOn) ?? null,
+        publicJwks: jwksValue(client.publicJwks),
         createdByAdminId: createdBy.adminId,
         createdByEmail: sql<string>`coalesce((select email from admins where id = ${createdBy.adminId}::int), '')`,
       })
@@ -163,6 +168,7 @@ export async function updateApiClient(
         ...(name !== undefined && { name }),
         ...(scopes !== undefined && { scopes: scopesValue(scopes) }),
         ...(expiresAt !== undefined && { expiresAt }),
+        ...(change.settings.publicJwks !== undefined && { publicJwks: jwksValue(change.settings.publicJwks) }),
         updatedAt: new Date(),
       })
       .where('id', '=', id)
@@ -212,6 +218,9 @@ export async function revokeApiClient(db: Db, organizationId: number, id: string
     return { outcome: 'done' as const, result: true as const };
   });
 }
+
+/** A jsonb value PGlite and pg both send the same way (see idp/adapter.ts). */
+const jwksValue = (jwks: { keys: object[] } | null | undefined) => (jwks ? sql<string>`cast(${JSON.stringify(jwks)} as jsonb)` : null);
 
 /** A text[] value PGlite and pg both send the same way. */
 const scopesValue = (scopes: readonly string[]) => sql<string[]>`array(select jsonb_array_elements_text(${JSON.stringify([...new Set(scopes)])}::jsonb))`;

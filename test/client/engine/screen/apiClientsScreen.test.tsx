@@ -26,6 +26,8 @@ const wireClient = (overrides: Record<string, unknown> = {}) => ({
   expires_at: null,
   expires_on: null,
   previous_secret_expires_at: null,
+  auth_method: 'client_secret_basic',
+  public_jwks: null,
   created_by: { admin_id: 1, email: 'manager@example.com' },
   created_at: '2026-11-28T00:00:00.000Z',
   last_used_at: null,
@@ -52,6 +54,7 @@ describe('screens: API access (issue 46)', () => {
     within(hr!).getByText('No expiry');
     within(lms!).getByText(/from 203\.0\.113\.7$/);
     within(lms!).getByText(/^Works until the end of .*2027/);
+    expect(within(hr!).queryByText('Signs in with its key')).to.equal(null);
   });
 
   it('Add an API client: the scopes the API offers; the secret shown once with Copy until Done', async () => {
