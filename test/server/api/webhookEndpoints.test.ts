@@ -15,7 +15,8 @@ import { addDays, tokyoToday } from '../../../src/common/subscriptionRules.js';
 import { WEBHOOK_EVENT_TYPES } from '../../../src/common/webhookEvents.js';
 import { businessCalendar } from '../../../src/server/domain/businessCalendar.js';
 import { WEBHOOK_DELIVERY_JOB } from '../../../src/server/domain/webhookOutbox.js';
-import { sendDelivery, WEBHOOK_RETRY_DELAYS_MS, webhookRetryDelayMs } from '../../../src/server/domain/webhookSender.js';
+import { guardedRequest } from '../../../src/server/domain/guardedFetch.js';
+import { sendDelivery, WEBHOOK_MAX_ANSWER_BYTES, WEBHOOK_RETRY_DELAYS_MS, webhookRetryDelayMs } from '../../../src/server/domain/webhookSender.js';
 import { bearer } from '../support/oidc.js';
 import { accessToken } from '../support/tokens.js';
 import { createTestApp, createTestDatabase, type TestApp } from '../support/testApp.js';
@@ -31,13 +32,13 @@ interface Received {
 /** A webhook receiver on 127.0.0.1: records every request and answers `status`. */
 async function startReceiver() {
   const received: Received[] = [];
-  const receiver = { received, status: 204, url: '', close: () => Promise.resolve() };
+  const receiver = { received, status: 204, headers: {} as Headers, body: '', url: '', close: () => Promise.resolve() };
   const server = http.createServer((request, response) => {
     const chunks: Buffer[] = [];
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
     request.on('end', () => {
       received.push({ headers: request.headers as Headers, body: Buffer.concat(chunks).toString('utf8') });
-      response.writeHead(receiver.status).end();
+      response.writeHead(receiver.status, receiver.headers).end(receiver.body);
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -97,6 +98,8 @@ describe('Webhooks (issue 46 item 5)', function () {
   beforeEach(() => {
     receiver.received.length = 0;
     receiver.status = 204;
+    receiver.headers = {};
+    receiver.body = '';
   });
 
   const createEndpoint = async (events: string[], url = receiver.url) => {
@@ -267,6 +270,30 @@ describe('Webhooks (issue 46 item 5)', function () {
       await ctx.app.mailQueue.drain();
       expect(receiver.received).to.have.length(WEBHOOK_RETRY_DELAYS_MS.length + 1);
       await ctx.db.deleteFrom('webhookEndpoints').where('id', '=', endpoint.id).execute();
+    });
+
+    it('follows no redirect (a 3xx is a failure, retried), and reads at most 64 KB of an answer', async () => {
+      const { webhook_endpoint: endpoint } = await createEndpoint(['corporate_subscription.created']);
+      const deliveryOf = () => ctx.db.selectFrom('webhookDeliveries').selectAll().where('endpointId', '=', endpoint.id).orderBy('createdAt', 'desc').executeTakeFirstOrThrow();
+      receiver.status = 302;
+      receiver.headers = { location: 'http://127.0.0.1:9/elsewhere' };
+      await call(ctx, 'POST', `1/webhook_endpoints/${endpoint.id}/test_events`, as.manager);
+      await ctx.app.mailQueue.drain();
+      expect(receiver.received).to.have.length(1);
+      expect(await deliveryOf()).to.include({ status: 'pending', attempts: 1, responseStatus: null });
+      expect((await deliveryOf()).lastError).to.include('redirect');
+      await ctx.db.deleteFrom('mailQueue').execute();
+
+      receiver.status = 200;
+      receiver.headers = {};
+      receiver.body = 'x'.repeat(2 * 1024 * 1024);
+      await call(ctx, 'POST', `1/webhook_endpoints/${endpoint.id}/test_events`, as.manager);
+      await ctx.app.mailQueue.drain();
+      expect(await deliveryOf()).to.include({ status: 'succeeded', attempts: 1, responseStatus: 200 });
+      // the sender's read of that answer stops at 64 KB
+      const answer = await guardedRequest(receiver.url, { method: 'POST', body: '{}', allowLoopback: true, maxBytes: WEBHOOK_MAX_ANSWER_BYTES, truncate: true });
+      expect(answer.body).to.have.length(64 * 1024);
+      await call(ctx, 'DELETE', `1/webhook_endpoints/${endpoint.id}`, as.manager);
     });
 
     it('the schedule is Standard Webhooks\': 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h with ±10 % jitter, then given up', () => {
