@@ -31,7 +31,9 @@ describe('identity provider: testing a single-sign-on connection (issue 45)', fu
   const ids = { oidc: randomUUID(), saml: randomUUID(), incomplete: randomUUID(), otherOrg: randomUUID() };
   const as = {} as Record<'manager' | 'member' | 'otherManager', Record<string, string>>;
 
-  before(async () => {
+  before(async function () {
+    // an RSA key of the SAML IdP and one of the OIDC IdP: slow on a busy machine
+    this.timeout(120_000);
     idp = await startCustomerIdp({ publicUrl: PUBLIC_URL, clientId: CLIENT_ID, clientSecret: CLIENT_SECRET });
     key = await testIdpKey();
     const secret = await sealClientSecret({ db: ctx.db, configuredKeys: ctx.config.secretKeys }, ids.oidc, CLIENT_SECRET);
