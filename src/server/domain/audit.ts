@@ -267,7 +267,7 @@ export const AUDIT_CSV_HEADER = ['occurredAt', 'actorEmail', 'action', 'targetTy
 function auditExportQuery(db: Db, organizationId: number, filter: AuditFilter, ids: PublicIds, after: Cursor | undefined) {
   return olderThan(auditQuery(db, organizationId, filter, ids), after)
     .clearSelect()
-    .select(['id', sql<string>`occurred_at::text`.as('cursorTime'), isoTimestamp('occurred_at').as('shownTime'), 'actorEmail', 'action', 'targetType', 'targetId', 'targetLabel', 'changes']);
+    .select(['id', sql<string>`occurred_at::text`.as('cursorTime'), isoTimestamp('occurred_at').as('shownTime'), 'actorEmail', 'actorApiClientName', 'action', 'targetType', 'targetId', 'targetLabel', 'changes']);
 }
 
 type AuditExportRow = Awaited<ReturnType<ReturnType<typeof auditExportQuery>['execute']>>[number];
@@ -278,7 +278,8 @@ function auditRecord(row: AuditExportRow, ids: PublicIds): string[] {
   const changes = Object.entries((row.changes ?? {}) as Changes);
   return [
     row.shownTime!,
-    row.actorEmail,
+    // an API client has no e-mail: its name, as the page shows it (issue 46)
+    row.actorApiClientName === null ? row.actorEmail : `API client "${row.actorApiClientName}"`,
     row.action,
     targetType,
     publicTargetId(ids, targetType, row.targetId),

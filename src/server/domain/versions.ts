@@ -70,7 +70,7 @@ export const trailEntriesWithActor = (db: Db, organizationId: number) =>
   db
     .selectFrom('auditEvents')
     .leftJoin('admins', 'admins.id', 'auditEvents.actorAdminId')
-    .select(['auditEvents.actorEmail', 'auditEvents.occurredAt', 'admins.firstName', 'admins.lastName', 'admins.kanaFirstName', 'admins.kanaLastName'])
+    .select(['auditEvents.actorEmail', 'auditEvents.actorApiClientName', 'auditEvents.occurredAt', 'admins.firstName', 'admins.lastName', 'admins.kanaFirstName', 'admins.kanaLastName'])
     .where('auditEvents.organizationId', '=', organizationId);
 
 type TrailEntryWithActor = NonNullable<Awaited<ReturnType<ReturnType<typeof trailEntriesWithActor>['executeTakeFirst']>>>;
@@ -79,7 +79,8 @@ type TrailEntryWithActor = NonNullable<Awaited<ReturnType<ReturnType<typeof trai
 export function lastChangeOf(entry: TrailEntryWithActor | undefined, language: Language): LastChange | undefined {
   if (!entry) return undefined;
   const person = entry.lastName === null ? null : { lastName: entry.lastName, firstName: entry.firstName ?? '', kanaLastName: entry.kanaLastName ?? '', kanaFirstName: entry.kanaFirstName ?? '' };
-  return { name: formatPersonName(person, language) || entry.actorEmail, email: entry.actorEmail, at: new Date(entry.occurredAt).toISOString() };
+  // an API client (issue 46) is named by its name of the time
+  return { name: entry.actorApiClientName ?? (formatPersonName(person, language) || entry.actorEmail), email: entry.actorEmail, at: new Date(entry.occurredAt).toISOString() };
 }
 
 /** The trail's last entry about the target, as a LastChange. */

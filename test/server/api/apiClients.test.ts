@@ -137,6 +137,17 @@ describe('API clients: client credentials, scopes, limits (issue 46)', function 
     expect(change.statusCode, change.body).to.equal(200);
     const audit = (await call('GET', '1/audit_events?action=user.nameIdChanged', as.manager)).json();
     expect(audit.audit_events[0].actor).to.deep.equal({ admin_id: null, email: '', api_client_name: 'HR nameIds' });
+    const csv = await call('GET', '1/audit_events/csv?action=user.nameIdChanged', as.manager);
+    expect(csv.body).to.include('API client ""HR nameIds""');
+    // a manager's change on the version before the client's is told who made the present one
+    const stale = await ctx.app.inject({
+      method: 'PATCH',
+      url: '/api/v2/organizations/1/users/1',
+      headers: { ...as.manager, 'if-match': '"stale"' },
+      payload: { last_name, first_name, kana_last_name, kana_first_name, email, name_id: 'HR000124' },
+    });
+    expect(stale.statusCode).to.equal(412);
+    expect(stale.body).to.include('HR nameIds');
     const listed = (await call('GET', '1/api_clients', as.manager)).json().api_clients.find((row: Json) => row.id === client.id);
     expect(listed.last_used_at).to.be.a('string');
     expect(listed.last_used_address).to.equal('127.0.0.1');
