@@ -53,6 +53,7 @@ describe('Single sign-on page (issue 45)', function () {
     await dialog.getByLabel(/^Client ID/).fill('corporate-admin-portal');
     await dialog.getByLabel(/^Client secret/).fill('a-client-secret');
     expect(await dialog.getByLabel(/^Attribute for the e-mail address/).inputValue()).to.equal('email');
+    expect(await dialog.getByLabel(/^Create members at their first sign-in/).isChecked()).to.equal(false);
     await expectAccessible(page);
     await dialog.getByRole('button', { name: 'Add' }).click();
     await page.getByText('The connection Entra ID has been added as a draft.', { exact: false }).waitFor();
@@ -85,6 +86,21 @@ describe('Single sign-on page (issue 45)', function () {
     await page.getByText(`${DOMAIN} has been verified.`).waitFor();
     await row.getByText('Verified', { exact: true }).waitFor();
     await row.getByRole('button', { name: `Require single sign-on for addresses at ${DOMAIN}` }).waitFor();
+  });
+
+  it("a domain's connection: 'Change' offers the default and the organisation's connections; the row names the one saved", async () => {
+    const row = page.getByRole('table', { name: 'E-mail domains for single sign-on' }).getByRole('row').filter({ hasText: DOMAIN });
+    await row.getByText('Default: the connection that is on').waitFor();
+    await row.getByRole('button', { name: `Change the connection of ${DOMAIN}` }).click();
+    const dialog = page.getByRole('dialog', { name: 'The connection this domain signs in through' });
+    const select = dialog.getByLabel(/^Connection/);
+    expect(await select.locator('option').allTextContents()).to.include.members(["The organization's only active connection (default)", 'Entra ID']);
+    // the dialog (the page around it has its own checks above)
+    await expectAccessible(page, { include: ['[role="dialog"]'] });
+    await select.selectOption({ label: 'Entra ID' });
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    await page.getByText(`The connection of ${DOMAIN} has been saved.`).waitFor();
+    await row.getByText('Entra ID').waitFor();
   });
 
   it('in Japanese too, the page passes axe', async () => {
