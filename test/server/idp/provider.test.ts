@@ -9,7 +9,7 @@ const PUBLIC_URL = 'http://localhost:3000';
 describe('identity provider: the code flow over HTTP', () => {
   const ctx = useTestApp({ env: { SEED: 'demo', PUBLIC_URL, SIGNIN_FAILURE_DELAY_MS: '0' } });
 
-  it('publishes discovery with the issuer, the endpoints, S256 and the public client method only', async () => {
+  it("publishes discovery with the issuer, the endpoints, S256, the public client method and the API clients' (issue 46)", async () => {
     const response = await ctx.app.inject({ url: `${ISSUER_PATH}/.well-known/openid-configuration` });
     expect(response.statusCode).to.equal(200);
     const discovery = response.json();
@@ -18,9 +18,10 @@ describe('identity provider: the code flow over HTTP', () => {
       expect(discovery[endpoint], endpoint).to.match(/\/oidc\//);
     }
     expect(discovery.code_challenge_methods_supported).to.deep.equal(['S256']);
-    expect(discovery.token_endpoint_auth_methods_supported).to.deep.equal(['none']);
+    // none: the portal; the organisations' API clients: their secret, or a key they registered (issue 46)
+    expect(discovery.token_endpoint_auth_methods_supported).to.deep.equal(['none', 'client_secret_basic', 'private_key_jwt']);
     expect(discovery.scopes_supported).to.include.members(SCOPES.split(' '));
-    expect(discovery.grant_types_supported).to.include.members(['authorization_code', 'refresh_token']);
+    expect(discovery.grant_types_supported).to.include.members(['authorization_code', 'refresh_token', 'client_credentials']);
   });
 
   it('publishes only public keys at the JWKS endpoint', async () => {
