@@ -7,6 +7,7 @@
 import { expect } from 'chai';
 import { randomUUID } from 'node:crypto';
 import { decodeJwt, decodeProtectedHeader, exportJWK, generateKeyPair, SignJWT } from 'jose';
+import { PORTAL_CLIENT_ID } from '../../../src/common/identity.js';
 import { takeToken } from '../../../src/server/domain/rateLimits.js';
 import { bearer } from '../support/oidc.js';
 import { accessToken } from '../support/tokens.js';
@@ -101,6 +102,16 @@ describe('API clients: client credentials, scopes, limits (issue 46)', function 
     expect((await grant(client.client_id, secret, 'subscriptions:write')).json().error).to.equal('invalid_scope');
     expect((await grant(client.client_id, `${secret}x`)).statusCode).to.equal(401);
     expect((await grant('apic_000000000000000000000000', secret)).statusCode).to.equal(401);
+    // the portal's own public client gets no client-credentials token
+    const portal = await ctx.app.inject({
+      method: 'POST',
+      url: '/oidc/token',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: new URLSearchParams({ grant_type: 'client_credentials', client_id: PORTAL_CLIENT_ID }).toString(),
+    });
+    expect(portal.statusCode).to.equal(400);
+    expect(portal.json().error).to.be.oneOf(['invalid_request', 'unauthorized_client']);
+    expect(portal.json()).to.not.have.property('access_token');
   });
 
   it('with its token: learners read; a subscriptions write and an admin route 403 insufficient_scope; another organisation 404', async () => {
