@@ -22,6 +22,7 @@ import { wireSchema } from '../../configuration/schemaViews.js';
 import { errorAnswer, FIELD_ERRORS_ID, fieldErrorsSchema } from './schemas.js';
 import { FORM_MARKER, getFormSchemas } from './validation.js';
 import { toSnakeKey } from './wire.js';
+import { webhookDocuments } from './webhookDocs.js';
 
 /** The SPEC §7 areas the operations are grouped by. */
 export const TAG = {
@@ -189,6 +190,8 @@ export async function registerApiDocs(app: FastifyInstance, config: Config): Pro
       servers: [{ url: config.publicUrl }],
       tags: Object.values(TAG).map((name) => ({ name, description: TAG_DESCRIPTIONS[name] })),
       components: { securitySchemes: SECURITY_SCHEMES },
+      // the events an organisation's webhook endpoints receive (issue 46); plain JSON Schema (the plugin's types want openapi-types')
+      webhooks: webhookDocuments() as never,
     },
     refResolver: { buildLocalReference: (json, _baseUri, _fragment, index) => (typeof json.$id === 'string' ? json.$id : `def-${index}`) },
     transform: ({ schema, url }) => ({ schema: DOCUMENTED_PATHS.test(url) ? schema : { ...schema, hide: true }, url }),

@@ -9,6 +9,8 @@
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { Ajv } from 'ajv';
+import addFormats from 'ajv-formats';
 import { expect } from 'chai';
 import { Webhook } from 'standardwebhooks';
 import { addDays, tokyoToday } from '../../../src/common/subscriptionRules.js';
@@ -344,11 +346,17 @@ describe('Webhooks (issue 46 item 5)', function () {
     });
     after(() => call(ctx, 'DELETE', `1/webhook_endpoints/${endpoint.id}`, as.manager));
 
-    /** The events delivered since the last call, each verified. */
+    /** The events delivered since the last call, each verified, and each the body the OpenAPI document's `webhooks` describe. */
     const delivered = async () => {
       await ctx.app.mailQueue.drain();
       const events = receiver.received.map((received) => new Webhook(secret).verify(received.body, signedHeaders(received)) as Json);
       receiver.received.length = 0;
+      const documented = (await ctx.app.inject({ url: '/api/docs/json' })).json().webhooks as Json;
+      const ajv = addFormats.default(new Ajv({ strict: false }));
+      for (const event of events) {
+        const validate = ajv.compile(documented[event.type].post.requestBody.content['application/json'].schema);
+        expect(validate(event), `${event.type}: ${JSON.stringify(validate.errors)}`).to.equal(true);
+      }
       return events.map((event) => ({ type: event.type, data: event.data }));
     };
 
