@@ -54,7 +54,9 @@ describe('Audit trail (issue 21)', function () {
 
   /** The actor as an entry shows it: an admin and their e-mail, or no one (an unauthenticated client). */
   const actorOf = async (adminId: number | null) =>
-    adminId === null ? { admin_id: null, email: '' } : { admin_id: adminId, email: (await ctx.db.selectFrom('admins').select('email').where('id', '=', adminId).executeTakeFirstOrThrow()).email };
+    adminId === null
+      ? { admin_id: null, email: '', api_client_name: null }
+      : { admin_id: adminId, email: (await ctx.db.selectFrom('admins').select('email').where('id', '=', adminId).executeTakeFirstOrThrow()).email, api_client_name: null };
   /** Wrong passwords for the e-mail until the sign-in is locked (SIGNIN_MAX_FAILURES=3); answers the last status, 429 when locked. */
   const lockOut = async (email: string, browser: Browser) => {
     let status = 0;

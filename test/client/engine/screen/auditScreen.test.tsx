@@ -67,6 +67,23 @@ describe('screens/audit.json (issue 21 Activity log)', () => {
     });
   }
 
+  // issue 46: an API client's write names the client, never 'an unauthenticated client'
+  for (const [language, shown, noActor] of [
+    ['en', 'API client "HR sync"', 'An unauthenticated client'],
+    ['ja', 'APIクライアント「HR sync」', '未認証のクライアント'],
+  ] as const) {
+    it(`names an API client's entry by the client (${language})`, async () => {
+      const entry = {
+        id: '3', occurred_at: '2026-11-24T10:00:00.000Z', actor: { admin_id: null, email: '', api_client_name: 'HR sync' }, action: 'user.nameIdChanged',
+        target: { type: 'user', id: '1', label: 'learner@example.com' }, changes: [{ field: 'nameId', before: null, after: null }],
+      };
+      const { view } = await renderAudit([entry], language);
+      const [, row] = await view.findAllByRole('row');
+      within(row!).getByText(shown);
+      expect(within(row!).queryByText(noActor)).to.equal(null);
+    });
+  }
+
   it('loads the list from and to the days in the date fields, and not while a year is half typed', async () => {
     const { view, calls } = await renderAudit();
     const lastCall = () => calls('GET', '/api/v2/organizations/1/audit_events').at(-1)!.args[0] as string;
