@@ -83,6 +83,9 @@ describe('Incremental sync of the lists (issue 46 item 4)', function () {
       const order = items.map((user) => [user.updated_at, user.id] as const);
       expect(order).to.deep.equal([...order].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : a[1] - b[1])));
       expect(items[0]).to.include.keys('id', 'last_name', 'email', 'name_id', 'etag', 'updated_at');
+      // another organisation's list is refused as it always was (the token is G0000001's)
+      const other = await ctx.app.inject({ url: '/api/v2/organizations/2/users?updated_since=1970-01-01T00:00:00Z', headers: manager });
+      expect(other.statusCode).to.equal(403);
     });
 
     it('reads only what changed since a time: one learner changed among 212, nothing of another organisation', async () => {
@@ -283,6 +286,13 @@ describe('Incremental sync of the lists (issue 46 item 4)', function () {
       const removed = (await write('POST', 'contacts', { ...CONTACT, department_name: '人事部' })).json().contact;
       expect((await write('PATCH', `contacts/${created.id}`, { ...CONTACT, department_name: '経営企画部' })).statusCode).to.equal(200);
       expect((await write('DELETE', `contacts/${removed.id}`)).statusCode).to.equal(204);
+      // another organisation's contact, written and removed meanwhile, is none of this list's
+      const foreign = await ctx.db
+        .insertInto('contacts')
+        .values({ organizationId: 2, corporationName: 'a', departmentName: 'b', postalCode: '1', address: 'c', firstName: 'd', lastName: 'e', kanaFirstName: 'f', kanaLastName: 'g', phoneNumber: '1', email: 'h@example.com' })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      await ctx.db.deleteFrom('contacts').where('id', '=', foreign.id).execute();
       const since = await syncAll('contacts', 'contacts', `cursor=${start.cursor}`, 'per_page=1');
       expect(since.items.map((item) => [item.id, item.department_name])).to.deep.equal([[created.id, '経営企画部']]);
       expect(since.deleted.map((gone) => gone.id)).to.deep.equal([removed.id]);
