@@ -91,10 +91,13 @@ export function screenParts(screen: ScreenDefinition, fragments: Record<string, 
   return { fragments: Object.fromEntries(shown), namespaces: namespacesIn([screen, shown, forms], namespaces) };
 }
 
-/** The namespaces a source file names in a string literal ('users.…', `errors.${code}`). */
-function namespacesOfCode(source: string, namespaces: ReadonlySet<string>): string[] {
+/**
+ * The namespaces a source file names in a string literal that starts a key ('users.…', `errors.${code}`). A bare
+ * 'signin' (a class name, a step's name) names no key: the IdP's server-rendered words stay out of the first load.
+ */
+export function namespacesOfCode(source: string, namespaces: ReadonlySet<string>): string[] {
   const code = source.replace(/\/\*[\s\S]*?\*\//g, '').replace(/(^|[^:])\/\/.*$/gm, '$1');
-  return [...code.matchAll(/['"`]([a-zA-Z]+)[.'"`]/g)].map((match) => match[1]!).filter((name) => namespaces.has(name));
+  return [...code.matchAll(/['"`]([a-zA-Z]+)\./g)].map((match) => match[1]!).filter((name) => namespaces.has(name));
 }
 
 /** The project files a module imports statically (not `import type`, not `import()`): what lands in its chunk. */

@@ -1,7 +1,7 @@
 /** How the configuration is split for the first load (src/configuration/split.ts, issue 20). */
 import { expect } from 'chai';
 import type { ScreenDefinition } from '../../src/common/screens.js';
-import { fragmentsOf, namespacesIn, routeEntry, splitWords } from '../../src/configuration/split.js';
+import { fragmentsOf, namespacesIn, namespacesOfCode, routeEntry, splitWords } from '../../src/configuration/split.js';
 
 const SCREEN = {
   id: 'demo',
@@ -54,6 +54,11 @@ describe('configuration/split: what the first load holds and what comes with a s
 
   it('the namespaces a value names: strings that start with a known locale file', () => {
     expect([...namespacesIn(SCREEN, new Set(['demo', 'common', 'other']))].sort()).to.deep.equal(['common', 'demo']);
+  });
+
+  it("the namespaces code names: a literal that starts a key, not a bare name (the IdP's 'signin' words stay out of the first load)", () => {
+    const source = "t('common.home'); t(`errors.` + code); <section className=\"signin\">; report({ step: 'signin' }); // 'links.x'";
+    expect(namespacesOfCode(source, new Set(['common', 'errors', 'signin', 'links']))).to.deep.equal(['common', 'errors']);
   });
 
   it("words: the first load's code namespaces whole, other namespaces with the screens naming them, frame keys in both, the rest not sent", () => {
