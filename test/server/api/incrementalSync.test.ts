@@ -308,6 +308,29 @@ describe('Incremental sync of the lists (issue 46 item 4)', function () {
     });
   });
 
+  describe('the contract', () => {
+    it('documents updated_since and cursor on each synced list, and the sync answer beside the list’s own (OpenAPI)', async () => {
+      const document = (await ctx.app.inject({ url: '/api/docs/json' })).json();
+      for (const [path, listKey, removals] of [
+        ['users', 'users', true],
+        ['contacts', 'contacts', true],
+        ['billing_contacts', 'billing_contacts', true],
+        ['corporate_subscriptions', 'corporate_subscriptions', true],
+        ['audit_events', 'audit_events', false],
+      ] as const) {
+        const operation = document.paths[`/api/v2/organizations/{orgId}/${path}`].get;
+        const parameters = operation.parameters.filter((parameter: { in: string }) => parameter.in === 'query').map((parameter: { name: string }) => parameter.name);
+        expect(parameters, path).to.include.members(['updated_since', 'cursor']);
+        const since = operation.parameters.find((parameter: { name: string }) => parameter.name === 'updated_since');
+        expect(since.schema.format, path).to.equal('date-time');
+        const answer = operation.responses['200'].content['application/json'].schema;
+        expect(answer.properties, path).to.include.keys(listKey, 'next_cursor', 'has_more');
+        expect(answer.properties[listKey].items.properties, path).to.have.property('updated_at');
+        expect(Object.keys(answer.properties).includes('deleted'), path).to.equal(removals);
+      }
+    });
+  });
+
   describe('the audit trail', () => {
     it('answers its pages as before, and with updated_since the entries written since, oldest first, each once', async () => {
       const paged = (await get('audit_events?limit=2')).json();
