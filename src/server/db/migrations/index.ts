@@ -33,13 +33,13 @@ import * as m0098 from './0098_two_step_hardening.js';
 import * as m0100 from './0100_sso_connections.js';
 import * as m0101 from './0101_saml_requests.js';
 import * as m0102 from './0102_sso_certificate_reminders.js';
-import * as m0109 from './0109_sync_updated_at.js';
-import * as m0110 from './0110_sync_tombstones.js';
 import * as m0103 from './0103_api_clients.js';
 import * as m0104 from './0104_rate_limit_buckets.js';
 import * as m0105 from './0105_audit_api_client_actor.js';
 import * as m0106 from './0106_webhook_endpoints.js';
 import * as m0107 from './0107_webhook_confirmations.js';
+import * as m0109 from './0109_sync_updated_at.js';
+import * as m0110 from './0110_sync_tombstones.js';
 
 export const migrations: Record<string, Migration> = {
   '0001_initial': m0001,
@@ -72,13 +72,13 @@ export const migrations: Record<string, Migration> = {
   '0100_sso_connections': m0100,
   '0101_saml_requests': m0101,
   '0102_sso_certificate_reminders': m0102,
-  '0109_sync_updated_at': m0109,
-  '0110_sync_tombstones': m0110,
   '0103_api_clients': m0103,
   '0104_rate_limit_buckets': m0104,
   '0105_audit_api_client_actor': m0105,
   '0106_webhook_endpoints': m0106,
   '0107_webhook_confirmations': m0107,
+  '0109_sync_updated_at': m0109,
+  '0110_sync_tombstones': m0110,
 };
 
 export const migrationProvider: MigrationProvider = {
