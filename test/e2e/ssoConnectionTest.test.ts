@@ -1,6 +1,6 @@
 /**
  * 'Test connection' (issue 45) in the browser, on the real portal with the demo data: a manager of G0000001 presses
- * 'Test Demo IdP' on the /sso page; a new window goes to the demo identity provider the portal serves at /dev/idp, the
+ * 'Test connection Demo IdP' on the /sso page; a new window goes to the demo identity provider the portal serves at /dev/idp, the
  * manager signs in there as the demo SSO admin, and the window shows what the IdP sent and that this address could
  * sign in through the connection — while the manager's own page stays where it was, signed in as before.
  */
@@ -30,7 +30,7 @@ describe("Single sign-on: 'Test connection' through the demo IdP (issue 45)", fu
     await waitForHeader(page, '[G0000001]');
     const row = page.getByRole('table', { name: 'Single sign-on connections' }).getByRole('row').filter({ hasText: 'Demo IdP' });
 
-    const [popup] = await Promise.all([page.context().waitForEvent('page'), row.getByRole('button', { name: 'Test Demo IdP' }).click()]);
+    const [popup] = await Promise.all([page.context().waitForEvent('page'), row.getByRole('button', { name: 'Test connection Demo IdP' }).click()]);
     popup.on('pageerror', (error) => errors.push(`popup pageerror: ${error.message}`));
     await popup.waitForURL(new RegExp(`^${e2e.portal.url}/dev/idp/interaction/`));
     await page.getByText('The test of Demo IdP opened in a new window', { exact: false }).waitFor();

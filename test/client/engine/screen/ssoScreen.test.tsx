@@ -218,13 +218,13 @@ describe('screens: Single sign-on (issue 45)', () => {
             (answers += 1) === 1 ? jsonResponse(201, { test_url: testUrl, expires_at: '2026-11-28T00:05:00.000Z' }) : jsonResponse(422, { errors: [{ field: 'client_secret', code: 'blank', meta: {} }] }),
         },
       });
-      fireEvent.click(await view.findByRole('button', { name: 'Test Entra ID' }));
+      fireEvent.click(await view.findByRole('button', { name: 'Test connection Entra ID' }));
       await waitFor(() => expect(opened).to.deep.equal([[testUrl, '_blank', 'noopener']]));
       expect(calls('POST', `/api/v2/organizations/1/sso_connections/${OIDC_ID}/test`)).to.have.length(1);
       expect(await flashText(store)).to.deep.equal([
         'The test of Entra ID opened in a new window: sign in at the identity provider there to see what it sends. Nobody is signed in by the test. If no window opened, allow pop-ups for this site and try again.',
       ]);
-      fireEvent.click(view.getByRole('button', { name: 'Test Entra ID' }));
+      fireEvent.click(view.getByRole('button', { name: 'Test connection Entra ID' }));
       await waitFor(async () => expect((await flashText(store)).at(-1)).to.contain('Entra ID cannot be tested yet'));
       expect(opened).to.have.length(1);
     } finally {
