@@ -136,9 +136,7 @@ export async function activateAdmin(
       .returningAll()
       .executeTakeFirst();
     if (!admin) throw new AlreadyActivatedRace();
-    // the organisations that invited the admin: each is told the admin joined (issue 46)
-    const affiliations = await trx.selectFrom('affiliations').select(['organizationId', 'role']).where('adminId', '=', admin.id).execute();
-    for (const affiliation of affiliations) await recordWebhookEvent(trx, affiliation.organizationId, 'admin.joined', adminEventData(admin, affiliation.role));
+    await tellOrganizationsJoined(trx, admin);
     return { ok: true, value: tokenAdmin(admin) } as const;
   }).catch((error: unknown) => {
     if (error instanceof AlreadyActivatedRace) return { ok: false, code: 'already_activated' } as const;
@@ -147,6 +145,24 @@ export async function activateAdmin(
 }
 
 class AlreadyActivatedRace extends Error {}
+
+/** The organisations that invited the admin, in the activation's transaction: each is told the admin joined (issue 46 webhooks). */
+async function tellOrganizationsJoined(trx: Db, admin: { id: number; email: string }): Promise<void> {
+  const affiliations = await trx.selectFrom('affiliations').select(['organizationId', 'role']).where('adminId', '=', admin.id).execute();
+  for (const affiliation of affiliations) await recordWebhookEvent(trx, affiliation.organizationId, 'admin.joined', adminEventData(admin, affiliation.role));
+}
+
+/**
+ * An invited admin activated by signing in through single sign-on (issue 45: no password of the portal's); false when
+ * the admin was activated already. The organisations that invited them are told in the same transaction.
+ */
+export async function activateByFederatedSignIn(db: Db, adminId: number): Promise<boolean> {
+  return db.transaction().execute(async (trx) => {
+    const admin = await trx.updateTable('admins').set({ activatedAt: new Date() }).where('id', '=', adminId).where('activatedAt', 'is', null).returning(['id', 'email']).executeTakeFirst();
+    if (admin) await tellOrganizationsJoined(trx, admin);
+    return admin !== undefined;
+  });
+}
 
 /**
  * Sets the new password and marks the token used; then `revokeSessions` ends the admin's sessions (refresh tokens and

@@ -39,6 +39,7 @@ import { ISSUER_PATH, SIGNIN_ERROR, SIGNIN_ROUTE } from '../../common/identity.j
 import { isLanguage, type Language } from '../../common/languages.js';
 import type { Affiliation } from '../../common/api/answers.js';
 import { DEMO_PASSWORD } from '../db/seed/demoData.js';
+import { activateByFederatedSignIn } from '../domain/accountTokens.js';
 import { affiliationsOfAdmin, authenticateAdmin, findAdminById, normalizeEmail } from '../domain/admins.js';
 import { recordSignIn } from '../domain/memberships.js';
 import { tellOfSecurityEvent, type SecurityEvent } from '../domain/securityMails.js';
@@ -548,7 +549,7 @@ export const interactionRoutes =
       // a member created just in time is the organisation's entry, by no one (the connection is named)
       const admin = await federatedAdmin(db, connection, identity, actingAs(request, null, connection.organizationId));
       // an invited admin activates by this sign-in, with no password of the portal's
-      const activated = !admin.activatedAt && (await db.updateTable('admins').set({ activatedAt: new Date() }).where('id', '=', admin.id).where('activatedAt', 'is', null).executeTakeFirst()).numUpdatedRows > 0n;
+      const activated = !admin.activatedAt && (await activateByFederatedSignIn(db, admin.id));
       const amr = connection.trustIdpMfa && identity.multiFactor ? ['fed', 'mfa'] : ['fed'];
       const affiliation = (await affiliationsOfAdmin(db, admin.id)).find((candidate) => candidate.organization.id === connection.organizationId);
       if (!affiliation) return refused('no affiliation');

@@ -16,6 +16,7 @@
 import type { AffiliationRole } from '../db/types.js';
 import type { Db } from '../db/index.js';
 import type { AuditTrail } from '../domain/audit.js';
+import { adminEventData, recordWebhookEvent } from '../domain/webhookOutbox.js';
 import { validateForm } from '../api/validation.js';
 
 export interface ProvisionedName {
@@ -80,6 +81,7 @@ export async function provisionMember(
       target: { type: 'admin', id: admin.id, label: admin.email },
       changes: { role: { before: null, after: PROVISIONED_ROLE }, ssoConnection: { before: null, after: `${input.connection.name} (${input.connection.id})` } },
     });
+    await recordWebhookEvent(trx, input.organizationId, 'admin.joined', adminEventData(admin, PROVISIONED_ROLE));
     return admin;
   });
 }

@@ -7,6 +7,7 @@
  *
  * On the demo data: G0000001 (id 1) managed by manager@ (1), member@ (2) its member.
  */
+import { randomUUID } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Ajv } from 'ajv';
@@ -15,9 +16,12 @@ import { expect } from 'chai';
 import { Webhook } from 'standardwebhooks';
 import { addDays, tokyoToday } from '../../../src/common/subscriptionRules.js';
 import { WEBHOOK_EVENT_TYPES } from '../../../src/common/webhookEvents.js';
+import { activateByFederatedSignIn } from '../../../src/server/domain/accountTokens.js';
+import { auditTrail } from '../../../src/server/domain/audit.js';
 import { businessCalendar } from '../../../src/server/domain/businessCalendar.js';
 import { WEBHOOK_DELIVERY_JOB } from '../../../src/server/domain/webhookOutbox.js';
 import { guardedRequest } from '../../../src/server/domain/guardedFetch.js';
+import { provisionMember } from '../../../src/server/idp/jitProvisioning.js';
 import { sendDelivery, WEBHOOK_MAX_ANSWER_BYTES, WEBHOOK_RETRY_DELAYS_MS, webhookRetryDelayMs } from '../../../src/server/domain/webhookSender.js';
 import { bearer } from '../support/oidc.js';
 import { accessToken } from '../support/tokens.js';
@@ -401,6 +405,22 @@ describe('Webhooks (issue 46 item 5)', function () {
         { type: 'admin.invited', data: { organization_id: 1, admin_id: invitee.id, email: 'hook-invitee@example.com', role: 'member' } },
         { type: 'admin.joined', data: { organization_id: 1, admin_id: joiner.id, email: 'hook-joiner@example.com', role: 'member' } },
         { type: 'admin.removed', data: { organization_id: 1, admin_id: invitee.id, email: 'hook-invitee@example.com', role: 'member' } },
+      ]);
+    });
+
+    it('admin.joined also when an invited admin activates by single sign-on, or single sign-on creates a member just in time', async () => {
+      expect((await call(ctx, 'POST', '1/affiliations', as.manager, { email: 'hook-sso@example.com', role: 'member' })).statusCode).to.equal(201);
+      const invitee = await ctx.db.selectFrom('admins').select('id').where('email', '=', 'hook-sso@example.com').executeTakeFirstOrThrow();
+      expect(await activateByFederatedSignIn(ctx.db, invitee.id)).to.equal(true);
+      expect(await activateByFederatedSignIn(ctx.db, invitee.id)).to.equal(false);
+      const trail = auditTrail({ adminId: null, organizationId: 1 }, ['membership.provisioned']);
+      const name = { lastName: '山田', firstName: '花子', kanaLastName: 'やまだ', kanaFirstName: 'はなこ' };
+      const created = await provisionMember(ctx.db, { email: 'hook-jit@example.com', organizationId: 1, connection: { id: randomUUID(), name: 'Entra ID' }, name }, trail);
+      const member = (id: number, email: string) => ({ organization_id: 1, admin_id: id, email, role: 'member' });
+      expect(await delivered()).to.deep.equal([
+        { type: 'admin.invited', data: member(invitee.id, 'hook-sso@example.com') },
+        { type: 'admin.joined', data: member(invitee.id, 'hook-sso@example.com') },
+        { type: 'admin.joined', data: member(created!.id, 'hook-jit@example.com') },
       ]);
     });
 
