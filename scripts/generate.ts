@@ -19,7 +19,7 @@ import ajvErrors from 'ajv-errors';
 import type { RJSFSchema } from '@rjsf/utils';
 import { compileSchemaValidatorsCode } from '@rjsf/validator-ajv8/compileSchemaValidators';
 import { loadFormSchemas, loadFragments, loadLocales, loadNavigation, loadScreens, PROJECT_ROOT, type JsonSchema } from '../src/configuration/load.js';
-import { codeNamespaces, frameKeys, routeEntry, screenParts, splitWords } from '../src/configuration/split.js';
+import { codeNamespaces, dynamicImports, frameKeys, routeEntry, screenParts, splitWords } from '../src/configuration/split.js';
 import type { FragmentDefinition, ScreenDefinition } from '../src/common/screens.js';
 import { Ajv } from 'ajv';
 import standaloneCode from 'ajv/dist/standalone/index.js';
@@ -117,7 +117,9 @@ export function generate(outDir = GENERATED_DIR): void {
 
   const locales = loadLocales();
   const namespaces = new Set(Object.keys(locales.ja));
-  const inCode = codeNamespaces(path.join(PROJECT_ROOT, 'src/client/app/main.tsx'), ['src/client', 'src/common'].map((dir) => path.join(PROJECT_ROOT, dir)), namespaces);
+  const client = (file: string) => path.join(PROJECT_ROOT, 'src/client', file);
+  // the code-component screens render without the engines' words: the words they name are the frame's
+  const inCode = codeNamespaces(client('app/main.tsx'), [client(''), path.join(PROJECT_ROOT, 'src/common')], namespaces, dynamicImports(client('screens/registry.ts')));
   const byScreen: Record<string, Set<string>> = {};
   const screenSources: Record<string, string> = {};
   for (const screen of screens) {

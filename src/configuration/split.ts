@@ -100,31 +100,65 @@ export function namespacesOfCode(source: string, namespaces: ReadonlySet<string>
   return [...code.matchAll(/['"`]([a-zA-Z]+)\./g)].map((match) => match[1]!).filter((name) => namespaces.has(name));
 }
 
+/**
+ * The keys a source file names, each the static start of a literal that starts a key: 'common.menu.label' itself,
+ * `errors.field.${code}` → errors.field (the subtree), `errors.${code}` → errors (the whole namespace).
+ */
+export function keysOfCode(source: string, namespaces: ReadonlySet<string>): string[] {
+  const code = source.replace(/\/\*[\s\S]*?\*\//g, '').replace(/(^|[^:])\/\/.*$/gm, '$1');
+  return [...code.matchAll(/['"`]([a-zA-Z]+\.[\w.-]*)/g)].map((match) => match[1]!.replace(/\.+$/, '')).filter((key) => namespaces.has(key.split('.')[0]!));
+}
+
+/** The project files a module imports with `import('./…')`: the code-component screens of screens/registry.ts. */
+export function dynamicImports(file: string): string[] {
+  const specifiers = [...readFileSync(file, 'utf8').matchAll(/\bimport\((?:\s*\/\*[^*]*\*\/)?\s*['"](\.[^'"]+)['"]\s*\)/g)].map((match) => match[1]!);
+  return specifiers.map((specifier) => path.resolve(path.dirname(file), specifier)).flatMap(sourceFile);
+}
+
 /** The project files a module imports statically (not `import type`, not `import()`): what lands in its chunk. */
 function staticImports(file: string, source: string): string[] {
   const specifiers = [...source.matchAll(/^\s*(?:import|export)\s+(?!type\b)(?:[^'";]*?\sfrom\s+)?['"](\.[^'"]+)['"]/gm)].map((match) => match[1]!);
   return specifiers
     .map((specifier) => path.resolve(path.dirname(file), specifier))
-    .flatMap((resolved) => [resolved.replace(/\.js$/, '.ts'), resolved.replace(/\.js$/, '.tsx')])
-    .filter((candidate) => /\.tsx?$/.test(candidate) && existsSync(candidate));
+    .flatMap(sourceFile);
+}
+
+/** The TypeScript source of an imported './x.js'. */
+function sourceFile(resolved: string): string[] {
+  return [resolved.replace(/\.js$/, '.ts'), resolved.replace(/\.js$/, '.tsx')].filter((candidate) => /\.tsx?$/.test(candidate) && existsSync(candidate));
+}
+
+/** Every project file `entry` imports statically, itself included. */
+function staticallyReached(entry: string, seen = new Set<string>()): Set<string> {
+  if (seen.has(entry)) return seen;
+  seen.add(entry);
+  staticImports(entry, readFileSync(entry, 'utf8')).forEach((file) => staticallyReached(file, seen));
+  return seen;
+}
+
+export interface CodeWords {
+  /** The namespaces the first load's code names. */
+  initial: Set<string>;
+  /** The other namespaces the browser code names (widgets, the engines). */
+  lazy: Set<string>;
+  /** The keys (or subtrees) of `initial` the first load's code and the code-component screens name: the frame's words. */
+  keys: Set<string>;
 }
 
 /**
- * The namespaces the browser code names, by where the code runs: `initial`, code the entry imports statically (the
- * first load; their words are the frame's), `lazy`, every other file of `dirs` (widgets, the form engine: their
- * words load with any screen).
+ * The words the browser code names, by where the code runs: `initial`, code the entry imports statically (the
+ * first load), `lazy`, every other file of `dirs` (widgets, the engines: their words load with any screen made of
+ * blocks); `keys`, what the first load's code and the code-component screens (`components`, shown without the
+ * engines' words) name: the frame's words.
  */
-export function codeNamespaces(entry: string, dirs: string[], namespaces: ReadonlySet<string>): { initial: Set<string>; lazy: Set<string> } {
+export function codeNamespaces(entry: string, dirs: string[], namespaces: ReadonlySet<string>, components: string[] = []): CodeWords {
   const initial = new Set<string>();
-  const seen = new Set<string>();
-  const visit = (file: string) => {
-    if (seen.has(file)) return;
-    seen.add(file);
-    const source = readFileSync(file, 'utf8');
-    namespacesOfCode(source, namespaces).forEach((name) => initial.add(name));
-    staticImports(file, source).forEach(visit);
-  };
-  visit(entry);
+  const seen = staticallyReached(entry);
+  for (const file of seen) namespacesOfCode(readFileSync(file, 'utf8'), namespaces).forEach((name) => initial.add(name));
+  const shown = new Set(seen);
+  components.forEach((file) => staticallyReached(file, shown));
+  // of the first load's namespaces only: a code component sees no other words than the frame's (as before issue 47)
+  const keys = new Set([...shown].flatMap((file) => keysOfCode(readFileSync(file, 'utf8'), initial)));
   const lazy = new Set<string>();
   const scan = (dir: string) => {
     for (const item of readdirSync(dir, { withFileTypes: true })) {
@@ -134,7 +168,7 @@ export function codeNamespaces(entry: string, dirs: string[], namespaces: Readon
     }
   };
   dirs.forEach(scan);
-  return { initial, lazy };
+  return { initial, lazy, keys };
 }
 
 /** The value at a dotted key of a locale tree, if any. */
@@ -142,23 +176,39 @@ function wordAt(tree: LocaleTree, key: string): string | LocaleTree | undefined 
   return key.split('.').reduce<string | LocaleTree | undefined>((node, step) => (node && typeof node === 'object' ? node[step] : undefined), tree);
 }
 
-/** A copy of `tree` with the words at `keys` laid in (the frame's own words of a namespace it does not hold whole). */
+/** `target` with the words at `keys` of `tree` laid in, each with its plural forms (key_one, key_other…). */
 function withWords(target: LocaleTree, tree: LocaleTree, keys: Iterable<string>): LocaleTree {
   for (const key of keys) {
-    const word = wordAt(tree, key);
-    if (word === undefined) continue;
     const steps = key.split('.');
+    const last = steps.at(-1)!;
+    const parent = steps.length > 1 ? wordAt(tree, steps.slice(0, -1).join('.')) : tree;
+    const forms = parent && typeof parent === 'object' ? Object.entries(parent).filter(([name]) => name === last || name.startsWith(`${last}_`)) : [];
+    if (forms.length === 0) continue;
     let node = target;
-    for (const step of steps.slice(0, -1)) node = (node[step] = typeof node[step] === 'object' ? node[step] : {}) as LocaleTree;
-    node[steps.at(-1)!] = word;
+    for (const step of steps.slice(0, -1)) node = (node[step] = typeof node[step] === 'object' ? { ...node[step] } : {}) as LocaleTree;
+    for (const [name, word] of forms) node[name] = word;
   }
   return target;
 }
 
+/** The words of `tree` that `taken` does not hold. */
+function without(tree: LocaleTree, taken: LocaleTree): LocaleTree {
+  const rest: LocaleTree = {};
+  for (const [key, word] of Object.entries(tree)) {
+    const other = taken[key];
+    if (other === undefined) rest[key] = word;
+    else if (typeof word === 'object' && typeof other === 'object') {
+      const inner = without(word, other);
+      if (Object.keys(inner).length > 0) rest[key] = inner;
+    }
+  }
+  return rest;
+}
+
 export interface WordsSplit {
-  /** The language chunk: the namespaces of the first load's code whole, and the screens' titles and breadcrumbs. */
+  /** The language chunk: the words the first load's code and the code-component screens name, and the screens' titles and breadcrumbs. */
   frame: LocaleTree;
-  /** The namespaces the lazily loaded code names (widgets, form engine): loaded with the first screen. */
+  /** The namespaces the lazily loaded code names (widgets, form engine) and the rest of the first load's: loaded with the first screen. */
   engine: LocaleTree;
   /** By screen id: the namespaces only screen definitions name, those this screen names. */
   screens: Record<string, LocaleTree>;
@@ -166,16 +216,18 @@ export interface WordsSplit {
 
 /**
  * The words of one language split between the frame, the engine and the screens. A namespace no code names goes with
- * the screens that name it (whole: a screen may build a key of it from data); the frame keeps every namespace the
- * first load's code names, and of the others the words it shows itself (titles, leads, breadcrumbs, the menu); the
- * namespaces of lazily loaded code come with the first screen. A namespace nothing in the browser names (the mails')
- * is not sent.
+ * the screens that name it (whole: a screen may build a key of it from data); the frame keeps the words the first
+ * load's code and the code-component screens name (a key, a subtree, or a namespace whole where a key is built from
+ * its start alone) and those it shows itself (titles, leads, breadcrumbs, the menu); the rest of the first load's
+ * namespaces and the namespaces of lazily loaded code come with the first screen made of blocks (issue 47: a word
+ * only a form shows stays out of the first load). A namespace nothing in the browser names (the mails') is not sent.
  */
-export function splitWords(tree: LocaleTree, screens: Record<string, Set<string>>, code: { initial: Set<string>; lazy: Set<string> }, frameKeys: Iterable<string>): WordsSplit {
+export function splitWords(tree: LocaleTree, screens: Record<string, Set<string>>, code: CodeWords, frameKeys: Iterable<string>): WordsSplit {
   const namespaces = (names: Iterable<string>) => Object.fromEntries([...names].filter((name) => tree[name]).map((name) => [name, tree[name]!])) as LocaleTree;
-  const frame = withWords(namespaces(code.initial), tree, [...frameKeys].filter((key) => !code.initial.has(key.split('.')[0]!)));
+  const frame = withWords({}, tree, [...code.keys, ...frameKeys]);
   const own = (names: Set<string>) => namespaces([...names].filter((name) => !code.initial.has(name) && !code.lazy.has(name)));
-  return { frame, engine: namespaces(code.lazy), screens: Object.fromEntries(Object.entries(screens).map(([id, names]) => [id, own(names)])) };
+  const engine = { ...without(namespaces(code.initial), frame), ...namespaces(code.lazy) };
+  return { frame, engine, screens: Object.fromEntries(Object.entries(screens).map(([id, names]) => [id, own(names)])) };
 }
 
 /** The keys the frame shows itself: the menu's labels and every screen's title, lead, step titles and breadcrumb. */

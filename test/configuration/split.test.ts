@@ -1,7 +1,7 @@
 /** How the configuration is split for the first load (src/configuration/split.ts, issue 20). */
 import { expect } from 'chai';
 import type { ScreenDefinition } from '../../src/common/screens.js';
-import { fragmentsOf, namespacesIn, namespacesOfCode, routeEntry, splitWords } from '../../src/configuration/split.js';
+import { fragmentsOf, keysOfCode, namespacesIn, namespacesOfCode, routeEntry, splitWords } from '../../src/configuration/split.js';
 
 const SCREEN = {
   id: 'demo',
@@ -63,9 +63,19 @@ describe('configuration/split: what the first load holds and what comes with a s
 
   it("words: the first load's code namespaces whole, other namespaces with the screens naming them, frame keys in both, the rest not sent", () => {
     const tree = { common: { home: 'Home' }, demo: { title: 'Demo', body: 'Body' }, widget: { label: 'W' }, mail: { subject: 'S' } };
-    const words = splitWords(tree, { demo: new Set(['demo', 'common']) }, { initial: new Set(['common']), lazy: new Set(['widget']) }, ['demo.title']);
+    const words = splitWords(tree, { demo: new Set(['demo', 'common']) }, { initial: new Set(['common']), lazy: new Set(['widget']), keys: new Set(['common']) }, ['demo.title']);
     expect(words.frame).to.deep.equal({ common: { home: 'Home' }, demo: { title: 'Demo' } });
     expect(words.engine).to.deep.equal({ widget: { label: 'W' } });
     expect(words.screens).to.deep.equal({ demo: { demo: { title: 'Demo', body: 'Body' } } });
+  });
+
+  it("words (issue 47): of the first load's namespaces the frame holds only what its code names, with plural forms; the rest comes with the engine's words", () => {
+    const tree = { common: { home: 'Home', items_one: 'One', items_other: 'Many', conflict: { caption: 'C' }, languages: { ja: 'J', en: 'E' } }, widget: { label: 'W' } };
+    const keys = new Set(keysOfCode("t('common.home'); t('common.items', { count }); t(`common.languages.${language}`)", new Set(['common'])));
+    expect([...keys]).to.deep.equal(['common.home', 'common.items', 'common.languages']);
+    const words = splitWords(tree, {}, { initial: new Set(['common']), lazy: new Set(['widget']), keys }, []);
+    expect(words.frame).to.deep.equal({ common: { home: 'Home', items_one: 'One', items_other: 'Many', languages: { ja: 'J', en: 'E' } } });
+    expect(words.engine).to.deep.equal({ common: { conflict: { caption: 'C' } }, widget: { label: 'W' } });
+    expect(tree.common.conflict, 'the locale tree is left as it was').to.deep.equal({ caption: 'C' });
   });
 });
