@@ -12,6 +12,7 @@ const timeOrNull = (description: string) => ({ type: ['string', 'null'], format:
 export const apiClientSchema = objectOf({
   id: { type: 'string', format: 'uuid' },
   clientId: { type: 'string', description: 'the OAuth 2.0 client_id (POST /oidc/token with client_secret_basic)' },
+  organizationId: { type: 'integer', description: "its organisation's id, the {orgId} of the API's paths (its tokens carry it as organization_id)" },
   name: { type: 'string', description: 'what the managers call it; the audit trail names its writes by it' },
   scopes: { type: 'array', items: { type: 'string', enum: API_CLIENT_SCOPES }, description: 'what its tokens may do' },
   expiresAt: timeOrNull('when it stops working; null: never'),

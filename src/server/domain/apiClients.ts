@@ -71,6 +71,7 @@ function recordOf(row: Row): ApiClient {
   return {
     id: row.id,
     clientId: row.clientId,
+    organizationId: row.organizationId,
     name: row.name,
     scopes: row.scopes as ApiClientScope[],
     expiresAt: isoOrNull(row.expiresAt),

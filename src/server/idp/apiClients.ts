@@ -44,5 +44,6 @@ export async function apiClientSecretMatches(db: Db, clientId: string, secret: u
 export async function apiClientTokenClaims(db: Db, ctx: KoaContextWithOIDC): Promise<Record<string, unknown> | undefined> {
   const clientId = ctx.oidc.client?.clientId;
   const client = isApiClientId(clientId) ? await findActiveApiClient(db, clientId) : undefined;
-  return client && { glopla_id: client.gloplaId };
+  // organization_id: the {orgId} of the API's paths, which the client could not learn otherwise
+  return client && { glopla_id: client.gloplaId, organization_id: client.organizationId };
 }

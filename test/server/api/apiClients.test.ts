@@ -62,7 +62,7 @@ describe('API clients: client credentials, scopes, limits (issue 46)', function 
 
   it('a manager makes a client: 201 with its secret this once, stored hashed, never answered again; a member is refused', async () => {
     const { client, secret } = await makeClient('HR sync', ['learners:read', 'learners:write']);
-    expect(client).to.include({ name: 'HR sync', expires_at: null, expires_on: null, last_used_at: null });
+    expect(client).to.include({ name: 'HR sync', organization_id: 1, expires_at: null, expires_on: null, last_used_at: null });
     expect(client.client_id).to.match(/^apic_/);
     expect(client.scopes).to.deep.equal(['learners:read', 'learners:write']);
     expect(client.created_by).to.deep.equal({ admin_id: 1, email: 'manager@example.com' });
@@ -95,7 +95,7 @@ describe('API clients: client credentials, scopes, limits (issue 46)', function 
     expect(body).to.not.have.property('refresh_token');
     expect(decodeProtectedHeader(body.access_token).typ).to.equal('at+jwt');
     const claims = decodeJwt(body.access_token);
-    expect(claims).to.include({ sub: client.client_id, client_id: client.client_id, aud: `${PUBLIC_URL}/api/v2`, iss: `${PUBLIC_URL}/oidc`, glopla_id: 'G0000001', scope: 'learners:read learners:write' });
+    expect(claims).to.include({ sub: client.client_id, client_id: client.client_id, aud: `${PUBLIC_URL}/api/v2`, iss: `${PUBLIC_URL}/oidc`, glopla_id: 'G0000001', organization_id: 1, scope: 'learners:read learners:write' });
     expect(claims.exp! - claims.iat!).to.equal(900);
     // a narrower scope asked for; one the client does not hold refused
     expect((await grant(client.client_id, secret, 'learners:read')).json().scope).to.equal('learners:read');
