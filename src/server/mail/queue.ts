@@ -126,6 +126,7 @@ export function createMailQueue(options: { db: Db; transport: Mailer; log: Logge
         outcome('retry', job.kind);
         const nextAttemptAt = new Date(Date.now() + delay);
         await db.updateTable('mailQueue').set({ nextAttemptAt, lockedUntil: null, lastError }).where('id', '=', job.id).execute();
+        wakeAfter(delay);
       }
     }
     return true;
@@ -155,6 +156,17 @@ export function createMailQueue(options: { db: Db; transport: Mailer; log: Logge
 
   const sweep = options.worker ? setInterval(background, SWEEP_INTERVAL_MS) : undefined;
   sweep?.unref();
+  /** A retry due before the next sweep gets a run of its own: a webhook's first retry is 5 s after, not up to 35 s. */
+  const wakes = new Set<NodeJS.Timeout>();
+  function wakeAfter(delayMs: number): void {
+    if (!options.worker || delayMs >= SWEEP_INTERVAL_MS) return;
+    const wake = setTimeout(() => {
+      wakes.delete(wake);
+      background();
+    }, delayMs);
+    wake.unref();
+    wakes.add(wake);
+  }
 
   return {
     transport,
@@ -174,6 +186,7 @@ export function createMailQueue(options: { db: Db; transport: Mailer; log: Logge
     drain,
     async close() {
       clearInterval(sweep);
+      for (const wake of wakes) clearTimeout(wake);
       await running?.catch(() => undefined);
     },
   };

@@ -189,5 +189,26 @@ describe('mails go out after the answer, through a queue in the database (issue 
       for (let i = 0; i < 100 && smtp.received.length === 0; i++) await new Promise((resolve) => setTimeout(resolve, 50));
       expect(smtp.received).to.deep.equal([activated]);
     });
+
+    it("runs a retry due before the next half-minute sweep at its time (a webhook's first retry is 5 s after)", async () => {
+      const attempts: number[] = [];
+      let retried!: () => void;
+      const done = new Promise<void>((resolve) => (retried = resolve));
+      app.app.mailQueue.handle(
+        'retry_probe',
+        async () => {
+          attempts.push(Date.now());
+          if (attempts.length === 1) throw new Error('the first attempt fails');
+          retried();
+        },
+        { delayMs: () => 1000 },
+      );
+      await app.app.mailQueue.enqueue('retry_probe', {});
+      app.app.mailQueue.kick();
+      // the app's sweep runs 30 s after it started: without a wake of its own the retry would wait for it
+      await Promise.race([done, new Promise((resolve) => setTimeout(resolve, 20_000))]);
+      expect(attempts, 'the failed attempt and its retry').to.have.length(2);
+      expect(attempts[1]! - attempts[0]!).to.be.at.least(900);
+    });
   });
 });
