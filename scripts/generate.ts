@@ -118,8 +118,11 @@ export function generate(outDir = GENERATED_DIR): void {
   const locales = loadLocales();
   const namespaces = new Set(Object.keys(locales.ja));
   const client = (file: string) => path.join(PROJECT_ROOT, 'src/client', file);
-  // the code-component screens render without the engines' words: the words they name are the frame's
-  const inCode = codeNamespaces(client('app/main.tsx'), [client(''), path.join(PROJECT_ROOT, 'src/common')], namespaces, dynamicImports(client('screens/registry.ts')));
+  // the code-component screens render without the engines' words: the words they name are the frame's; the gallery
+  // (demo mode) shows its forms and blocks through instances of its own with every word (createI18n)
+  const gallery = client('screens/ScreenGallery.tsx');
+  const components = dynamicImports(client('screens/registry.ts')).filter((file) => file !== gallery);
+  const inCode = codeNamespaces(client('app/main.tsx'), [client(''), path.join(PROJECT_ROOT, 'src/common')], namespaces, components, [gallery]);
   const byScreen: Record<string, Set<string>> = {};
   const screenSources: Record<string, string> = {};
   for (const screen of screens) {

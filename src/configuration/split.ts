@@ -149,14 +149,16 @@ export interface CodeWords {
  * The words the browser code names, by where the code runs: `initial`, code the entry imports statically (the
  * first load), `lazy`, every other file of `dirs` (widgets, the engines: their words load with any screen made of
  * blocks); `keys`, what the first load's code and the code-component screens (`components`, shown without the
- * engines' words) name: the frame's words.
+ * engines' words, with the code they import; `alone`, a file whose imports show their words otherwise) name: the
+ * frame's words.
  */
-export function codeNamespaces(entry: string, dirs: string[], namespaces: ReadonlySet<string>, components: string[] = []): CodeWords {
+export function codeNamespaces(entry: string, dirs: string[], namespaces: ReadonlySet<string>, components: string[] = [], alone: string[] = []): CodeWords {
   const initial = new Set<string>();
   const seen = staticallyReached(entry);
   for (const file of seen) namespacesOfCode(readFileSync(file, 'utf8'), namespaces).forEach((name) => initial.add(name));
   const shown = new Set(seen);
   components.forEach((file) => staticallyReached(file, shown));
+  alone.forEach((file) => shown.add(file));
   // of the first load's namespaces only: a code component sees no other words than the frame's (as before issue 47)
   const keys = new Set([...shown].flatMap((file) => keysOfCode(readFileSync(file, 'utf8'), initial)));
   const lazy = new Set<string>();

@@ -1,7 +1,9 @@
 /** How the configuration is split for the first load (src/configuration/split.ts, issue 20). */
 import { expect } from 'chai';
+import path from 'node:path';
 import type { ScreenDefinition } from '../../src/common/screens.js';
-import { fragmentsOf, keysOfCode, namespacesIn, namespacesOfCode, routeEntry, splitWords } from '../../src/configuration/split.js';
+import { loadLocales, PROJECT_ROOT } from '../../src/configuration/load.js';
+import { codeNamespaces, dynamicImports, fragmentsOf, keysOfCode, namespacesIn, namespacesOfCode, routeEntry, splitWords } from '../../src/configuration/split.js';
 
 const SCREEN = {
   id: 'demo',
@@ -59,6 +61,17 @@ describe('configuration/split: what the first load holds and what comes with a s
   it("the namespaces code names: a literal that starts a key, not a bare name (the IdP's 'signin' words stay out of the first load)", () => {
     const source = "t('common.home'); t(`errors.` + code); <section className=\"signin\">; report({ step: 'signin' }); // 'links.x'";
     expect(namespacesOfCode(source, new Set(['common', 'errors', 'signin', 'links']))).to.deep.equal(['common', 'errors']);
+  });
+
+  it("the frame's keys (issue 47): the first load's and the sign-in screens', not the forms' field errors nor the IdP's words", () => {
+    const client = (file: string) => path.join(PROJECT_ROOT, 'src/client', file);
+    const gallery = client('screens/ScreenGallery.tsx');
+    const components = dynamicImports(client('screens/registry.ts'));
+    expect(components).to.include.members([client('screens/SignIn.tsx'), gallery]);
+    const code = codeNamespaces(client('app/main.tsx'), [client(''), path.join(PROJECT_ROOT, 'src/common')], new Set(Object.keys(loadLocales().ja)), components.filter((file) => file !== gallery), [gallery]);
+    expect([...code.initial]).to.include.members(['errors', 'common', 'auth']).and.not.include('signin');
+    expect([...code.keys]).to.include.members(['errors.sessionExpired', 'common.menu.label', 'auth.signin.retry', 'auth.signin.errors']);
+    expect([...code.keys].filter((key) => key === 'errors' || key.startsWith('errors.field') || key.startsWith('common.conflict'))).to.deep.equal([]);
   });
 
   it("words: the first load's code namespaces whole, other namespaces with the screens naming them, frame keys in both, the rest not sent", () => {
