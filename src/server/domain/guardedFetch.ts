@@ -80,7 +80,7 @@ export interface GuardedRequest extends GuardedFetchOptions {
  * One request to a customer's URL under the same guard (issue 46: the webhook deliveries POST): any non-redirect
  * status is answered with the body read (at most maxBytes); a redirect, a refused address, a time-out are errors.
  */
-export async function guardedRequest(url: string, options: GuardedRequest): Promise<{ status: number; body: string }> {
+export async function guardedRequest(url: string, options: GuardedRequest): Promise<{ status: number; headers: Record<string, string>; body: string }> {
   const problem = customerUrlProblem(url, { demo: options.allowLoopback });
   if (problem === 'invalid') throw new GuardedFetchError('invalidUrl');
   // a private host is judged by its resolved addresses below when the private ranges are allowed
@@ -112,7 +112,8 @@ export async function guardedRequest(url: string, options: GuardedRequest): Prom
       discard(answer.body);
       throw new GuardedFetchError('tooLarge');
     }
-    return { status: answer.statusCode, body: await readCapped(answer.body, maxBytes, signal, options.truncate === true) };
+    const answerHeaders = Object.fromEntries(Object.entries(answer.headers).map(([name, value]) => [name, Array.isArray(value) ? value.join(', ') : String(value ?? '')]));
+    return { status: answer.statusCode, headers: answerHeaders, body: await readCapped(answer.body, maxBytes, signal, options.truncate === true) };
   } finally {
     agent.destroy().catch(() => undefined);
   }

@@ -14,18 +14,15 @@
  * The IdP is an address the customer chose: every request to it (discovery, token, keys) goes only to public addresses,
  * to the address checked (no second lookup), without redirects, with a time limit; in demo mode loopback http too.
  */
-import dns from 'node:dns';
-import net from 'node:net';
 import { sql } from 'kysely';
 import * as client from 'openid-client';
-import { Agent, fetch as undiciFetch } from 'undici';
 import { ISSUER_PATH } from '../../common/identity.js';
 import type { Db } from '../db/index.js';
 import { normalizeEmail } from '../domain/admins.js';
 import { defaultConnectionId } from '../domain/ssoConnections.js';
 import type { SecretKeys } from '../domain/sealedSecrets.js';
 import { openClientSecret } from '../domain/ssoSecrets.js';
-import { isLoopbackAddress, isPublicAddress } from '../domain/publicAddresses.js';
+import { GuardedFetchError, guardedRequest, type FetchRefusal } from '../domain/guardedFetch.js';
 import type { AuditTrail } from '../domain/audit.js';
 import { provisionedName, provisionMember } from './jitProvisioning.js';
 
@@ -106,29 +103,27 @@ export class FederationRefused extends Error {
   }
 }
 
-/** The host's one address to connect to, when every address it has is allowed. */
-async function allowedAddress(hostname: string, allowLoopback: boolean): Promise<{ address: string; family: number }> {
-  const host = hostname.replace(/^\[(.*)\]$/, '$1');
-  const addresses = net.isIP(host) !== 0 ? [host] : (await dns.promises.lookup(host, { all: true, verbatim: true })).map((answer) => answer.address);
-  const allowed = (address: string) => isPublicAddress(address) || (allowLoopback && isLoopbackAddress(address));
-  if (addresses.length === 0 || !addresses.every(allowed)) throw new FederationRefused('private address');
-  return { address: addresses[0]!, family: net.isIP(addresses[0]!) };
-}
+/** The guard's refusals as the sign-in names them (connectionTest.ts shows them to the manager). */
+const FETCH_REFUSALS: Partial<Record<FetchRefusal, string>> = { httpsRequired: 'https required', invalidUrl: 'https required', privateAddress: 'private address' };
 
-/** openid-client's fetch: public addresses only (loopback in demo mode), pinned to the address checked, no redirects. */
+/**
+ * openid-client's fetch through the guard of every request to a customer's URL (domain/guardedFetch.ts): public
+ * addresses only (loopback in demo mode), pinned to the address checked, no redirects, a time limit and a size cap.
+ */
 export function guardedCustomFetch(allowLoopback: boolean): client.CustomFetch {
   return async (url, options) => {
-    const target = new URL(url);
-    if (target.protocol !== 'https:' && !(allowLoopback && target.protocol === 'http:')) throw new FederationRefused('https required');
-    const { address, family } = await allowedAddress(target.hostname, allowLoopback);
-    const dispatcher = new Agent({ connect: { lookup: (_host, _options, callback) => callback(null, [{ address, family }]), timeout: TIMEOUT_MS } });
     try {
-      const answer = await undiciFetch(url, { ...(options as object), redirect: 'manual', dispatcher, signal: AbortSignal.timeout(TIMEOUT_MS) } as never);
-      // read whole before the agent closes (discovery documents, keys and token answers are small)
-      const body = await answer.arrayBuffer();
-      return new Response(body, { status: answer.status, statusText: answer.statusText, headers: answer.headers as unknown as Headers });
-    } finally {
-      dispatcher.destroy().catch(() => undefined);
+      const answer = await guardedRequest(url, {
+        allowLoopback,
+        timeoutMs: TIMEOUT_MS,
+        method: options.method === 'POST' ? 'POST' : 'GET',
+        headers: Object.fromEntries(new Headers(options.headers as HeadersInit | undefined)),
+        ...(options.body !== undefined && options.body !== null ? { body: String(options.body) } : {}),
+      });
+      return new Response(answer.body, { status: answer.status, headers: answer.headers });
+    } catch (error) {
+      const refusal = error instanceof GuardedFetchError ? FETCH_REFUSALS[error.reason] : undefined;
+      throw refusal ? new FederationRefused(refusal) : error;
     }
   };
 }

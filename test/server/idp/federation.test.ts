@@ -420,6 +420,7 @@ describe('identity provider: the fetches to a customer’s IdP (issue 45)', () =
       expect(await refusal(guardedCustomFetch(false)(url, {} as never)), url).to.contain('private address');
     }
     // demo mode: still no private network beyond this machine
-    expect(await refusal(guardedCustomFetch(true)('http://10.0.0.1/', {} as never))).to.contain('private address');
+    expect(await refusal(guardedCustomFetch(true)('https://10.0.0.1/', {} as never))).to.contain('private address');
+    expect(await refusal(guardedCustomFetch(true)('http://10.0.0.1/', {} as never))).to.contain('https required');
   });
 });
