@@ -83,8 +83,8 @@ describe('two instances started at once on an empty PostgreSQL database', functi
     expect(secretA).to.equal(secretB);
     const [idsA, idsB] = apps.map((app) => [1, 2, 3].map(app.publicIds.contact.toPublic));
     expect(idsA).to.deep.equal(idsB);
-    // the captcha's secret and the public ids' key, and the key of the single-sign-on client secrets (the demo's
-    // connection is sealed at seeding): each generated once for both
-    expect(await count('server_secrets')).to.equal(3);
+    // the captcha's secret and the public ids' key, each generated once for both (the demo's single-sign-on
+    // connection is sealed at seeding with SECRET_KEY, which the settings give)
+    expect(await count('server_secrets')).to.equal(2);
   });
 });

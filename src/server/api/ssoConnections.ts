@@ -112,14 +112,8 @@ function connectionValidators(body: ReturnType<typeof connectionBody>): FastifyS
   return (route) => (route.httpPart === 'body' ? body : others(route));
 }
 
-const domainChangeBody = {
-  type: 'object',
-  additionalProperties: false,
-  properties: {
-    connectionId: { ...uuid, type: ['string', 'null'], description: "the connection its admins sign in through; null: the organisation's only active one" },
-    requireSso: { type: 'boolean', description: 'refuse the password and passkeys for addresses at the domain (turning it on needs a single-sign-on session)' },
-  },
-} as const;
+/** A domain's change: its connection (the page's 'Change'), or whether it requires single sign-on (the page's buttons). */
+const domainChangeBody = formBody('sso-domain-connection', 'sso-domain-require-sso');
 
 const ACCESS_ERRORS = { 403: [API_ERROR.forbidden] } as const;
 const RECORD_ERRORS = { 403: [API_ERROR.forbidden], 404: [API_ERROR.notFound] } as const;

@@ -6,7 +6,7 @@ describe('Mail templates (locales/<lang>/mail.json)', () => {
   it('every template renders in ja and en with a subject, a text part and an HTML part', () => {
     for (const language of LANGUAGES) {
       for (const template of MAIL_TEMPLATES) {
-        const mail = renderMail(template, language, { email: 'a@example.com', validFor: '1', summary: 's', personInCharge: 'p', id: '1', receivedAt: 'now', corporationName: 'c', organization: 'o', inviter: 'i', requestCode: 'A000000101', serviceGroup: 'g', services: 's', startsOn: '2027-01-04', changeDeadline: '2026-12-28', daysLeft: '2 business days left', userCount: '3', time: '2026/11/27 10:00', factor: 'A passkey', minutes: '15', validity: '30 minutes', connection: 'Okta', notAfter: '2026-12-18 09:00 UTC', fingerprint: 'AB:CD', sso: 's' }, 'https://portal.example.com/x?a=1&b=2');
+        const mail = renderMail(template, language, { email: 'a@example.com', validFor: '1', summary: 's', personInCharge: 'p', id: '1', receivedAt: 'now', corporationName: 'c', organization: 'o', inviter: 'i', requestCode: 'A000000101', serviceGroup: 'g', services: 's', startsOn: '2027-01-04', changeDeadline: '2026-12-28', daysLeft: '2 business days left', userCount: '3', time: '2026/11/27 10:00', factor: 'A passkey', minutes: '15', validity: '30 minutes', connection: 'Okta', notAfter: '2026-12-18 09:00 UTC', fingerprint: 'AB:CD', sso: 's', url: 'https://hr.example.com/hooks' }, 'https://portal.example.com/x?a=1&b=2');
         expect(mail.subject, `${language} ${template}`).to.be.a('string').and.not.match(/\{\{/);
         expect(mail.text).not.to.match(/\{\{/);
         expect(mail.html).to.match(/^<!doctype html>/).and.contain(`<html lang="${language}">`);
