@@ -32,9 +32,8 @@ import {
 } from '../domain/apiClients.js';
 import { auditOf } from './audit.js';
 import { requireManager, signedIn, useAuthentication } from './auth.js';
-import { ApiError } from './errors.js';
 import { TAG } from './openapi.js';
-import { conditionalWrite, etagHeader, preconditionFailed, preconditionOf, sendEtag } from './preconditions.js';
+import { conditionalWrite, etagHeader, preconditionOf, sendEtag, writtenRecord } from './preconditions.js';
 import { errorAnswers, organizationParams, wire, type OrganizationParams } from './schemas.js';
 import { formBody, FormValidationError } from './validation.js';
 
@@ -96,18 +95,7 @@ export const apiClientsRoutes: FastifyPluginAsync = async (app) => {
   const member = `${collection}/:clientId`;
 
   /** A write's refusals as answers; its result otherwise. */
-  async function outcomeOf<Result>(request: FastifyRequest, write: ApiClientWrite<Result>, id: string): Promise<Result> {
-    switch (write.outcome) {
-      case 'done':
-        return write.result;
-      case 'not_found':
-        throw new ApiError(404, API_ERROR.notFound);
-      case 'stale':
-        throw await preconditionFailed(db, request, (request.params as OrganizationParams).orgId, { type: 'apiClient', id });
-      case 'limit':
-        throw new ApiError(409, API_ERROR.limitReached);
-    }
-  }
+  const outcomeOf = <Result>(request: FastifyRequest, write: ApiClientWrite<Result>, id: string) => writtenRecord(db, request, write, { type: 'apiClient', id });
 
   app.get<{ Params: OrganizationParams }>(
     collection,

@@ -53,6 +53,23 @@ export async function preconditionFailed(db: Db, request: FastifyRequest, organi
 }
 
 /** The work's result; a StaleVersion it throws (the domain refused a change on an old version) as the 412. */
+/** A versioned record's write as the domains answer it (API clients, webhook endpoints, single-sign-on connections and domains). */
+export type RecordWrite<Result> = { outcome: 'done'; result: Result } | { outcome: 'not_found' } | { outcome: 'stale' } | { outcome: 'limit' };
+
+/** The write's result, or its refusal as the API answers it: 404, 412 naming who changed the record, 409 limit_reached. */
+export async function writtenRecord<Result>(db: Db, request: FastifyRequest, write: RecordWrite<Result>, target: VersionedTarget): Promise<Result> {
+  switch (write.outcome) {
+    case 'done':
+      return write.result;
+    case 'not_found':
+      throw new ApiError(404, API_ERROR.notFound);
+    case 'stale':
+      throw await preconditionFailed(db, request, (request.params as { orgId: number }).orgId, target);
+    case 'limit':
+      throw new ApiError(409, API_ERROR.limitReached);
+  }
+}
+
 export async function changedMeanwhileAs412<T>(db: Db, request: FastifyRequest, organizationId: number, work: Promise<T>): Promise<T> {
   try {
     return await work;

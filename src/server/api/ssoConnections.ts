@@ -57,7 +57,7 @@ import { auditOf } from './audit.js';
 import { isReauthenticationExpired, requireManager, signedIn, useAuthentication, type SignedInAdmin } from './auth.js';
 import { ApiError } from './errors.js';
 import { TAG } from './openapi.js';
-import { conditionalWrite, etagHeader, preconditionFailed, preconditionOf, sendEtag } from './preconditions.js';
+import { conditionalWrite, etagHeader, preconditionOf, sendEtag, writtenRecord } from './preconditions.js';
 import { errorAnswers, organizationParams, wire, type OrganizationParams } from './schemas.js';
 import { BadRequestError, createValidatorCompiler, formBody, FormValidationError, getFormSchemas, validateForm } from './validation.js';
 import { wireField } from './wire.js';
@@ -163,18 +163,12 @@ export const ssoConnectionsRoutes: FastifyPluginAsync = async (app) => {
   /** A domain write's refusals as answers; its result otherwise. */
   async function outcomeOf<Result>(request: FastifyRequest, write: SsoWrite<Result> | { outcome: 'federation_required' }, target: { type: string; id: string }): Promise<Result> {
     switch (write.outcome) {
-      case 'done':
-        return write.result;
-      case 'not_found':
-        throw new ApiError(404, API_ERROR.notFound);
-      case 'stale':
-        throw await preconditionFailed(db, request, (request.params as OrganizationParams).orgId, target);
       case 'invalid':
         throw new FormValidationError(write.errors);
-      case 'limit':
-        throw new ApiError(409, API_ERROR.limitReached);
       case 'federation_required':
         throw new ApiError(403, API_ERROR.federatedSessionRequired, 'sign in through single sign-on (within the last 10 minutes) before requiring it');
+      default:
+        return writtenRecord(db, request, write, target);
     }
   }
 

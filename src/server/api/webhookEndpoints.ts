@@ -45,7 +45,7 @@ import { auditOf } from './audit.js';
 import { requireManager, signedIn, useAuthentication } from './auth.js';
 import { ApiError } from './errors.js';
 import { TAG } from './openapi.js';
-import { conditionalWrite, etagHeader, preconditionFailed, preconditionOf, sendEtag } from './preconditions.js';
+import { conditionalWrite, etagHeader, preconditionOf, sendEtag, writtenRecord } from './preconditions.js';
 import { errorAnswers, organizationParams, wire, type OrganizationParams } from './schemas.js';
 import { formBody, FormValidationError } from './validation.js';
 
@@ -89,18 +89,8 @@ export const webhookEndpointsRoutes: FastifyPluginAsync = async (app) => {
   const collection = '/organizations/:orgId/webhook_endpoints';
   const member = `${collection}/:endpointId`;
 
-  async function outcomeOf<Result>(request: FastifyRequest, write: WebhookWrite<Result>, id: string): Promise<Result> {
-    switch (write.outcome) {
-      case 'done':
-        return write.result;
-      case 'not_found':
-        throw new ApiError(404, API_ERROR.notFound);
-      case 'stale':
-        throw await preconditionFailed(db, request, (request.params as OrganizationParams).orgId, { type: 'webhookEndpoint', id });
-      case 'limit':
-        throw new ApiError(409, API_ERROR.limitReached);
-    }
-  }
+  /** A write's refusals as answers; its result otherwise. */
+  const outcomeOf = <Result>(request: FastifyRequest, write: WebhookWrite<Result>, id: string) => writtenRecord(db, request, write, { type: 'webhookEndpoint', id });
 
   app.get<{ Params: OrganizationParams }>(
     collection,
