@@ -14,7 +14,8 @@ export interface CustomerIdpState {
   acr?: string;
 }
 
-export async function startCustomerIdp(options: { publicUrl: string; clientId: string; clientSecret: string }) {
+/** `onToken`: sees each token request's response before the IdP answers it (a test may rewrite the answer). */
+export async function startCustomerIdp(options: { publicUrl: string; clientId: string; clientSecret: string; onToken?: (response: ServerResponse) => void }) {
   const { privateKey } = await generateKeyPair('RS256', { extractable: true });
   const jwk = { ...(await exportJWK(privateKey)), alg: 'RS256', use: 'sig', kid: 'customer-key' };
   const state: CustomerIdpState = { user: { email: 'admin@example.com' } };
@@ -40,10 +41,13 @@ export async function startCustomerIdp(options: { publicUrl: string; clientId: s
       await provider.interactionFinished(request, response, { login: { accountId: state.user.email, ...(state.amr ? { amr: state.amr } : {}), ...(state.acr ? { acr: state.acr } : {}) }, consent: { grantId } });
       return;
     }
+    if (request.url?.startsWith('/token')) options.onToken?.(response);
     provider.callback()(request, response);
   }
 
-  return { issuer, state, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+  /** The IdP's signing key (a test forges ID tokens with it). */
+  const signing = { privateKey, kid: jwk.kid };
+  return { issuer, state, signing, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
 }
 
 /** A browser at the IdP (real HTTP): follows its redirects with its cookies until the answer goes back to `publicUrl`. */

@@ -1,19 +1,18 @@
 /**
  * Signing in through an organisation's own OpenID Connect identity provider (issue 45): a second oidc-provider,
- * started here on a loopback port over http (demo mode allows it), is the customer's IdP with a client registered for
+ * started here on a loopback port over http (customerIdp.ts; demo mode allows it), is the customer's IdP with a client registered for
  * the portal's redirect_uri. Its interaction signs in at once whichever account the test names (`idpUser`); its token
  * endpoint can be made to answer a forged ID token (`trap`) to prove each of the relying party's checks.
  *
  * G0000001 (id 1) has the connection and the verified domain acme.example; its admins there are made below.
  */
 import { createHash, generateKeyPairSync, randomUUID, sign } from 'node:crypto';
-import http, { type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { ServerResponse } from 'node:http';
 import { expect } from 'chai';
-import { exportJWK, generateKeyPair, SignJWT } from 'jose';
-import Provider from 'oidc-provider';
+import { SignJWT } from 'jose';
 import { sealClientSecret } from '../../../src/server/domain/ssoSecrets.js';
 import { guardedCustomFetch } from '../../../src/server/idp/federation.js';
+import { startCustomerIdp, throughIdp } from './customerIdp.js';
 import { hashPassword } from '../../../src/server/domain/passwords.js';
 import { DEMO_PASSWORD } from '../../../src/server/db/seed/demoData.js';
 import { authorize, authorizationPath, bearer, Browser, claimsOf, exchangeCode, idpUrlOf, pathOf, pkce, type Pkce } from '../support/oidc.js';
@@ -28,79 +27,39 @@ const DOMAIN = 'acme.example';
 /** How the next ID tokens are forged; 'resigned' changes nothing but the signature (the forgery's control). */
 type Trap = 'resigned' | 'nonce' | 'issuer' | 'audience' | 'azp' | 'hs256' | 'none' | undefined;
 
-/** The customer's IdP: oidc-provider on 127.0.0.1, signing in `user` at once; `trap` forges its next ID tokens. */
-async function startCustomerIdp() {
-  const { privateKey } = await generateKeyPair('RS256', { extractable: true });
-  const jwk = { ...(await exportJWK(privateKey)), alg: 'RS256', use: 'sig', kid: 'customer-key' };
-  const state: { user: { email: string; email_verified?: boolean; family_name?: string; given_name?: string }; amr?: string[]; acr?: string; trap: Trap } = { user: { email: `admin@${DOMAIN}` }, trap: undefined };
-  const server = http.createServer((request, response) => void handle(request, response));
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const issuer = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  const provider = new Provider(issuer, {
-    clients: [{ client_id: CLIENT_ID, client_secret: CLIENT_SECRET, redirect_uris: [`${PUBLIC_URL}/oidc/federation/callback`], token_endpoint_auth_method: 'client_secret_post' }],
-    jwks: { keys: [jwk as never] },
-    claims: { openid: ['sub', 'amr', 'acr'], email: ['email', 'email_verified'], profile: ['family_name', 'given_name'], amr: null },
-    features: { devInteractions: { enabled: false } },
-    interactions: { url: (_ctx, interaction) => `/interaction/${interaction.uid}` },
-    findAccount: (_ctx, sub) => ({ accountId: sub, claims: () => ({ sub, ...state.user }) }),
-    cookies: { keys: ['customer-idp-cookie-key'] },
+/** The customer's IdP (customerIdp.ts) whose next ID tokens are forged the way `trap.next` says. */
+async function startTrappedIdp(trap: { next: Trap }) {
+  const idp: Awaited<ReturnType<typeof startCustomerIdp>> = await startCustomerIdp({
+    publicUrl: PUBLIC_URL,
+    clientId: CLIENT_ID,
+    clientSecret: CLIENT_SECRET,
+    onToken: (response) => {
+      if (trap.next) forgeIdToken(response, trap.next, idp.signing);
+    },
   });
-
-  async function handle(request: IncomingMessage, response: ServerResponse) {
-    if (request.url?.startsWith('/interaction/')) {
-      const details = await provider.interactionDetails(request, response);
-      const grant = new provider.Grant({ accountId: state.user.email, clientId: String(details.params.client_id) });
-      grant.addOIDCScope(String(details.params.scope));
-      const grantId = await grant.save();
-      await provider.interactionFinished(request, response, { login: { accountId: state.user.email, ...(state.amr ? { amr: state.amr } : {}), ...(state.acr ? { acr: state.acr } : {}) }, consent: { grantId } });
-      return;
-    }
-    if (request.url?.startsWith('/token') && state.trap) forgeIdToken(response, state.trap);
-    provider.callback()(request, response);
-  }
-
-  /** Replaces the token answer's ID token by one broken the trap's way. */
-  function forgeIdToken(response: ServerResponse, trap: NonNullable<Trap>) {
-    const end = response.end.bind(response);
-    response.end = ((chunk: unknown, ...rest: unknown[]) => {
-      void (async () => {
-        const body = JSON.parse(String(chunk)) as Record<string, unknown>;
-        const claims = JSON.parse(Buffer.from(String(body.id_token).split('.')[1]!, 'base64url').toString('utf8')) as Record<string, unknown>;
-        if (trap === 'nonce') claims.nonce = 'another-nonce';
-        if (trap === 'issuer') claims.iss = 'http://127.0.0.1:1';
-        if (trap === 'audience') claims.aud = 'another-client';
-        if (trap === 'azp') Object.assign(claims, { aud: [CLIENT_ID, 'another-client'], azp: 'another-client' });
-        if (trap === 'none') body.id_token = `${Buffer.from('{"alg":"none"}').toString('base64url')}.${Buffer.from(JSON.stringify(claims)).toString('base64url')}.`;
-        else if (trap === 'hs256') body.id_token = await new SignJWT(claims).setProtectedHeader({ alg: 'HS256' }).sign(new TextEncoder().encode(CLIENT_SECRET));
-        else body.id_token = await new SignJWT(claims).setProtectedHeader({ alg: 'RS256', kid: jwk.kid }).sign(privateKey);
-        const text = JSON.stringify(body);
-        if (!response.headersSent) response.setHeader('content-length', Buffer.byteLength(text));
-        (end as (...args: unknown[]) => void)(text, ...rest.filter((argument) => typeof argument === 'function'));
-      })();
-      return response;
-    }) as typeof response.end;
-  }
-
-  return { issuer, state, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+  return idp;
 }
 
-/** A browser at the IdP (real HTTP): follows its redirects with its cookies until the answer goes back to the portal. */
-async function throughIdp(location: string): Promise<string> {
-  const cookies = new Map<string, string>();
-  let url = location;
-  for (let hops = 0; hops < 10; hops += 1) {
-    if (url.startsWith(PUBLIC_URL)) return url;
-    const answer = await fetch(url, { redirect: 'manual', headers: { cookie: [...cookies].map(([name, value]) => `${name}=${value}`).join('; ') } });
-    for (const line of answer.headers.getSetCookie()) {
-      const [pair] = line.split(';');
-      const index = pair!.indexOf('=');
-      cookies.set(pair!.slice(0, index), pair!.slice(index + 1));
-    }
-    const next = answer.headers.get('location');
-    if (!next) throw new Error(`the IdP answered ${answer.status}: ${(await answer.text()).slice(0, 300)}`);
-    url = new URL(next, url).href;
-  }
-  throw new Error('too many redirects at the IdP');
+/** Replaces the token answer's ID token by one broken the trap's way. */
+function forgeIdToken(response: ServerResponse, trap: NonNullable<Trap>, signing: { privateKey: CryptoKey; kid: string }) {
+  const end = response.end.bind(response);
+  response.end = ((chunk: unknown, ...rest: unknown[]) => {
+    void (async () => {
+      const body = JSON.parse(String(chunk)) as Record<string, unknown>;
+      const claims = JSON.parse(Buffer.from(String(body.id_token).split('.')[1]!, 'base64url').toString('utf8')) as Record<string, unknown>;
+      if (trap === 'nonce') claims.nonce = 'another-nonce';
+      if (trap === 'issuer') claims.iss = 'http://127.0.0.1:1';
+      if (trap === 'audience') claims.aud = 'another-client';
+      if (trap === 'azp') Object.assign(claims, { aud: [CLIENT_ID, 'another-client'], azp: 'another-client' });
+      if (trap === 'none') body.id_token = `${Buffer.from('{"alg":"none"}').toString('base64url')}.${Buffer.from(JSON.stringify(claims)).toString('base64url')}.`;
+      else if (trap === 'hs256') body.id_token = await new SignJWT(claims).setProtectedHeader({ alg: 'HS256' }).sign(new TextEncoder().encode(CLIENT_SECRET));
+      else body.id_token = await new SignJWT(claims).setProtectedHeader({ alg: 'RS256', kid: signing.kid }).sign(signing.privateKey);
+      const text = JSON.stringify(body);
+      if (!response.headersSent) response.setHeader('content-length', Buffer.byteLength(text));
+      (end as (...args: unknown[]) => void)(text, ...rest.filter((argument) => typeof argument === 'function'));
+    })();
+    return response;
+  }) as typeof response.end;
 }
 
 /** A passkey of this machine (a software authenticator): its stored public key (COSE) and its answers to a challenge. */
@@ -137,11 +96,12 @@ describe('identity provider: signing in through the organisation’s OpenID Conn
   this.timeout(30_000);
   const ctx = useTestApp({ env: { SEED: 'demo', PUBLIC_URL, SIGNIN_FAILURE_DELAY_MS: '0' } });
   let idp: Awaited<ReturnType<typeof startCustomerIdp>>;
+  const trap: { next: Trap } = { next: undefined };
   let connectionId: string;
   let domainId: string;
 
   before(async () => {
-    idp = await startCustomerIdp();
+    idp = await startTrappedIdp(trap);
     connectionId = randomUUID();
     await ctx.db
       .insertInto('ssoConnections')
@@ -165,7 +125,8 @@ describe('identity provider: signing in through the organisation’s OpenID Conn
   });
 
   beforeEach(async () => {
-    Object.assign(idp.state, { user: { email: `admin@${DOMAIN}` }, amr: undefined, acr: undefined, trap: undefined });
+    Object.assign(idp.state, { user: { email: `admin@${DOMAIN}` }, amr: undefined, acr: undefined });
+    trap.next = undefined;
     await ctx.db.updateTable('ssoConnections').set({ state: 'on', trustIdpMfa: false }).where('id', '=', connectionId).execute();
     await ctx.db.updateTable('ssoDomains').set({ requireSso: false }).where('id', '=', domainId).execute();
   });
@@ -185,7 +146,7 @@ describe('identity provider: signing in through the organisation’s OpenID Conn
   async function federatedSignIn(email = `admin@${DOMAIN}`, beforeCallback?: () => Promise<void>) {
     const { browser, codes, answer } = await continueWithSso(email);
     expect(idpUrlOf(answer)).to.match(new RegExp(`^${idp.issuer}/auth\\?`));
-    const callback = await throughIdp(idpUrlOf(answer));
+    const callback = await throughIdp(idpUrlOf(answer), PUBLIC_URL);
     await beforeCallback?.();
     const back = await browser.follow(await browser.get(pathOf(callback)));
     return { browser, codes, back, callback };
@@ -265,7 +226,7 @@ describe('identity provider: signing in through the organisation’s OpenID Conn
   it('refuses an answer whose state names no request, and one from another browser', async () => {
     const { browser, answer } = await continueWithSso(`admin@${DOMAIN}`);
     refused(await browser.get('/oidc/federation/callback?code=abc&state=an-unknown-state-of-somebody'));
-    const callback = await throughIdp(idpUrlOf(answer));
+    const callback = await throughIdp(idpUrlOf(answer), PUBLIC_URL);
     const stranger = new Browser(ctx.app);
     refused(await stranger.follow(await stranger.get(pathOf(callback))));
   });
@@ -285,13 +246,13 @@ describe('identity provider: signing in through the organisation’s OpenID Conn
   });
 
   it('accepts an ID token re-signed with the IdP’s key and nothing changed (the traps below change one thing each)', async () => {
-    idp.state.trap = 'resigned';
+    trap.next = 'resigned';
     expect(claimsOf((await tokensOf(await federatedSignIn())).access_token).amr).to.deep.equal(['fed']);
   });
 
-  for (const trap of ['nonce', 'issuer', 'audience', 'azp', 'hs256', 'none'] as const) {
-    it(`refuses an ID token with the trap: ${trap}`, async () => {
-      idp.state.trap = trap;
+  for (const kind of ['nonce', 'issuer', 'audience', 'azp', 'hs256', 'none'] as const) {
+    it(`refuses an ID token with the trap: ${kind}`, async () => {
+      trap.next = kind;
       refused((await federatedSignIn()).back);
     });
   }
