@@ -94,6 +94,8 @@ describe('Single sign-on page (issue 45)', function () {
     await row.getByRole('button', { name: `Change the connection of ${DOMAIN}` }).click();
     const dialog = page.getByRole('dialog', { name: 'The connection this domain signs in through' });
     const select = dialog.getByLabel(/^Connection/);
+    // the options come with the form's data, a moment after the dialog
+    await select.locator('option', { hasText: 'Entra ID' }).waitFor({ state: 'attached' });
     expect(await select.locator('option').allTextContents()).to.include.members(["The organization's only active connection (default)", 'Entra ID']);
     // the dialog (the page around it has its own checks above)
     await expectAccessible(page, { include: ['[role="dialog"]'] });
