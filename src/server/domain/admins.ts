@@ -200,3 +200,15 @@ export async function changePassword(db: Db, adminId: number, current: string, n
   });
   return 'changed';
 }
+
+/** The organisation's activated managers, whom its notices go to (certificates, webhooks, deadlines): e-mail and language, in id order. */
+export function activatedManagers(db: Db, organizationId: number) {
+  return db
+    .selectFrom('affiliations')
+    .innerJoin('admins', 'admins.id', 'affiliations.adminId')
+    .select(['admins.email', 'admins.language'])
+    .where('affiliations.organizationId', '=', organizationId)
+    .where('affiliations.role', '=', 'manager')
+    .where('admins.activatedAt', 'is not', null)
+    .orderBy('admins.id');
+}

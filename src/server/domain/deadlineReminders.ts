@@ -14,6 +14,7 @@ import { withJobLease } from '../db/jobLeases.js';
 import type { OutgoingMail } from '../mail/mailer.js';
 import { MAIL_JOB, type MailQueue } from '../mail/queue.js';
 import { localeText, mailLanguage, renderMail } from '../mail/templates.js';
+import { activatedManagers } from './admins.js';
 import { businessCalendar } from './businessCalendar.js';
 import { applicationStartsOn } from './classDeadlines.js';
 import { recordWebhookEvent } from './webhookOutbox.js';
@@ -68,16 +69,7 @@ type Candidate = Awaited<ReturnType<typeof candidates>>[number];
 
 /** The managers of the organisation who get reminders: activated, reminders on. */
 function recipients(db: Db, organizationId: number) {
-  return db
-    .selectFrom('affiliations')
-    .innerJoin('admins', 'admins.id', 'affiliations.adminId')
-    .select(['admins.email', 'admins.language'])
-    .where('affiliations.organizationId', '=', organizationId)
-    .where('affiliations.role', '=', 'manager')
-    .where('admins.activatedAt', 'is not', null)
-    .where('admins.deadlineReminders', '=', true)
-    .orderBy('admins.id')
-    .execute();
+  return activatedManagers(db, organizationId).where('admins.deadlineReminders', '=', true).execute();
 }
 
 async function serviceNames(db: Db, subscriptionId: number, language: 'ja' | 'en'): Promise<string> {

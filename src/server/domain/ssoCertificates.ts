@@ -10,6 +10,7 @@
  *   threshold (sso_certificate_reminders). During a rollover only the expiring certificate is named.
  */
 import type { Db } from '../db/index.js';
+import { activatedManagers } from './admins.js';
 import { withJobLease } from '../db/jobLeases.js';
 import type { OutgoingMail } from '../mail/mailer.js';
 import { MAIL_JOB, type MailQueue } from '../mail/queue.js';
@@ -169,15 +170,7 @@ function remind(deps: SsoCertificateDeps, connection: Watched, certificate: Sign
       .returning('connectionId')
       .executeTakeFirst();
     if (!claimed) return 0;
-    const managers = await trx
-      .selectFrom('affiliations')
-      .innerJoin('admins', 'admins.id', 'affiliations.adminId')
-      .select(['admins.email', 'admins.language'])
-      .where('affiliations.organizationId', '=', connection.organizationId)
-      .where('affiliations.role', '=', 'manager')
-      .where('admins.activatedAt', 'is not', null)
-      .orderBy('admins.id')
-      .execute();
+    const managers = await activatedManagers(trx, connection.organizationId).execute();
     const daysLeft = Math.max(1, Math.ceil((certificate.notAfter.getTime() - now.getTime()) / DAY_MS));
     for (const manager of managers) {
       const language = mailLanguage(undefined, manager.language);

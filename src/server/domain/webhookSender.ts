@@ -15,6 +15,7 @@ import type { Db } from '../db/index.js';
 import { enqueueJob, MAIL_JOB, type RetrySchedule } from '../mail/queue.js';
 import type { OutgoingMail } from '../mail/mailer.js';
 import { mailLanguage, renderMail } from '../mail/templates.js';
+import { activatedManagers } from './admins.js';
 import { guardedRequest } from './guardedFetch.js';
 import { openSecret, type SecretKeys } from './sealedSecrets.js';
 import type { WebhookDeliveryJob } from './webhookOutbox.js';
@@ -136,15 +137,7 @@ export async function giveUpDelivery(deps: WebhookSenderDeps, job: WebhookDelive
 
 async function mailManagers(trx: Db, publicUrl: string, endpoint: { organizationId: number; url: string }): Promise<void> {
   const organization = await trx.selectFrom('organizations').select(['corporationOfficialName', 'gloplaIdName']).where('id', '=', endpoint.organizationId).executeTakeFirstOrThrow();
-  const managers = await trx
-    .selectFrom('affiliations')
-    .innerJoin('admins', 'admins.id', 'affiliations.adminId')
-    .select(['admins.email', 'admins.language'])
-    .where('affiliations.organizationId', '=', endpoint.organizationId)
-    .where('affiliations.role', '=', 'manager')
-    .where('admins.activatedAt', 'is not', null)
-    .orderBy('admins.id')
-    .execute();
+  const managers = await activatedManagers(trx, endpoint.organizationId).execute();
   for (const manager of managers) {
     const language = mailLanguage(undefined, manager.language);
     const params = { organization: organization.corporationOfficialName || organization.gloplaIdName, url: endpoint.url };
