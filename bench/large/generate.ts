@@ -46,11 +46,16 @@ const TARGET_OF: Record<string, string> = {
   account: 'admin',
   signIn: 'admin',
   organization: 'organization',
+  apiClient: 'apiClient',
+  webhook: 'webhookEndpoint',
 };
+
+/** The target type of an action: its prefix's, single sign-on's by what it changes (a domain or a connection). */
+const targetOf = (action: string) => (action.startsWith('sso.') ? (action.startsWith('sso.domain') ? 'ssoDomain' : 'ssoConnection') : TARGET_OF[action.split('.')[0]!]!);
 
 const literal = (text: string) => `'${text.replace(/'/g, "''")}'`;
 const ACTIONS = `array[${AUDIT_ACTIONS.map(literal).join(',')}]`;
-const TARGETS = `array[${AUDIT_ACTIONS.map((action) => literal(TARGET_OF[action.split('.')[0]!]!)).join(',')}]`;
+const TARGETS = `array[${AUDIT_ACTIONS.map((action) => literal(targetOf(action))).join(',')}]`;
 
 /** Statements in order; `n` numbers are integers from largeSizes, so they are written into the SQL as they are. */
 function statements(size: LargeSizes): string[] {
