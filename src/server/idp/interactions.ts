@@ -14,8 +14,9 @@
  * attempts); only then is the sign-in made, its `amr` saying how (pwd, otp or hwk, mfa). 'Sign in with a passkey'
  * (/oidc/interaction/:uid/passkey) signs in with a discoverable passkey alone (hwk, user, mfa).
  *
- * Single sign-on (issue 45, OpenID Connect): 'Continue with single sign-on' (the form's second button) sends an address
- * at a verified domain whose connection is on to its IdP (federation.ts); the IdP answers at /oidc/federation/callback,
+ * Single sign-on (issue 45, OpenID Connect): 'Continue with single sign-on' (the form's second button), or 'Sign in' with
+ * no password (home-realm discovery: the page's script hides the password and reads 'Continue' once /realm says the
+ * domain signs in through single sign-on), sends an address at a verified domain whose connection is on to its IdP (federation.ts); the IdP answers at /oidc/federation/callback,
  * which goes back to /oidc/interaction/:uid/federation (the interaction's cookie: the same browser), and the sign-in is
  * made for the connection's organisation with amr fed (and mfa when the connection trusts the IdP's second factor).
  * A SAML connection's address goes to its IdP with a signed AuthnRequest whose RelayState names the interaction; the
@@ -44,6 +45,7 @@ import { affiliationsOfAdmin, authenticateAdmin, findAdminById, normalizeEmail }
 import { recordSignIn } from '../domain/memberships.js';
 import { tellOfSecurityEvent, type SecurityEvent } from '../domain/securityMails.js';
 import { beginAttempt, minutesUntil, recordSuccess } from '../domain/signinThrottle.js';
+import { hitRateLimit } from '../domain/rateLimits.js';
 import { credentialOf, signInOptions, verifySignIn } from '../domain/passkeys.js';
 import { hasSecondFactor, twoStepState, verifySecondStep } from '../domain/twoStep.js';
 import { ACR, API_SCOPES, isSecureUrl, LANGUAGE_COOKIE, SUPPORTED_SCOPES } from './constants.js';
@@ -89,6 +91,7 @@ const ASSETS: Record<string, { type: string; body: Buffer }> = {
   'signin.css': { type: 'text/css; charset=utf-8', body: readFileSync(path.join(ASSETS_DIR, 'signin.css')) },
   'logout.js': { type: SCRIPT, body: readFileSync(path.join(ASSETS_DIR, 'logout.js')) },
   'passkey.js': { type: SCRIPT, body: readFileSync(path.join(ASSETS_DIR, 'passkey.js')) },
+  'signin.js': { type: SCRIPT, body: readFileSync(path.join(ASSETS_DIR, 'signin.js')) },
   'webauthn.js': { type: SCRIPT, body: readFileSync(WEBAUTHN_BUNDLE) },
 };
 
@@ -100,6 +103,8 @@ const SAML_TTL_SECONDS = 10 * 60;
 const IDP_INITIATED_MODEL = 'SamlIdpInitiatedResult';
 const IDP_INITIATED_COOKIE = 'sso_idp_initiated';
 const IDP_INITIATED_TTL_SECONDS = 5 * 60;
+/** The home-realm lookups a client address may make per failed sign-in its limit allows (SIGNIN_MAX_ADDRESS_FAILURES). */
+const REALM_LOOKUPS_PER_FAILURE = 5;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 /** The ACS's form (a signed response, base64: MAX_RESPONSE_BYTES decoded, and RelayState). */
 const ACS_BODY_LIMIT = 512 * 1024;
@@ -113,6 +118,9 @@ interface SamlAsserted {
   familyName?: string;
   givenName?: string;
 }
+
+/** A connection a sign-in may go to now (either protocol). */
+const signsInThroughIdp = (connection: FederationConnection | undefined) => usableOidc(connection) || usableSaml(connection);
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const epochNow = () => Math.floor(Date.now() / 1000);
@@ -199,6 +207,7 @@ export const interactionRoutes =
         signinPage({
           language,
           action: withLanguage(`${interactionPath(interaction.uid)}/login`, language, explicit),
+          realmUrl: `${interactionPath(interaction.uid)}/realm`,
           publicUrl: config.publicUrl,
           messageKey: typeof messageKey === 'string' && /^[a-z_]{1,64}$/.test(messageKey) ? messageKey : undefined,
           passkeyUrl: withLanguage(`${interactionPath(interaction.uid)}/passkey`, language, explicit),
@@ -338,10 +347,13 @@ export const interactionRoutes =
       const body = request.body ?? {};
       const email = typeof body.email === 'string' ? body.email.trim() : '';
       const password = typeof body.password === 'string' ? body.password : '';
-      if (body.sso !== undefined) return toIdentityProvider(request, reply, interaction, email, language, explicit);
+      const realm = email === '' ? undefined : await homeRealmOf(db, email);
+      if (body.sso !== undefined) return toIdentityProvider(request, reply, interaction, email, realm?.connection, language, explicit);
+      // home-realm discovery: an address whose domain signs in through single sign-on, and no password, goes to its IdP
+      if (password === '' && signsInThroughIdp(realm?.connection)) return toIdentityProvider(request, reply, interaction, email, realm?.connection, language, explicit);
       if (email === '' || password === '') return renderSignin(reply, interaction, language, explicit, 400, { email, error: { kind: 'required' } });
       // the domain's rule, not the account's: the answer tells nothing of whether the address has an account
-      if ((await homeRealmOf(db, email))?.requireSso) {
+      if (realm?.requireSso) {
         request.log.info({ event: 'signin_sso_required' }, 'sign-in refused: the domain requires single sign-on');
         return renderSignin(reply, interaction, language, explicit, 403, { email, error: { kind: 'ssoRequired' } });
       }
@@ -381,10 +393,36 @@ export const interactionRoutes =
       return signedIn(request, reply, interaction, { accountId: String(admin.id), ts: epochNow(), amr: ['pwd'] });
     });
 
-    /** 'Continue with single sign-on': the IdP of the address's verified domain, when its connection is on. */
-    async function toIdentityProvider(request: FastifyRequest, reply: FastifyReply, interaction: Interaction, email: string, language: Language, explicit: boolean) {
+    /**
+     * The page's script asks, as the e-mail is typed, whether its domain signs in through single sign-on (and requires
+     * it): the domain's rule only, which the sign-in's answers already show, never whether the address has an account.
+     * Counted per client address against the sign-in's own address limit, five lookups a failure (a page asks once a domain).
+     */
+    app.post<{ Params: { uid: string }; Body: Record<string, string> | undefined }>(`${ISSUER_PATH}/interaction/:uid/realm`, { config: { audit: [] } }, async (request, reply) => {
+      reply.header('cache-control', 'no-store');
+      const interaction = await details(request, reply, request.params.uid);
+      if (!interaction || interaction.prompt.name !== 'login') return reply.code(400).send({ error: 'expired' });
+      const limit = await hitRateLimit(db, `realm:${request.ip}`, { limit: throttle.maxAddressFailures * REALM_LOOKUPS_PER_FAILURE, windowSeconds: throttle.lockoutSeconds });
+      if (!limit.allowed) {
+        app.metrics.rateLimitRefusals.inc({ limit: 'home_realm' });
+        return reply.code(429).header('retry-after', String(limit.retryAfterSeconds)).send({ error: 'too_many_requests' });
+      }
+      const email = typeof request.body?.email === 'string' ? request.body.email.trim() : '';
+      const realm = email === '' ? undefined : await homeRealmOf(db, email);
+      return reply.send({ sso: signsInThroughIdp(realm?.connection), required: realm?.requireSso === true });
+    });
+
+    /** 'Continue with single sign-on' (or 'Sign in' with no password): the IdP of the address's verified domain, when its connection is on. */
+    async function toIdentityProvider(
+      request: FastifyRequest,
+      reply: FastifyReply,
+      interaction: Interaction,
+      email: string,
+      connection: FederationConnection | undefined,
+      language: Language,
+      explicit: boolean,
+    ) {
       if (email === '') return renderSignin(reply, interaction, language, explicit, 400, { error: { kind: 'ssoEmailRequired' } });
-      const connection = (await homeRealmOf(db, email))?.connection;
       if (usableSaml(connection)) return toSamlIdentityProvider(request, reply, interaction, connection, language);
       if (!usableOidc(connection)) return renderSignin(reply, interaction, language, explicit, 400, { email, error: { kind: 'ssoUnavailable' } });
       try {

@@ -1,7 +1,8 @@
 /**
  * The identity provider's own pages, rendered on the server in ja or en from locales/<lang>/signin.json: sign-in,
- * organisation choice, sign-out and errors. Plain HTML with one stylesheet (/oidc/assets/signin.css) and, on the
- * sign-out page only, one external script: nothing inline, so they run under the portal's strict CSP.
+ * organisation choice, sign-out and errors. Plain HTML with one stylesheet (/oidc/assets/signin.css) and, on some
+ * pages, external scripts of this origin (the sign-in's signin.js, the passkey's, the sign-out's): nothing inline, so
+ * they run under the portal's strict CSP, and every page works without them.
  */
 import { DEFAULT_LANGUAGE, isLanguage, LANGUAGES, type Language } from '../../common/languages.js';
 import { loadLocales, type LocaleTree } from '../../configuration/load.js';
@@ -91,6 +92,8 @@ export interface SigninPageOptions {
   language: Language;
   /** POST target of the form. */
   action: string;
+  /** Where signin.js asks whether an address's domain signs in through single sign-on (home-realm discovery). */
+  realmUrl: string;
   /** The portal's base URL (links to password reset and registration). */
   publicUrl: string;
   email?: string;
@@ -111,7 +114,16 @@ export interface SigninPageOptions {
   languageLink: (language: Language) => string;
 }
 
-/** SPEC §7 / issue 3: 'Email', 'Password', 'Sign in', the error, 'Forgot your password?' and the registration link. */
+/**
+ * SPEC §7 / issue 3: 'Email', 'Password', 'Sign in', the error, 'Forgot your password?' and the registration link, on
+ * one page (password managers and every sign-in so far fill both fields and press 'Sign in').
+ *
+ * Home-realm discovery (issue 45), as progressive enhancement: 'Sign in' with an address whose domain signs in through
+ * single sign-on and no password goes to its IdP, so the password is not `required`; 'Continue with single sign-on'
+ * does so with any password. With script (signin.js), the page asks `realmUrl` about the typed address's domain: when it
+ * signs in through single sign-on, the password hides, 'Sign in' reads 'Continue' and 'Use my password instead' brings
+ * the password back (not where the domain requires single sign-on); the change is announced in #realm-status.
+ */
 export function signinPage(options: SigninPageOptions): string {
   const t = translator(options.language);
   const { error } = options;
@@ -141,16 +153,18 @@ export function signinPage(options: SigninPageOptions): string {
 ${message ? `<p class="idp-notice" role="status">${escapeHtml(message)}</p>` : ''}
 ${errorText ? `<p class="idp-error" id="signin-error" role="alert">${escapeHtml(errorText)}</p>` : ''}
 <p class="idp-lead">${escapeHtml(t('lead'))}</p>
-<form class="idp-form" method="post" action="${escapeHtml(options.action)}">
+<form class="idp-form" id="signin-form" method="post" action="${escapeHtml(options.action)}" data-realm="${escapeHtml(options.realmUrl)}">
   <div class="idp-field">
     <label for="email">${escapeHtml(t('email'))}</label>
     <input id="email" name="email" type="email" inputmode="email" autocomplete="username" required maxlength="100" value="${escapeHtml(options.email ?? '')}"${options.email ? '' : ' autofocus'}${describedBy}${invalid}>
   </div>
-  <div class="idp-field">
+  <p class="idp-realm" id="realm-status" role="status" data-sso="${escapeHtml(t('sso.realm.sso'))}" data-required="${escapeHtml(t('sso.realm.required'))}" data-password="${escapeHtml(t('sso.realm.password'))}"></p>
+  <div class="idp-field" id="password-field">
     <label for="password">${escapeHtml(t('password'))}</label>
-    <input id="password" name="password" type="password" autocomplete="current-password" required maxlength="128"${options.email ? ' autofocus' : ''}${describedBy}${invalid}>
+    <input id="password" name="password" type="password" autocomplete="current-password" maxlength="128"${options.email ? ' autofocus' : ''}${describedBy}${invalid}>
   </div>
-  <button type="submit" class="idp-button idp-button--primary">${escapeHtml(t('submit'))}</button>
+  <button type="submit" class="idp-button idp-button--primary" id="signin-submit" data-sign-in="${escapeHtml(t('submit'))}" data-continue="${escapeHtml(t('sso.realm.continue'))}">${escapeHtml(t('submit'))}</button>
+  <button type="button" class="idp-link-button" id="use-password" hidden>${escapeHtml(t('sso.realm.usePassword'))}</button>
   <p class="idp-detail">${escapeHtml(t('sso.lead'))}</p>
   <button type="submit" class="idp-button" name="sso" value="1" formnovalidate>${escapeHtml(t('sso.continue'))}</button>
 </form>
@@ -159,7 +173,7 @@ ${errorText ? `<p class="idp-error" id="signin-error" role="alert">${escapeHtml(
   <li><a href="${escapeHtml(`${options.publicUrl}/password/reset/start`)}">${escapeHtml(t('forgotPassword'))}</a></li>
   <li><a href="${escapeHtml(`${options.publicUrl}/registration`)}">${escapeHtml(t('register'))}</a></li>
 </ul>`;
-  return layout({ language: options.language, title: t('title'), body, languageLinks: options.languageLink });
+  return layout({ language: options.language, title: t('title'), body, languageLinks: options.languageLink, scripts: [`${ASSETS_PATH}/signin.js`] });
 }
 
 /** The scripts of a page offering a passkey: the WebAuthn library, then the button's. */

@@ -131,20 +131,33 @@ describe('identity provider: signing in through the organisation’s OpenID Conn
     await ctx.db.updateTable('ssoDomains').set({ requireSso: false }).where('id', '=', domainId).execute();
   });
 
-  /** The portal's sign-in page, 'Continue with single sign-on' for the e-mail: the answer (a redirect to the IdP). */
-  async function continueWithSso(email: string) {
+  /** The portal's sign-in page in a new browser, and its interaction's path. */
+  async function openSignin() {
     const browser = new Browser(ctx.app);
     const codes = pkce();
     const first = await browser.get(authorizationPath(PUBLIC_URL, codes.challenge, { uiLocales: 'en' }));
-    const page = await browser.get(pathOf(first.headers.location as string));
+    const interaction = pathOf(first.headers.location as string);
+    const page = await browser.get(interaction);
+    return { browser, codes, interaction, page };
+  }
+
+  /**
+   * The portal's sign-in page, 'Continue with single sign-on' for the e-mail (or `form`: 'Sign in' with no password,
+   * home-realm discovery): the answer (a redirect to the IdP).
+   */
+  async function continueWithSso(email: string, form: Record<string, string> = { password: '', sso: '1' }) {
+    const { browser, codes, interaction, page } = await openSignin();
     expect(page.body).to.contain('Continue with single sign-on');
-    const answer = await browser.post(`${pathOf(first.headers.location as string)}/login`, { email, password: '', sso: '1' });
+    const answer = await browser.post(`${interaction}/login`, { email, ...form });
     return { browser, codes, answer };
   }
 
+  /** 'Sign in' with the e-mail and no password, as the page's script sends it once the password is hidden. */
+  const NO_PASSWORD = { password: '' };
+
   /** Through the IdP and back: the portal's answer to the IdP's redirect, and that redirect's URL. */
-  async function federatedSignIn(email = `admin@${DOMAIN}`, beforeCallback?: () => Promise<void>) {
-    const { browser, codes, answer } = await continueWithSso(email);
+  async function federatedSignIn(email = `admin@${DOMAIN}`, beforeCallback?: () => Promise<void>, form?: Record<string, string>) {
+    const { browser, codes, answer } = await continueWithSso(email, form);
     expect(idpUrlOf(answer)).to.match(new RegExp(`^${idp.issuer}/auth\\?`));
     const callback = await throughIdp(idpUrlOf(answer), PUBLIC_URL);
     await beforeCallback?.();
@@ -173,6 +186,70 @@ describe('identity provider: signing in through the organisation’s OpenID Conn
     expect(url.searchParams.get('code_challenge')).to.match(/^[A-Za-z0-9_-]{43}$/);
     expect(url.searchParams.get('state')).to.match(/^[A-Za-z0-9_-]{20,}$/);
     expect(url.searchParams.get('nonce')).to.match(/^[A-Za-z0-9_-]{20,}$/);
+  });
+
+  it("signs in through the IdP with 'Sign in' and no password: home-realm discovery of the address's domain", async () => {
+    const tokens = await tokensOf(await federatedSignIn(`admin@${DOMAIN}`, undefined, NO_PASSWORD));
+    expect([claimsOf(tokens.access_token).amr, claimsOf(tokens.access_token).sso_connection]).to.deep.equal([['fed'], connectionId]);
+    // what the script sends: the hidden, disabled password is no field of the form at all
+    expect(idpUrlOf((await continueWithSso(`admin@${DOMAIN}`, {})).answer)).to.match(new RegExp(`^${idp.issuer}/auth\\?`));
+  });
+
+  it("asks for the password, as before, when 'Sign in' has none and the domain signs in through no connection that is on", async () => {
+    for (const email of ['member@example.com', 'nobody@unverified.example']) {
+      const { answer } = await continueWithSso(email, NO_PASSWORD);
+      expect(answer.statusCode, email).to.equal(400);
+      expect(answer.body).to.contain('Please enter your e-mail address and password.');
+    }
+    await ctx.db.updateTable('ssoConnections').set({ state: 'paused' }).where('id', '=', connectionId).execute();
+    const { answer } = await continueWithSso(`admin@${DOMAIN}`, NO_PASSWORD);
+    expect(answer.statusCode).to.equal(400);
+    expect(answer.body).to.contain('Please enter your e-mail address and password.');
+  });
+
+  it('still signs an admin at the domain in with the password when the domain does not require single sign-on', async () => {
+    const result = await authorize(ctx.app, { email: `admin@${DOMAIN}`, password: DEMO_PASSWORD, uiLocales: 'en' });
+    expect(result.redirect.searchParams.get('code')).to.be.a('string');
+  });
+
+  describe("the sign-in page's question: does this address's domain sign in through single sign-on? (POST …/realm)", () => {
+    async function ask(email: string, browser?: Awaited<ReturnType<typeof openSignin>>) {
+      const opened = browser ?? (await openSignin());
+      const answer = await opened.browser.post(`${opened.interaction}/realm`, { email });
+      expect(answer.statusCode, answer.body).to.equal(200);
+      expect(answer.headers['cache-control']).to.equal('no-store');
+      return answer.json() as { sso: boolean; required: boolean };
+    }
+
+    it('answers sso for an address at a verified domain whose connection is on, and not for other addresses', async () => {
+      const opened = await openSignin();
+      expect(opened.page.body).to.contain(`data-realm="${opened.interaction}/realm"`);
+      expect(await ask(`Admin@${DOMAIN.toUpperCase()}`, opened)).to.deep.equal({ sso: true, required: false });
+      expect(await ask('member@example.com', opened)).to.deep.equal({ sso: false, required: false });
+      expect(await ask('not an address', opened)).to.deep.equal({ sso: false, required: false });
+      expect(await ask('', opened)).to.deep.equal({ sso: false, required: false });
+    });
+
+    it('says when the domain requires it, and no longer offers it once the connection is paused', async () => {
+      await ctx.db.updateTable('ssoDomains').set({ requireSso: true }).where('id', '=', domainId).execute();
+      expect(await ask(`admin@${DOMAIN}`)).to.deep.equal({ sso: true, required: true });
+      await ctx.db.updateTable('ssoConnections').set({ state: 'paused' }).where('id', '=', connectionId).execute();
+      expect(await ask(`admin@${DOMAIN}`)).to.deep.equal({ sso: false, required: true });
+    });
+
+    it("answers the domain's rule alone: an address with no account gets the same answer as an admin's", async () => {
+      const opened = await openSignin();
+      const admin = await opened.browser.post(`${opened.interaction}/realm`, { email: `admin@${DOMAIN}` });
+      const nobody = await opened.browser.post(`${opened.interaction}/realm`, { email: `nobody-here@${DOMAIN}` });
+      expect(nobody.body).to.equal(admin.body);
+    });
+
+    it('answers only the browser of a sign-in page that is still open', async () => {
+      const opened = await openSignin();
+      const stranger = new Browser(ctx.app);
+      expect((await stranger.post(`${opened.interaction}/realm`, { email: `admin@${DOMAIN}` })).statusCode).to.equal(400);
+      expect((await opened.browser.post('/oidc/interaction/unknown-uid/realm', { email: `admin@${DOMAIN}` })).statusCode).to.equal(400);
+    });
   });
 
   it('keeps an address of no verified domain on the password page', async () => {
@@ -331,6 +408,13 @@ describe('identity provider: signing in through the organisation’s OpenID Conn
       expect(claimsOf((await tokensOf(await federatedSignIn())).access_token).amr).to.deep.equal(['fed']);
     });
 
+    it("sends 'Sign in' with no password to the IdP, and still refuses it with a password", async () => {
+      expect(claimsOf((await tokensOf(await federatedSignIn(`admin@${DOMAIN}`, undefined, NO_PASSWORD))).access_token).amr).to.deep.equal(['fed']);
+      const { answer } = await continueWithSso(`admin@${DOMAIN}`, { password: DEMO_PASSWORD });
+      expect(answer.statusCode).to.equal(403);
+      expect(answer.body).to.contain('requires single sign-on');
+    });
+
     it('refuses a passkey of an address at the domain, with the message leading to single sign-on', async () => {
       const passkey = softPasskey('acme-admin-passkey');
       const admin = await ctx.db.selectFrom('admins').select('id').where('email', '=', `admin@${DOMAIN}`).executeTakeFirstOrThrow();
@@ -370,6 +454,24 @@ describe('identity provider: signing in through the organisation’s OpenID Conn
       const result = await authorize(ctx.app, { email: 'member@example.com', password: DEMO_PASSWORD });
       expect(result.redirect.searchParams.get('code')).to.be.a('string');
     });
+  });
+});
+
+describe('identity provider: the home-realm question is counted per client address, as the sign-in (issue 45)', () => {
+  // the limit follows the sign-in's address limit: five lookups per failure it allows
+  const ctx = useTestApp({ env: { SEED: 'demo', PUBLIC_URL, SIGNIN_MAX_ADDRESS_FAILURES: '2' } });
+
+  it('refuses the eleventh question of an address in the window with 429 and Retry-After; another address is still answered', async () => {
+    const ask = async (browser: Browser) => {
+      const first = await browser.get(authorizationPath(PUBLIC_URL, pkce().challenge, { uiLocales: 'en' }));
+      return browser.post(`${pathOf(first.headers.location as string)}/realm`, { email: 'someone@example.com' });
+    };
+    const browser = new Browser(ctx.app, undefined, '192.0.2.10');
+    for (let lookup = 1; lookup <= 10; lookup += 1) expect((await ask(browser)).statusCode, `lookup ${lookup}`).to.equal(200);
+    const refused = await ask(browser);
+    expect(refused.statusCode).to.equal(429);
+    expect(Number(refused.headers['retry-after'])).to.be.greaterThan(0);
+    expect((await ask(new Browser(ctx.app, undefined, '192.0.2.11'))).statusCode).to.equal(200);
   });
 });
 

@@ -37,7 +37,12 @@ describe('identity provider: sign-in page', () => {
 
   it('has no inline script or style and is served under the strict CSP', async () => {
     const { page } = await openSignin(ctx.app, { uiLocales: 'en' });
-    expect(page.body).to.not.match(/<script|<style|\sstyle=|\son[a-z]+=/i);
+    // one script, of this origin, and nothing inline
+    expect(page.body.match(/<script[^>]*>/gi)).to.deep.equal(['<script src="/oidc/assets/signin.js" defer>']);
+    expect(page.body).to.not.match(/<script[^>]*>[^<]|<style|\sstyle=|\son[a-z]+=/i);
+    const script = await ctx.app.inject({ url: '/oidc/assets/signin.js' });
+    expect(script.statusCode).to.equal(200);
+    expect(script.headers['content-type']).to.match(/^text\/javascript/);
     const csp = String(page.headers['content-security-policy']);
     expect(csp).to.contain("script-src 'self'");
     expect(csp).to.contain("style-src 'self'");
@@ -45,6 +50,24 @@ describe('identity provider: sign-in page', () => {
     const css = await ctx.app.inject({ url: '/oidc/assets/signin.css' });
     expect(css.statusCode).to.equal(200);
     expect(css.headers['content-type']).to.match(/^text\/css/);
+  });
+
+  it("has the home-realm discovery's parts for its script, in English and Japanese: 'Continue', 'Use my password instead' (hidden) and a polite status", async () => {
+    const english = (await openSignin(ctx.app, { uiLocales: 'en' })).page.body;
+    expect(english).to.match(/<button type="submit" class="idp-button idp-button--primary" id="signin-submit" data-sign-in="Sign in" data-continue="Continue">Sign in<\/button>/);
+    expect(english).to.contain('<button type="button" class="idp-link-button" id="use-password" hidden>Use my password instead</button>');
+    expect(english).to.match(/<p class="idp-realm" id="realm-status" role="status" data-sso="This address signs in with your organization&#39;s single sign-on\./);
+    const japanese = (await openSignin(ctx.app)).page.body;
+    expect(japanese).to.contain('data-continue="続ける"');
+    expect(japanese).to.contain('hidden>代わりにパスワードを使う</button>');
+    expect(japanese).to.contain('data-required="このメールアドレスは、組織の設定によりシングルサインオンでのログインが必要です。');
+  });
+
+  it("does not make the password a required field (an address of a single sign-on domain signs in without one); the server asks for it", async () => {
+    const { page } = await openSignin(ctx.app, { uiLocales: 'en' });
+    const input = /<input id="password"[^>]*>/.exec(page.body)?.[0];
+    expect(input).to.be.a('string').and.not.match(/\srequired/);
+    expect(/<input id="email"[^>]*>/.exec(page.body)?.[0]).to.match(/\srequired/);
   });
 
   it('is in Japanese by default and switches language with its links', async () => {
