@@ -1,0 +1,152 @@
+/**
+ * The provider's sign-in page asks for the e-mail's home realm (issue 45 item 3), in chromium on the real portal with
+ * the demo data: G0000001's demo connection (the demo IdP at /dev/idp) signs in sso.example.com. An ordinary address
+ * keeps Email, Password and 'Sign in'; typing an address of a single sign-on domain hides the password and shows
+ * 'Continue', which goes to the IdP; 'Use my password instead' brings the password back (example.com, verified here
+ * through a small local DNS server, routes to the same connection); a domain that requires single sign-on offers no
+ * password, in English and Japanese.
+ */
+import { expect } from 'chai';
+import type { Page } from 'playwright-core';
+import { demoSso } from '../../src/server/db/seed/demoData.js';
+import { startDnsServer, type TestDnsServer } from '../server/support/dnsServer.js';
+import { expectAccessible } from './support/axe.js';
+import { newPage, useE2E } from './support/portal.js';
+import { chooseOrganization, DEMO_PASSWORD, MANAGER, useEnglish, waitForHeader } from './support/signin.js';
+
+describe("Sign-in page: the e-mail's home realm (issue 45 item 3)", function () {
+  this.timeout(300_000);
+  // the portal's settings, completed by the first hook (mocha runs before hooks in order) with the DNS server's port
+  const env: Record<string, string> = {};
+  let dns: TestDnsServer;
+  before(async () => {
+    dns = await startDnsServer();
+    env.DNS_SERVERS = dns.server;
+  });
+  after(() => dns?.close());
+  const e2e = useE2E(env);
+  const errors: string[] = [];
+  const pages: Page[] = [];
+  let managerToken: string;
+  let ssoAdminToken: string;
+
+  after(() => Promise.all(pages.map((page) => page.context().close())));
+  afterEach(() => {
+    expect(errors, 'errors logged by the pages').to.deep.equal([]);
+  });
+
+  /** A new browser on the provider's sign-in page, in English unless `language` says otherwise. */
+  async function signinPage(language: 'en' | 'ja' = 'en'): Promise<Page> {
+    const page = await newPage(e2e.browser, errors);
+    pages.push(page);
+    if (language === 'en') await useEnglish(page, e2e.portal.url);
+    else {
+      await page.goto(`${e2e.portal.url}/registration?locale=ja`);
+      await page.waitForURL(`${e2e.portal.url}/registration`);
+    }
+    await page.goto(`${e2e.portal.url}/memberships`);
+    await page.locator('#email').waitFor();
+    return page;
+  }
+
+  /** The token the portal's page gets next (the provider's token endpoint answering it). */
+  const nextToken = (page: Page) =>
+    page
+      .waitForResponse((response) => new URL(response.url()).pathname === '/oidc/token' && response.request().method() === 'POST')
+      .then(async (response) => ((await response.json()) as { access_token: string }).access_token);
+
+  const realmAnswer = (page: Page) => page.waitForResponse((response) => new URL(response.url()).pathname.endsWith('/realm'));
+
+  async function api(token: string, method: string, path: string, body?: unknown) {
+    const answer = await fetch(`${e2e.portal.url}/api/v2/organizations/1/${path}`, {
+      method,
+      headers: { 'x-v2-admin-auth-token': `Bearer ${token}`, ...(body ? { 'content-type': 'application/json' } : {}) },
+      ...(body ? { body: JSON.stringify(body) } : {}),
+    });
+    const text = await answer.text();
+    expect(answer.status, `${method} ${path}: ${text}`).to.be.oneOf([200, 201]);
+    return JSON.parse(text) as Record<string, Record<string, unknown>>;
+  }
+
+  it("an ordinary address keeps Email, Password and 'Sign in' once the page has asked, and signs in as before", async () => {
+    const page = await signinPage();
+    const asked = realmAnswer(page);
+    await page.getByLabel('Email').fill(MANAGER);
+    await page.getByLabel('Email').blur();
+    expect(await (await asked).json()).to.deep.equal({ sso: false, required: false });
+    expect(await page.getByLabel('Password', { exact: true }).isVisible()).to.equal(true);
+    expect(await page.getByRole('button', { name: 'Use my password instead' }).isVisible()).to.equal(false);
+    await page.getByLabel('Password', { exact: true }).fill(DEMO_PASSWORD);
+    const token = nextToken(page);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await chooseOrganization(page, 'G0000001');
+    await waitForHeader(page, '[G0000001]');
+    managerToken = await token;
+  });
+
+  it("typing an address of a single sign-on domain hides the password and shows 'Continue', which goes to the IdP and signs in", async () => {
+    const page = await signinPage();
+    await page.getByLabel('Email').pressSequentially('sso-admin@sso.example.com');
+    await page.getByRole('button', { name: 'Continue', exact: true }).waitFor();
+    await page.getByLabel('Password', { exact: true }).waitFor({ state: 'hidden' });
+    expect(await page.getByRole('status').filter({ hasText: "This address signs in with your organization's single sign-on." }).isVisible()).to.equal(true);
+    expect(await page.getByRole('button', { name: 'Use my password instead' }).isVisible()).to.equal(true);
+    // the focus stays where the admin types
+    expect(await page.evaluate(() => document.activeElement?.id)).to.equal('email');
+    await expectAccessible(page);
+
+    await page.getByRole('button', { name: 'Continue', exact: true }).click();
+    await page.waitForURL(new RegExp(`^${e2e.portal.url}/dev/idp/interaction/`));
+    await page.getByRole('heading', { level: 1, name: 'Demo IdP: sign in' }).waitFor();
+    expect(await page.getByLabel('E-mail').inputValue()).to.equal('sso-admin@sso.example.com');
+    await page.getByLabel('Password').fill(DEMO_PASSWORD);
+    const token = nextToken(page);
+    await page.getByRole('button', { name: 'Sign in to the demo IdP' }).click();
+    await waitForHeader(page, '[G0000001]');
+    ssoAdminToken = await token;
+  });
+
+  it("'Use my password instead' brings the password and 'Sign in' back, and signs in with the password", async () => {
+    // example.com, verified, routes to G0000001's only active connection: the demo IdP
+    const { sso_domain: domain } = await api(managerToken, 'POST', 'sso_domains', { domain: MANAGER.split('@')[1] });
+    const record = domain!.txt_record as { name: string; value: string };
+    dns.publish(record.name, record.value);
+    await api(managerToken, 'POST', `sso_domains/${domain!.id}/verify`);
+
+    const page = await signinPage();
+    await page.getByLabel('Email').fill(MANAGER);
+    await page.getByRole('button', { name: 'Continue', exact: true }).waitFor();
+    await page.getByRole('button', { name: 'Use my password instead' }).click();
+    const password = page.getByLabel('Password', { exact: true });
+    await password.waitFor();
+    expect(await password.evaluate((input) => input === document.activeElement)).to.equal(true);
+    expect(await page.getByRole('status').innerText()).to.equal("Enter your password and choose 'Sign in'.");
+    expect(await page.getByRole('button', { name: 'Use my password instead' }).isVisible()).to.equal(false);
+    await password.fill(DEMO_PASSWORD);
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+    await chooseOrganization(page, 'G0000001');
+    await waitForHeader(page, '[G0000001]');
+  });
+
+  it('an address of a domain that requires single sign-on is offered no password, in English and Japanese', async () => {
+    // required from the session that signed in through the connection a moment ago
+    await api(ssoAdminToken, 'PATCH', `sso_domains/${demoSso.domainId}`, { require_sso: true });
+
+    const page = await signinPage();
+    await page.getByLabel('Email').fill('sso-member@sso.example.com');
+    await page.getByRole('button', { name: 'Continue', exact: true }).waitFor();
+    await page.getByRole('status').filter({ hasText: 'Your organization requires single sign-on for this address.' }).waitFor();
+    await page.getByLabel('Password', { exact: true }).waitFor({ state: 'hidden' });
+    expect(await page.getByRole('button', { name: 'Use my password instead' }).isVisible()).to.equal(false);
+    await page.getByRole('button', { name: 'Continue', exact: true }).click();
+    await page.getByRole('heading', { level: 1, name: 'Demo IdP: sign in' }).waitFor();
+
+    const japanese = await signinPage('ja');
+    await japanese.getByLabel('メールアドレス').fill('sso-member@sso.example.com');
+    await japanese.getByRole('button', { name: '続ける', exact: true }).waitFor();
+    await japanese.getByRole('status').filter({ hasText: 'このメールアドレスは、組織の設定によりシングルサインオンでのログインが必要です。' }).waitFor();
+    expect(await japanese.getByLabel('パスワード', { exact: true }).isVisible()).to.equal(false);
+    expect(await japanese.getByRole('button', { name: '代わりにパスワードを使う' }).isVisible()).to.equal(false);
+    await expectAccessible(japanese);
+  });
+});
