@@ -327,6 +327,8 @@ const MATRIX: Record<string, Row> = {
   'GET /oidc/interaction/:uid/passkey': publicRoute({ url: '/oidc/interaction/unknown/passkey' }, 400),
   'POST /oidc/interaction/:uid/passkey': publicRoute({ method: 'POST', url: '/oidc/interaction/unknown/passkey', payload: {} }, 400),
   'GET /oidc/interaction/:uid/two_step': publicRoute({ url: '/oidc/interaction/unknown/two_step' }, 400),
+  // the sign-in page's home-realm question (issue 45): only the browser of an open sign-in page is answered
+  'POST /oidc/interaction/:uid/realm': publicRoute({ method: 'POST', url: '/oidc/interaction/unknown/realm', payload: { email: 'someone@example.com' } }, 400),
   // single sign-on (issue 45): the IdP's answer, and its way back to the interaction
   'GET /oidc/federation/callback': publicRoute({ url: '/oidc/federation/callback' }, 400),
   'GET /oidc/interaction/:uid/federation': publicRoute({ url: '/oidc/interaction/unknown/federation' }, 400),
