@@ -304,7 +304,7 @@ export const interactionRoutes =
     }
 
     // a signed-in session's organisation may be chosen here at once (glopla_id, a single affiliation): a sign-in for it;
-    // an IdP-initiated SAML answer the ACS accepted for this browser signs in here (its cookie)
+    // an IdP-initiated SAML answer the ACS accepted for this browser signs in here (its cookie), whatever the prompt
     app.get<{ Params: { uid: string } }>(`${ISSUER_PATH}/interaction/:uid`, { config: { audit: ['signIn.succeeded', 'membership.provisioned'] } }, async (request, reply) => {
       const interaction = await details(request, reply, request.params.uid);
       if (!interaction) return expired(request, reply);
@@ -319,6 +319,9 @@ export const interactionRoutes =
         case 'select_account':
         case 'consent':
           if (!accountId) return expired(request, reply);
+          // a browser already signed in here: the answer still signs in (the same admin through the connection; another
+          // admin's answer ends this session first, oidc-provider's own logout), never left to a later sign-in
+          if (idpInitiatedKey !== undefined) return idpInitiatedSignIn(request, reply, interaction, idpInitiatedKey, language);
           return chooseOrganization(request, reply, interaction, accountId, language, explicit);
         default:
           return html(reply, 400, errorPage(language, config.publicUrl, 'generic', `unsupported prompt ${interaction.prompt.name}`));

@@ -15,7 +15,7 @@ import { expect } from 'chai';
 import type { LightMyRequestResponse } from 'fastify';
 import { DEMO_PASSWORD } from '../../../src/server/db/seed/demoData.js';
 import { hashPassword } from '../../../src/server/domain/passwords.js';
-import { authorizationPath, Browser, claimsOf, exchangeCode, idpUrlOf, pathOf, pkce } from '../support/oidc.js';
+import { authorizationPath, Browser, claimsOf, confirmLogout, exchangeCode, idpUrlOf, pathOf, pkce, signIn } from '../support/oidc.js';
 import { useTestApp } from '../support/testApp.js';
 import { encode, idpMetadataXml, requestIdOf, responseXml, sign, testIdpKey, type ResponseFields, type TestIdpKey } from '../saml/testIdp.js';
 
@@ -163,6 +163,33 @@ describe('identity provider: IdP-initiated SAML sign-in and just-in-time members
       refused(await postToAcs({ SAMLResponse: unsigned }));
       // the control: the same answer, nothing changed, is taken
       expect((await postToAcs({ SAMLResponse: signedAnswer() })).statusCode).to.equal(303);
+    });
+
+    it('signs a browser already signed in with a password in through the connection: the answer is not left for a later sign-in', async () => {
+      await setConnection({ idpInitiated: true });
+      const browser = new Browser(ctx.app);
+      const before = await signIn(ctx.app, { email: `admin@${DOMAIN}`, password: DEMO_PASSWORD, browser });
+      expect(claimsOf(before.tokens.access_token).amr).to.deep.equal(['pwd']);
+      expect((await browser.post(`/saml/${connectionId}/acs`, { SAMLResponse: signedAnswer() })).statusCode).to.equal(303);
+      const { codes, page } = await portalSignIn(browser);
+      const claims = claimsOf((await tokensOf(browser, codes, page)).access_token);
+      expect(claims.amr).to.deep.equal(['fed']);
+      expect(claims.sso_connection).to.equal(connectionId);
+      expect(browser.jar.has(COOKIE)).to.equal(false);
+    });
+
+    it("ends another admin's session in the browser (oidc-provider's logout), then signs the answer's admin in", async () => {
+      await setConnection({ idpInitiated: true });
+      const browser = new Browser(ctx.app);
+      await signIn(ctx.app, { email: 'manager@example.com', password: DEMO_PASSWORD, gloplaId: 'G0000001', browser });
+      expect((await browser.post(`/saml/${connectionId}/acs`, { SAMLResponse: signedAnswer() })).statusCode).to.equal(303);
+      const { codes, page } = await portalSignIn(browser);
+      expect(browser.jar.has(COOKIE)).to.equal(false);
+      // the provider's own confirmation of the logout (its page posts it at once), then the sign-in resumes
+      const resumed = await browser.follow(await confirmLogout(browser, page));
+      const claims = claimsOf((await tokensOf(browser, codes, resumed)).access_token);
+      expect(claims.amr).to.deep.equal(['fed']);
+      expect(claims.sub).to.not.equal(claimsOf((await signIn(ctx.app, { email: 'manager@example.com', password: DEMO_PASSWORD, gloplaId: 'G0000001' })).tokens.access_token).sub);
     });
 
     it('refuses an address outside the connection’s verified domains', async () => {
