@@ -16,8 +16,8 @@ export interface LargeSizes {
   learnersPerApplication: number;
   auditEntries: number;
   auditDays: number;
-  /** G0000001's share of each. */
-  own: { admins: number; learners: number; applications: number; auditEntries: number };
+  /** G0000001's share of each; its applications are all of the hodai group (Service Details lists a page of 999 of them), with more learners each. */
+  own: { admins: number; learners: number; applications: number; learnersPerApplication: number; auditEntries: number };
 }
 
 export function largeSizes(scale: number): LargeSizes {
@@ -30,7 +30,7 @@ export function largeSizes(scale: number): LargeSizes {
     learnersPerApplication: 10,
     auditEntries: of(5_000_000),
     auditDays: 400,
-    own: { admins: of(300), learners: of(50_000), applications: of(2_000), auditEntries: of(500_000) },
+    own: { admins: of(300), learners: of(50_000), applications: of(2_000), learnersPerApplication: 20, auditEntries: of(500_000) },
   };
 }
 
@@ -82,10 +82,11 @@ function statements(size: LargeSizes): string[] {
       select ${g}, '学習', '者' || n, 'がくしゅう', 'しゃ', 'learner-' || n || '@large.example.com', 'N' || n from generate_series(1, ${size.own.learners}) n`,
     `insert into organization_users (organization_id, last_name, first_name, kana_last_name, kana_first_name, email)
       select ${orgOf('n')}, '学習', '者' || n, 'がくしゅう', 'しゃ', 'learner-' || n || '@large.example.com' from generate_series(1, ${others(size.learners, size.own.learners)}) n`,
-    // applications over two years around today, in the groups that have services
+    // applications over two years around today, G0000001's of hodai, the others' in the groups that have services
     `insert into corporate_subscriptions (organization_id, request_code, service_group_id, starts_on, applied_at)
       select case when n <= ${size.own.applications} then ${g} else ${orgOf('n')} end, 'A' || lpad((500000000 + n)::text, 9, '0'),
-        groups.ids[1 + n % array_length(groups.ids, 1)], current_date - 365 + (n % 730), now() - make_interval(days => n % 400)
+        case when n <= ${size.own.applications} then (select id from service_groups where identifier = 'hodai') else groups.ids[1 + n % array_length(groups.ids, 1)] end,
+        current_date - 365 + (n % 730), now() - make_interval(days => n % 400)
       from generate_series(1, ${size.applications}) n,
         (select array_agg(id order by id) as ids from service_groups where exists (select from services where services.service_group_id = service_groups.id)) groups`,
     `insert into subscription_services (subscription_id, service_id)
@@ -93,7 +94,8 @@ function statements(size: LargeSizes): string[] {
       from corporate_subscriptions cs where cs.request_code like 'A5%'`,
     `insert into subscription_learners (subscription_id, first_name, last_name, kana_first_name, kana_last_name, email, position)
       select cs.id, '太郎', '受講' || k, 'たろう', 'じゅこう', 'app-' || cs.id || '-' || k || '@large.example.com', k
-      from corporate_subscriptions cs cross join generate_series(1, ${size.learnersPerApplication}) k where cs.request_code like 'A5%'`,
+      from corporate_subscriptions cs cross join generate_series(1, ${Math.max(size.learnersPerApplication, size.own.learnersPerApplication)}) k
+      where cs.request_code like 'A5%' and k <= case when cs.organization_id = ${g} then ${size.own.learnersPerApplication} else ${size.learnersPerApplication} end`,
     // the trail: entries evenly over the days, the actions in turn (each about 1/${AUDIT_ACTIONS.length} of them)
     ...[
       { organization: g, count: size.own.auditEntries },

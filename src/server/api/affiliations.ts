@@ -33,7 +33,7 @@ import { TAG } from './openapi.js';
 import { changedMeanwhileAs412, conditionalWrite, etagHeader, preconditionOf, sendEtag } from './preconditions.js';
 import { errorAnswers, languageQuery, organizationAdminParams, organizationParams, wire, type OrganizationAdminParams, type OrganizationParams } from './schemas.js';
 import { formBody } from './validation.js';
-import { JSON_TYPE } from './wire.js';
+import { JSON_TYPE, jsonListAnswer } from './wire.js';
 
 interface LangQuery {
   lang?: string;
@@ -70,7 +70,7 @@ export const affiliationsRoutes: FastifyPluginAsync = async (app) => {
       if (!list) throw new ApiError(403, API_ERROR.forbidden);
       requireTwoStepWhere(list.twoStepRequired, admin);
       // each affiliation comes written in wire form (the response schema documents it; Fastify serialises no string)
-      return reply.type(JSON_TYPE).send(`{"affiliations":[${list.affiliationsJson.join(',')}]}`);
+      return reply.type(JSON_TYPE).send(jsonListAnswer('affiliations', list.affiliationsJson));
     },
   );
 

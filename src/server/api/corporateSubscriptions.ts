@@ -60,6 +60,7 @@ import { errorAnswers, isId, organizationParams, wire } from './schemas.js';
 import { refuseInSync, syncAnswer, syncQueryProperties, syncRead, syncStartOf, type SyncQuery } from './sync.js';
 import { subscriptionRemovalSchema, withSyncProperties } from '../../common/api/syncAnswers.js';
 import { FormValidationError, formBody } from './validation.js';
+import { JSON_TYPE, jsonListAnswer } from './wire.js';
 
 const orgId = organizationParams.properties.orgId;
 const requestCodeParams = {
@@ -187,7 +188,7 @@ function registerReads(app: FastifyInstance, tags: string[]): void {
         response: { 200: wire(withSyncProperties(subscriptionsAnswerSchema, 'corporateSubscriptions', subscriptionRemovalSchema)), ...errorAnswers(ACCESS_ERRORS) },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const reader = await subscriptionReader(app, request);
       const { service_group_id: serviceGroupId, order_by: order, per_page: perPage, page } = request.query;
       const start = syncStartOf(request.query, 'corporateSubscriptions', app.publicIds.subscription);
@@ -200,8 +201,9 @@ function registerReads(app: FastifyInstance, tags: string[]): void {
           removal: ({ id, key, deletedAt }) => ({ id: app.publicIds.subscription.toPublic(id), requestCode: key, deletedAt }),
         });
       }
-      const { subscriptions, nextPage } = await listSubscriptions(app.db, reader, { serviceGroupId, order, perPage, page });
-      return { corporateSubscriptions: subscriptions.map((subscription) => publicSubscription(app.publicIds, subscription)), nextPage };
+      const { subscriptionsJson, nextPage } = await listSubscriptions(app.db, reader, { serviceGroupId, order, perPage, page }, (id) => app.publicIds.subscription.toPublic(id));
+      // each application comes written in wire form (the response schema documents it; Fastify serialises no string)
+      return reply.type(JSON_TYPE).send(jsonListAnswer('corporateSubscriptions', subscriptionsJson, `,"next_page":${nextPage}`));
     },
   );
 

@@ -12,11 +12,12 @@ import { sql } from 'kysely';
 import type { Subscription, SubscriptionSummary, SubscriptionWriteAnswer } from '../../common/api/answers.js';
 import { FIELD_ERROR, type FieldError } from '../../common/errorCodes.js';
 import type { SubscriptionsConfig } from '../config.js';
+import { isoTimestamp, jsonMembers, jsonObject, jsonValue } from '../db/formats.js';
 import type { Db } from '../db/index.js';
 import { allInt, anyInt } from '../db/lists.js';
 import { changesBetween, type AuditTrail } from './audit.js';
 import { businessCalendar } from './businessCalendar.js';
-import { applicationStartsOn, deadlineErrors, storedLearners } from './classDeadlines.js';
+import { applicationStartsOn, deadlineErrors, learnerCount, storedLearners } from './classDeadlines.js';
 import { checkApplication, type LearnerRow, type StoredApplication, type SubscriptionForm } from './corporateSubscriptionChecks.js';
 import { BILLING_CONTACTS, CONTACTS, findContactRecord } from './contacts.js';
 import { claimKey, recordAnswer, type IdempotentRequest } from './idempotency.js';
@@ -130,33 +131,96 @@ function summaryOf(row: SubscriptionRow, services: SummaryService[], userCount: 
   };
 }
 
-/** A page of the organisation's applications (1-based) and whether another follows. */
-export type SubscriptionPage = { subscriptions: SubscriptionSummary[]; nextPage: number | null };
+/** A page of the organisation's applications (1-based), each in wire form (JSON), and whether another follows. */
+export type SubscriptionPage = { subscriptionsJson: string[]; nextPage: number | null };
+
+/** What the list is asked for: a page (1-based) of `perPage`, optionally of one service group, in an order of start dates. */
+export interface SubscriptionFilter {
+  serviceGroupId?: number;
+  order?: SubscriptionOrder;
+  page: number;
+  perPage: number;
+}
+
+/**
+ * The ids and start dates of a page of the list, and one row past it (whether another follows). The start date is
+ * applicationStartsOn's (the class's, else the application's own), read through the join rather than a subquery a row.
+ */
+function pageQuery(db: Db, organizationId: number, filter: SubscriptionFilter) {
+  const direction = filter.order === 'starts_on' ? 'asc' : 'desc';
+  let query = db
+    .selectFrom('corporateSubscriptions')
+    .leftJoin('projectClasses', 'projectClasses.id', 'corporateSubscriptions.projectClassId')
+    .select(['corporateSubscriptions.id', sql<string>`to_char(coalesce(project_classes.starts_on, corporate_subscriptions.starts_on), 'YYYY-MM-DD')`.as('startsOn')])
+    .where('corporateSubscriptions.organizationId', '=', organizationId);
+  if (filter.serviceGroupId !== undefined) query = query.where('corporateSubscriptions.serviceGroupId', '=', filter.serviceGroupId);
+  return query
+    .orderBy('startsOn', direction)
+    .orderBy('corporateSubscriptions.id', direction)
+    .limit(filter.perPage + 1)
+    .offset((filter.page - 1) * filter.perPage);
+}
+
+/**
+ * The page's applications in wire form as PostgreSQL writes them, but for the id (a public id: publicIds.ts) and the
+ * change deadline (the business calendar), which come between `head` (request_code, etag) and `tail` (applied_at …
+ * services): summaryOf's fields in the answer schema's order with the same values (a test holds them equal). The page
+ * is chosen first, so the versions and the rest are written for its rows only. A page of 999 had been 999 rows and
+ * their services parsed, mapped and serialised on the event loop (issue 47).
+ */
+function listedQuery(db: Db, reader: SubscriptionReader, key: string, filter: SubscriptionFilter) {
+  const { language } = reader;
+  const ref = (column: string) => jsonValue(sql.ref(column));
+  const service = jsonObject({
+    id: ref('services.id'),
+    name: jsonValue(sql`services.name ->> ${language}::text`),
+    subtitle: jsonValue(sql`services.subtitle ->> ${language}::text`),
+    service_group: jsonObject({ id: ref('serviceGroups.id'), name: jsonValue(sql`service_groups.name ->> ${language}::text`) }),
+  });
+  // in the group's order, as servicesOf reads them
+  const services = sql<string>`(select '[' || coalesce(string_agg(${service}, ',' order by services.position, services.id), '') || ']'
+    from subscription_services join services on services.id = subscription_services.service_id join service_groups on service_groups.id = services.service_group_id
+    where subscription_services.subscription_id = corporate_subscriptions.id)`;
+  const project = sql<string>`case when projects.project_code is not null and projects.name is not null
+    then ${jsonObject({ project_code: ref('projects.projectCode'), name: ref('projects.name') })} else 'null' end`;
+  const projectClass = sql<string>`case when corporate_subscriptions.project_class_id is not null and project_classes.name is not null
+    then ${jsonObject({ id: ref('corporateSubscriptions.projectClassId'), name: ref('projectClasses.name') })} else 'null' end`;
+  const direction = filter.order === 'starts_on' ? 'asc' : 'desc';
+  return db
+    .selectFrom(pageQuery(db, reader.organizationId, filter).as('page'))
+    .innerJoin('corporateSubscriptions', 'corporateSubscriptions.id', 'page.id')
+    .leftJoin('projectClasses', 'projectClasses.id', 'corporateSubscriptions.projectClassId')
+    .leftJoin('projects', 'projects.id', 'projectClasses.projectId')
+    .select([
+      'page.id',
+      'page.startsOn',
+      jsonMembers({ request_code: ref('corporateSubscriptions.requestCode'), etag: jsonValue(etagColumn(key, 'corporateSubscriptions')) }).as('head'),
+      jsonMembers({
+        applied_at: jsonValue(isoTimestamp('corporateSubscriptions.appliedAt')),
+        starts_on: sql<string>`'[' || ${ref('page.startsOn')} || ']'`,
+        user_count: jsonValue(learnerCount),
+        project,
+        project_class: projectClass,
+        services,
+      }).as('tail'),
+    ])
+    .orderBy('page.startsOn', direction)
+    .orderBy('page.id', direction);
+}
 
 /**
  * The organisation's applications (SPEC 2.9): newest start first by default, optionally of one service group, a page
- * at a time (issue 27: a provider's organisation holds thousands); services and learner counts for that page only.
+ * at a time (issue 27: a provider's organisation holds thousands), each written by PostgreSQL (listedQuery) with its
+ * public id (`publicId`) and change deadline, counted once per start date (the calendar remembers them).
  */
-export async function listSubscriptions(
-  db: Db,
-  reader: SubscriptionReader,
-  filter: { serviceGroupId?: number; order?: SubscriptionOrder; page: number; perPage: number },
-): Promise<SubscriptionPage> {
-  const direction = filter.order === 'starts_on' ? 'asc' : 'desc';
-  let query = subscriptionQuery(db, reader.organizationId, await etagKey(db)).orderBy('startsOn', direction).orderBy('corporateSubscriptions.id', direction);
-  if (filter.serviceGroupId !== undefined) query = query.where('corporateSubscriptions.serviceGroupId', '=', filter.serviceGroupId);
-  // one row past the page says whether another follows
-  const rows = await query
-    .limit(filter.perPage + 1)
-    .offset((filter.page - 1) * filter.perPage)
-    .execute();
-  const pageRows = rows.slice(0, filter.perPage);
-  const ids = pageRows.map((row) => row.id);
-  const [services, counts] = await Promise.all([servicesOf(db, reader, ids), learnerCountsOf(db, ids)]);
-  return {
-    subscriptions: pageRows.map((row) => summaryOf(row, services.get(row.id)!, counts.get(row.id) ?? 0, reader.today)),
-    nextPage: rows.length > filter.perPage ? filter.page + 1 : null,
-  };
+export async function listSubscriptions(db: Db, reader: SubscriptionReader, filter: SubscriptionFilter, publicId: (id: number) => number): Promise<SubscriptionPage> {
+  const rows = await listedQuery(db, reader, await etagKey(db), filter).execute();
+  const calendar = businessCalendar();
+  const subscriptionsJson = rows.slice(0, filter.perPage).map((row) => {
+    const changeDeadline = calendar.changeDeadline(row.startsOn);
+    return `{"id":${publicId(row.id)},${row.head},"is_updatable":${reader.today <= changeDeadline},"change_deadline":"${changeDeadline}",${row.tail}}`;
+  });
+  return { subscriptionsJson, nextPage: rows.length > filter.perPage ? filter.page + 1 : null };
 }
 
 /**

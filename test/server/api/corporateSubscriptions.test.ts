@@ -124,6 +124,27 @@ describe('Corporate subscriptions API (SPEC §7 Corporate subscriptions)', funct
       }
     });
 
+    it('writes each application as the answer of its changes does (the database writes the list): the same fields in the same order, values and timestamps', async () => {
+      // a time with microseconds, as PostgreSQL's now() writes them, and a class name JSON must escape
+      await sql`update corporate_subscriptions set applied_at = '2026-03-04T05:06:07.891234Z' where request_code = 'A000000101'`.execute(ctx.db);
+      const glsA = await ctx.db.selectFrom('projectClasses').select(['id', 'name']).where('code', '=', 'GLS-A').executeTakeFirstOrThrow();
+      await ctx.db.updateTable('projectClasses').set({ name: 'クラス "A"\\\n\t' }).where('id', '=', glsA.id).execute();
+      try {
+        for (const lang of ['ja', 'en']) {
+          const listed = (await call('GET', `organizations/1/corporate_subscriptions?per_page=999&lang=${lang}`, as.manager)).json().corporate_subscriptions as Json[];
+          const changes = (await call('GET', `organizations/1/corporate_subscriptions?updated_since=1970-01-01T00:00:00Z&per_page=999&lang=${lang}`, as.manager)).json();
+          const changed = new Map((changes.corporate_subscriptions as Json[]).map(({ updated_at: _, ...item }) => [item.request_code, item]));
+          expect(listed).to.have.length(changed.size);
+          // as text: the keys' order too
+          for (const item of listed) expect(JSON.stringify(item), `${lang} ${item.request_code}`).to.equal(JSON.stringify(changed.get(item.request_code)));
+          expect(listed.find((item) => item.request_code === 'A000000101')!.applied_at).to.equal('2026-03-04T05:06:07.891Z');
+          expect(listed.find((item) => item.request_code === 'A000000103')!.project_class.name).to.equal('クラス "A"\\\n\t');
+        }
+      } finally {
+        await ctx.db.updateTable('projectClasses').set({ name: glsA.name }).where('id', '=', glsA.id).execute();
+      }
+    });
+
     it('answers one application with its admins, learners, contacts and the group’s links', async () => {
       const response = await call('GET', 'organizations/1/corporate_subscriptions/A000000101?lang=en', as.manager);
       expect(response.statusCode, response.body).to.equal(200);

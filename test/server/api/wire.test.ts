@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { fromWire, toWire, wireField } from '../../../src/server/api/wire.js';
+import { fromWire, jsonListAnswer, toWire, wireField } from '../../../src/server/api/wire.js';
 
 describe('server/api/wire', () => {
   it('camelCases keys deeply, arrays of objects too, and trims every string', () => {
@@ -37,5 +37,12 @@ describe('server/api/wire', () => {
 
   it('renders field paths in snake_case joined by dots', () => {
     expect(wireField(['users', 0, 'firstName'])).to.equal('users.0.first_name');
+  });
+
+  it('writes a list of items already in JSON as one answer in UTF-8: the key in snake_case, the items comma-separated, the members after it', () => {
+    const answer = jsonListAnswer('corporateSubscriptions', ['{"name":"クラスA"}', '{"name":"B"}'], ',"next_page":2');
+    expect(answer).to.be.instanceOf(Buffer);
+    expect(answer.toString('utf8')).to.equal('{"corporate_subscriptions":[{"name":"クラスA"},{"name":"B"}],"next_page":2}');
+    expect(jsonListAnswer('affiliations', []).toString('utf8')).to.equal('{"affiliations":[]}');
   });
 });
