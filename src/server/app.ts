@@ -20,6 +20,7 @@ import { installJsonBodyParser } from './api/jsonBody.js';
 import { refuseControlCharacters } from './api/controlCharacters.js';
 import { registerApiDocs } from './api/openapi.js';
 import { createPasswordStrength } from './api/passwordStrength.js';
+import { buildSerializer } from './api/serializers.js';
 import { createValidatorCompiler } from './api/validation.js';
 import { isAppNavigation, registerBrowserBuild, sendIndexHtml } from './browserBuild.js';
 import type { Config } from './config.js';
@@ -147,6 +148,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
     frameworkErrors: (error, request, reply) => void errorHandler(error, request, reply),
     // one line per request, written when it is answered, instead of Fastify's two
     logController: new OneLinePerRequest(),
+    schemaController: { compilersFactory: { buildSerializer } },
   }) as unknown as FastifyInstance;
 
   const ownsDatabase = deps.database === undefined;

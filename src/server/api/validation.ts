@@ -217,8 +217,6 @@ export function chooseForm(names: readonly string[], data: Record<string, unknow
  * querystring, plain bodies) to an ajv configured like Fastify's default.
  */
 export function createValidatorCompiler(): FastifySchemaCompiler<unknown> {
-  const ajv = new Ajv({ coerceTypes: 'array', useDefaults: true, removeAdditional: true, allErrors: false, strict: false });
-  addFormats(ajv);
   return ({ schema, httpPart }) => {
     const marker = (schema as Record<string, unknown>)[FORM_MARKER];
     const forms = typeof marker === 'string' ? [marker] : Array.isArray(marker) ? (marker as string[]) : undefined;
@@ -236,6 +234,28 @@ export function createValidatorCompiler(): FastifySchemaCompiler<unknown> {
         return fieldErrors.length > 0 ? { error: new FormValidationError(fieldErrors) } : { value: data };
       };
     }
-    return ajv.compile(schema as object);
+    return routeValidator(schema as object);
   };
+}
+
+const routeValidators = new Map<string, ValidateFunction>();
+let routeAjv: Ajv | undefined;
+
+/**
+ * The validator of a route's params, querystring or plain body, compiled once per process for each schema (by its
+ * text): the same routes' schemas come again with every app a process builds (the tests build hundreds), and a
+ * validator keeps no state between calls.
+ */
+function routeValidator(schema: object): ValidateFunction {
+  const key = JSON.stringify(schema);
+  let validate = routeValidators.get(key);
+  if (!validate) {
+    if (!routeAjv) {
+      routeAjv = new Ajv({ coerceTypes: 'array', useDefaults: true, removeAdditional: true, allErrors: false, strict: false });
+      addFormats(routeAjv);
+    }
+    validate = routeAjv.compile(schema);
+    routeValidators.set(key, validate);
+  }
+  return validate;
 }

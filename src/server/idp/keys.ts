@@ -6,7 +6,8 @@
  * - cookie: a random secret that signs the provider's cookies, unless COOKIE_KEYS configures them.
  * Creation takes an advisory lock, so two instances starting together on an empty database agree on one key.
  */
-import { createHash, generateKeyPairSync, randomBytes } from 'node:crypto';
+import { createHash, generateKeyPair, randomBytes } from 'node:crypto';
+import { promisify } from 'node:util';
 import { sql } from 'kysely';
 import type { Db } from '../db/index.js';
 
@@ -28,8 +29,11 @@ export interface ProviderKeys {
   cookie: string[];
 }
 
-function newSigningKey(): PrivateJwk {
-  const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+const generateKeyPairAsync = promisify(generateKeyPair);
+
+/** A new RS256 signing key; made on libuv's thread pool: an RSA key takes a while and the event loop keeps serving. */
+export async function newSigningKey(): Promise<PrivateJwk> {
+  const { privateKey } = await generateKeyPairAsync('rsa', { modulusLength: 2048 });
   const jwk = privateKey.export({ format: 'jwk' }) as Record<string, string>;
   // RFC 7638-style thumbprint of the public part as the key id
   const kid = createHash('sha256')
@@ -55,15 +59,23 @@ async function readKeys(db: Db): Promise<ProviderKeys> {
 /** The persisted keys; the first call on an empty database creates them (no signing key when `withSigning` is false). */
 export async function loadOrCreateKeys(db: Db, withSigning = true): Promise<ProviderKeys> {
   const existing = await readKeys(db);
-  if ((existing.signing.length > 0 || !withSigning) && existing.cookie.length > 0) return existing;
-
+  const needsSigning = withSigning && existing.signing.length === 0;
+  if (!needsSigning && existing.cookie.length > 0) return existing;
   // generate outside the transaction: RSA key generation takes a moment
-  const signing = newSigningKey();
-  const cookieSecret = randomBytes(32).toString('base64url');
+  await storeMissingKeys(db, { signing: needsSigning ? await newSigningKey() : undefined, cookieSecret: randomBytes(32).toString('base64url') });
+  return readKeys(db);
+}
+
+/**
+ * Stores the given keys of the kinds the database does not hold yet, under the advisory lock: of two instances
+ * starting together on an empty database, the first one's keys are kept.
+ */
+export async function storeMissingKeys(db: Db, keys: { signing?: PrivateJwk; cookieSecret: string }): Promise<void> {
+  const { signing, cookieSecret } = keys;
   await db.transaction().execute(async (trx) => {
     await sql`select pg_advisory_xact_lock(${KEYS_LOCK_KEY})`.execute(trx);
     const kinds = new Set((await trx.selectFrom('idpKeys').select('kind').execute()).map((row) => row.kind));
-    if (withSigning && !kinds.has('signing')) {
+    if (signing && !kinds.has('signing')) {
       await trx.insertInto('idpKeys').values({ kind: 'signing', kid: signing.kid, key: jsonb(signing) }).execute();
     }
     if (!kinds.has('cookie')) {
@@ -73,7 +85,6 @@ export async function loadOrCreateKeys(db: Db, withSigning = true): Promise<Prov
         .execute();
     }
   });
-  return readKeys(db);
 }
 
 /** The public half of a private JWK (what /oidc/jwks publishes). */

@@ -214,13 +214,31 @@ export async function seedDemoSubscriptionsOnce(db: Db): Promise<void> {
   });
 }
 
+const demoHashes = new Map<string, Promise<string>>();
+
+/**
+ * One argon2id hash per demo password and process: the demo admins share the published demo password, so a
+ * salt of their own hides nothing (the password is in the README), and every further hash is argon2's full cost
+ * again at each seeding (a test process seeds many databases). Every other password keeps a salt of its own.
+ */
+function demoPasswordHash(password: string): Promise<string> {
+  let hash = demoHashes.get(password);
+  if (!hash) {
+    hash = hashPassword(password);
+    // a failed hash is not kept: the next seeding tries again
+    hash.catch(() => demoHashes.delete(password));
+    demoHashes.set(password, hash);
+  }
+  return hash;
+}
+
 export async function seedDemoData(db: Db): Promise<SeedResult> {
   if (!(await isEmpty(db))) return { seeded: false, reason: 'database not empty' };
 
   // Hash before opening the transaction: argon2 takes a while and the transaction should not wait for it.
   const passwordHashes = new Map<string, string>();
   for (const admin of demoAdmins) {
-    if (admin.password) passwordHashes.set(admin.email, await hashPassword(admin.password));
+    if (admin.password) passwordHashes.set(admin.email, await demoPasswordHash(admin.password));
   }
 
   return db.transaction().execute(async (trx) => {
