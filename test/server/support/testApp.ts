@@ -3,8 +3,8 @@
  * on it, or a real server listening on a free port (for e2e tests).
  *
  * Database: PGlite in memory by default (cloned from a migrated template, so each one takes well
- * under a second); with TEST_DATABASE_URL set (postgres://…), a freshly created, uniquely named
- * PostgreSQL database that is dropped afterwards.
+ * under a second); with TEST_DATABASE_URL set (postgres://…), a uniquely named PostgreSQL database copied from a
+ * migrated template database, dropped afterwards.
  *
  *   describe('…', () => {
  *     const ctx = useTestApp();                   // before/after hooks: ctx.app, ctx.db, ctx.config
@@ -13,11 +13,13 @@
  *
  *   const server = await startTestServer({ env: { SEED: 'demo' } });   // server.url … server.close()
  */
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
 import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
@@ -25,6 +27,7 @@ import type { Logger } from 'pino';
 import { buildApp } from '../../../src/server/app.js';
 import { loadConfig, type Config } from '../../../src/server/config.js';
 import { createDatabase, migrateToLatest, type DatabaseHandle, type Db } from '../../../src/server/db/index.js';
+import { newSigningKey, storeMissingKeys, type PrivateJwk } from '../../../src/server/idp/keys.js';
 
 export interface TestDatabase {
   database: DatabaseHandle;
@@ -46,6 +49,23 @@ export interface TestDatabaseOptions {
 let template: Promise<Blob> | undefined;
 
 /**
+ * The template's bytes as the Blob PGlite reads a data directory from, handed over at once: Node 20's
+ * Blob.arrayBuffer() copies its 40 MB in small chunks, a sixth of each database's start.
+ */
+class WholeBlob extends Blob {
+  readonly #data: Uint8Array;
+
+  constructor(data: Uint8Array) {
+    super([]);
+    this.#data = data;
+  }
+
+  override arrayBuffer(): Promise<ArrayBuffer> {
+    return Promise.resolve(this.#data.slice().buffer);
+  }
+}
+
+/**
  * A migrated PGlite's data directory, made once per test process: each test database starts from it (PGlite's
  * clone() would dump the template again for every one, a third of a database's start).
  */
@@ -54,9 +74,12 @@ function pgliteTemplate(): Promise<Blob> {
     const pglite = new PGlite();
     const handle = createDatabase({ pglite });
     await migrateToLatest(handle.db);
+    // a test database holds a few megabytes: PostgreSQL's default 128 MB of shared buffers cost each database's
+    // start a third of a second of CPU, to set up memory no test fills
+    await pglite.exec(`alter system set shared_buffers = '16MB'`);
     const dataDir = await pglite.dumpDataDir('none');
     await handle.close();
-    return dataDir;
+    return new WholeBlob(new Uint8Array(await dataDir.arrayBuffer()));
   })();
   return template;
 }
@@ -65,6 +88,83 @@ function withDatabaseName(url: string, name: string): string {
   const parsed = new URL(url);
   parsed.pathname = `/${name}`;
   return parsed.toString();
+}
+
+/** Runs one statement on the server's base database. */
+async function adminQuery(baseUrl: string, text: string, values: unknown[] = []): Promise<pg.QueryResult> {
+  const admin = new pg.Client({ connectionString: baseUrl });
+  await admin.connect();
+  try {
+    return await admin.query(text, values);
+  } finally {
+    await admin.end();
+  }
+}
+
+/** The migrations' text, hashed: a template database is named by the schema it holds. */
+function migrationsHash(): string {
+  const dir = fileURLToPath(new URL('../../../src/server/db/migrations/', import.meta.url));
+  const hash = createHash('sha256');
+  for (const file of readdirSync(dir).sort()) hash.update(file).update(readFileSync(path.join(dir, file)));
+  return hash.digest('hex').slice(0, 16);
+}
+
+const postgresTemplates = new Map<string, Promise<string>>();
+
+/**
+ * The name of a migrated PostgreSQL database the test databases are copied from: a copy costs the server a fifth of
+ * the CPU of running the migrations again. Named by the migrations' text, so test processes and runs share it; made
+ * under a name of its own and renamed once complete (of two processes making it at once, the first rename wins).
+ * Older templates are dropped when a new one is made (unless in use).
+ */
+function postgresTemplate(baseUrl: string): Promise<string> {
+  let template = postgresTemplates.get(baseUrl);
+  if (!template) {
+    template = makePostgresTemplate(baseUrl);
+    template.catch(() => postgresTemplates.delete(baseUrl));
+    postgresTemplates.set(baseUrl, template);
+  }
+  return template;
+}
+
+const TEMPLATE_PREFIX = 'portal_test_template_';
+
+async function makePostgresTemplate(baseUrl: string): Promise<string> {
+  const name = `${TEMPLATE_PREFIX}${migrationsHash()}`;
+  if ((await adminQuery(baseUrl, 'select 1 from pg_database where datname = $1', [name])).rowCount) return name;
+  const building = `portal_test_building_${process.pid}_${randomBytes(3).toString('hex')}`;
+  await adminQuery(baseUrl, `create database "${building}"`);
+  try {
+    const database = createDatabase({ databaseUrl: withDatabaseName(baseUrl, building), poolSize: 1 });
+    try {
+      await migrateToLatest(database.db);
+    } finally {
+      await database.close();
+    }
+    await adminQuery(baseUrl, `alter database "${building}" rename to "${name}"`);
+  } catch (error) {
+    await adminQuery(baseUrl, `drop database if exists "${building}" with (force)`);
+    // 42P04 duplicate_database: another process's template came first
+    if ((error as { code?: string }).code !== '42P04') throw error;
+    return name;
+  }
+  const older = await adminQuery(baseUrl, `select datname from pg_database where starts_with(datname, $1) and datname <> $2`, [TEMPLATE_PREFIX, name]);
+  for (const row of older.rows as Array<{ datname: string }>) {
+    await adminQuery(baseUrl, `drop database if exists "${row.datname}"`).catch(() => undefined);
+  }
+  return name;
+}
+
+/** Creates database `name` as a copy of the template; a template dropped meanwhile (older migrations) is made again. */
+async function copyPostgresTemplate(baseUrl: string, name: string): Promise<void> {
+  try {
+    await adminQuery(baseUrl, `create database "${name}" template "${await postgresTemplate(baseUrl)}"`);
+  } catch (error) {
+    // 3D000 invalid_catalog_name: the template is gone
+    if ((error as { code?: string }).code !== '3D000') throw error;
+    postgresTemplates.delete(baseUrl);
+    await adminQuery(baseUrl, `create database "${name}" template "${await postgresTemplate(baseUrl)}"`);
+  }
 }
 
 /** A clean, migrated database for one test file. */
@@ -76,16 +176,9 @@ export async function createTestDatabase(options: TestDatabaseOptions = {}): Pro
   }
 
   const name = `portal_test_${process.pid}_${Date.now().toString(36)}_${randomBytes(3).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: baseUrl });
-  await admin.connect();
-  try {
-    await admin.query(`create database "${name}"`);
-  } finally {
-    await admin.end();
-  }
+  await copyPostgresTemplate(baseUrl, name);
   const url = withDatabaseName(baseUrl, name);
   const database = createDatabase({ databaseUrl: withDatabaseName(options.connectUrl ?? baseUrl, name), poolSize: options.poolSize ?? 5 });
-  await migrateToLatest(database.db);
   return {
     database,
     db: database.db,
@@ -137,10 +230,24 @@ export const TEST_ENV: Record<string, string> = {
   PORT: '0',
 };
 
+let testSigningKey: Promise<PrivateJwk> | undefined;
+
+/**
+ * The identity provider's keys for a database createTestApp makes: one signing key per test process (an RSA key
+ * costs a fifth of a second of CPU, and the apps of a process never see each other's tokens), a cookie secret of its
+ * own. A database a test passes in starts without keys: test/server/idp/persistence.test.ts and signingKeys.test.ts
+ * prove their creation and IDP_SIGNING_KEYS.
+ */
+async function storeTestKeys(db: Db): Promise<void> {
+  testSigningKey ??= newSigningKey();
+  await storeMissingKeys(db, { signing: await testSigningKey, cookieSecret: randomBytes(32).toString('base64url') });
+}
+
 export async function createTestApp(options: TestAppOptions = {}): Promise<TestApp> {
   const testDatabase = options.testDatabase ?? (await createTestDatabase());
   try {
     const config = loadConfig({ ...TEST_ENV, ...options.env });
+    if (!options.testDatabase && !config.signingKeys) await storeTestKeys(testDatabase.db);
     // no periodic clean-up: it would delete the old rows some tests make on purpose (they call app.runRetention())
     const app = await buildApp(config, { database: testDatabase.database, logger: options.logger, mailQueueWorker: options.mailQueueWorker, periodicJobs: false });
     return {
