@@ -2,8 +2,8 @@
  * `npm run bench:large` (or BENCH_ONLY=large in `npm run bench`): the organisation-scoped reads at a large provider's
  * size (issue 27). A fresh PostgreSQL database beside BENCH_DATABASE_URL (dropped at the end) gets the demo data and
  * the provider of bench/large/generate.ts around it (BENCH_LARGE_SCALE, default 1: 10,000 organisations, 2,000,000
- * learners, 5,000,000 audit entries; G0000001 with 300 admins, 50,000 learners, 2,000 applications, 500,000 entries).
- * The portal runs as `npm start` runs it, in its own process; the demo manager signs in over HTTP. Each read: autocannon
+ * learners, 5,000,000 audit entries; G0000001 with 300 admins, 50,000 learners, 2,000 hodai applications of 20 learners
+ * each — Service Details' page of 999 —, 500,000 entries). The portal runs as `npm start` runs it, in its own process; the demo manager signs in over HTTP. Each read: autocannon
  * with 10 connections for BENCH_DURATION seconds (default 5); the exports (one at a time per admin) are downloaded in
  * turn; the signed-in admin's own list is read while two clients download the learners. Beside each row: the longest
  * turn of the event loop one request of it holds — the portal's longest event-loop delay (its /metrics, prom-client's
