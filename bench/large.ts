@@ -6,10 +6,11 @@
  * each — Service Details' page of 999 —, 500,000 entries). The portal runs as `npm start` runs it, in its own process;
  * the demo manager signs in over HTTP. Each read: autocannon with 10 connections for BENCH_DURATION seconds (default
  * 5); the exports (one at a time per admin) are downloaded in turn; the signed-in admin's own list is read while two
- * clients download the learners. Beside each row: the longest turn of the event loop one request of it holds — the portal's longest event-loop delay (its /metrics, prom-client's
- * monitorEventLoopDelay) while one client sends the same request over and over (ONE_CLIENT_SECONDS; the downloads are
- * one client already): at 10 connections, answers that arrive together run back to back and the delay adds up several
- * requests' turns, which the p99 judges — and the portal's largest memory.
+ * clients download the learners. Beside each row: the longest turn of the event loop one request of it holds — the
+ * portal's longest event-loop delay (its /metrics, prom-client's monitorEventLoopDelay) while one client sends the same
+ * request over and over (ONE_CLIENT_SECONDS; the downloads are one client already): at 10 connections, answers that
+ * arrive together run back to back and the delay adds up several requests' turns, which the p99 judges — and the
+ * portal's largest memory.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
