@@ -50,6 +50,11 @@ export function webpackConfig(mode: 'production' | 'development' = 'production',
       alias: mode === 'production' ? { 'react-router$': path.join(root, 'node_modules/react-router/dist/production/index.mjs'), 'react-router/dom$': path.join(root, 'node_modules/react-router/dist/production/dom-export.mjs') } : {},
     },
     module: {
+      // every lazily loaded chunk at the browser's high priority, as the data calls beside it are: on HTTP/1.1's six
+      // connections a low-priority chunk of the route waited behind every call of the page (issue 47: the wizard's form
+      // engine arrived after its six calls and the frame's four). A chunk of a template import() (a screen's, a form's,
+      // words) is not given one: webpack leaves those low.
+      parser: { javascript: { dynamicImportFetchPriority: 'high' } },
       rules: [
         { test: /\.tsx?$/, loader: 'esbuild-loader', options: { target: 'es2020', jsx: 'automatic' } },
         { test: /\.css$/, use: [MiniCssExtractPlugin.loader, 'css-loader'] },

@@ -28,12 +28,19 @@ function withLanguage(path: string, version: CallDefinition['version'], query: C
   return { query: { ...query, lang: '$language' } };
 }
 
+/**
+ * Whether a screen shows its form as soon as it shows: a screen of its form alone, or a form among its blocks. A form
+ * further in (a table row's expansion, a panel's) waits for the admin: its engine comes after the screen's content
+ * (issue 47: /users paid for RJSF before its rows), not beside the screen's code.
+ */
+const showsFormAtOnce = (screen: ScreenDefinition) => !screen.component && screen.form !== undefined && (screen.blocks ?? [{ type: 'form' }]).some((block) => block.type === 'form');
+
 /** What the first load starts beside the screen's code when its route is matched (RoutePreload). */
 function routePreload(screen: ScreenDefinition): RoutePreload | undefined {
   const data = Object.entries(screen.data ?? {})
     .filter(([, definition]) => preloadable(definition))
     .map(([key, { path, version, params, query }]): [string, CallDefinition] => [key, { path, ...(version && { version }), ...(params && { params }), ...withLanguage(path, version, query) }]);
-  const preload: RoutePreload = { ...(data.length > 0 && { data: Object.fromEntries(data) }), ...(screen.form && !screen.component && { form: screen.form.schema }) };
+  const preload: RoutePreload = { ...(data.length > 0 && { data: Object.fromEntries(data) }), ...(showsFormAtOnce(screen) && { form: screen.form!.schema }) };
   return Object.keys(preload).length > 0 ? preload : undefined;
 }
 

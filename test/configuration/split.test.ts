@@ -21,7 +21,7 @@ const SCREEN = {
     fromData: { path: 'w', query: { id: '$data.list.id' } },
     sent: { method: 'POST', path: 'v' },
   },
-  blocks: [{ type: 'text', text: 'demo.body', when: { role: 'manager' } }, { type: 'fragment', name: 'outer' }],
+  blocks: [{ type: 'text', text: 'demo.body', when: { role: 'manager' } }, { type: 'fragment', name: 'outer' }, { type: 'form' }],
   form: { schema: 'demo-form', steps: ['input', 'confirm'], submit: { method: 'POST', path: 'x' } },
 } as unknown as ScreenDefinition;
 
@@ -39,6 +39,13 @@ describe('configuration/split: what the first load holds and what comes with a s
       form: { steps: ['input', 'confirm'] },
     });
     expect(preload?.form).to.equal('demo-form');
+  });
+
+  it("preloads a form the screen shows at once (alone, or among its blocks), not one further in (issue 47: a row's form on /users)", () => {
+    const inRow = [{ type: 'table', rows: '$data.list', columns: [], expand: { when: 'chosen', blocks: [{ type: 'form' }] } }];
+    expect(routeEntry({ ...SCREEN, blocks: undefined }).preload?.form).to.equal('demo-form');
+    expect(routeEntry({ ...SCREEN, blocks: [{ type: 'text', text: 'demo.body' }, { type: 'form' }] } as ScreenDefinition).preload?.form).to.equal('demo-form');
+    expect(routeEntry({ ...SCREEN, blocks: inRow } as unknown as ScreenDefinition).preload?.form).to.equal(undefined);
   });
 
   it('preloads the data calls that need only the route, the session and the language, with the language where the answer is translated (issue 26)', () => {

@@ -11,6 +11,7 @@ import { signInAsManagerAt } from './support/signin.js';
 
 const MAIN_SCRIPT = /\/assets\/main\.[0-9a-f]+\.js$/;
 const AFFILIATIONS = /\/api\/v2\/organizations\/1\/affiliations$/;
+const USERS = /\/api\/v2\/organizations\/1\/users\?/;
 
 describe('a first visit: data beside code (issue 26)', function () {
   this.timeout(300_000);
@@ -116,6 +117,58 @@ describe('a first visit: data beside code (issue 26)', function () {
       }
     } finally {
       await session.detach();
+    }
+  });
+
+  it("the form engine behind the page (issue 47): the wizard's steps and a busy place for its form while RJSF is held back; /users asks for it once its list has answered", async () => {
+    // the form engine's chunk is the script that holds RJSF (its class names): held until the test lets it go
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    let engineAsked!: (url: string) => void;
+    let engineSeen = new Promise<string>((resolve) => (engineAsked = resolve));
+    const holdEngine = async (route: Route) => {
+      const response = await route.fetch();
+      const body = await response.text();
+      if (body.includes('rjsf')) {
+        engineAsked(route.request().url());
+        await released;
+      }
+      await route.fulfill({ response, body });
+    };
+    await page.route('**/assets/*.js', holdEngine);
+    const session = await page.context().newCDPSession(page);
+    await session.send('Network.setCacheDisabled', { cacheDisabled: true });
+    try {
+      // not until the load event: the held script holds it back
+      await page.goto(`${e2e.portal.url}/subscription/group/1/new`, { waitUntil: 'commit' });
+      const place = page.locator('main [aria-busy="true"]');
+      await place.waitFor({ timeout: 60_000 });
+      await page.locator('main .steps [aria-current="step"]').waitFor();
+      await engineSeen;
+      expect(await page.locator('main form').count(), 'no form before its engine').to.equal(0);
+      release();
+      await page.locator('main form input:not([type=hidden]), main form select').first().waitFor({ timeout: 60_000 });
+      expect(await place.count(), 'the place given up to the form').to.equal(0);
+
+      // a cold /users: the engine of its rows' form is asked for once the screen has shown its answer, not beside its
+      // code and data (the page's own clock)
+      engineSeen = new Promise<string>((resolve) => (engineAsked = resolve));
+      await page.goto(`${e2e.portal.url}/users`);
+      await page.locator('main table tbody tr').first().waitFor({ timeout: 60_000 });
+      const engine = await engineSeen;
+      await page.waitForFunction((url) => performance.getEntriesByName(url).length > 0, engine);
+      const { answeredAt, engineAt } = await page.evaluate(
+        ({ url, users }) => ({
+          answeredAt: performance.getEntriesByType('resource').find((entry) => new RegExp(users).test(entry.name))!.responseEnd,
+          engineAt: performance.getEntriesByName(url)[0]!.startTime,
+        }),
+        { url: engine, users: USERS.source },
+      );
+      expect(engineAt, 'the form engine asked for, against the list answered').to.be.greaterThan(answeredAt);
+    } finally {
+      release();
+      await session.send('Network.setCacheDisabled', { cacheDisabled: false });
+      await page.unroute('**/assets/*.js', holdEngine);
     }
   });
 

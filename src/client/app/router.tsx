@@ -4,13 +4,14 @@ import { createBrowserRouter, Navigate, type RouteObject } from 'react-router-do
 import type { ScreenDefinition } from '../../common/screens.js';
 import { importScreenView } from '../engine/screen/screenViewChunk.js';
 import { Guard } from '../engine/Guard.js';
+import { revealing } from '../engine/Reveal.js';
 import { buildRouteTable } from '../engine/routes.js';
 import { screenComponents, type ScreenComponent } from '../screens/registry.js';
 import type { ComponentId } from '../screens/componentIds.js';
 import { Frame, type ScreenHandle } from './frame/Frame.js';
 
 /** The block engine, one chunk shared by every screen made of blocks (the route's preload asks for it first). */
-const ScreenView: ScreenComponent = lazy(() => importScreenView().then((module) => ({ default: module.ScreenView })));
+const ScreenView: ScreenComponent = lazy(() => revealing(importScreenView()).then((module) => ({ default: module.ScreenView })));
 
 /** A code component where a protocol needs one; otherwise the engine shows the screen's blocks (or its form). */
 function ScreenContent({ screen }: { screen: ScreenDefinition }): ReactElement {

@@ -1,10 +1,11 @@
 /** The page frame of SPEC 2.2 around every screen. */
-import { Suspense, useEffect, type ReactElement } from 'react';
+import { useEffect, type ReactElement } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Outlet, useMatches } from 'react-router-dom';
 import type { ScreenDefinition } from '../../../common/screens.js';
 import { STEP_PARAM } from '../../engine/routes.js';
 import { Loader } from '../../engine/Loader.js';
+import { Reveal } from '../../engine/Reveal.js';
 import { titleOf, useScreenLabel, useScreenLinkPath } from '../../engine/screen/screenLabels.js';
 import { Breadcrumb } from './Breadcrumb.js';
 import { FlashMessages } from './FlashMessages.js';
@@ -60,9 +61,9 @@ export function Frame(): ReactElement {
       <FlashMessages />
       <main className={`content content--${screen?.width ?? 'normal'}`}>
         {screen && <ScreenHeading screen={screen} params={params} step={step} />}
-        <Suspense fallback={<Loader />}>
+        <Reveal fallback={<Loader />}>
           <Outlet />
-        </Suspense>
+        </Reveal>
       </main>
       <Footer />
       <SupportChat />

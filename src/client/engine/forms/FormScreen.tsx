@@ -13,6 +13,7 @@ import type { Block, FormStep, ScreenDefinition } from '../../../common/screens.
 import { basePath, fillRoute, STEP_PARAM, stepPath } from '../routes.js';
 import { useLeaveWarning } from '../useLeaveWarning.js';
 import { ConfirmView } from './ConfirmView.js';
+import { currentStep, placeholderRows, StepIndicator } from './FormFrame.js';
 import { fieldOrder } from './fieldOrder.js';
 import { ConflictPanel } from './ConflictPanel.js';
 import { useFormModule } from './formModule.js';
@@ -23,26 +24,6 @@ import type { ScreenContext } from '../screen/values.js';
 import { bindUiSchema, withClearedFields } from './bindings.js';
 import { initialDataOf } from './pathParams.js';
 import { SchemaForm } from './SchemaForm.js';
-
-function StepIndicator({ screen, current }: { screen: ScreenDefinition; current: FormStep }): ReactElement | null {
-  const { t } = useTranslation();
-  const steps = screen.form?.steps ?? [];
-  if (steps.length < 2) return null;
-  return (
-    <ol className="steps">
-      {(screen.stepsBefore ?? []).map((label) => (
-        <li key={label} className="steps__item steps__item--done">
-          {t(label)}
-        </li>
-      ))}
-      {steps.map((step) => (
-        <li key={step} className={step === current ? 'steps__item steps__item--current' : 'steps__item'} aria-current={step === current ? 'step' : undefined}>
-          {t(screen.stepLabels?.[step] ?? `common.steps.${step}`)}
-        </li>
-      ))}
-    </ol>
-  );
-}
 
 /** The first of the fields in error in the form's order (its uiSchema's ui:order, else the schema's). */
 export function firstFieldInError(paths: readonly string[], order: readonly string[]): string | undefined {
@@ -91,7 +72,7 @@ export function FormScreen({
   const params = useParams();
   const { hash } = useLocation();
   const steps = form.steps ?? ['input'];
-  const current = (steps.find((step) => step === params[STEP_PARAM]) ?? steps[0]) as FormStep;
+  const current = currentStep(screen, params);
   const entry = useSelector((state: FormsRootState) => selectForm(state, screen.id));
   const inputPath = stepPath(screen, 'input', params);
   const module = useFormModule(form.schema);
@@ -156,6 +137,7 @@ export function FormScreen({
       {current === 'input' && (
         <SchemaForm
           schemaName={form.schema}
+          placeholderRows={placeholderRows(screen)}
           uiSchema={uiSchema}
           formData={formData}
           initialData={initialShown}

@@ -8,6 +8,7 @@ import type { WidgetFormContext } from '../../widgets/formContext.js';
 import { fields, widgets } from '../../widgets/index.js';
 import type { ScreenContext } from '../screen/values.js';
 import { Loader } from '../Loader.js';
+import { FormPlaceholder } from './FormFrame.js';
 import { useFormModule } from './formModule.js';
 import { withFieldOrder } from './fieldOrder.js';
 import { templates } from './templates.js';
@@ -46,6 +47,8 @@ export interface SchemaFormProps {
   onInvalid?: (fields: string[]) => void;
   /** The screen context that '$' values in the uiSchema's ui:options read ('$form.…' reads the form's data). */
   valueContext?: Partial<ScreenContext>;
+  /** A screen's form: the fields its placeholder stands for until the form's validators are there (FormFrame.tsx). */
+  placeholderRows?: number;
 }
 
 /** The field path of an RJSF error's property ('.users.0.email' or '.users[0].email' → 'users.0.email'); '' for the form itself. */
@@ -100,7 +103,7 @@ export function SchemaForm(props: SchemaFormProps): ReactElement {
   const resolved = dynamicOptions ? resolveUiOptions(props.uiSchema, { ...props.valueContext, form: props.formData }) : props.uiSchema;
   const resolvedJson = dynamicOptions ? JSON.stringify(resolved) : '';
   const uiSchema = useMemo(() => (module ? withFieldOrder(module.schema, resolved, i18n.language) : resolved), [module, props.uiSchema, resolvedJson, i18n.language]);
-  if (!module || !transformErrors) return <Loader />;
+  if (!module || !transformErrors) return props.placeholderRows ? <FormPlaceholder rows={props.placeholderRows} /> : <Loader />;
 
   const unchanged = props.disabledUntilChanged && deepEquals(props.formData, props.initialData ?? {});
   const blocked = Object.values(blockers).some(Boolean);

@@ -3,7 +3,7 @@
  * and its redirect scheduled; then its blocks render against the screen context, with the confirmation dialog of
  * its actions.
  */
-import { Suspense, use, useDeferredValue, useEffect, useMemo, useState, type ReactElement } from 'react';
+import { use, useDeferredValue, useEffect, useMemo, useState, type ReactElement } from 'react';
 import { useTranslation } from 'react-i18next';
 import { shallowEqual, useDispatch, useSelector } from 'react-redux';
 import { useLocation, useParams } from 'react-router-dom';
@@ -13,9 +13,12 @@ import { hasSteps, screenEntryKey } from '../routes.js';
 import { isPending, type OperationsRootState } from '../../state/operations.js';
 import { selectMe, selectOrganization, selectRole, type SessionRootState } from '../../state/session.js';
 import { actionOperation } from './dialogState.js';
+import { formScreenShown } from '../forms/formAhead.js';
+import { FormFrame } from '../forms/FormFrame.js';
 import type { FeatureFlagsRootState } from '../featureFlags.js';
 import type { PortalSettingsRootState } from '../portalSettings.js';
 import { Loader } from '../Loader.js';
+import { Reveal } from '../Reveal.js';
 import { Blocks } from './blocks/index.js';
 import { ActionDialog } from './ActionDialog.js';
 import { startScreenEngine } from './engineSagas.js';
@@ -88,9 +91,9 @@ const FORM_ONLY: Block[] = [{ type: 'form' }];
 export function ScreenView({ screen }: { screen: ScreenDefinition }): ReactElement {
   startScreenEngine(); // its sagas, before the screen's effects ask them for anything
   return (
-    <Suspense fallback={<Loader />}>
+    <Reveal fallback={<Loader />}>
       <ScreenChunk route={screen} />
-    </Suspense>
+    </Reveal>
   );
 }
 
@@ -122,7 +125,13 @@ function LoadedScreenView({ screen }: { screen: ScreenDefinition }): ReactElemen
   // everything below them down (issue 26: Home's layout shift)
   const answered = useSelector((root: ScreenDataRootState) => root.screenData[screen.id]);
   const firstLoad = screen.data !== undefined && isEmpty(context.data) && (answered === undefined || answered.status === 'loading' || !isEmpty(answered.values));
-  if (firstLoad) return <Loader />;
+  // once the content is shown (an effect runs after the commit): a form it shows later is asked for now (formAhead.ts)
+  const formSchema = screen.form?.schema;
+  useEffect(() => {
+    if (!firstLoad && formSchema) dispatch(formScreenShown({ schema: formSchema }));
+  }, [dispatch, firstLoad, formSchema]);
+  // a screen of its form alone shows the form's steps and place while its data loads (issue 47: the frame first)
+  if (firstLoad) return screen.form && !screen.blocks ? <FormFrame screen={screen} /> : <Loader />;
   return (
     <>
       <Blocks blocks={screen.blocks ?? (screen.form ? FORM_ONLY : [])} screen={screen} context={context} />

@@ -7,12 +7,13 @@ import i18next from 'i18next';
 import { all, fork } from 'redux-saga/effects';
 import { addDateWordFormats } from '../dateWords.js';
 import { startLazySaga } from '../../state/lazySagas.js';
+import { formAheadSaga } from '../forms/formAhead.js';
 import { formsSaga } from '../forms/formSaga.js';
 import { screenActionsSaga } from './actions.js';
 import { screenDataSaga } from './screenData.js';
 
 export function* screenEngineSaga() {
-  yield all([fork(formsSaga), fork(screenDataSaga), fork(screenActionsSaga)]);
+  yield all([fork(formsSaga), fork(formAheadSaga), fork(screenDataSaga), fork(screenActionsSaga)]);
 }
 
 let datesAdded = false;

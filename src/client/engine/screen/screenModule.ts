@@ -11,6 +11,7 @@ import type { FragmentDefinition, ScreenDefinition } from '../../../common/scree
 import { importEngineWords, importScreenChunk } from '../dataChunks.js';
 import { addConditions, type ConditionsModule } from './conditions.js';
 import { registerFragment } from './fragments.js';
+import { revealing } from '../Reveal.js';
 import { isGeneratedScreen, registerScreen, screenById } from './navigation.js';
 
 type ScreenModule = ConditionsModule & { definition: ScreenDefinition; fragments: Record<string, FragmentDefinition>; words: object };
@@ -62,16 +63,16 @@ const addWords = (instance: i18n, language: string, words: Words) => instance.ad
 /** The same promise for the same screen and language (React's `use` waits on it): definition and words loaded. */
 export function screenReady(instance: i18n, id: string): Promise<ScreenDefinition> {
   const language = instance.language;
-  return cached(ready, `${language}/${id}`, async () => {
-    const [definition, engine, module] = await Promise.all([
-      loadScreen(id, language),
-      engineWords(language),
-      isGeneratedScreen(id) ? screenChunk(id, language) : undefined,
-    ]);
-    addWords(instance, language, engine);
-    if (module) addWords(instance, language, module.words);
-    return definition;
-  });
+  // its arrival shows the screen's boundary at once (Reveal.tsx)
+  return cached(ready, `${language}/${id}`, () =>
+    revealing(
+      Promise.all([loadScreen(id, language), engineWords(language), isGeneratedScreen(id) ? screenChunk(id, language) : undefined]).then(([definition, engine, module]) => {
+        addWords(instance, language, engine);
+        if (module) addWords(instance, language, module.words);
+        return definition;
+      }),
+    ),
+  );
 }
 
 /**

@@ -1,0 +1,27 @@
+/**
+ * A form a screen does not show at once (a table row's expansion, a conditional panel; split.ts leaves it out of the
+ * route's preload): its engine and validators are asked for once the screen's content is shown, so they arrive behind
+ * that content, not in front of it, and before the admin opens the form (issue 47: /users waited for RJSF before its
+ * rows). A form shown at once has its chunks already: webpack fetches a chunk once.
+ */
+import { call, takeEvery } from 'redux-saga/effects';
+import { actionCreator } from '../../state/actions.js';
+import { importFormChunk } from '../dataChunks.js';
+import { importFormScreen } from './formScreenChunk.js';
+
+/** A screen with a form has shown its content (its blocks with their data). */
+export const formScreenShown = actionCreator<{ schema: string }>('forms/screenShown');
+
+const ignore = () => undefined;
+
+/** Asks for the form's chunks; a failure is met again, and reported, when the form is shown. */
+export function fetchFormAhead(schema: string): void {
+  importFormScreen().catch(ignore);
+  importFormChunk(schema).catch(ignore);
+}
+
+export function* formAheadSaga() {
+  yield takeEvery(formScreenShown.type, function* ({ payload }: ReturnType<typeof formScreenShown>) {
+    yield call(fetchFormAhead, payload.schema);
+  });
+}
