@@ -15,7 +15,7 @@
  *    one-second warm-up, in BENCH_LIST_ROUNDS alternating rounds (default 3): GET organizations/{orgId}/affiliations,
  *    then the signed-in admin's own list, GET admins/me/affiliations (every page asks for it).
  *
- * Targets: at least 70 % of the floor's requests per second, p99 within 1.5 times the floor's (medians of the rounds).
+ * Targets (issue 47): at least 90 % of the floor's requests per second, p99 within 1.5 times the floor's (medians of the rounds).
  */
 import type { ChildProcess } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
@@ -101,6 +101,12 @@ function compare(route: string, rows: Row[]): ReadResult {
   };
 }
 
+/** The environment without DATABASE_URL: the portal's database is the caller's choice, never the shell's. */
+function withoutDatabaseUrl(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const { DATABASE_URL: _ignored, ...rest } = env;
+  return rest;
+}
+
 /** A child's first line of output (the floor prints its URL). */
 function firstLine(child: ChildProcess): Promise<string> {
   return new Promise((resolve, reject) => {
@@ -113,8 +119,12 @@ function firstLine(child: ChildProcess): Promise<string> {
   });
 }
 
-/** The portal as `npm start` runs it (tsx scripts/start.ts: the compiled server, its default log level and pool), its log in a file as a service manager keeps it. */
-export async function startPortal(databaseUrl: string, dataDir: string): Promise<{ url: string; child: ChildProcess }> {
+/**
+ * The portal as `npm start` runs it (tsx scripts/start.ts: the compiled server, its default log level and pool), its log
+ * in a file as a service manager keeps it. Without a database URL it runs on PGlite in dataDir, `npm start`'s default;
+ * `env` adds settings (e.g. SEED=demo and DEMO_LEARNERS, to seed it as a newcomer's first start does).
+ */
+export async function startPortal(databaseUrl: string | undefined, dataDir: string, env: Record<string, string> = {}): Promise<{ url: string; child: ChildProcess }> {
   // built beforehand, as start.ts would: the readiness wait is for the start, not for webpack
   if (browserBuildIsStale()) await build();
   if (serverBuildIsStale()) await buildServer();
@@ -126,7 +136,7 @@ export async function startPortal(databaseUrl: string, dataDir: string): Promise
   const flags = process.env.BENCH_PORTAL_FLAGS?.split(' ').filter(Boolean) ?? [];
   const child = spawnChild(TSX, [`--max-old-space-size=${process.env.PORTAL_HEAP_MB ?? 512}`, `--max-semi-space-size=${process.env.PORTAL_YOUNG_MB ?? 16}`, ...flags, 'scripts/start.ts'], {
     cwd: PROJECT_ROOT,
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', PUBLIC_URL: url, DATA_DIR: dataDir, DATABASE_URL: databaseUrl, SEED: 'none', LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? '' },
+    env: { ...withoutDatabaseUrl(process.env), PORT: String(port), HOST: '127.0.0.1', PUBLIC_URL: url, DATA_DIR: dataDir, ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}), SEED: 'none', LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? '', ...env },
     stdio: ['ignore', log, log],
   });
   closeSync(log);
@@ -186,7 +196,7 @@ export async function benchAffiliations(): Promise<ReadResult[]> {
   console.table([...rows, ...ownRows].map((row) => ({ route: row.name, 'req/s': Math.round(row.requestsPerSecond), 'p50 ms': row.p50, 'p99 ms': row.p99, errors: row.errors })));
   const results = [compare('GET organizations/{orgId}/affiliations', rows), compare('GET admins/me/affiliations', ownRows)];
   for (const { route, throughput, tail } of results) {
-    console.log(`${route} (medians of ${rounds} rounds): ${(throughput * 100).toFixed(1)}% of the floor's throughput (target ≥ 70%), p99 ${tail.toFixed(2)}× the floor's (target ≤ 1.5×)`);
+    console.log(`${route} (medians of ${rounds} rounds): ${(throughput * 100).toFixed(1)}% of the floor's throughput (target ≥ 90%), p99 ${tail.toFixed(2)}× the floor's (target ≤ 1.5×)`);
   }
   return results;
 }
