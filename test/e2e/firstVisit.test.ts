@@ -159,7 +159,7 @@ describe('a first visit: data beside code (issue 26)', function () {
       await page.waitForFunction((url) => performance.getEntriesByName(url).length > 0, engine);
       const { answeredAt, engineAt } = await page.evaluate(
         ({ url, users }) => ({
-          answeredAt: performance.getEntriesByType('resource').find((entry) => new RegExp(users).test(entry.name))!.responseEnd,
+          answeredAt: (performance.getEntriesByType('resource') as PerformanceResourceTiming[]).find((entry) => new RegExp(users).test(entry.name))!.responseEnd,
           engineAt: performance.getEntriesByName(url)[0]!.startTime,
         }),
         { url: engine, users: USERS.source },
