@@ -46,8 +46,12 @@ export function webpackConfig(mode: 'production' | 'development' = 'production',
     resolve: {
       extensions: ['.tsx', '.ts', '.js'],
       extensionAlias: { '.js': ['.ts', '.tsx', '.js'] },
-      // react-router's package exports name its development build only (its warnings kept); the production build beside it
-      alias: mode === 'production' ? { 'react-router$': path.join(root, 'node_modules/react-router/dist/production/index.mjs'), 'react-router/dom$': path.join(root, 'node_modules/react-router/dist/production/dom-export.mjs') } : {},
+      alias: {
+        // react-router's package exports name its development build only (its warnings kept); the production build beside it
+        ...(mode === 'production' ? { 'react-router$': path.join(root, 'node_modules/react-router/dist/production/index.mjs'), 'react-router/dom$': path.join(root, 'node_modules/react-router/dist/production/dom-export.mjs') } : {}),
+        // the learner grid takes no formulas: react-spreadsheet's formula parser is left out (noFormulas.ts says why)
+        'fast-formula-parser$': path.join(root, 'src/client/widgets/learnerGrid/noFormulas.ts'),
+      },
     },
     module: {
       // every lazily loaded chunk at the browser's high priority, as the data calls beside it are: on HTTP/1.1's six

@@ -46,4 +46,12 @@ describe('first load (issue 20): the JavaScript of a first visit, the language w
     }
     expect(existsSync(path.join(DIST, `assets/${main}.map.br`)), 'source maps stay plain').to.equal(false);
   });
+
+  it("leaves react-spreadsheet's formula parser out of every script (issue 47: its grammar was built as the learner grid loaded)", () => {
+    const scripts = readdirSync(path.join(DIST, 'assets')).filter((file) => file.endsWith('.js'));
+    const grid = scripts.filter((file) => readFileSync(path.join(DIST, 'assets', file), 'utf8').includes('Spreadsheet__data-viewer'));
+    expect(grid, 'the learner grid is built').to.have.length.greaterThan(0);
+    const parser = scripts.filter((file) => readFileSync(path.join(DIST, 'assets', file), 'utf8').includes('performSelfAnalysis'));
+    expect(parser, 'scripts with a chevrotain grammar').to.deep.equal([]);
+  });
 });
