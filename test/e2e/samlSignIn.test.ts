@@ -11,7 +11,7 @@
 import { expect } from 'chai';
 import type { Page } from 'playwright-core';
 import { startDnsServer, type TestDnsServer } from '../server/support/dnsServer.js';
-import { newPage, useE2E } from './support/portal.js';
+import { newPage, organizationApi, useE2E } from './support/portal.js';
 import { DEMO_PASSWORD, enterCredentials, chooseOrganization, MANAGER, useEnglish, waitForHeader } from './support/signin.js';
 import { simpleSamlPhpInstalled, startSimpleSamlPhp, type SimpleSamlPhp } from './support/simpleSamlPhp.js';
 
@@ -56,16 +56,7 @@ if (!simpleSamlPhpInstalled()) {
     }
   }
 
-  async function api(token: string, method: string, path: string, body?: unknown) {
-    const answer = await fetch(`${e2e.portal.url}/api/v2/organizations/1/${path}`, {
-      method,
-      headers: { 'x-v2-admin-auth-token': `Bearer ${token}`, ...(body ? { 'content-type': 'application/json' } : {}) },
-      ...(body ? { body: JSON.stringify(body) } : {}),
-    });
-    const text = await answer.text();
-    expect(answer.status, `${method} ${path}: ${text}`).to.be.oneOf([200, 201]);
-    return JSON.parse(text) as Record<string, Record<string, unknown>>;
-  }
+  const api = (token: string, method: string, path: string, body?: unknown) => organizationApi(e2e.portal.url, token, method, path, body);
 
   before(async () => {
     const token = await managerToken();

@@ -11,7 +11,7 @@ import type { Page } from 'playwright-core';
 import { demoSso } from '../../src/server/db/seed/demoData.js';
 import { startDnsServer, type TestDnsServer } from '../server/support/dnsServer.js';
 import { expectAccessible } from './support/axe.js';
-import { newPage, useE2E } from './support/portal.js';
+import { newPage, organizationApi, useE2E } from './support/portal.js';
 import { chooseOrganization, DEMO_PASSWORD, MANAGER, useEnglish, waitForHeader } from './support/signin.js';
 
 describe("Sign-in page: the e-mail's home realm (issue 45 item 3)", function () {
@@ -57,16 +57,7 @@ describe("Sign-in page: the e-mail's home realm (issue 45 item 3)", function () 
 
   const realmAnswer = (page: Page) => page.waitForResponse((response) => new URL(response.url()).pathname.endsWith('/realm'));
 
-  async function api(token: string, method: string, path: string, body?: unknown) {
-    const answer = await fetch(`${e2e.portal.url}/api/v2/organizations/1/${path}`, {
-      method,
-      headers: { 'x-v2-admin-auth-token': `Bearer ${token}`, ...(body ? { 'content-type': 'application/json' } : {}) },
-      ...(body ? { body: JSON.stringify(body) } : {}),
-    });
-    const text = await answer.text();
-    expect(answer.status, `${method} ${path}: ${text}`).to.be.oneOf([200, 201]);
-    return JSON.parse(text) as Record<string, Record<string, unknown>>;
-  }
+  const api = (token: string, method: string, path: string, body?: unknown) => organizationApi(e2e.portal.url, token, method, path, body);
 
   it("an ordinary address keeps Email, Password and 'Sign in' once the page has asked, and signs in as before", async () => {
     const page = await signinPage();
@@ -104,6 +95,23 @@ describe("Sign-in page: the e-mail's home realm (issue 45 item 3)", function () 
     await page.getByRole('button', { name: 'Sign in to the demo IdP' }).click();
     await waitForHeader(page, '[G0000001]');
     ssoAdminToken = await token;
+  });
+
+  it("asks about an address typed before the page's script arrived, once the script runs", async () => {
+    const page = await newPage(e2e.browser, errors);
+    pages.push(page);
+    await useEnglish(page, e2e.portal.url);
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route('**/oidc/assets/signin.js', async (route) => {
+      await held;
+      await route.continue();
+    });
+    await page.goto(`${e2e.portal.url}/memberships`, { waitUntil: 'commit' });
+    await page.getByLabel('Email').fill('sso-admin@sso.example.com');
+    release();
+    await page.getByRole('button', { name: 'Continue', exact: true }).waitFor();
+    await page.getByLabel('Password', { exact: true }).waitFor({ state: 'hidden' });
   });
 
   it("'Use my password instead' brings the password and 'Sign in' back, and signs in with the password", async () => {

@@ -115,6 +115,18 @@ async function dropDatabase(baseUrl: string, databaseUrl: string): Promise<void>
   await onServer(baseUrl, `drop database if exists ${new URL(databaseUrl).pathname.slice(1)} with (force)`);
 }
 
+/** A call of G0000001's API (organisation 1) as the admin of `token`: the answer's body, a 200 or 201 expected. */
+export async function organizationApi(portalUrl: string, token: string, method: string, path: string, body?: unknown): Promise<Record<string, Record<string, unknown>>> {
+  const answer = await fetch(`${portalUrl}/api/v2/organizations/1/${path}`, {
+    method,
+    headers: { 'x-v2-admin-auth-token': `Bearer ${token}`, ...(body ? { 'content-type': 'application/json' } : {}) },
+    ...(body ? { body: JSON.stringify(body) } : {}),
+  });
+  const text = await answer.text();
+  if (answer.status !== 200 && answer.status !== 201) throw new Error(`${method} ${path} answered ${answer.status}: ${text}`);
+  return JSON.parse(text) as Record<string, Record<string, unknown>>;
+}
+
 export async function launchBrowser(): Promise<Browser> {
   return chromium.launch({
     executablePath: CHROMIUM_PATH,

@@ -95,4 +95,7 @@ document.addEventListener('DOMContentLoaded', function () {
     show('password');
     password.focus();
   });
+  // an address typed while this script was still on its way (the page is usable before it runs): asked about now; one
+  // the page was served with (an error page's) waits until it is edited
+  if (email.value !== email.defaultValue) check();
 });
