@@ -463,6 +463,8 @@ export interface CorporateSubscriptionsTable {
   contactId: number | null;
   billingNote: string | null;
   projectClassId: number | null;
+  /** Its learners, counted by triggers on subscription_learners (migration 0111): never written by the domain. */
+  learnerCount: Generated<number>;
   createdAt: CreatedAt;
   updatedAt: UpdatedAt;
 }

@@ -20,9 +20,6 @@ export const applicationStartsOn = sql<string>`to_char(coalesce(
   (select project_classes.starts_on from project_classes where project_classes.id = corporate_subscriptions.project_class_id),
   corporate_subscriptions.starts_on), 'YYYY-MM-DD')`;
 
-/** The number of learners of an application, selected from corporate_subscriptions (the list of a page, the overview). */
-export const learnerCount = sql<number>`(select count(*)::int from subscription_learners where subscription_learners.subscription_id = corporate_subscriptions.id)`;
-
 type Identity = Pick<LearnerRow, 'firstName' | 'lastName' | 'kanaFirstName' | 'kanaLastName' | 'email'>;
 export type StoredLearner = Identity & { id: number };
 

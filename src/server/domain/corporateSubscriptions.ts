@@ -17,7 +17,7 @@ import type { Db } from '../db/index.js';
 import { allInt, anyInt } from '../db/lists.js';
 import { changesBetween, type AuditTrail } from './audit.js';
 import { businessCalendar } from './businessCalendar.js';
-import { applicationStartsOn, deadlineErrors, learnerCount, storedLearners } from './classDeadlines.js';
+import { applicationStartsOn, deadlineErrors, storedLearners } from './classDeadlines.js';
 import { checkApplication, type LearnerRow, type StoredApplication, type SubscriptionForm } from './corporateSubscriptionChecks.js';
 import { BILLING_CONTACTS, CONTACTS, findContactRecord } from './contacts.js';
 import { claimKey, recordAnswer, type IdempotentRequest } from './idempotency.js';
@@ -74,6 +74,7 @@ function subscriptionQuery(db: Db, organizationId: number, key: string) {
       'projectClasses.name as projectClassName',
       'projects.projectCode',
       'projects.name as projectName',
+      'corporateSubscriptions.learnerCount',
       etagColumn(key, 'corporateSubscriptions').as('etag'),
     ])
     .where('corporateSubscriptions.organizationId', '=', organizationId);
@@ -102,19 +103,7 @@ async function servicesOf(db: Db, reader: CatalogueReader, subscriptionIds: numb
   return byId;
 }
 
-/** The number of learners of each application, counted for these applications only (one array parameter). */
-async function learnerCountsOf(db: Db, subscriptionIds: number[]): Promise<Map<number, number>> {
-  if (subscriptionIds.length === 0) return new Map();
-  const rows = await db
-    .selectFrom('subscriptionLearners')
-    .select(['subscriptionId', sql<number>`count(*)::int`.as('count')])
-    .where('subscriptionId', '=', anyInt(subscriptionIds))
-    .groupBy('subscriptionId')
-    .execute();
-  return new Map(rows.map((row) => [row.subscriptionId, row.count]));
-}
-
-function summaryOf(row: SubscriptionRow, services: SummaryService[], userCount: number, today: string): SubscriptionSummary {
+function summaryOf(row: SubscriptionRow, services: SummaryService[], today: string): SubscriptionSummary {
   const changeDeadline = businessCalendar().changeDeadline(row.startsOn);
   return {
     id: row.id,
@@ -124,7 +113,7 @@ function summaryOf(row: SubscriptionRow, services: SummaryService[], userCount: 
     changeDeadline,
     appliedAt: new Date(row.appliedAt).toISOString(),
     startsOn: [row.startsOn],
-    userCount,
+    userCount: row.learnerCount,
     services,
     project: row.projectCode !== null && row.projectName !== null ? { projectCode: row.projectCode, name: row.projectName } : null,
     projectClass: row.projectClassId !== null && row.projectClassName !== null ? { id: row.projectClassId, name: row.projectClassName } : null,
@@ -165,8 +154,8 @@ function pageQuery(db: Db, organizationId: number, filter: SubscriptionFilter) {
  * The page's applications in wire form as PostgreSQL writes them, but for the id (a public id: publicIds.ts) and the
  * change deadline (the business calendar), which come between `head` (request_code, etag) and `tail` (applied_at …
  * services): summaryOf's fields in the answer schema's order with the same values (a test holds them equal). The page
- * is chosen first, so the versions and the rest are written for its rows only. A page of 999 had been 999 rows and
- * their services parsed, mapped and serialised on the event loop (issue 47).
+ * is chosen first, so the versions and the rest are written for its rows only; each service's JSON is written once,
+ * and the page's services gathered in one pass rather than a subquery a row (issue 47: a page of 999).
  */
 function listedQuery(db: Db, reader: SubscriptionReader, key: string, filter: SubscriptionFilter) {
   const { language } = reader;
@@ -177,18 +166,32 @@ function listedQuery(db: Db, reader: SubscriptionReader, key: string, filter: Su
     subtitle: jsonValue(sql`services.subtitle ->> ${language}::text`),
     service_group: jsonObject({ id: ref('serviceGroups.id'), name: jsonValue(sql`service_groups.name ->> ${language}::text`) }),
   });
-  // in the group's order, as servicesOf reads them
-  const services = sql<string>`(select '[' || coalesce(string_agg(${service}, ',' order by services.position, services.id), '') || ']'
-    from subscription_services join services on services.id = subscription_services.service_id join service_groups on service_groups.id = services.service_group_id
-    where subscription_services.subscription_id = corporate_subscriptions.id)`;
   const project = sql<string>`case when projects.project_code is not null and projects.name is not null
     then ${jsonObject({ project_code: ref('projects.projectCode'), name: ref('projects.name') })} else 'null' end`;
   const projectClass = sql<string>`case when corporate_subscriptions.project_class_id is not null and project_classes.name is not null
     then ${jsonObject({ id: ref('corporateSubscriptions.projectClassId'), name: ref('projectClasses.name') })} else 'null' end`;
   const direction = filter.order === 'starts_on' ? 'asc' : 'desc';
   return db
-    .selectFrom(pageQuery(db, reader.organizationId, filter).as('page'))
+    .with('page', () => pageQuery(db, reader.organizationId, filter))
+    // materialized: written once per service, not once per row that names it
+    .with((cte) => cte('serviceJson').materialized(), (cte) =>
+      cte
+        .selectFrom('services')
+        .innerJoin('serviceGroups', 'serviceGroups.id', 'services.serviceGroupId')
+        .select(['services.id', 'services.position', service.as('json')]),
+    )
+    .with('pageServices', (cte) =>
+      cte
+        .selectFrom('page')
+        .innerJoin('subscriptionServices', 'subscriptionServices.subscriptionId', 'page.id')
+        .innerJoin('serviceJson', 'serviceJson.id', 'subscriptionServices.serviceId')
+        // in the group's order, as servicesOf reads them
+        .select(['page.id', sql<string>`'[' || string_agg(service_json.json, ',' order by service_json.position, service_json.id) || ']'`.as('json')])
+        .groupBy('page.id'),
+    )
+    .selectFrom('page')
     .innerJoin('corporateSubscriptions', 'corporateSubscriptions.id', 'page.id')
+    .leftJoin('pageServices', 'pageServices.id', 'page.id')
     .leftJoin('projectClasses', 'projectClasses.id', 'corporateSubscriptions.projectClassId')
     .leftJoin('projects', 'projects.id', 'projectClasses.projectId')
     .select([
@@ -198,10 +201,10 @@ function listedQuery(db: Db, reader: SubscriptionReader, key: string, filter: Su
       jsonMembers({
         applied_at: jsonValue(isoTimestamp('corporateSubscriptions.appliedAt')),
         starts_on: sql<string>`'[' || ${ref('page.startsOn')} || ']'`,
-        user_count: jsonValue(learnerCount),
+        user_count: ref('corporateSubscriptions.learnerCount'),
         project,
         project_class: projectClass,
-        services,
+        services: sql<string>`coalesce(page_services.json, '[]')`,
       }).as('tail'),
     ])
     .orderBy('page.startsOn', direction)
@@ -232,8 +235,8 @@ export async function subscriptionChanges(db: Db, reader: SubscriptionReader, pa
   const key = await etagKey(db);
   return readSyncPage(db, 'corporateSubscriptions', reader.organizationId, page, async (trx, ids) => {
     const rows = await subscriptionQuery(trx, reader.organizationId, key).where('corporateSubscriptions.id', '=', anyInt(ids)).execute();
-    const [services, counts] = [await servicesOf(trx, reader, ids), await learnerCountsOf(trx, ids)];
-    return new Map(rows.map((row) => [row.id, summaryOf(row, services.get(row.id)!, counts.get(row.id) ?? 0, reader.today)]));
+    const services = await servicesOf(trx, reader, ids);
+    return new Map(rows.map((row) => [row.id, summaryOf(row, services.get(row.id)!, reader.today)]));
   });
 }
 
@@ -249,13 +252,12 @@ async function adminsOf(db: Db, subscriptionId: number): Promise<Subscription['a
 
 async function detailOf(db: Db, reader: SubscriptionReader, row: SubscriptionRow): Promise<Subscription> {
   const services = (await servicesOf(db, reader, [row.id])).get(row.id)!;
-  const userCount = (await learnerCountsOf(db, [row.id])).get(row.id) ?? 0;
   const links = await serviceGroupLinks(db, reader, [row.serviceGroupId]);
   const group = await db.selectFrom('serviceGroups').select('selection').where('id', '=', row.serviceGroupId).executeTakeFirstOrThrow();
   const billingContact = row.billingContactId === null ? undefined : await findContactRecord(db, BILLING_CONTACTS, reader.organizationId, row.billingContactId);
   const contact = row.contactId === null ? undefined : await findContactRecord(db, CONTACTS, reader.organizationId, row.contactId);
   return {
-    ...summaryOf(row, [], userCount, reader.today),
+    ...summaryOf(row, [], reader.today),
     services: services.map((service) => ({ ...service, serviceGroup: { ...service.serviceGroup, urls: links.get(service.serviceGroup.id) ?? [] } })),
     type: row.projectClassId === null ? 'standard' : 'class',
     term: group.selection === 'single' ? (services[0]?.subtitle ?? null) : null,

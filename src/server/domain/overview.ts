@@ -11,7 +11,7 @@ import { addDays } from '../../common/subscriptionRules.js';
 import type { Db } from '../db/index.js';
 import type { AffiliationRole } from '../db/types.js';
 import { businessCalendar } from './businessCalendar.js';
-import { applicationStartsOn, learnerCount } from './classDeadlines.js';
+import { applicationStartsOn } from './classDeadlines.js';
 import { openClasses } from './projects.js';
 
 /** How far ahead the upcoming applications reach, and how many the overview lists at most. */
@@ -35,7 +35,7 @@ async function upcomingApplications(db: Db, reader: OverviewReader) {
   const rows = await db
     .selectFrom('corporateSubscriptions')
     .innerJoin('serviceGroups', 'serviceGroups.id', 'corporateSubscriptions.serviceGroupId')
-    .select(['corporateSubscriptions.requestCode', 'serviceGroups.id as serviceGroupId', 'serviceGroups.name as serviceGroupName', applicationStartsOn.as('startsOn'), learnerCount.as('userCount')])
+    .select(['corporateSubscriptions.requestCode', 'serviceGroups.id as serviceGroupId', 'serviceGroups.name as serviceGroupName', applicationStartsOn.as('startsOn'), 'corporateSubscriptions.learnerCount as userCount'])
     .where('corporateSubscriptions.organizationId', '=', reader.organizationId)
     .where(applicationStartsOn, '>=', reader.today)
     .where(applicationStartsOn, '<=', addDays(reader.today, UPCOMING_DAYS))
@@ -82,7 +82,7 @@ async function learnersByMonth(db: Db, reader: OverviewReader) {
   const rows = await db
     .selectFrom('corporateSubscriptions')
     .innerJoin('serviceGroups', 'serviceGroups.id', 'corporateSubscriptions.serviceGroupId')
-    .select([applicationStartsOn.as('startsOn'), 'serviceGroups.id as serviceGroupId', 'serviceGroups.name as serviceGroupName', 'serviceGroups.position', learnerCount.as('learners')])
+    .select([applicationStartsOn.as('startsOn'), 'serviceGroups.id as serviceGroupId', 'serviceGroups.name as serviceGroupName', 'serviceGroups.position', 'corporateSubscriptions.learnerCount as learners'])
     .where('corporateSubscriptions.organizationId', '=', reader.organizationId)
     .where(sql<string>`${applicationStartsOn}::date`, '>=', first)
     .where(sql<string>`${applicationStartsOn}::date`, '<', end)

@@ -9,7 +9,7 @@ import type { ProjectAnswer, ProjectClassAnswer, ProjectsAnswer } from '../../co
 import { addDays } from '../../common/subscriptionRules.js';
 import type { Db } from '../db/index.js';
 import { businessCalendar } from './businessCalendar.js';
-import { applicationStartsOn, learnerCount } from './classDeadlines.js';
+import { applicationStartsOn } from './classDeadlines.js';
 
 /** Who reads: the organisation, today (Asia/Tokyo), the enlargement days of the class deadlines. */
 export interface ProjectReader {
@@ -129,7 +129,7 @@ export async function listProjects(db: Db, reader: ProjectReader): Promise<Proje
       'corporateSubscriptions.projectClassId',
       'corporateSubscriptions.requestCode',
       applicationStartsOn.as('startsOn'),
-      learnerCount.as('userCount'),
+      'corporateSubscriptions.learnerCount as userCount',
     ])
     .where('corporateSubscriptions.organizationId', '=', reader.organizationId)
     .where('projectClasses.kind', '=', 'gls')
