@@ -3,6 +3,7 @@
  * and a restart keeps them (DESIGN §1: nothing shared lives in process memory).
  */
 import { randomBytes } from 'node:crypto';
+import { onceByKey } from '../../common/onceByKey.js';
 import type { Db } from '../db/index.js';
 
 const cache = new WeakMap<Db, Map<string, Promise<string>>>();
@@ -11,20 +12,14 @@ const cache = new WeakMap<Db, Map<string, Promise<string>>>();
 export function serverSecret(db: Db, name: string): Promise<string> {
   let secrets = cache.get(db);
   if (!secrets) cache.set(db, (secrets = new Map()));
-  let secret = secrets.get(name);
-  if (!secret) {
-    secret = (async () => {
-      // two instances asking at once: one insert wins, both read the winner
-      await db
-        .insertInto('serverSecrets')
-        .values({ name, value: randomBytes(32).toString('base64url') })
-        .onConflict((conflict) => conflict.column('name').doNothing())
-        .execute();
-      const row = await db.selectFrom('serverSecrets').select('value').where('name', '=', name).executeTakeFirstOrThrow();
-      return row.value;
-    })();
-    secret.catch(() => secrets!.delete(name));
-    secrets.set(name, secret);
-  }
-  return secret;
+  return onceByKey(secrets, name, async () => {
+    // two instances asking at once: one insert wins, both read the winner
+    await db
+      .insertInto('serverSecrets')
+      .values({ name, value: randomBytes(32).toString('base64url') })
+      .onConflict((conflict) => conflict.column('name').doNothing())
+      .execute();
+    const row = await db.selectFrom('serverSecrets').select('value').where('name', '=', name).executeTakeFirstOrThrow();
+    return row.value;
+  });
 }

@@ -6,6 +6,7 @@
  * `selfsigned` does (RSA 2048, SHA-256).
  */
 import { generate } from 'selfsigned';
+import { onceByKey } from '../../common/onceByKey.js';
 import type { Db } from '../db/index.js';
 
 const SECRET_NAME = 'saml_sp_key';
@@ -47,11 +48,5 @@ async function loadOrCreate(db: Db): Promise<SpKeyPair> {
 
 /** The SP's key pair, created by the first instance that asks. */
 export function spKeyPair(db: Db): Promise<SpKeyPair> {
-  let keys = cache.get(db);
-  if (!keys) {
-    keys = loadOrCreate(db);
-    keys.catch(() => cache.delete(db));
-    cache.set(db, keys);
-  }
-  return keys;
+  return onceByKey(cache, db, () => loadOrCreate(db));
 }

@@ -24,6 +24,7 @@ import { PGlite } from '@electric-sql/pglite';
 import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
 import type { Logger } from 'pino';
+import { onceByKey } from '../../../src/common/onceByKey.js';
 import { buildApp } from '../../../src/server/app.js';
 import { loadConfig, type Config } from '../../../src/server/config.js';
 import { createDatabase, migrateToLatest, type DatabaseHandle, type Db } from '../../../src/server/db/index.js';
@@ -118,13 +119,7 @@ const postgresTemplates = new Map<string, Promise<string>>();
  * Older templates are dropped when a new one is made (unless in use).
  */
 function postgresTemplate(baseUrl: string): Promise<string> {
-  let template = postgresTemplates.get(baseUrl);
-  if (!template) {
-    template = makePostgresTemplate(baseUrl);
-    template.catch(() => postgresTemplates.delete(baseUrl));
-    postgresTemplates.set(baseUrl, template);
-  }
-  return template;
+  return onceByKey(postgresTemplates, baseUrl, () => makePostgresTemplate(baseUrl));
 }
 
 const TEMPLATE_PREFIX = 'portal_test_template_';

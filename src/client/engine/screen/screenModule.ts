@@ -7,6 +7,7 @@
  */
 import type { i18n } from 'i18next';
 import { DEFAULT_LANGUAGE } from '../../../common/languages.js';
+import { onceByKey } from '../../../common/onceByKey.js';
 import type { FragmentDefinition, ScreenDefinition } from '../../../common/screens.js';
 import { importEngineWords, importScreenChunk } from '../dataChunks.js';
 import { addConditions, type ConditionsModule } from './conditions.js';
@@ -19,14 +20,12 @@ type Words = { default?: object };
 
 /** Promises by key that settle once: a failure (the network) is dropped, so the next time asks again. */
 function cached<T>(byKey: Map<string, Promise<T>>, key: string, load: () => Promise<T>): Promise<T> {
-  let value = byKey.get(key);
-  if (!value) {
+  return onceByKey(byKey, key, () => {
     const loading = load();
-    byKey.set(key, (value = loading));
     // React's `use` reads a settled promise marked this way at once: a loaded (prefetched) screen never suspends
-    loading.then((result) => Object.assign(loading, { status: 'fulfilled', value: result }), () => byKey.delete(key));
-  }
-  return value;
+    loading.then((result) => Object.assign(loading, { status: 'fulfilled', value: result }), () => undefined);
+    return loading;
+  });
 }
 
 const chunks = new Map<string, Promise<ScreenModule>>();

@@ -5,6 +5,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { sql } from 'kysely';
+import { onceByKey } from '../../../common/onceByKey.js';
 import { hashToken } from '../../domain/adminTokens.js';
 import { hashPassword, verifyPassword } from '../../domain/passwords.js';
 import { ensurePartnerProduct } from '../../domain/singleSignOn.js';
@@ -222,14 +223,8 @@ const demoHashes = new Map<string, Promise<string>>();
  * again at each seeding (a test process seeds many databases). Every other password keeps a salt of its own.
  */
 function demoPasswordHash(password: string): Promise<string> {
-  let hash = demoHashes.get(password);
-  if (!hash) {
-    hash = hashPassword(password);
-    // a failed hash is not kept: the next seeding tries again
-    hash.catch(() => demoHashes.delete(password));
-    demoHashes.set(password, hash);
-  }
-  return hash;
+  // a failed hash is not kept: the next seeding tries again
+  return onceByKey(demoHashes, password, () => hashPassword(password));
 }
 
 export async function seedDemoData(db: Db): Promise<SeedResult> {
