@@ -10,10 +10,10 @@
  */
 import { expect } from 'chai';
 import type { Page } from 'playwright-core';
-import { startDnsServer, type TestDnsServer } from '../server/support/dnsServer.js';
-import { newPage, organizationApi, useE2E } from './support/portal.js';
-import { DEMO_PASSWORD, enterCredentials, chooseOrganization, MANAGER, useEnglish, waitForHeader } from './support/signin.js';
+import { newPage, organizationApi } from './support/portal.js';
+import { MANAGER, useEnglish, waitForHeader } from './support/signin.js';
 import { simpleSamlPhpInstalled, startSimpleSamlPhp, type SimpleSamlPhp } from './support/simpleSamlPhp.js';
+import { managerToken, useSsoE2E, verifiedDomain } from './support/sso.js';
 
 const IDP_USER = { username: 'hanako', password: 'Idp-Passw0rd-e2e', email: MANAGER };
 const DOMAIN = MANAGER.split('@')[1]!;
@@ -24,51 +24,24 @@ if (!simpleSamlPhpInstalled()) {
 
 (simpleSamlPhpInstalled() ? describe : describe.skip)('Signing in through a SAML IdP: SimpleSAMLphp (issue 45)', function () {
   this.timeout(300_000);
-  // the portal's settings, completed by the first hook (mocha runs before hooks in order) with the DNS server's port
-  const env: Record<string, string> = {};
-  let dns: TestDnsServer;
+  const e2e = useSsoE2E();
+  const errors: string[] = [];
   let idp: SimpleSamlPhp;
   before(async () => {
-    dns = await startDnsServer();
-    env.DNS_SERVERS = dns.server;
     idp = await startSimpleSamlPhp(IDP_USER);
   });
-  after(async () => {
-    await idp?.stop();
-    dns?.close();
-  });
-  const e2e = useE2E(env);
-  const errors: string[] = [];
-
-  /** A manager's access token for G0000001: the portal's own sign-in, its token answer read off the wire. */
-  async function managerToken(): Promise<string> {
-    const page = await newPage(e2e.browser, []);
-    try {
-      await useEnglish(page, e2e.portal.url);
-      await page.goto(`${e2e.portal.url}/memberships`);
-      const tokenAnswer = page.waitForResponse((response) => new URL(response.url()).pathname === '/oidc/token' && response.request().method() === 'POST');
-      await enterCredentials(page, MANAGER, DEMO_PASSWORD);
-      await chooseOrganization(page, 'G0000001');
-      const body = (await (await tokenAnswer).json()) as { access_token: string };
-      return body.access_token;
-    } finally {
-      await page.context().close();
-    }
-  }
+  after(() => idp?.stop());
 
   const api = (token: string, method: string, path: string, body?: unknown) => organizationApi(e2e.portal.url, token, method, path, body);
 
   before(async () => {
-    const token = await managerToken();
+    const token = await managerToken(e2e);
     const metadata = await (await fetch(idp.metadataUrl)).text();
     const { sso_connection: connection } = await api(token, 'POST', 'sso_connections', { protocol: 'saml', name: 'SimpleSAMLphp', idp_metadata_xml: metadata });
     idp.registerServiceProvider({ entityId: String(connection!.sp_entity_id), acsUrl: String(connection!.acs_url) });
     await api(token, 'PATCH', `sso_connections/${connection!.id}`, { state: 'on' });
-    const { sso_domain: domain } = await api(token, 'POST', 'sso_domains', { domain: DOMAIN });
-    const record = domain!.txt_record as { name: string; value: string };
-    dns.publish(record.name, record.value);
-    await api(token, 'POST', `sso_domains/${domain!.id}/verify`);
-    await api(token, 'PATCH', `sso_domains/${domain!.id}`, { connection_id: connection!.id });
+    const domainId = await verifiedDomain(e2e, token, DOMAIN);
+    await api(token, 'PATCH', `sso_domains/${domainId}`, { connection_id: connection!.id });
   });
 
   let page: Page;

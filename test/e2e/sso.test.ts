@@ -6,35 +6,22 @@
  */
 import { expect } from 'chai';
 import type { Page } from 'playwright-core';
-import { startDnsServer, type TestDnsServer } from '../server/support/dnsServer.js';
 import { expectAccessible } from './support/axe.js';
-import { newPage, useE2E } from './support/portal.js';
-import { chooseOrganization, DEMO_PASSWORD, enterCredentials, MANAGER, useEnglish, waitForHeader } from './support/signin.js';
+import { newPage } from './support/portal.js';
+import { signInAsManagerAt } from './support/signin.js';
+import { useSsoE2E } from './support/sso.js';
 
 const DOMAIN = 'sso-e2e.example.com';
 
 describe('Single sign-on page (issue 45)', function () {
   this.timeout(300_000);
-  // the portal's settings, completed by the first hook (mocha runs before hooks in order) with the DNS server's port
-  const env: Record<string, string> = {};
-  let dns: TestDnsServer;
-  before(async () => {
-    dns = await startDnsServer();
-    env.DNS_SERVERS = dns.server;
-  });
-  after(() => dns?.close());
-  const e2e = useE2E(env);
+  const e2e = useSsoE2E();
   const errors: string[] = [];
   let page: Page;
 
   before(async () => {
     page = await newPage(e2e.browser, errors);
-    await useEnglish(page, e2e.portal.url);
-    await page.goto(`${e2e.portal.url}/memberships`);
-    await enterCredentials(page, MANAGER, DEMO_PASSWORD);
-    await chooseOrganization(page, 'G0000001');
-    await page.waitForURL(`${e2e.portal.url}/memberships`);
-    await waitForHeader(page, '[G0000001]');
+    await signInAsManagerAt(page, e2e.portal.url, '/memberships', 'G0000001');
   });
   after(() => page?.context().close());
   afterEach(() => {
@@ -78,10 +65,10 @@ describe('Single sign-on page (issue 45)', function () {
 
     await row.getByRole('button', { name: `Verify ${DOMAIN}` }).click();
     await page.getByText(`The TXT record was not found. Publish ${value} at ${name} at your DNS provider`, { exact: false }).waitFor();
-    expect(dns.queries).to.include(name.toLowerCase());
+    expect(e2e.dns.queries).to.include(name.toLowerCase());
     await row.getByText('Not verified').waitFor();
 
-    dns.publish(name, value);
+    e2e.dns.publish(name, value);
     await row.getByRole('button', { name: `Verify ${DOMAIN}` }).click();
     await page.getByText(`${DOMAIN} has been verified.`).waitFor();
     await row.getByText('Verified', { exact: true }).waitFor();

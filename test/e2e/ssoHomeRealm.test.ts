@@ -9,25 +9,16 @@
 import { expect } from 'chai';
 import type { Page } from 'playwright-core';
 import { demoSso } from '../../src/server/db/seed/demoData.js';
-import { startDnsServer, type TestDnsServer } from '../server/support/dnsServer.js';
 import { expectAccessible } from './support/axe.js';
-import { newPage, organizationApi, useE2E } from './support/portal.js';
+import { newPage, organizationApi } from './support/portal.js';
 import { chooseOrganization, DEMO_PASSWORD, MANAGER, useEnglish, waitForHeader } from './support/signin.js';
+import { managerToken, nextAccessToken, useSsoE2E, verifiedDomain } from './support/sso.js';
 
 describe("Sign-in page: the e-mail's home realm (issue 45 item 3)", function () {
   this.timeout(300_000);
-  // the portal's settings, completed by the first hook (mocha runs before hooks in order) with the DNS server's port
-  const env: Record<string, string> = {};
-  let dns: TestDnsServer;
-  before(async () => {
-    dns = await startDnsServer();
-    env.DNS_SERVERS = dns.server;
-  });
-  after(() => dns?.close());
-  const e2e = useE2E(env);
+  const e2e = useSsoE2E();
   const errors: string[] = [];
   const pages: Page[] = [];
-  let managerToken: string;
   let ssoAdminToken: string;
 
   after(() => Promise.all(pages.map((page) => page.context().close())));
@@ -49,12 +40,6 @@ describe("Sign-in page: the e-mail's home realm (issue 45 item 3)", function () 
     return page;
   }
 
-  /** The token the portal's page gets next (the provider's token endpoint answering it). */
-  const nextToken = (page: Page) =>
-    page
-      .waitForResponse((response) => new URL(response.url()).pathname === '/oidc/token' && response.request().method() === 'POST')
-      .then(async (response) => ((await response.json()) as { access_token: string }).access_token);
-
   const realmAnswer = (page: Page) => page.waitForResponse((response) => new URL(response.url()).pathname.endsWith('/realm'));
 
   const api = (token: string, method: string, path: string, body?: unknown) => organizationApi(e2e.portal.url, token, method, path, body);
@@ -68,11 +53,9 @@ describe("Sign-in page: the e-mail's home realm (issue 45 item 3)", function () 
     expect(await page.getByLabel('Password', { exact: true }).isVisible()).to.equal(true);
     expect(await page.getByRole('button', { name: 'Use my password instead' }).isVisible()).to.equal(false);
     await page.getByLabel('Password', { exact: true }).fill(DEMO_PASSWORD);
-    const token = nextToken(page);
     await page.getByRole('button', { name: 'Sign in' }).click();
     await chooseOrganization(page, 'G0000001');
     await waitForHeader(page, '[G0000001]');
-    managerToken = await token;
   });
 
   it("typing an address of a single sign-on domain hides the password and shows 'Continue', which goes to the IdP and signs in", async () => {
@@ -91,7 +74,7 @@ describe("Sign-in page: the e-mail's home realm (issue 45 item 3)", function () 
     await page.getByRole('heading', { level: 1, name: 'Demo IdP: sign in' }).waitFor();
     expect(await page.getByLabel('E-mail').inputValue()).to.equal('sso-admin@sso.example.com');
     await page.getByLabel('Password').fill(DEMO_PASSWORD);
-    const token = nextToken(page);
+    const token = nextAccessToken(page);
     await page.getByRole('button', { name: 'Sign in to the demo IdP' }).click();
     await waitForHeader(page, '[G0000001]');
     ssoAdminToken = await token;
@@ -116,10 +99,7 @@ describe("Sign-in page: the e-mail's home realm (issue 45 item 3)", function () 
 
   it("'Use my password instead' brings the password and 'Sign in' back, and signs in with the password", async () => {
     // example.com, verified, routes to G0000001's only active connection: the demo IdP
-    const { sso_domain: domain } = await api(managerToken, 'POST', 'sso_domains', { domain: MANAGER.split('@')[1] });
-    const record = domain!.txt_record as { name: string; value: string };
-    dns.publish(record.name, record.value);
-    await api(managerToken, 'POST', `sso_domains/${domain!.id}/verify`);
+    await verifiedDomain(e2e, await managerToken(e2e), MANAGER.split('@')[1]!);
 
     const page = await signinPage();
     await page.getByLabel('Email').fill(MANAGER);
