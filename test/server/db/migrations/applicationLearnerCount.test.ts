@@ -5,7 +5,7 @@
  * TEST_DATABASE_URL.
  */
 import { expect } from 'chai';
-import { sql } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import * as applicationLearnerCount from '../../../../src/server/db/migrations/0111_application_learner_count.js';
 import { seedDemoData, seedDemoOrganizationUsers, seedDemoSubscriptionsOnce } from '../../../../src/server/db/seed/index.js';
 import { createTestDatabase, type TestDatabase } from '../../support/testApp.js';
@@ -50,8 +50,8 @@ describe('server/db migration 0111: the learner count stored on each application
   it("makes the first count without touching any application's updated_at", async () => {
     const updatedAt = async () => (await sql<{ id: number; updatedAt: Date }>`select id, updated_at from corporate_subscriptions order by id`.execute(database.db)).rows;
     const before = await updatedAt();
-    await applicationLearnerCount.down(database.db);
-    await applicationLearnerCount.up(database.db);
+    await applicationLearnerCount.down(database.db as unknown as Kysely<unknown>);
+    await applicationLearnerCount.up(database.db as unknown as Kysely<unknown>);
     expect(await updatedAt()).to.deep.equal(before);
     expect(await miscounted()).to.deep.equal([]);
   });
