@@ -2,7 +2,9 @@
  * A form a screen does not show at once (a table row's expansion, a conditional panel; split.ts leaves it out of the
  * route's preload): its engine and validators are asked for once the screen's content is shown, so they arrive behind
  * that content, not in front of it, and before the admin opens the form (issue 47: /users waited for RJSF before its
- * rows). A form shown at once has its chunks already: webpack fetches a chunk once.
+ * rows). They are asked for after the content's paint, not in the commit's effects: the chunk's download and parse
+ * then never delay that paint (Lighthouse counted them in /users' largest paint). A form shown at once has its chunks
+ * already: webpack fetches a chunk once.
  */
 import { call, takeEvery } from 'redux-saga/effects';
 import { actionCreator } from '../../state/actions.js';
@@ -14,14 +16,20 @@ export const formScreenShown = actionCreator<{ schema: string }>('forms/screenSh
 
 const ignore = () => undefined;
 
+/** Resolves once the browser has painted what was just committed: the next frame's paint, then a task. */
+export const afterNextPaint = (): Promise<void> => new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
+
 /** Asks for the form's chunks; a failure is met again, and reported, when the form is shown. */
 export function fetchFormAhead(schema: string): void {
   importFormScreen().catch(ignore);
   importFormChunk(schema).catch(ignore);
 }
 
+export function* fetchFormAheadAfterPaint({ payload }: ReturnType<typeof formScreenShown>) {
+  yield call(afterNextPaint);
+  yield call(fetchFormAhead, payload.schema);
+}
+
 export function* formAheadSaga() {
-  yield takeEvery(formScreenShown.type, function* ({ payload }: ReturnType<typeof formScreenShown>) {
-    yield call(fetchFormAhead, payload.schema);
-  });
+  yield takeEvery(formScreenShown.type, fetchFormAheadAfterPaint);
 }
