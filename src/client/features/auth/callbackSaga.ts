@@ -8,10 +8,10 @@
  */
 import type { JWTPayload } from 'jose';
 import { call, delay, put, takeLeading } from 'redux-saga/effects';
-import { CLAIM, SIGNIN_ERROR, SIGNIN_ROUTE } from '../../../common/identity.js';
+import { CALLBACK_PATH, CLAIM, SIGNIN_ERROR, SIGNIN_ROUTE } from '../../../common/identity.js';
 import type { Affiliation, AffiliationsAnswer } from '../../../common/api/answers.js';
 import { callApi } from '../../api/callApi.js';
-import { navigateTo } from '../../api/context.js';
+import { currentPathFromContext, navigateTo } from '../../api/context.js';
 import { reportError } from '../../api/report.js';
 import {
   organizationSelected,
@@ -117,11 +117,12 @@ export function* completeSignin({ payload }: ReturnType<typeof callbackOpened>):
     const persisted = (yield call(waitUntilPersisted, () => loginStore.load(), id)) as boolean;
     if (!persisted) throw new NoOrganization();
 
-    // step 7
+    // step 7, unless the admin has left the callback page meanwhile (the header's menu works from step 5 on): their
+    // choice stands — a 'Log out' pressed now must not be undone before its page has loaded
     const returnPath = returnPathAfterSignin(nonce, origin, now(), verificationStorage.readReturnPath());
     verificationStorage.clear();
     yield put(callbackSucceeded());
-    yield call(navigateTo, returnPath ?? '/', { replace: true });
+    if (yield* stillOnCallbackPage()) yield call(navigateTo, returnPath ?? '/', { replace: true });
   } catch (error) {
     verificationStorage.clear();
     if (sessionWasStored) yield put(sessionCleared());
@@ -145,6 +146,11 @@ export function* completeSignin({ payload }: ReturnType<typeof callbackOpened>):
       },
     });
   }
+}
+
+function* stillOnCallbackPage(): Generator<unknown, boolean, unknown> {
+  const path = yield* currentPathFromContext();
+  return path.split(/[?#]/)[0] === CALLBACK_PATH;
 }
 
 /** Step 6: true once the persisted login holds the organisation, false after PERSIST_POLL_TIMEOUT_MS. */

@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import sinon from 'sinon';
+import { CALLBACK_PATH } from '../../../../src/common/identity.js';
 import { callbackOpened, selectCallbackStatus } from '../../../../src/client/features/auth/authState.js';
 import { completeSignin, PERSIST_POLL_TIMEOUT_MS } from '../../../../src/client/features/auth/callbackSaga.js';
 import type { LoginStore } from '../../../../src/client/features/auth/loginStore.js';
@@ -27,10 +28,12 @@ const affiliations = {
 const nonce = encodeNonce({ salt: 'a'.repeat(32), returnTo: `${ORIGIN}/account?tab=1`, expiresAt: NOW + 3_600_000 });
 const verification = { state: 's'.repeat(32), nonce, codeVerifier: 'v'.repeat(128) };
 
-function prepare(options: { stored?: Record<string, unknown> | null; routes?: Record<string, Route>; loginStore?: LoginStore } = {}) {
+/** The page the browser shows when the saga ends: the callback page unless the admin went elsewhere meanwhile. */
+function prepare(options: { stored?: Record<string, unknown> | null; routes?: Record<string, Route>; loginStore?: LoginStore; currentPath?: string } = {}) {
+  const currentPath = options.currentPath ?? `${CALLBACK_PATH}?code=the-code&state=${verification.state}`;
   const harness = authSetup({
     routes: { 'GET /api/v2/admins/me/affiliations': () => jsonResponse(200, affiliations), ...options.routes },
-    context: options.loginStore ? { loginStore: options.loginStore } : {},
+    context: { currentPath: () => currentPath, ...(options.loginStore ? { loginStore: options.loginStore } : {}) },
   });
   const stored = options.stored === undefined ? verification : options.stored;
   if (stored) harness.sessionStorage.setItem(VERIFICATION_STORAGE_KEY, JSON.stringify(stored));
@@ -77,6 +80,14 @@ describe('features/auth callback saga (SPEC §4 Sign-in steps 2–7, §8 Sign-in
     harness.sessionStorage.setItem(RETURN_PATH_STORAGE_KEY, '/memberships');
     await callback(harness);
     expect(harness.navigate.calledOnceWith('/memberships', { replace: true })).to.equal(true);
+  });
+
+  it("leaves the admin where they went while the sign-in finished ('Log out' pressed in the header): no return path over it", async () => {
+    const harness = prepare({ currentPath: '/signout' });
+    const { state, status } = await callback(harness);
+    expect(state.session.isLoggedIn).to.equal(true);
+    expect(status).to.equal('idle');
+    expect(harness.navigate.called).to.equal(false);
   });
 
   it('an expired nonce no longer gives the return path: top', async () => {
