@@ -4,6 +4,7 @@
  * gloplaId) on 'Select Your Organization'.
  */
 import type { Page } from 'playwright-core';
+import { CALLBACK_PATH } from '../../../src/common/identity.js';
 
 export const DEMO_PASSWORD = 'DemoPassw0rd!';
 export const MANAGER = 'manager@example.com';
@@ -28,9 +29,14 @@ export async function chooseOrganization(page: Page, gloplaId: string): Promise<
   await page.getByRole('button', { name: new RegExp(gloplaId) }).click();
 }
 
-/** Back in the portal, signed in: the header shows '<official name> [<gloplaId>]'. */
+/**
+ * Back in the portal, signed in: the header shows '<official name> [<gloplaId>]' and the sign-in has finished. The
+ * header shows while the callback page still saves the login (its loader on screen); a page opened before it
+ * hands over to the page asked for has no login yet and signs in again.
+ */
 export async function waitForHeader(page: Page, organization: string): Promise<void> {
   await page.locator('.header__organization', { hasText: organization }).waitFor();
+  await page.waitForURL((url) => url.pathname !== CALLBACK_PATH);
 }
 
 /** The account menu's link, by name. */
