@@ -34,9 +34,9 @@ import { businessCalendar } from '../src/server/domain/businessCalendar.js';
 const baseUrl = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const duration = Number(process.env.BENCH_DURATION ?? 5);
 const scale = Number(process.env.BENCH_LARGE_SCALE ?? 1);
-/** BENCH_LARGE_KEEP=1: the generated database stays (portal_bench_large) and the next run reads it again. */
+/** BENCH_LARGE_KEEP=1: the generated database stays (portal_bench_large, at another scale portal_bench_large_x<scale>) and the next run reads it again. */
 const keep = process.env.BENCH_LARGE_KEEP === '1';
-const KEPT_DATABASE = 'portal_bench_large';
+const KEPT_DATABASE = scale === 1 ? 'portal_bench_large' : `portal_bench_large_x${String(scale).replace(/\W/g, '_')}`;
 const CONNECTIONS = 10;
 /** How long one client repeats a request while its longest event-loop turn is read. */
 const ONE_CLIENT_SECONDS = 2;
