@@ -133,18 +133,19 @@ export interface SubscriptionFilter {
 
 /**
  * The ids and start dates of a page of the list, and one row past it (whether another follows). The start date is
- * applicationStartsOn's (the class's, else the application's own), read through the join rather than a subquery a row.
+ * applicationStartsOn's (the class's, else the application's own), read through the join rather than a subquery a row,
+ * and sorted as a date: written as text only for the page (at 20,000 applications, half the statement's time).
  */
-function pageQuery(db: Db, organizationId: number, filter: SubscriptionFilter) {
+export function applicationPageQuery(db: Db, organizationId: number, filter: SubscriptionFilter) {
   const direction = filter.order === 'starts_on' ? 'asc' : 'desc';
   let query = db
     .selectFrom('corporateSubscriptions')
     .leftJoin('projectClasses', 'projectClasses.id', 'corporateSubscriptions.projectClassId')
-    .select(['corporateSubscriptions.id', sql<string>`to_char(coalesce(project_classes.starts_on, corporate_subscriptions.starts_on), 'YYYY-MM-DD')`.as('startsOn')])
+    .select(['corporateSubscriptions.id', sql<string>`coalesce(project_classes.starts_on, corporate_subscriptions.starts_on)`.as('startsOnDate')])
     .where('corporateSubscriptions.organizationId', '=', organizationId);
   if (filter.serviceGroupId !== undefined) query = query.where('corporateSubscriptions.serviceGroupId', '=', filter.serviceGroupId);
   return query
-    .orderBy('startsOn', direction)
+    .orderBy('startsOnDate', direction)
     .orderBy('corporateSubscriptions.id', direction)
     .limit(filter.perPage + 1)
     .offset((filter.page - 1) * filter.perPage);
@@ -172,7 +173,7 @@ function listedQuery(db: Db, reader: SubscriptionReader, key: string, filter: Su
     then ${jsonObject({ id: ref('corporateSubscriptions.projectClassId'), name: ref('projectClasses.name') })} else 'null' end`;
   const direction = filter.order === 'starts_on' ? 'asc' : 'desc';
   return db
-    .with('page', () => pageQuery(db, reader.organizationId, filter))
+    .with('page', () => applicationPageQuery(db, reader.organizationId, filter))
     // materialized: written once per service, not once per row that names it
     .with((cte) => cte('serviceJson').materialized(), (cte) =>
       cte
@@ -196,18 +197,18 @@ function listedQuery(db: Db, reader: SubscriptionReader, key: string, filter: Su
     .leftJoin('projects', 'projects.id', 'projectClasses.projectId')
     .select([
       'page.id',
-      'page.startsOn',
+      sql<string>`to_char(page.starts_on_date, 'YYYY-MM-DD')`.as('startsOn'),
       jsonMembers({ request_code: ref('corporateSubscriptions.requestCode'), etag: jsonValue(etagColumn(key, 'corporateSubscriptions')) }).as('head'),
       jsonMembers({
         applied_at: jsonValue(isoTimestamp('corporateSubscriptions.appliedAt')),
-        starts_on: sql<string>`'[' || ${ref('page.startsOn')} || ']'`,
+        starts_on: sql<string>`'[' || to_json(to_char(page.starts_on_date, 'YYYY-MM-DD'))::text || ']'`,
         user_count: ref('corporateSubscriptions.learnerCount'),
         project,
         project_class: projectClass,
         services: sql<string>`coalesce(page_services.json, '[]')`,
       }).as('tail'),
     ])
-    .orderBy('page.startsOn', direction)
+    .orderBy('page.startsOnDate', direction)
     .orderBy('page.id', direction);
 }
 

@@ -41,6 +41,7 @@ import * as m0107 from './0107_webhook_confirmations.js';
 import * as m0109 from './0109_sync_updated_at.js';
 import * as m0110 from './0110_sync_tombstones.js';
 import * as m0111 from './0111_application_learner_count.js';
+import * as m0112 from './0112_application_page_indexes.js';
 
 export const migrations: Record<string, Migration> = {
   '0001_initial': m0001,
@@ -81,6 +82,7 @@ export const migrations: Record<string, Migration> = {
   '0109_sync_updated_at': m0109,
   '0110_sync_tombstones': m0110,
   '0111_application_learner_count': m0111,
+  '0112_application_page_indexes': m0112,
 };
 
 export const migrationProvider: MigrationProvider = {
