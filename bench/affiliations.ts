@@ -131,10 +131,10 @@ export async function startPortal(databaseUrl: string | undefined, dataDir: stri
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   const log = openSync(path.join(dataDir, 'portal.log'), 'a');
-  // the heap limits `npm start` and `npm run serve` give the portal (package.json, PORTAL_HEAP_MB, PORTAL_YOUNG_MB: docs/operations.md)
+  // the heap flags `npm start` and `npm run serve` give the portal (package.json, PORTAL_HEAP_MB, PORTAL_YOUNG_MB: docs/operations.md)
   // BENCH_PORTAL_FLAGS: more Node flags for the portal when profiling it (e.g. --trace-gc; its log is portal.log in its DATA_DIR)
   const flags = process.env.BENCH_PORTAL_FLAGS?.split(' ').filter(Boolean) ?? [];
-  const child = spawnChild(TSX, [`--max-old-space-size=${process.env.PORTAL_HEAP_MB ?? 512}`, `--max-semi-space-size=${process.env.PORTAL_YOUNG_MB ?? 16}`, ...flags, 'scripts/start.ts'], {
+  const child = spawnChild(TSX, [`--max-old-space-size=${process.env.PORTAL_HEAP_MB ?? 512}`, `--max-semi-space-size=${process.env.PORTAL_YOUNG_MB ?? 16}`, '--no-allocation-site-pretenuring', ...flags, 'scripts/start.ts'], {
     cwd: PROJECT_ROOT,
     env: { ...withoutDatabaseUrl(process.env), PORT: String(port), HOST: '127.0.0.1', PUBLIC_URL: url, DATA_DIR: dataDir, ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}), SEED: 'none', LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? '', ...env },
     stdio: ['ignore', log, log],
