@@ -2,14 +2,20 @@
  * `npm run bench` (after affiliations.ts), or alone: `npx tsx bench/audit.ts`. The cost of the audit trail (issue 21)
  * on write routes, side by side on PostgreSQL: the same portal on three databases —
  * - `trail`: recording the trail as it does in production;
- * - `no row`: a rule turns the trail's insert into nothing (`do instead nothing`): the statement still travels, the
- *   row and its index entries are not written;
- * - `no statement`: the entry's statement is answered in this process and never sent (the bench wraps node-postgres'
- *   `Client#query` for that database's connections only): what the routes cost if there were no trail at all.
- * Routes: POST contacts (an insert and its entry) and PATCH contacts/{id} (a locked read, an update and its entry)
- * over CONTACTS contacts chosen at random, so that the connections do not queue on one row's lock (what is measured
- * is the trail, not lock waits); each body changes the department, so every request writes a change. Each run has
- * its one-second warm-up (bench/support.ts measure); rounds rotate which portal goes first.
+ * - `no row`: a BEFORE INSERT trigger returning NULL drops every entry (a rule cannot: PostgreSQL refuses DO INSTEAD
+ *   rules for the data-modifying CTE a creation's entry travels in, issue 47): the statement still travels and runs,
+ *   the row and its index entries are not written. The trigger's call (a few µs a row) is counted in this baseline;
+ * - `no statement`: the write with no entry at all (the bench wraps node-postgres' `Client#query` for that database's
+ *   connections only): an entry's statement of its own (`audit_event_insert…`, PATCH) is answered in this process and
+ *   never sent; a creation that carries its entry in its own statement (`audit_creation_…`, POST, issue 47) is sent
+ *   without that CTE, its insert alone with the insert's parameters, prepared as the trail's statement is (so planned
+ *   once, as the insert without a trail would not be: this baseline is, if anything, faster than the portal before
+ *   the trail). What the routes cost if there were no trail at all.
+ * Routes: POST contacts (one statement: the insert and its entry, issue 47) and PATCH contacts/{id} (a transaction: a
+ * locked read, an update and its entry) over CONTACTS contacts chosen at random, so that the connections do not queue
+ * on one row's lock (what is measured is the trail, not lock waits); each body changes the department, so every
+ * request writes a change. Each run has its one-second warm-up (bench/support.ts measure); rounds rotate which portal
+ * goes first. At the end, the bench checks that only the `trail` portal holds entries.
  *
  * BENCH_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/test), BENCH_DURATION seconds (default 10),
  * BENCH_AUDIT_CONNECTIONS (default 10), BENCH_AUDIT_ROUNDS rounds (default 5). Target: with the trail, at least 90 %
@@ -54,22 +60,41 @@ const VARIANTS: readonly Variant[] = ['trail', 'no row', 'no statement'];
 /** The databases whose connections answer the entry's statement themselves. */
 const unsentDatabases = new Set<string>();
 
-/** node-postgres' query, except the trail's entry on an `unsent` database: answered at once, never sent. */
+/** The insert of a creation statement (domain/audit.ts recordCreationEvent), without its entry's CTE. */
+const ENTRY_CTE = /, audited_entry as \(.*\) select \* from created$/s;
+
+/** The creation statement without its entry: the insert alone, with its own parameters (those before the entry's). */
+function withoutEntry(config: { name: string; text: string; values: unknown[] }): { name: string; text: string; values: unknown[] } {
+  if (!ENTRY_CTE.test(config.text)) throw new Error(`the bench does not know this creation statement: ${config.text}`);
+  const text = config.text.replace(ENTRY_CTE, ' select * from created');
+  const parameters = Math.max(0, ...[...text.matchAll(/\$(\d+)/g)].map((match) => Number(match[1])));
+  return { name: `bench_bare_${config.name}`, text, values: config.values.slice(0, parameters) };
+}
+
+/** node-postgres' query, except on an `unsent` database: no trail entry is sent (see `no statement` above). */
 function answerEntriesUnsent(): void {
   const send = pg.Client.prototype.query as (this: pg.Client, ...args: unknown[]) => unknown;
   pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
-    const [config] = args as [{ name?: string } | undefined];
-    if (unsentDatabases.has(this.database ?? '') && config?.name?.startsWith('audit_event_insert')) return Promise.resolve({ command: 'INSERT', rowCount: 1, rows: [] });
+    const [config, ...rest] = args as [{ name?: string; text: string; values: unknown[] } | undefined, ...unknown[]];
+    if (!unsentDatabases.has(this.database ?? '') || !config?.name) return send.apply(this, args);
+    if (config.name.startsWith('audit_event_insert')) return Promise.resolve({ command: 'INSERT', rowCount: 1, rows: [] });
+    if (config.name.startsWith('audit_creation')) return send.call(this, withoutEntry({ ...config, name: config.name }), ...rest);
     return send.apply(this, args);
   } as typeof pg.Client.prototype.query;
 }
+
+/** Drops every entry before it is written (`no row`): a trigger, as PostgreSQL refuses rules for data-modifying CTEs. */
+const DROP_ENTRIES = [
+  sql`create function audit_events_bench_off() returns trigger language plpgsql as $$ begin return null; end $$`,
+  sql`create trigger audit_events_bench_off before insert on audit_events for each row execute function audit_events_bench_off()`,
+];
 
 async function startPortal(variant: Variant): Promise<Portal> {
   const database: TestDatabase = await createTestDatabase({ baseUrl, poolSize: POOL_SIZE });
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'portal-bench-audit-'));
   await mkdir(path.join(dataDir, 'no-dist'));
   await seedDemoData(database.db);
-  if (variant === 'no row') await sql`create rule audit_events_bench_off as on insert to audit_events do instead nothing`.execute(database.db);
+  if (variant === 'no row') for (const statement of DROP_ENTRIES) await statement.execute(database.db);
   if (variant === 'no statement') unsentDatabases.add(new URL(database.url!).pathname.slice(1));
   const app = await buildApp(
     loadConfig({ DATA_DIR: dataDir, DATABASE_URL: database.url, SEED: 'none', LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'warn', DIST_DIR: path.join(dataDir, 'no-dist') }),

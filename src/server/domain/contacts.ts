@@ -100,9 +100,12 @@ export async function findContactRecord<Fields, Record>(db: Db, table: ContactTa
 }
 
 /** A contact as the audit trail names it: the corporation and the department, not the person (personal data stays out of the trail). */
+function contactLabel(table: ContactTable<unknown, unknown>, row: { [column: string]: unknown }) {
+  return { type: table.auditType, label: [row.corporationName, row.departmentName].filter(Boolean).join(' ') };
+}
+
 function contactTarget(table: ContactTable<unknown, unknown>, row: { id?: unknown; [column: string]: unknown }) {
-  const label = [row.corporationName, row.departmentName].filter(Boolean).join(' ');
-  return { type: table.auditType, id: Number(row.id), label };
+  return { ...contactLabel(table, row), id: Number(row.id) };
 }
 
 /** The fields a trail entry compares (the id and the organisation are the target, not changes); personal ones are recorded without their values (audit.ts). */
@@ -110,18 +113,18 @@ function auditedFields(table: ContactTable<unknown, unknown>): string[] {
   return table.columns.filter((column) => column !== 'id' && column !== 'organizationId');
 }
 
+/**
+ * Adds the record and its trail entry in one statement (trail.recordCreation): no transaction to open and commit. The
+ * entry is worked out from the values inserted, which are the row's: every column is given (none left to a default)
+ * and text is stored as given; the row's id is the database's.
+ */
 export async function createContact<Fields, Record>(db: Db, table: ContactTable<Fields, Record>, organizationId: number, fields: Fields, trail: AuditTrail): Promise<Versioned<Record>> {
   const key = await etagKey(db);
-  return db.transaction().execute(async (trx) => {
-    const kind = table as ContactTable<unknown, unknown>;
-    const row = await contactDb(trx)
-      .insertInto(table.name)
-      .values({ ...table.values(fields), organizationId })
-      .returning(recordColumns(kind, key))
-      .executeTakeFirstOrThrow();
-    await trail.record(trx, { action: `${table.auditType}.created`, target: contactTarget(kind, row), changes: changesBetween(undefined, row, auditedFields(kind)) });
-    return row as unknown as Versioned<Record>;
-  });
+  const kind = table as ContactTable<unknown, unknown>;
+  const values = { ...table.values(fields), organizationId } as { organizationId: number; [column: string]: unknown };
+  const insert = contactDb(db).insertInto(table.name).values(values).returning(recordColumns(kind, key));
+  const row = await trail.recordCreation(db, insert, { action: `${table.auditType}.created`, target: contactLabel(kind, values), changes: changesBetween(undefined, values, auditedFields(kind)) });
+  return row as unknown as Versioned<Record>;
 }
 
 /** A change of a record: made, or not, as the organisation has no such record or it is no longer the version asked for. */

@@ -251,7 +251,10 @@ export const interactionRoutes =
         ssoConnection: { before: null, after: `${federated.connection.name} (${federated.connection.id})` },
         ...(federated.activated ? { activated: { before: false, after: true } } : {}),
       };
-      return { record: (trx, entry) => trail.record(trx, { ...entry, changes: { ...entry.changes, ...changes } }) };
+      return {
+        record: (trx, entry) => trail.record(trx, { ...entry, changes: { ...entry.changes, ...changes } }),
+        recordCreation: (db, insert, entry) => trail.recordCreation(db, insert, { ...entry, changes: { ...entry.changes, ...changes } }),
+      };
     }
 
     /** The organisation to take without asking, if any. */
