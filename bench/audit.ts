@@ -3,19 +3,20 @@
  * on write routes, side by side on PostgreSQL: the same portal on three databases —
  * - `trail`: recording the trail as it does in production;
  * - `no row`: a BEFORE INSERT trigger returning NULL drops every entry (a rule cannot: PostgreSQL refuses DO INSTEAD
- *   rules for the data-modifying CTE a creation's entry travels in, issue 47): the statement still travels and runs,
- *   the row and its index entries are not written. The trigger's call (a few µs a row) is counted in this baseline;
+ *   rules for the data-modifying CTE an entry travels in, issue 47): the statement still travels and runs, the row and
+ *   its index entries are not written. The trigger's call (a few µs a row) is counted in this baseline;
  * - `no statement`: the write with no entry at all (the bench wraps node-postgres' `Client#query` for that database's
- *   connections only): an entry's statement of its own (`audit_event_insert…`, PATCH) is answered in this process and
- *   never sent; a creation that carries its entry in its own statement (`audit_creation_…`, POST, issue 47) is sent
- *   without that CTE, its insert alone with the insert's parameters, prepared as the trail's statement is (so planned
- *   once, as the insert without a trail would not be: this baseline is, if anything, faster than the portal before
- *   the trail). What the routes cost if there were no trail at all.
- * Routes: POST contacts (one statement: the insert and its entry, issue 47) and PATCH contacts/{id} (a transaction: a
- * locked read, an update and its entry) over CONTACTS contacts chosen at random, so that the connections do not queue
- * on one row's lock (what is measured is the trail, not lock waits); each body changes the department, so every
- * request writes a change. Each run has its one-second warm-up (bench/support.ts measure); rounds rotate which portal
- * goes first. At the end, the bench checks that only the `trail` portal holds entries.
+ *   connections only): an entry's statement of its own (`audit_event_insert…`) is answered in this process and never
+ *   sent; a write that carries its entry in its own statement (`audit_write_…`: POST's insert, PATCH's update, issue
+ *   47) is sent without that CTE, the insert or update alone with its own parameters, prepared as the trail's
+ *   statement is (so planned once, as the write without a trail would not be: this baseline is, if anything, faster
+ *   than the portal before the trail). What the routes cost if there were no trail at all.
+ * Routes: POST contacts (one statement: the insert and its entry) and PATCH contacts/{id} (a transaction of four round
+ * trips: begin, the locked read, the update and its entry in one statement, commit; issue 47) over CONTACTS contacts
+ * chosen at random, so that the connections do not queue on one row's lock (what is measured is the trail, not lock
+ * waits); each body changes the department, so every request writes a change. Each run has its one-second warm-up
+ * (bench/support.ts measure); rounds rotate which portal goes first. At the end, the bench checks that only the
+ * `trail` portal holds entries.
  *
  * BENCH_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/test), BENCH_DURATION seconds (default 10),
  * BENCH_AUDIT_CONNECTIONS (default 10), BENCH_AUDIT_ROUNDS rounds (default 5). Target: with the trail, at least 90 %
@@ -60,13 +61,13 @@ const VARIANTS: readonly Variant[] = ['trail', 'no row', 'no statement'];
 /** The databases whose connections answer the entry's statement themselves. */
 const unsentDatabases = new Set<string>();
 
-/** The insert of a creation statement (domain/audit.ts recordCreationEvent), without its entry's CTE. */
-const ENTRY_CTE = /, audited_entry as \(.*\) select \* from created$/s;
+/** A write's statement (domain/audit.ts recordWriteEvent): its entry's CTE, to be left out. */
+const ENTRY_CTE = /, audited_entry as \(.*\) select \* from written$/s;
 
-/** The creation statement without its entry: the insert alone, with its own parameters (those before the entry's). */
+/** The write's statement without its entry: the insert or update alone, with its own parameters (those before the entry's). */
 function withoutEntry(config: { name: string; text: string; values: unknown[] }): { name: string; text: string; values: unknown[] } {
-  if (!ENTRY_CTE.test(config.text)) throw new Error(`the bench does not know this creation statement: ${config.text}`);
-  const text = config.text.replace(ENTRY_CTE, ' select * from created');
+  if (!ENTRY_CTE.test(config.text)) throw new Error(`the bench does not know this write statement: ${config.text}`);
+  const text = config.text.replace(ENTRY_CTE, ' select * from written');
   const parameters = Math.max(0, ...[...text.matchAll(/\$(\d+)/g)].map((match) => Number(match[1])));
   return { name: `bench_bare_${config.name}`, text, values: config.values.slice(0, parameters) };
 }
@@ -78,7 +79,7 @@ function answerEntriesUnsent(): void {
     const [config, ...rest] = args as [{ name?: string; text: string; values: unknown[] } | undefined, ...unknown[]];
     if (!unsentDatabases.has(this.database ?? '') || !config?.name) return send.apply(this, args);
     if (config.name.startsWith('audit_event_insert')) return Promise.resolve({ command: 'INSERT', rowCount: 1, rows: [] });
-    if (config.name.startsWith('audit_creation')) return send.call(this, withoutEntry({ ...config, name: config.name }), ...rest);
+    if (config.name.startsWith('audit_write')) return send.call(this, withoutEntry({ ...config, name: config.name }), ...rest);
     return send.apply(this, args);
   } as typeof pg.Client.prototype.query;
 }

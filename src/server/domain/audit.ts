@@ -4,7 +4,8 @@
  * write that is refused or rolled back leaves nothing, a dry run never calls it.
  *
  * Routes bind the actor and the organisation (api/audit.ts) and may record only the actions their route config
- * declares; the domain functions call `trail.record(trx, entry)` inside their transactions.
+ * declares; the domain functions call `trail.record(trx, entry)` inside their transactions, or `trail.recordWrite` to
+ * carry a single row's write and its entry in one statement (issue 47).
  */
 import type { Readable } from 'node:stream';
 import { sql, type Compilable } from 'kysely';
@@ -44,8 +45,11 @@ export interface AuditActor {
   apiClient?: { id: string; name: string };
 }
 
-/** A creation's entry, written before the row exists: its target's id will be the inserted row's. */
-export interface CreationEntry {
+/**
+ * The entry of a single-row write (a creation or a change) that travels in the write's own statement: its target's id
+ * is the written row's, read from the write's RETURNING.
+ */
+export interface RowEntry {
   action: AuditAction;
   target: { type: AuditTargetType; label: string };
   changes?: Changes;
@@ -54,10 +58,11 @@ export interface CreationEntry {
 export interface AuditTrail {
   record(db: Db, entry: AuditEntry): Promise<void>;
   /**
-   * Inserts one row (`insert`, returning at least its `id`) and records its entry in one statement, atomic without a
-   * transaction: one round trip instead of four (begin, insert, entry, commit). Answers the inserted row.
+   * Writes one row (`write`: an insert or an update, returning at least its `id`) and records its entry in one
+   * statement, both or neither: a creation needs no transaction (one round trip instead of four: begin, insert, entry,
+   * commit), a change in a transaction saves the entry's round trip (issue 47). Answers the written row.
    */
-  recordCreation<Row extends { id: unknown }>(db: Db, insert: Compilable<Row>, entry: CreationEntry): Promise<Row>;
+  recordWrite<Row extends { id: unknown }>(db: Db, write: Compilable<Row>, entry: RowEntry): Promise<Row>;
 }
 
 /** Fields never written into the trail, whatever a caller passes: passwords, tokens, secrets and their hashes. */
@@ -137,36 +142,36 @@ export async function recordAuditEvent(db: Db, actor: AuditActor, entry: AuditEn
 }
 
 /**
- * A creation's entry, selected from the inserted row (the CTE `created`): an organisation's entry by an admin or an
- * API client, as insertEntry and insertClientEntry write it, its target id the row's. Parameters from $1 (shifted
- * after the insert's), with those of `creationParameters`.
+ * A single-row write's entry, selected from the written row (the CTE `written`): an organisation's entry by an admin or
+ * an API client, as insertEntry and insertClientEntry write it, its target id the row's. Parameters from $1 (shifted
+ * after the write's), with those of `rowEntryParameters`.
  */
-const CREATION_ENTRY = {
-  admin: `insert into audit_events (${ENTRY_COLUMNS}) select $2::int, $1::int, ${ACTOR_EMAIL}, $3, $4, created.id::text, $5, $6::jsonb from created`,
-  apiClient: `insert into audit_events (${ENTRY_COLUMNS}, actor_api_client_id, actor_api_client_name) select $1::int, null, '', $2, $3, created.id::text, $4, $5::jsonb, $6::uuid, $7 from created`,
+const ROW_ENTRY = {
+  admin: `insert into audit_events (${ENTRY_COLUMNS}) select $2::int, $1::int, ${ACTOR_EMAIL}, $3, $4, written.id::text, $5, $6::jsonb from written`,
+  apiClient: `insert into audit_events (${ENTRY_COLUMNS}, actor_api_client_id, actor_api_client_name) select $1::int, null, '', $2, $3, written.id::text, $4, $5::jsonb, $6::uuid, $7 from written`,
 };
 
-function creationParameters(actor: AuditActor, entry: CreationEntry): { text: string; parameters: unknown[] } {
+function rowEntryParameters(actor: AuditActor, entry: RowEntry): { text: string; parameters: unknown[] } {
   const { action, target } = entry;
-  if (actor.organizationId === undefined) throw new Error(`audit action ${action}: a creation is recorded in its organisation`);
+  if (actor.organizationId === undefined) throw new Error(`audit action ${action}: a row's write is recorded in its organisation`);
   const described = [action, target.type, target.label, JSON.stringify(withoutPersonalValues(entry.changes ?? {}))];
-  if (actor.apiClient) return { text: CREATION_ENTRY.apiClient, parameters: [actor.organizationId, ...described, actor.apiClient.id, actor.apiClient.name] };
-  return { text: CREATION_ENTRY.admin, parameters: [actor.adminId, actor.organizationId, ...described] };
+  if (actor.apiClient) return { text: ROW_ENTRY.apiClient, parameters: [actor.organizationId, ...described, actor.apiClient.id, actor.apiClient.name] };
+  return { text: ROW_ENTRY.admin, parameters: [actor.adminId, actor.organizationId, ...described] };
 }
 
 /**
- * The insert and its entry as one statement of data-modifying CTEs (PostgreSQL and PGlite): both rows or neither,
- * the entry reading the row's id from the insert's RETURNING. Named, so planned once per connection like the entry's
- * own statements (its text is fixed per insert).
+ * The write (an insert or an update of one row) and its entry as one statement of data-modifying CTEs (PostgreSQL and
+ * PGlite): both rows or neither, the entry reading the row's id from the write's RETURNING. Named, so planned once per
+ * connection like the entry's own statements (its text is fixed per write).
  */
-export async function recordCreationEvent<Row extends { id: unknown }>(db: Db, actor: AuditActor, insert: Compilable<Row>, entry: CreationEntry): Promise<Row> {
-  const compiled = insert.compile();
+export async function recordWriteEvent<Row extends { id: unknown }>(db: Db, actor: AuditActor, write: Compilable<Row>, entry: RowEntry): Promise<Row> {
+  const compiled = write.compile();
   const offset = compiled.parameters.length;
-  const created = creationParameters(actor, entry);
-  const entrySql = created.text.replace(/\$(\d+)/g, (_, index: string) => `$${Number(index) + offset}`);
-  const text = `with created as (${compiled.sql}), audited_entry as (${entrySql}) select * from created`;
-  const { rows } = await db.executeQuery<Row>(preparedQuery('audit_creation', text, [...compiled.parameters, ...created.parameters]));
-  if (!rows[0]) throw new Error(`audit action ${entry.action}: the insert returned no row`);
+  const recorded = rowEntryParameters(actor, entry);
+  const entrySql = recorded.text.replace(/\$(\d+)/g, (_, index: string) => `$${Number(index) + offset}`);
+  const text = `with written as (${compiled.sql}), audited_entry as (${entrySql}) select * from written`;
+  const { rows } = await db.executeQuery<Row>(preparedQuery('audit_write', text, [...compiled.parameters, ...recorded.parameters]));
+  if (!rows[0]) throw new Error(`audit action ${entry.action}: the write returned no row`);
   return rows[0];
 }
 
@@ -180,9 +185,9 @@ export function auditTrail(actor: AuditActor, declared: readonly AuditAction[]):
       check(entry.action);
       await recordAuditEvent(db, actor, entry);
     },
-    recordCreation: async (db, insert, entry) => {
+    recordWrite: async (db, write, entry) => {
       check(entry.action);
-      return recordCreationEvent(db, actor, insert, entry);
+      return recordWriteEvent(db, actor, write, entry);
     },
   };
 }

@@ -114,7 +114,7 @@ function auditedFields(table: ContactTable<unknown, unknown>): string[] {
 }
 
 /**
- * Adds the record and its trail entry in one statement (trail.recordCreation): no transaction to open and commit. The
+ * Adds the record and its trail entry in one statement (trail.recordWrite): no transaction to open and commit. The
  * entry is worked out from the values inserted, which are the row's: every column is given (none left to a default)
  * and text is stored as given; the row's id is the database's.
  */
@@ -123,7 +123,7 @@ export async function createContact<Fields, Record>(db: Db, table: ContactTable<
   const kind = table as ContactTable<unknown, unknown>;
   const values = { ...table.values(fields), organizationId } as { organizationId: number; [column: string]: unknown };
   const insert = contactDb(db).insertInto(table.name).values(values).returning(recordColumns(kind, key));
-  const row = await trail.recordCreation(db, insert, { action: `${table.auditType}.created`, target: contactLabel(kind, values), changes: changesBetween(undefined, values, auditedFields(kind)) });
+  const row = await trail.recordWrite(db, insert, { action: `${table.auditType}.created`, target: contactLabel(kind, values), changes: changesBetween(undefined, values, auditedFields(kind)) });
   return row as unknown as Versioned<Record>;
 }
 
@@ -135,7 +135,12 @@ function lockedRecord(trx: Db, key: string, table: ContactTable<unknown, unknown
   return contactDb(trx).selectFrom(table.name).select(recordColumns(table, key)).where('organizationId', '=', organizationId).where('id', '=', id).forUpdate().executeTakeFirst();
 }
 
-/** Changes the record to `fields` if it is still the version the precondition asks for (issue 28). */
+/**
+ * Changes the record to `fields` if it is still the version the precondition asks for (issue 28): the locked read, then
+ * the update and its trail entry in one statement (trail.recordWrite, issue 47). The entry's changes are worked out
+ * from the locked row and the values set, which are the row's after the update (every record column is set, text as
+ * given). Nothing changed: the update alone, no entry, as before.
+ */
 export async function updateContact<Fields, Record>(
   db: Db,
   table: ContactTable<Fields, Record>,
@@ -150,15 +155,17 @@ export async function updateContact<Fields, Record>(
     const before = await lockedRecord(trx, key, kind, organizationId, id);
     if (!before) return { outcome: 'not_found' };
     if (!satisfies(before.etag as string, change.precondition)) return { outcome: 'stale' };
-    const row = await contactDb(trx)
+    const values = table.values(change.fields) as { [column: string]: unknown };
+    const update = contactDb(trx)
       .updateTable(table.name)
-      .set({ ...table.values(change.fields), updatedAt: new Date() })
+      .set({ ...values, updatedAt: new Date() })
       .where('organizationId', '=', organizationId)
       .where('id', '=', id)
-      .returning(recordColumns(kind, key))
-      .executeTakeFirstOrThrow();
-    const changes = changesBetween(before, row, auditedFields(kind));
-    if (Object.keys(changes).length > 0) await trail.record(trx, { action: `${table.auditType}.updated`, target: contactTarget(kind, row), changes });
+      .returning(recordColumns(kind, key));
+    const changes = changesBetween(before, values, auditedFields(kind));
+    const row = Object.keys(changes).length > 0
+      ? await trail.recordWrite(trx, update, { action: `${table.auditType}.updated`, target: contactLabel(kind, values), changes })
+      : await update.executeTakeFirstOrThrow();
     return { outcome: 'done', result: row as unknown as Versioned<Record> };
   });
 }

@@ -253,7 +253,7 @@ export const interactionRoutes =
       };
       return {
         record: (trx, entry) => trail.record(trx, { ...entry, changes: { ...entry.changes, ...changes } }),
-        recordCreation: (db, insert, entry) => trail.recordCreation(db, insert, { ...entry, changes: { ...entry.changes, ...changes } }),
+        recordWrite: (db, write, entry) => trail.recordWrite(db, write, { ...entry, changes: { ...entry.changes, ...changes } }),
       };
     }
 
