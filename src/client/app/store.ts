@@ -21,6 +21,7 @@ import { portalSettingsReducers, portalSettingsSaga } from '../engine/portalSett
 import { appStarted } from '../state/app.js';
 import { flashSaga, stateReducers } from '../state/index.js';
 import { setSagaRunner } from '../state/lazySagas.js';
+import { openRouteCodeAfterFirstPaint } from './firstPaint.js';
 
 export const rootReducer = combineReducers({
   ...stateReducers,
@@ -40,6 +41,7 @@ export type RootState = ReturnType<typeof rootReducer>;
 function* rootSaga() {
   yield all([
     fork(preloadSaga),
+    fork(openRouteCodeAfterFirstPaint),
     fork(flashSaga),
     fork(reauthenticationSaga),
     fork(noticesSaga),
@@ -50,7 +52,7 @@ function* rootSaga() {
     fork(announcementsSaga),
     fork(supportChatSaga),
   ]);
-  // the frame's loads (notices, feature flags, settings) in a task of their own, once the first route's preload has
+  // the frame's other loads (feature flags, settings; the notices left as their saga started) in a task of their own, once the first route's preload has
   // sent its data calls and asked for its chunks (main.tsx announces it right after the store exists): they leave
   // first, and the start-up is two shorter tasks, not one long one (issue 26)
   yield delay(0);

@@ -1,12 +1,14 @@
 /** The page frame of SPEC 2.2 around every screen. */
 import { useEffect, type ReactElement } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useDispatch } from 'react-redux';
 import { Outlet, useMatches } from 'react-router-dom';
 import type { ScreenDefinition } from '../../../common/screens.js';
 import { STEP_PARAM } from '../../engine/routes.js';
 import { Loader } from '../../engine/Loader.js';
 import { Reveal } from '../../engine/Reveal.js';
 import { titleOf, useScreenLabel, useScreenLinkPath } from '../../engine/screen/screenLabels.js';
+import { frameShown } from '../firstPaint.js';
 import { Breadcrumb } from './Breadcrumb.js';
 import { FlashMessages } from './FlashMessages.js';
 import { Footer } from './Footer.js';
@@ -52,6 +54,8 @@ function ScreenHeading({ screen, params, step }: { screen: ScreenDefinition; par
 
 export function Frame(): ReactElement {
   const { screen, params, step } = useCurrentScreen();
+  const dispatch = useDispatch();
+  useEffect(() => void dispatch(frameShown()), [dispatch]);
   return (
     <div className="page">
       <LocaleParam />

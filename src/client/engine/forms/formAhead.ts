@@ -9,15 +9,13 @@
 import { call, takeEvery } from 'redux-saga/effects';
 import { actionCreator } from '../../state/actions.js';
 import { importFormChunk } from '../dataChunks.js';
+import { afterNextPaint } from '../paint.js';
 import { importFormScreen } from './formScreenChunk.js';
 
 /** A screen with a form has shown its content (its blocks with their data). */
 export const formScreenShown = actionCreator<{ schema: string }>('forms/screenShown');
 
 const ignore = () => undefined;
-
-/** Resolves once the browser has painted what was just committed: the next frame's paint, then a task. */
-export const afterNextPaint = (): Promise<void> => new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
 
 /** Asks for the form's chunks; a failure is met again, and reported, when the form is shown. */
 export function fetchFormAhead(schema: string): void {

@@ -3,4 +3,6 @@
  * which share this one `import()`. It stands apart from the block engine's loader (screen/screenViewChunk.ts): the
  * form block, inside the block engine, imports it without reaching the block engine again.
  */
-export const importFormScreen = () => import(/* webpackChunkName: "form-screen" */ './FormScreen.js');
+import { afterFrame } from '../routeCode.js';
+
+export const importFormScreen = () => afterFrame(() => import(/* webpackChunkName: "form-screen" */ './FormScreen.js'));

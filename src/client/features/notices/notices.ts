@@ -3,13 +3,13 @@
  * enterprise_portal are kept, and each is shown in the current language (content_{lang} → contentJa/contentEn).
  * A failed fetch leaves the list empty and shows nothing: notices never break the app.
  */
-import type { UnknownAction } from 'redux';
-import { takeLatest, call, put } from 'redux-saga/effects';
+import type { Action, UnknownAction } from 'redux';
+import { call, put } from 'redux-saga/effects';
 import type { Notice, NoticesAnswer } from '../../../common/api/answers.js';
 import { DEFAULT_LANGUAGE, type Language } from '../../../common/languages.js';
 import { callApi } from '../../api/callApi.js';
 import { actionCreator } from '../../state/actions.js';
-import { APP_STARTED } from '../../state/app.js';
+import { operationRejected } from '../../state/operations.js';
 import { NOTICE_TARGET } from '../../state/constants.js';
 
 export type { Notice };
@@ -57,6 +57,10 @@ export const noticeTexts =
   (state: NoticesRootState): string[] =>
     state.notices.items.map((notice) => noticeText(notice, language)).filter((text) => text !== '');
 
+/** The notices are in the store, or their call failed (the list stays empty): the frame shows what it will show. */
+export const noticesSettled = (action: Action): boolean =>
+  noticesLoaded.match(action) || (operationRejected.match(action) && action.payload.name === NOTICES_OPERATION);
+
 export function* loadNotices(): Generator<unknown, void, unknown> {
   try {
     const response = (yield call(
@@ -72,7 +76,11 @@ export function* loadNotices(): Generator<unknown, void, unknown> {
   }
 }
 
-/** Fork in the root saga. */
+/**
+ * Fork in the root saga: the notices are asked for as the store starts, ahead of the route's data calls, which would
+ * otherwise hold them behind HTTP/1.1's six connections: the form engine waits for the frame with its notices
+ * (app/firstPaint.ts).
+ */
 export function* noticesSaga() {
-  yield takeLatest(APP_STARTED, loadNotices);
+  yield call(loadNotices);
 }
