@@ -13,7 +13,7 @@ import routes from '../../../build/generated/routes.json';
 import type { ScreenDefinition } from '../../common/screens.js';
 import { chooseLanguage, initI18n, LANGUAGE_STORAGE_KEY } from '../engine/i18n.js';
 import { browserAuthContext, initialAuthState, LOGIN_STORAGE_KEY, restoreLogin } from '../features/auth/index.js';
-import { holdRouteCode } from '../engine/routeCode.js';
+import { holdFormEngine } from '../engine/forms/formEngineGate.js';
 import { announceRoutes, preloadRouteCode } from '../engine/screen/preload.js';
 import { createRouter } from './router.js';
 import { createAppStore } from './store.js';
@@ -25,8 +25,8 @@ import '../widgets/captcha/captcha.css';
 import '../screens/ScreenGallery.css';
 
 async function start(): Promise<void> {
-  // the route's chunks are asked for as before, and leave once the frame has painted (app/firstPaint.ts)
-  holdRouteCode();
+  // the form engine's chunks leave once the frame has painted (app/firstPaint.ts)
+  holdFormEngine();
   const authContext = browserAuthContext();
   const language = chooseLanguage(window.location.search, window.localStorage.getItem(LANGUAGE_STORAGE_KEY));
   // the words arrive while the login is restored, the store starts and the route's preload asks for its data

@@ -21,7 +21,7 @@ import { portalSettingsReducers, portalSettingsSaga } from '../engine/portalSett
 import { appStarted } from '../state/app.js';
 import { flashSaga, stateReducers } from '../state/index.js';
 import { setSagaRunner } from '../state/lazySagas.js';
-import { openRouteCodeAfterFirstPaint } from './firstPaint.js';
+import { releaseFormEngineAfterFirstPaint } from './firstPaint.js';
 
 export const rootReducer = combineReducers({
   ...stateReducers,
@@ -41,7 +41,7 @@ export type RootState = ReturnType<typeof rootReducer>;
 function* rootSaga() {
   yield all([
     fork(preloadSaga),
-    fork(openRouteCodeAfterFirstPaint),
+    fork(releaseFormEngineAfterFirstPaint),
     fork(flashSaga),
     fork(reauthenticationSaga),
     fork(noticesSaga),

@@ -1,19 +1,19 @@
-/** app/firstPaint.ts: the route's code is opened once the frame, with its notices, has painted (issue 47). */
+/** app/firstPaint.ts: the form engine is released once the frame, with its notices, has painted (issue 47). */
 import { expect } from 'chai';
 import { runSaga, stdChannel, type Saga } from 'redux-saga';
 import sinon from 'sinon';
-import { frameShown, NOTICES_WAIT_MS, openRouteCodeAfterFirstPaint } from '../../../src/client/app/firstPaint.js';
-import { afterFrame, holdRouteCode, openRouteCode } from '../../../src/client/engine/routeCode.js';
+import { frameShown, NOTICES_WAIT_MS, releaseFormEngineAfterFirstPaint } from '../../../src/client/app/firstPaint.js';
+import { afterFrame, holdFormEngine, releaseFormEngine } from '../../../src/client/engine/forms/formEngineGate.js';
 import { NOTICES_OPERATION, noticesLoaded } from '../../../src/client/features/notices/index.js';
 import { operationRejected } from '../../../src/client/state/operations.js';
 
-/** Runs the saga on a channel of the actions the test dispatches; `opened()` tells whether the route's code came. */
+/** Runs the saga on a channel of the actions the test dispatches; `opened()` tells whether the form engine came. */
 function start() {
-  holdRouteCode();
+  holdFormEngine();
   let opened = false;
   void afterFrame(async () => (opened = true));
   const channel = stdChannel();
-  const task = runSaga({ channel, dispatch: () => undefined, getState: () => ({}) }, openRouteCodeAfterFirstPaint as Saga);
+  const task = runSaga({ channel, dispatch: () => undefined, getState: () => ({}) }, releaseFormEngineAfterFirstPaint as Saga);
   return { dispatch: (action: { type: string }) => channel.put(action), opened: () => opened, task };
 }
 
@@ -26,7 +26,7 @@ describe('client/app/firstPaint', () => {
   beforeEach(() => (globalThis.requestAnimationFrame = (frame) => setTimeout(() => frame(0), 0) as unknown as number));
   afterEach(() => {
     globalThis.requestAnimationFrame = own;
-    openRouteCode();
+    releaseFormEngine();
   });
 
   it('waits for the frame and its notices, then for the paint', async () => {
