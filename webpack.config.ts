@@ -51,6 +51,8 @@ export function webpackConfig(mode: 'production' | 'development' = 'production',
         ...(mode === 'production' ? { 'react-router$': path.join(root, 'node_modules/react-router/dist/production/index.mjs'), 'react-router/dom$': path.join(root, 'node_modules/react-router/dist/production/dom-export.mjs') } : {}),
         // the learner grid takes no formulas: react-spreadsheet's formula parser is left out (noFormulas.ts says why)
         'fast-formula-parser$': path.join(root, 'src/client/widgets/learnerGrid/noFormulas.ts'),
+        // the forms turn no Markdown on: RJSF's Markdown renderer is left out (noMarkdown.tsx says why)
+        'markdown-to-jsx/react$': path.join(root, 'src/client/engine/forms/noMarkdown.tsx'),
       },
     },
     module: {
