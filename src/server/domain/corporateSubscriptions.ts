@@ -165,7 +165,8 @@ export function applicationPageQuery(db: Db, organizationId: number, filter: Sub
     .limit(reach);
   return db
     .selectFrom(sql<{ id: number; startsOnDate: string }>`((${withoutClass}) union all (${ofClass}))`.as('applications'))
-    .select(['applications.id', 'applications.startsOnDate'])
+    // the date as the list writes it, made for the page's rows only
+    .select(['applications.id', 'applications.startsOnDate', sql<string>`to_char(applications.starts_on_date, 'YYYY-MM-DD')`.as('startsOn')])
     .orderBy('applications.startsOnDate', direction)
     .orderBy('applications.id', direction)
     .limit(filter.perPage + 1)
@@ -218,11 +219,11 @@ function listedQuery(db: Db, reader: SubscriptionReader, key: string, filter: Su
     .leftJoin('projects', 'projects.id', 'projectClasses.projectId')
     .select([
       'page.id',
-      sql<string>`to_char(page.starts_on_date, 'YYYY-MM-DD')`.as('startsOn'),
+      'page.startsOn',
       jsonMembers({ request_code: ref('corporateSubscriptions.requestCode'), etag: jsonValue(etagColumn(key, 'corporateSubscriptions')) }).as('head'),
       jsonMembers({
         applied_at: jsonValue(isoTimestamp('corporateSubscriptions.appliedAt')),
-        starts_on: sql<string>`'[' || to_json(to_char(page.starts_on_date, 'YYYY-MM-DD'))::text || ']'`,
+        starts_on: sql<string>`'[' || ${ref('page.startsOn')} || ']'`,
         user_count: ref('corporateSubscriptions.learnerCount'),
         project,
         project_class: projectClass,
