@@ -4,7 +4,7 @@
  * ends (test/support/children.ts); playwright does the same for the browser.
  */
 import type { ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -51,30 +51,56 @@ export interface PortalOptions {
   hostName?: 'localhost';
 }
 
+/**
+ * Settings that shape what the portal writes to its database as it starts (the demo seed, the keys it seals secrets
+ * and signs tokens with): a portal started with one of them makes its database from nothing.
+ */
+const DATA_SETTINGS = ['SEED', 'DEMO', 'DEMO_LEARNERS', 'SECRET_KEY', 'TWO_STEP_SECRET_KEY', 'IDP_SIGNING_KEYS', 'COOKIE_KEYS', 'DATABASE_URL'];
+
+let preparedDataDir: Promise<string> | undefined;
+
+/**
+ * An embedded database as the demo start leaves it, made once a test process by a portal of its own and stopped:
+ * every further portal on PGlite starts from a copy, as `npm start` does on a second start (migrated and seeded, the
+ * demo's idempotent steps run again). PGlite's initdb, the migrations and the seed cost a start ~6 s of CPU, a
+ * quarter of the end-to-end group on this 2-core machine; a copy of its 40 MB takes a tenth of a second.
+ */
+function prepared(): Promise<string> {
+  preparedDataDir ??= (async () => {
+    const dataDir = mkdtempSync(path.join(tmpdir(), 'portal-e2e-prepared-'));
+    const { child, port } = await spawnPortal(dataDir, 'http://127.0.0.1', { DATABASE_URL: '' });
+    try {
+      await waitUntilReady(`http://127.0.0.1:${port}`, child);
+    } finally {
+      await stopChild(child);
+    }
+    process.once('exit', () => rmSync(dataDir, { recursive: true, force: true }));
+    return dataDir;
+  })();
+  return preparedDataDir;
+}
+
+/** The compiled server on a free port, reached at `origin` and that port, with the demo seed. */
+async function spawnPortal(dataDir: string, origin: string, env: Record<string, string>): Promise<{ child: ChildProcess; port: number }> {
+  const port = await freePort();
+  const child = spawnChild(process.execPath, [SERVER_MAIN], {
+    cwd: PROJECT_ROOT,
+    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', PUBLIC_URL: `${origin}:${port}`, DATA_DIR: dataDir, SEED: 'demo', LOG_LEVEL: 'warn', ...env },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  return { child, port };
+}
+
 /** Starts the portal as `npm start` would (the compiled server), on its own port and data directory. */
 export async function startPortal(env: Record<string, string> = {}, options: PortalOptions = {}): Promise<Portal> {
   if (browserBuildIsStale()) await build();
   if (serverBuildIsStale()) await buildServer();
-  const port = await freePort();
   const dataDir = mkdtempSync(path.join(tmpdir(), 'portal-e2e-'));
-  const url = `http://${options.hostName ?? '127.0.0.1'}:${port}`;
   const baseUrl = process.env.TEST_DATABASE_URL;
   const databaseUrl = baseUrl ? await freshDatabase(baseUrl) : '';
-  const child = spawnChild(process.execPath, [SERVER_MAIN], {
-    cwd: PROJECT_ROOT,
-    env: {
-      ...process.env,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      PUBLIC_URL: url,
-      DATA_DIR: dataDir,
-      SEED: 'demo',
-      LOG_LEVEL: 'warn',
-      DATABASE_URL: databaseUrl,
-      ...env,
-    },
-    stdio: ['ignore', 'inherit', 'inherit'],
-  });
+  if (!baseUrl && !DATA_SETTINGS.some((name) => name in env)) cpSync(await prepared(), dataDir, { recursive: true });
+  const origin = `http://${options.hostName ?? '127.0.0.1'}`;
+  const { child, port } = await spawnPortal(dataDir, origin, { DATABASE_URL: databaseUrl, ...env });
   const stop = async () => {
     await stopChild(child);
     rmSync(dataDir, { recursive: true, force: true });
@@ -87,7 +113,7 @@ export async function startPortal(env: Record<string, string> = {}, options: Por
     await stop();
     throw error;
   }
-  return { url, stop };
+  return { url: `${origin}:${port}`, stop };
 }
 
 /** Runs one statement on the PostgreSQL server of TEST_DATABASE_URL. */
