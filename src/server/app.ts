@@ -19,7 +19,7 @@ import { healthRoutes } from './api/health.js';
 import { installJsonBodyParser } from './api/jsonBody.js';
 import { refuseControlCharacters } from './api/controlCharacters.js';
 import { registerApiDocs } from './api/openapi.js';
-import { createPasswordStrength } from './api/passwordStrength.js';
+import { createPasswordStrength, type PasswordStrength } from './api/passwordStrength.js';
 import { buildSerializer } from './api/serializers.js';
 import { createValidatorCompiler } from './api/validation.js';
 import { isAppNavigation, registerBrowserBuild, sendIndexHtml } from './browserBuild.js';
@@ -41,6 +41,7 @@ import { runSsoCertificates } from './domain/ssoCertificates.js';
 import { WEBHOOK_DELIVERY_JOB } from './domain/webhookOutbox.js';
 import { samlRoutes } from './saml/routes.js';
 import { createTokenValidity } from './domain/tokenValidity.js';
+import { usePasswordHashing } from './domain/passwords.js';
 import { createMetrics } from './metrics.js';
 import { OneLinePerRequest } from './requestLog.js';
 import './types.js';
@@ -65,6 +66,8 @@ export interface AppDeps {
    * own database (`npm start`), not on a caller's (tests, whose own connections of G0000001 it would outnumber).
    */
   demoSso?: boolean;
+  /** A password-strength pool the caller owns (tests share one a process: each pool's worker loads the dictionaries); default one of the app's own. */
+  passwordStrength?: PasswordStrength;
 }
 
 /** The API (not its documentation pages under /api/docs). */
@@ -151,6 +154,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
     schemaController: { compilersFactory: { buildSerializer } },
   }) as unknown as FastifyInstance;
 
+  usePasswordHashing(config.passwordHashing);
   const ownsDatabase = deps.database === undefined;
   const database =
     deps.database ??
@@ -168,9 +172,9 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   app.decorate('tokenValidity', tokenValidity);
   // before the database closes (added first, onClose hooks run in order)
   app.addHook('onClose', async () => tokenValidity.close());
-  const passwordStrength = createPasswordStrength();
+  const passwordStrength = deps.passwordStrength ?? createPasswordStrength();
   app.decorate('passwordStrength', passwordStrength);
-  app.addHook('onClose', async () => passwordStrength.close());
+  if (!deps.passwordStrength) app.addHook('onClose', async () => passwordStrength.close());
   const registeredRoutes: string[] = [];
   app.decorate('registeredRoutes', registeredRoutes);
   const routeAudit = new Map<string, readonly AuditAction[] | undefined>();

@@ -7,6 +7,7 @@ import net from 'node:net';
 import path from 'node:path';
 import { MAX_TOKEN_TTL_SECONDS } from '../common/singleSignOn.js';
 import { DEFAULT_FREE_MAIL_DOMAINS } from './domain/freeMailDomains.js';
+import { DEFAULT_PASSWORD_HASHING, MIN_PASSWORD_HASH_MEMORY_KIB, MIN_PASSWORD_HASH_WORK, type PasswordHashing } from './domain/passwords.js';
 import { DEFAULT_MFA_CONTEXTS } from './saml/authnContexts.js';
 
 export const SEED_MODES = ['demo', 'none'] as const;
@@ -108,6 +109,8 @@ export interface Config {
   signingKeys: SigningJwk[] | undefined;
   /** Failed sign-ins: slowed, then refused for a while, per account and per client address. */
   signinThrottle: SigninThrottleConfig;
+  /** argon2id's cost of new password hashes (PASSWORD_HASH_MEMORY_KIB, PASSWORD_HASH_PASSES, PASSWORD_HASH_PARALLELISM). */
+  passwordHashing: PasswordHashing;
   /**
    * The page the header's announcements icon opens in a new tab (ANNOUNCEMENT_PAGE_URL): an absolute http(s) URL or a
    * path of the portal; `{lang}` in it becomes the page's language. Default `/announcements` (the portal's own list).
@@ -397,6 +400,14 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
     maxSecondStepFailures: seconds('SIGNIN_MAX_SECOND_STEP_FAILURES', 10),
     secondStepMaxTries: seconds('SECOND_STEP_MAX_TRIES', 3),
   };
+  const passwordHashing: PasswordHashing = {
+    memoryKib: seconds('PASSWORD_HASH_MEMORY_KIB', DEFAULT_PASSWORD_HASHING.memoryKib, MIN_PASSWORD_HASH_MEMORY_KIB),
+    passes: seconds('PASSWORD_HASH_PASSES', DEFAULT_PASSWORD_HASHING.passes),
+    parallelism: seconds('PASSWORD_HASH_PARALLELISM', DEFAULT_PASSWORD_HASHING.parallelism),
+  };
+  if (passwordHashing.memoryKib * passwordHashing.passes < MIN_PASSWORD_HASH_WORK) {
+    problems.push(`PASSWORD_HASH_MEMORY_KIB × PASSWORD_HASH_PASSES must be at least ${MIN_PASSWORD_HASH_WORK} (OWASP: 7168 KiB × 5 passes, 19456 × 2, 47104 × 1), got ${passwordHashing.memoryKib} × ${passwordHashing.passes}`);
+  }
   const cookieKeys = value('COOKIE_KEYS')
     ?.split(',')
     .map((key) => key.trim())
@@ -505,6 +516,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
     twoStepEnrolmentTtl,
     signingKeys,
     signinThrottle: Object.freeze(signinThrottle),
+    passwordHashing: Object.freeze(passwordHashing),
     announcementPageUrl,
     supportChat,
     serviceLinks,

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { expect } from 'chai';
 import { ConfigError, loadConfig, redactUrl } from '../../src/server/config.js';
+import { hashPassword, usePasswordHashing, verifyPassword } from '../../src/server/domain/passwords.js';
 
 /** A key for the settings outside demo mode, where SECRET_KEY is required (issue 44). */
 const TWO_STEP_KEY = Buffer.alloc(32, 5).toString('base64');
@@ -101,6 +102,23 @@ describe('server/config', () => {
     expect(loadConfig({ ANNOUNCEMENT_PAGE_URL: 'https://news.example.com/{lang}' }).announcementPageUrl).to.equal('https://news.example.com/{lang}');
     expect(() => loadConfig({ ANNOUNCEMENT_PAGE_URL: '//news.example.com' })).to.throw(ConfigError, /ANNOUNCEMENT_PAGE_URL/);
     expect(() => loadConfig({ ANNOUNCEMENT_PAGE_URL: 'javascript:alert(1)' })).to.throw(ConfigError, /ANNOUNCEMENT_PAGE_URL/);
+  });
+
+  it("sets argon2id's cost of new password hashes, not below OWASP's lowest line; a hash of another cost still verifies", async () => {
+    expect(loadConfig({}).passwordHashing).to.deep.equal({ memoryKib: 65536, passes: 3, parallelism: 4 });
+    const cost = loadConfig({ PASSWORD_HASH_MEMORY_KIB: '19456', PASSWORD_HASH_PASSES: '2', PASSWORD_HASH_PARALLELISM: '1' }).passwordHashing;
+    expect(cost).to.deep.equal({ memoryKib: 19456, passes: 2, parallelism: 1 });
+    expect(() => loadConfig({ PASSWORD_HASH_MEMORY_KIB: '4096', PASSWORD_HASH_PASSES: '10' })).to.throw(ConfigError, /PASSWORD_HASH_MEMORY_KIB must be an integer of at least 7168/);
+    expect(() => loadConfig({ PASSWORD_HASH_MEMORY_KIB: '19456', PASSWORD_HASH_PASSES: '1' })).to.throw(ConfigError, /PASSWORD_HASH_MEMORY_KIB × PASSWORD_HASH_PASSES must be at least 35840/);
+    const earlierHash = await hashPassword('correct horse battery');
+    const earlier = usePasswordHashing(cost);
+    try {
+      const hash = await hashPassword('correct horse battery');
+      expect(hash).to.match(/^\$argon2id\$v=19\$m=19456,p=1,t=2\$/);
+      expect(await verifyPassword(earlierHash, 'correct horse battery')).to.equal(true);
+    } finally {
+      usePasswordHashing(earlier);
+    }
   });
 
   it('refuses a support chat without its Japanese key, keys without a script, and http outside demo mode', () => {

@@ -7,7 +7,7 @@
 import Mocha, { type MochaOptions, type Runner, type Suite, type Test } from 'mocha';
 
 const FIRST_LINES = 15;
-const SLOWEST_FILES = 12;
+const SLOWEST_FILES = Number(process.env.SLOWEST_FILES ?? 12);
 
 export default class SpecWithRetries extends Mocha.reporters.Spec {
   constructor(runner: Runner, options?: MochaOptions) {

@@ -25,10 +25,12 @@ import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
 import type { Logger } from 'pino';
 import { onceByKey } from '../../../src/common/onceByKey.js';
+import { createPasswordStrength, type PasswordStrength } from '../../../src/server/api/passwordStrength.js';
 import { buildApp } from '../../../src/server/app.js';
 import { loadConfig, type Config } from '../../../src/server/config.js';
 import { createDatabase, migrateToLatest, type DatabaseHandle, type Db } from '../../../src/server/db/index.js';
 import { newSigningKey, storeMissingKeys, type PrivateJwk } from '../../../src/server/idp/keys.js';
+import { LIGHT_PASSWORD_HASHING } from '../../support/passwordHashing.js';
 
 export interface TestDatabase {
   database: DatabaseHandle;
@@ -78,6 +80,11 @@ function pgliteTemplate(): Promise<Blob> {
     // a test database holds a few megabytes: PostgreSQL's default 128 MB of shared buffers cost each database's
     // start a third of a second of CPU, to set up memory no test fills
     await pglite.exec(`alter system set shared_buffers = '16MB'`);
+    // the tests use the database `postgres` only: without initdb's two templates the directory has half its files,
+    // and a third of each database's start was unpacking them
+    for (const statement of ['alter database template0 is_template false', 'drop database template0', 'alter database template1 is_template false', 'drop database template1', 'checkpoint']) {
+      await pglite.query(statement);
+    }
     const dataDir = await pglite.dumpDataDir('none');
     await handle.close();
     return new WholeBlob(new Uint8Array(await dataDir.arrayBuffer()));
@@ -223,6 +230,7 @@ export const TEST_ENV: Record<string, string> = {
   DIST_DIR: path.join(os.tmpdir(), 'portal-test-no-dist'),
   HOST: '127.0.0.1',
   PORT: '0',
+  ...LIGHT_PASSWORD_HASHING,
 };
 
 let testSigningKey: Promise<PrivateJwk> | undefined;
@@ -238,13 +246,27 @@ async function storeTestKeys(db: Db): Promise<void> {
   await storeMissingKeys(db, { signing: await testSigningKey, cookieSecret: randomBytes(32).toString('base64url') });
 }
 
+let passwordStrength: PasswordStrength | undefined;
+
+/** One password-strength pool a test process: each pool's worker costs a second of CPU to load its dictionaries. */
+function sharedPasswordStrength(): PasswordStrength {
+  passwordStrength ??= createPasswordStrength();
+  return passwordStrength;
+}
+
 export async function createTestApp(options: TestAppOptions = {}): Promise<TestApp> {
   const testDatabase = options.testDatabase ?? (await createTestDatabase());
   try {
     const config = loadConfig({ ...TEST_ENV, ...options.env });
     if (!options.testDatabase && !config.signingKeys) await storeTestKeys(testDatabase.db);
     // no periodic clean-up: it would delete the old rows some tests make on purpose (they call app.runRetention())
-    const app = await buildApp(config, { database: testDatabase.database, logger: options.logger, mailQueueWorker: options.mailQueueWorker, periodicJobs: false });
+    const app = await buildApp(config, {
+      database: testDatabase.database,
+      logger: options.logger,
+      mailQueueWorker: options.mailQueueWorker,
+      periodicJobs: false,
+      passwordStrength: sharedPasswordStrength(),
+    });
     return {
       app,
       config,
