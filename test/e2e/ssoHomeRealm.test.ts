@@ -80,6 +80,26 @@ describe("Sign-in page: the e-mail's home realm (issue 45 item 3)", function () 
     ssoAdminToken = await token;
   });
 
+  it("asks nothing once 'Sign in' is pressed: a lookup then could find the sign-in over and be answered 400", async () => {
+    const page = await signinPage();
+    const lookups: string[] = [];
+    page.on('request', (request) => {
+      if (new URL(request.url()).pathname.endsWith('/realm')) lookups.push(request.url());
+    });
+    // the sign-in held back for longer than the page's pause after leaving the e-mail (150 ms)
+    const action = new URL((await page.locator('#signin-form').getAttribute('action'))!, e2e.portal.url).pathname;
+    await page.route((url) => url.pathname === action, async (route) => {
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+      await route.continue();
+    });
+    await page.getByLabel('Email').fill(MANAGER);
+    await page.getByLabel('Password', { exact: true }).fill(DEMO_PASSWORD);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await chooseOrganization(page, 'G0000001');
+    await waitForHeader(page, '[G0000001]');
+    expect(lookups).to.deep.equal([]);
+  });
+
   it("asks about an address typed before the page's script arrived, once the script runs", async () => {
     const page = await newPage(e2e.browser, errors);
     pages.push(page);

@@ -12,7 +12,7 @@ document.addEventListener('DOMContentLoaded', function () {
   var submit = document.getElementById('signin-submit');
   var usePassword = document.getElementById('use-password');
   var status = document.getElementById('realm-status');
-  if (!form || !email || !password || !passwordField || !submit || !usePassword || !status || !window.fetch) return;
+  if (!form || !email || !password || !passwordField || !submit || !usePassword || !status || !window.fetch || !window.AbortController) return;
 
   // a pause in typing, and the moment after leaving the field (a password manager or a quick Tab fills the password first)
   var TYPING_PAUSE_MS = 600;
@@ -22,6 +22,8 @@ document.addEventListener('DOMContentLoaded', function () {
   var passwordChosen = {};
   var mode = 'password';
   var timer;
+  // set once the form is sent: the sign-in may end the interaction before a lookup would reach it (answered 400)
+  var sent = new AbortController();
 
   function domainOf(value) {
     var match = /^[^@\s]+@([^@\s]+\.[^@\s]+)$/.exec(value.trim());
@@ -53,6 +55,7 @@ document.addEventListener('DOMContentLoaded', function () {
 
   function check() {
     clearTimeout(timer);
+    if (sent.signal.aborted) return;
     var domain = domainOf(email.value);
     if (!domain) return show('password');
     if (answers[domain]) return apply(domain);
@@ -60,7 +63,7 @@ document.addEventListener('DOMContentLoaded', function () {
     asking[domain] = true;
     var body = new URLSearchParams();
     body.set('email', email.value.trim());
-    fetch(form.getAttribute('data-realm'), { method: 'POST', credentials: 'same-origin', headers: { accept: 'application/json' }, body: body })
+    fetch(form.getAttribute('data-realm'), { method: 'POST', credentials: 'same-origin', headers: { accept: 'application/json' }, body: body, signal: sent.signal })
       .then(function (response) {
         return response.ok ? response.json() : undefined;
       })
@@ -89,6 +92,10 @@ document.addEventListener('DOMContentLoaded', function () {
   });
   email.addEventListener('blur', function () {
     later(LEFT_MS);
+  });
+  form.addEventListener('submit', function () {
+    clearTimeout(timer);
+    sent.abort();
   });
   usePassword.addEventListener('click', function () {
     passwordChosen[domainOf(email.value)] = true;
