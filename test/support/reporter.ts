@@ -2,7 +2,7 @@
  * Mocha's spec reporter, and for a test that fails and is retried (`retries` in .mocharc.json) the error of the
  * failed attempt: otherwise a test that passes on its retry leaves no trace of why it failed (test/support/retries.ts
  * names it), and a flaky test cannot be understood from a CI log. At the end it lists the slowest test files, so
- * that a CI run that grows longer shows where its time went.
+ * that a CI run that grows longer shows where its time went (`SLOWEST_FILES=200` lists them all).
  */
 import Mocha, { type MochaOptions, type Runner, type Suite, type Test } from 'mocha';
 
