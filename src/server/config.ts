@@ -6,6 +6,7 @@ import { readFileSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { MAX_TOKEN_TTL_SECONDS } from '../common/singleSignOn.js';
+import { CAPTCHA_DIFFICULTY } from './domain/captcha.js';
 import { DEFAULT_FREE_MAIL_DOMAINS } from './domain/freeMailDomains.js';
 import { DEFAULT_PASSWORD_HASHING, MIN_PASSWORD_HASH_MEMORY_KIB, MIN_PASSWORD_HASH_WORK, type PasswordHashing } from './domain/passwords.js';
 import { DEFAULT_MFA_CONTEXTS } from './saml/authnContexts.js';
@@ -57,6 +58,8 @@ export interface Config {
   captcha: CaptchaMode;
   /** HMAC secret of captcha challenges (CAPTCHA_SECRET); unset: generated once and kept in the database. */
   captchaSecret: string | undefined;
+  /** PBKDF2's iterations a try of the captcha's proof of work (CAPTCHA_COST). */
+  captchaCost: number;
   /** How long an activation link works, seconds (ACTIVATION_TOKEN_TTL, default 72 h). */
   activationTokenTtl: number;
   /** How long a password-reset link works, seconds (PASSWORD_RESET_TOKEN_TTL, default 1 h). */
@@ -339,6 +342,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
     if (!/^\d+$/.test(raw) || Number(raw) < 1) problems.push(`${name} must be a positive integer, got "${env[name]}"`);
     return /^\d+$/.test(raw) && Number(raw) >= 1 ? Number(raw) : fallback;
   };
+  const captchaCost = count('CAPTCHA_COST', CAPTCHA_DIFFICULTY.cost);
   const activationTokenTtl = duration('ACTIVATION_TOKEN_TTL', 72 * 3600);
   const passwordResetTokenTtl = duration('PASSWORD_RESET_TOKEN_TTL', 3600);
   const mailRateLimit: MailRateLimitConfig = {
@@ -487,6 +491,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
     registrationNotifyTo: Object.freeze(registrationNotifyTo) as string[],
     captcha: captcha as CaptchaMode,
     captchaSecret,
+    captchaCost,
     activationTokenTtl,
     passwordResetTokenTtl,
     mailRateLimit: Object.freeze(mailRateLimit),

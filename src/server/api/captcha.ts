@@ -12,7 +12,7 @@ export const CAPTCHA_CHALLENGE_PATH = '/captcha/challenge';
 
 export const captchaRoutes: FastifyPluginAsync = async (app) => {
   app.addHook('onRoute', documentAnswers(COMMON_ERRORS));
-  const settings = { mode: app.config.captcha, secret: app.config.captchaSecret };
+  const settings = { mode: app.config.captcha, secret: app.config.captchaSecret, cost: app.config.captchaCost };
   app.get(
     CAPTCHA_CHALLENGE_PATH,
     {

@@ -31,6 +31,8 @@ const OFF_DIFFICULTY = { algorithm: 'PBKDF2/SHA-256', cost: 1, counterMin: 1, co
 
 export interface CaptchaSettings {
   mode: CaptchaMode;
+  /** CAPTCHA_COST: PBKDF2's iterations a try; default CAPTCHA_DIFFICULTY's. A challenge carries its own, signed. */
+  cost?: number;
   /** CAPTCHA_SECRET; undefined: the generated one kept in the database. */
   secret: string | undefined;
 }
@@ -51,7 +53,7 @@ async function secrets(db: Db, settings: CaptchaSettings): Promise<{ signature: 
 
 /** A new signed challenge, as the ALTCHA widget fetches it. */
 export async function createCaptchaChallenge(db: Db, settings: CaptchaSettings, now = Date.now()): Promise<Challenge> {
-  const difficulty = settings.mode === 'off' ? OFF_DIFFICULTY : CAPTCHA_DIFFICULTY;
+  const difficulty = settings.mode === 'off' ? OFF_DIFFICULTY : { ...CAPTCHA_DIFFICULTY, cost: settings.cost ?? CAPTCHA_DIFFICULTY.cost };
   const { signature, keySignature } = await secrets(db, settings);
   return createChallenge({
     algorithm: difficulty.algorithm,

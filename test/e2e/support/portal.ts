@@ -14,7 +14,7 @@ import { browserBuildIsStale } from '../../../scripts/browserBuild.js';
 import { build } from '../../../scripts/build.js';
 import { buildServer, SERVER_MAIN, serverBuildIsStale } from '../../../scripts/buildServer.js';
 import { spawnChild, stopChild } from '../../support/children.js';
-import { LIGHT_PASSWORD_HASHING } from '../../support/passwordHashing.js';
+import { LIGHT_WORK } from '../../support/lightWork.js';
 
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
@@ -86,7 +86,7 @@ async function spawnPortal(dataDir: string, origin: string, env: Record<string, 
   const port = await freePort();
   const child = spawnChild(process.execPath, [SERVER_MAIN], {
     cwd: PROJECT_ROOT,
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', PUBLIC_URL: `${origin}:${port}`, DATA_DIR: dataDir, SEED: 'demo', LOG_LEVEL: 'warn', ...LIGHT_PASSWORD_HASHING, ...env },
+    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', PUBLIC_URL: `${origin}:${port}`, DATA_DIR: dataDir, SEED: 'demo', LOG_LEVEL: 'warn', ...LIGHT_WORK, ...env },
     stdio: ['ignore', 'inherit', 'inherit'],
   });
   return { child, port };

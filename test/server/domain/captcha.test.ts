@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { ConfigError, loadConfig } from '../../../src/server/config.js';
 import { createCaptchaChallenge, verifyCaptcha, type CaptchaSettings } from '../../../src/server/domain/captcha.js';
 import { serverSecret } from '../../../src/server/domain/serverSecrets.js';
 import { solve } from '../support/captcha.js';
@@ -6,7 +7,8 @@ import { createTestDatabase, type TestDatabase } from '../support/testApp.js';
 
 describe('Captcha (ALTCHA): signed, expiring, single-use challenges', () => {
   let database: TestDatabase;
-  const settings: CaptchaSettings = { mode: 'on', secret: undefined };
+  // one PBKDF2 iteration a try: the checks below are about the signature, the expiry and single use, not the work
+  const settings: CaptchaSettings = { mode: 'on', secret: undefined, cost: 1 };
 
   before(async function () {
     this.timeout(60_000);
@@ -22,6 +24,14 @@ describe('Captcha (ALTCHA): signed, expiring, single-use challenges', () => {
     const rows = await database.db.selectFrom('serverSecrets').selectAll().execute();
     expect(rows.map((row) => row.name)).to.deep.equal(['captcha_hmac']);
     expect(await serverSecret(database.db, 'captcha_hmac')).to.equal(rows[0]!.value);
+  });
+
+  it('asks 1,000 PBKDF2 iterations a try unless CAPTCHA_COST says otherwise, each challenge carrying its own', async () => {
+    expect((await createCaptchaChallenge(database.db, { mode: 'on', secret: undefined })).parameters.cost).to.equal(1000);
+    expect((await createCaptchaChallenge(database.db, { mode: 'on', secret: undefined, cost: 250 })).parameters.cost).to.equal(250);
+    expect(loadConfig({}).captchaCost).to.equal(1000);
+    expect(loadConfig({ CAPTCHA_COST: '250' }).captchaCost).to.equal(250);
+    expect(() => loadConfig({ CAPTCHA_COST: '0' })).to.throw(ConfigError, /CAPTCHA_COST must be a positive integer/);
   });
 
   it('accepts a solution once; the replay is refused', async () => {

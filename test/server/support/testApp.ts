@@ -30,7 +30,7 @@ import { buildApp } from '../../../src/server/app.js';
 import { loadConfig, type Config } from '../../../src/server/config.js';
 import { createDatabase, migrateToLatest, type DatabaseHandle, type Db } from '../../../src/server/db/index.js';
 import { newSigningKey, storeMissingKeys, type PrivateJwk } from '../../../src/server/idp/keys.js';
-import { LIGHT_PASSWORD_HASHING } from '../../support/passwordHashing.js';
+import { LIGHT_WORK } from '../../support/lightWork.js';
 
 export interface TestDatabase {
   database: DatabaseHandle;
@@ -230,7 +230,7 @@ export const TEST_ENV: Record<string, string> = {
   DIST_DIR: path.join(os.tmpdir(), 'portal-test-no-dist'),
   HOST: '127.0.0.1',
   PORT: '0',
-  ...LIGHT_PASSWORD_HASHING,
+  ...LIGHT_WORK,
 };
 
 let testSigningKey: Promise<PrivateJwk> | undefined;

@@ -1,0 +1,7 @@
+/**
+ * The settings of the portals the tests start that make their deliberate work light, which no test is about: argon2id
+ * at OWASP's lowest line (7 MiB × 5 passes, one lane: a sixth of the default's CPU; the tests sign in hundreds of times)
+ * and the captcha's proof of work at one PBKDF2 iteration a try (a thousandth). test/server/config.test.ts and
+ * test/server/domain/captcha.test.ts check the settings themselves.
+ */
+export const LIGHT_WORK = { PASSWORD_HASH_MEMORY_KIB: '7168', PASSWORD_HASH_PASSES: '5', PASSWORD_HASH_PARALLELISM: '1', CAPTCHA_COST: '1' };
