@@ -63,8 +63,8 @@ let preparedDataDir: Promise<string> | undefined;
 /**
  * An embedded database as the demo start leaves it, made once a test process by a portal of its own and stopped:
  * every further portal on PGlite starts from a copy, as `npm start` does on a second start (migrated and seeded, the
- * demo's idempotent steps run again). PGlite's initdb, the migrations and the seed cost a start ~6 s of CPU, a
- * quarter of the end-to-end group on this 2-core machine; a copy of its 40 MB takes a tenth of a second.
+ * demo's idempotent steps run again). A start from nothing cost ~9–10 s of CPU (PGlite's initdb, the migrations, the
+ * seed), one on a copy 3–4 s; a copy of its 40 MB takes under a second.
  */
 function prepared(): Promise<string> {
   preparedDataDir ??= (async () => {
