@@ -73,6 +73,10 @@ export function webpackConfig(mode: 'production' | 'development' = 'production',
       new HtmlWebpackPlugin({ template: './src/client/app/index.html', favicon: './src/client/app/favicon.svg', scriptLoading: 'defer' }),
       // moment's locales are all reachable through one dynamic require (about 50 KB gzip); dates.ts formats by itself
       new webpack.IgnorePlugin({ resourceRegExp: /^\.\/locale$/, contextRegExp: /moment$/ }),
+      // RJSF's decimal mark: the portal's languages', not asked of Intl at every number field's render (decimalSeparator.ts)
+      new webpack.NormalModuleReplacementPlugin(/^\.\/getDecimalSeparator\.js$/, (resource: { context: string; request: string }) => {
+        if (/[\\/]@rjsf[\\/]utils[\\/]/.test(resource.context)) resource.request = path.join(root, 'src/client/engine/forms/decimalSeparator.ts');
+      }),
       new MiniCssExtractPlugin({ filename: 'assets/[name].[contenthash:8].css', chunkFilename: mode === 'production' ? 'assets/[id].[contenthash:8].css' : 'assets/[name].[contenthash:8].css' }),
       ...(mode === 'production' ? compressedSiblings(compression) : []),
     ],

@@ -17,10 +17,20 @@ export function addConditions(module: ConditionsModule): void {
 
 addConditions(frameConditions);
 
+/** Each condition's validator, found once by its JSON text: a screen asks its conditions at every render (issue 47). */
+const byCondition = new WeakMap<Condition, Validate>();
+
+function validatorOf(condition: Condition): Validate {
+  let validate = byCondition.get(condition);
+  if (!validate) {
+    validate = validators.get(JSON.stringify(condition));
+    // a condition the build did not see (a definition changed without npm run build) must not show guarded content
+    if (!validate) throw new Error(`condition not precompiled: ${JSON.stringify(condition)}`);
+    byCondition.set(condition, validate);
+  }
+  return validate;
+}
+
 export function matches(condition: Condition | undefined, context: object): boolean {
-  if (!condition) return true;
-  const validate = validators.get(JSON.stringify(condition));
-  // a condition the build did not see (a definition changed without npm run build) must not show guarded content
-  if (!validate) throw new Error(`condition not precompiled: ${JSON.stringify(condition)}`);
-  return validate(context) === true;
+  return !condition || validatorOf(condition)(context) === true;
 }
