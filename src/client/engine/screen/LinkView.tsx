@@ -5,6 +5,7 @@
  */
 import type { ReactElement } from 'react';
 import { useTranslation } from 'react-i18next';
+import type { TFunction } from 'i18next';
 import { Link } from 'react-router-dom';
 import type { LinkItem } from '../../../common/screens.js';
 import { matches } from './conditions.js';
@@ -13,9 +14,8 @@ import { prefetchScreen } from './screenModule.js';
 import { resolveValue, resolveValues, type ScreenContext } from './values.js';
 
 /** `links.*` locale keys hold URLs; anything else is a value of the context (or a literal URL). */
-export function useHref(): (href: string, context: Partial<ScreenContext>) => string {
-  const { t } = useTranslation();
-  return (href, context) => (href.startsWith('links.') ? t(href) : String(resolveValue(href, context) ?? ''));
+export function hrefOf(href: string, context: Partial<ScreenContext>, t: TFunction): string {
+  return href.startsWith('links.') ? t(href) : String(resolveValue(href, context) ?? '');
 }
 
 export function linkClassName(style: LinkItem['style']): string {
@@ -25,7 +25,6 @@ export function linkClassName(style: LinkItem['style']): string {
 
 export function LinkView({ item, context, className }: { item: LinkItem; context: Partial<ScreenContext>; className?: string }): ReactElement | null {
   const { t, i18n } = useTranslation();
-  const href = useHref();
   const target = item.screen?.screen;
   const prefetch = target ? () => prefetchScreen(i18n, target) : undefined;
   const intent = { onMouseEnter: prefetch, onFocus: prefetch, onTouchStart: prefetch };
@@ -53,7 +52,7 @@ export function LinkView({ item, context, className }: { item: LinkItem; context
     );
   }
   return (
-    <a className={className} aria-label={ariaLabel} href={href(item.href ?? '', context)} {...(item.external ? { target: '_blank', rel: 'noreferrer' } : {})}>
+    <a className={className} aria-label={ariaLabel} href={hrefOf(item.href ?? '', context, t)} {...(item.external ? { target: '_blank', rel: 'noreferrer' } : {})}>
       {t(item.label)}
     </a>
   );

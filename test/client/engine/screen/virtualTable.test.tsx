@@ -4,11 +4,12 @@
  * form's height, keyboard reach and a row error scrolling the preview to its row.
  */
 import { expect } from 'chai';
-import { cleanup, fireEvent, waitFor, within } from '@testing-library/react';
+import { act, cleanup, fireEvent, waitFor, within } from '@testing-library/react';
 // loaded here first: the inline form's lazy import then gets this module, in the test's module graph
 import '../../../../src/client/engine/forms/FormScreen.js';
 import { jsonResponse } from '../../api/harness.js';
 import { screenDataReloaded } from '../../../../src/client/engine/screen/screenDataState.js';
+import { afterNextPaint } from '../../../../src/client/engine/paint.js';
 import { MANAGER, renderScreen, type ScreenOptions } from './support.js';
 
 const COUNT = 10_000;
@@ -39,9 +40,13 @@ function scrollable(region: HTMLElement): void {
   }) as typeof region.scrollTo;
 }
 
+/** A virtualised table follows its container's scrolling once its first rows are painted (VirtualTableView's useAfterFirstPaint). */
+const painted = () => act(() => afterNextPaint());
+
 async function renderUsers(routes: ScreenOptions['routes'] = {}) {
   const rendered = await renderScreen('users', { signedIn: MANAGER, routes: { 'GET /api/v2/organizations/1/users': () => jsonResponse(200, { users: LEARNERS }), ...routes } });
   await rendered.view.findByText('learner0@example.com');
+  await painted();
   const region = rendered.view.getByRole('region', { name: 'Users' });
   scrollable(region);
   return { ...rendered, region, table: within(region).getByRole('table') };
@@ -113,6 +118,7 @@ describe('the virtualised table (TableBlock.virtual) on the Users page with 10,0
     const message = await view.findByRole('button', { name: `Line ${errorRow} nameId: single-byte alphanumerics only` });
     const preview = view.getByRole('region', { name: 'Users in the uploaded CSV' });
     scrollable(preview);
+    await painted();
     expect(within(preview).queryByText('learner7998@example.com')).to.equal(null);
     fireEvent.click(message);
     const cell = await within(preview).findByText('learner7998@example.com');

@@ -3,11 +3,11 @@ import type { ReactElement } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSelector } from 'react-redux';
 import type { Cell, ScreenDefinition } from '../../../../common/screens.js';
-import { isPending, type OperationsRootState } from '../../../state/operations.js';
+import { isPending } from '../../../state/operations.js';
 import { matches } from '../conditions.js';
 import { actionOperation } from '../dialogState.js';
 import { formatted } from '../formats.js';
-import { linkClassName, useHref } from '../LinkView.js';
+import { hrefOf, linkClassName } from '../LinkView.js';
 import { screenPath } from '../navigation.js';
 import { resolveValue, resolveValues, type ScreenContext } from '../values.js';
 import { useRunAction } from './shared.js';
@@ -26,11 +26,12 @@ export function CellView({ cell, screen, context }: { cell: Cell; screen: Screen
   );
 }
 
+/**
+ * A cell of a row. Its hooks are few: a table of a hundred rows renders several hundred cells on its first paint
+ * (issue 47: /users' longest task), so only the cells that run an action ask for its state.
+ */
 function OneCell({ cell, screen, context }: { cell: Cell; screen: ScreenDefinition; context: ScreenContext }): ReactElement | null {
   const { t } = useTranslation();
-  const href = useHref();
-  const run = useRunAction(screen);
-  const pending = useSelector((state: OperationsRootState) => (cell.action ? isPending(actionOperation(screen.id, cell.action))(state) : false));
   if (!matches(cell.when, context)) return null;
   const values = formatted(resolveValues(cell.values, context), cell.formats, context.language);
   const text = cell.text ? t(cell.text, values) : String(resolveValue(cell.value, context) ?? '');
@@ -39,43 +40,52 @@ function OneCell({ cell, screen, context }: { cell: Cell; screen: ScreenDefiniti
       return <span className="mark">{text}</span>;
     case 'link':
       return (
-        <a href={cell.screen ? screenPath(cell.screen, context) : href(cell.href ?? '', context)} {...(cell.external ? { target: '_blank', rel: 'noreferrer' } : {})}>
+        <a href={cell.screen ? screenPath(cell.screen, context) : hrefOf(cell.href ?? '', context, t)} {...(cell.external ? { target: '_blank', rel: 'noreferrer' } : {})}>
           {t(cell.label ?? '', values)}
         </a>
       );
-    case 'select': {
-      const current = String(resolveValue(cell.value, context) ?? '');
-      return (
-        <select
-          aria-label={t(cell.label ?? '', values)}
-          value={current}
-          disabled={pending}
-          onChange={(event) => {
-            // choosing the value the row already has does nothing (SPEC 2.13)
-            if (event.target.value !== current) run(cell.action!, { ...context, value: event.target.value });
-          }}
-        >
-          {(cell.options ?? []).map((option) => (
-            <option key={option.value} value={option.value}>
-              {t(option.label)}
-            </option>
-          ))}
-        </select>
-      );
-    }
+    case 'select':
     case 'button':
-      return (
-        <button
-          type="button"
-          className={cell.style === 'link' ? linkClassName('link') : `button button--small${cell.style === 'danger' ? ' button--danger' : ''}`}
-          aria-label={cell.label ? t(cell.label, values) : undefined}
-          disabled={pending}
-          onClick={() => run(cell.action!, context)}
-        >
-          {text}
-        </button>
-      );
+      return <ActionCell cell={cell} screen={screen} context={context} label={cell.label ? t(cell.label, values) : undefined} text={text} />;
     default:
       return <span>{text}</span>;
   }
+}
+
+/** A select or a button that runs the screen's action: disabled while that action is in progress. */
+function ActionCell({ cell, screen, context, label, text }: { cell: Cell; screen: ScreenDefinition; context: ScreenContext; label?: string; text: string }): ReactElement {
+  const { t } = useTranslation();
+  const run = useRunAction(screen);
+  const pending = useSelector(isPending(actionOperation(screen.id, cell.action!)));
+  if (cell.type === 'select') {
+    const current = String(resolveValue(cell.value, context) ?? '');
+    return (
+      <select
+        aria-label={label ?? ''}
+        value={current}
+        disabled={pending}
+        onChange={(event) => {
+          // choosing the value the row already has does nothing (SPEC 2.13)
+          if (event.target.value !== current) run(cell.action!, { ...context, value: event.target.value });
+        }}
+      >
+        {(cell.options ?? []).map((option) => (
+          <option key={option.value} value={option.value}>
+            {t(option.label)}
+          </option>
+        ))}
+      </select>
+    );
+  }
+  return (
+    <button
+      type="button"
+      className={cell.style === 'link' ? linkClassName('link') : `button button--small${cell.style === 'danger' ? ' button--danger' : ''}`}
+      aria-label={label}
+      disabled={pending}
+      onClick={() => run(cell.action!, context)}
+    >
+      {text}
+    </button>
+  );
 }

@@ -1,15 +1,15 @@
 import type { ReactElement } from 'react';
-import { Trans } from 'react-i18next';
+import { Trans, useTranslation } from 'react-i18next';
 import type { TextBlock } from '../../../../common/screens.js';
 import { formatted } from '../formats.js';
-import { useHref } from '../LinkView.js';
+import { hrefOf } from '../LinkView.js';
 import { resolveValues } from '../values.js';
 import type { BlockProps } from './shared.js';
 
 export function TextView({ block, context }: BlockProps<TextBlock>): ReactElement {
-  const href = useHref();
+  const { t } = useTranslation();
   const links = (block.links ?? []).map((link, index) => (
-    <a key={index} href={href(link.href, context)} {...(link.external ? { target: '_blank', rel: 'noreferrer' } : {})} />
+    <a key={index} href={hrefOf(link.href, context, t)} {...(link.external ? { target: '_blank', rel: 'noreferrer' } : {})} />
   ));
   const className = block.style ? `text text--${block.style}` : 'text';
   const content = <Trans i18nKey={block.text} values={formatted(resolveValues(block.values, context), block.formats, context.language)} components={links} />;

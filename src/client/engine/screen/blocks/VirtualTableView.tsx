@@ -1,8 +1,9 @@
-import { useEffect, useMemo, useRef, type FocusEvent, type ReactElement } from 'react';
+import { useEffect, useMemo, useRef, useState, type FocusEvent, type ReactElement } from 'react';
 import { observeElementRect, useVirtualizer } from '@tanstack/react-virtual';
 import { useTranslation } from 'react-i18next';
 import { useDispatch } from 'react-redux';
 import type { ScreenDefinition, TableBlock, VirtualTable } from '../../../../common/screens.js';
+import { afterNextPaint } from '../../paint.js';
 import { matches } from '../conditions.js';
 import { nextCursor, screenDataMoreWanted } from '../screenData.js';
 import { resolveValue, resolveValues, type ScreenContext } from '../values.js';
@@ -31,9 +32,10 @@ export function VirtualTableView({ block, layout, screen, context, renderBlocks,
     [block, context, alongside, rows],
   );
   const expandedHeight = layout.expandedRowHeight ?? layout.rowHeight;
+  const attached = useAfterFirstPaint();
   const virtualizer = useVirtualizer({
     count: rows.length,
-    getScrollElement: () => scroller.current,
+    getScrollElement: () => (attached ? scroller.current : null),
     estimateSize: (index) => (expanded.includes(index) ? expandedHeight : layout.rowHeight),
     overscan: layout.overscan,
     initialRect: { width: layout.width, height: layout.height },
@@ -44,8 +46,8 @@ export function VirtualTableView({ block, layout, screen, context, renderBlocks,
   const target = layout.scrollTo === undefined ? undefined : resolveValue(layout.scrollTo, context);
   useEffect(() => {
     const index = typeof target === 'number' ? target - (block.rowNumberFrom ?? 0) : -1;
-    if (index >= 0 && index < rows.length) virtualizer.scrollToIndex(index, { align: 'center' });
-  }, [virtualizer, target, block.rowNumberFrom, rows.length]);
+    if (attached && index >= 0 && index < rows.length) virtualizer.scrollToIndex(index, { align: 'center' });
+  }, [virtualizer, target, block.rowNumberFrom, rows.length, attached]);
   // a row reached by Tab outside the view is brought into it (a clicked row is in view already: moving it under the
   // pointer would lose the click)
   const showFocused = (index: number, event: FocusEvent) => {
@@ -85,6 +87,24 @@ export function VirtualTableView({ block, layout, screen, context, renderBlocks,
       </table>
     </div>
   );
+}
+
+/**
+ * Whether the table's first rows have been painted. Until then the virtualizer has no scroll container and places the
+ * rows by the definition's size: attaching it measures the container, which in the commit forced the page's whole
+ * style and layout into the render's task (90 ms at 4× CPU of /users' 300 ms longest task, issue 47); after the
+ * paint the layout is done and the measure costs nothing.
+ */
+function useAfterFirstPaint(): boolean {
+  const [painted, setPainted] = useState(false);
+  useEffect(() => {
+    let active = true;
+    void afterNextPaint().then(() => active && setPainted(true));
+    return () => {
+      active = false;
+    };
+  }, []);
+  return painted;
 }
 
 /**
