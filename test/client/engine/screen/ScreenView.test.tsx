@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import { cleanup, fireEvent, waitFor, within } from '@testing-library/react';
 import { selectFlashMessages } from '../../../../src/client/state/flash.js';
 import { bodyOf, jsonResponse, settle } from '../../api/harness.js';
+import { leadBlocks } from '../../../../src/client/engine/screen/ScreenView.js';
 import { MANAGER, MEMBER, renderScreen } from './support.js';
 
 const flashes = (store: { getState(): unknown }) => selectFlashMessages(store.getState() as never).map((message) => message.messageKey);
@@ -86,6 +87,33 @@ describe('engine/screen: screens from configuration', () => {
       view.getByRole('heading', { name: 'Available services' });
       view.getByText('Line two');
       expect(calls('GET', '/api/v2/services')[0]!.args[0]).to.contain('lang=en');
+    });
+  });
+
+  describe('while the data loads', () => {
+    it('Users: its lead is shown above the loader, and the list comes below it, the lead staying the same element', async () => {
+      let answer!: () => void;
+      const answered = new Promise<Response>((resolve) => (answer = () => resolve(jsonResponse(200, { users: [] }))));
+      const { view } = await renderScreen('users', { signedIn: MANAGER, routes: { 'GET /api/v2/organizations/1/users': () => answered } });
+      const lead = await view.findByText(/^The learners of your organisation\./);
+      view.getByRole('status');
+      expect(view.queryByRole('button', { name: 'CSV download' }), 'nothing that needs the data').to.equal(null);
+      answer();
+      await view.findByRole('button', { name: 'CSV download' });
+      expect(view.queryByRole('status')).to.equal(null);
+      expect(view.getByText(/^The learners of your organisation\./)).to.equal(lead);
+    });
+
+    it('leads with the texts before the first block that has a condition, reads the data or is no text', () => {
+      const lead = { type: 'text', text: 'users.description', style: 'lead' } as const;
+      const byMe = { type: 'text', text: 'roles.multipleOrganizations', values: { name: '$me.firstName' } } as const;
+      const byData = { type: 'text', text: 'subscriptionDetails.groupName', values: { name: '$data.subscription.name' } } as const;
+      const guarded = { type: 'text', text: 'users.description', when: { required: ['local'] } } as const;
+      const upload = { type: 'upload', label: 'users.upload', action: 'preview' } as const;
+      expect(leadBlocks([lead, byMe, upload, lead])).to.deep.equal([lead, byMe]);
+      expect(leadBlocks([lead, byData])).to.deep.equal([lead]);
+      expect(leadBlocks([guarded, lead])).to.deep.equal([]);
+      expect(leadBlocks([lead])).to.deep.equal([lead]);
     });
   });
 

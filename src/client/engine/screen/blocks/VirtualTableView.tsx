@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useRef, useState, type FocusEvent, type ReactElement } from 'react';
+import { startTransition, useEffect, useMemo, useRef, useState, type FocusEvent, type ReactElement } from 'react';
 import { observeElementRect, useVirtualizer } from '@tanstack/react-virtual';
 import { useTranslation } from 'react-i18next';
 import { useDispatch } from 'react-redux';
@@ -37,7 +37,8 @@ export function VirtualTableView({ block, layout, screen, context, renderBlocks,
     count: rows.length,
     getScrollElement: () => (attached ? scroller.current : null),
     estimateSize: (index) => (expanded.includes(index) ? expandedHeight : layout.rowHeight),
-    overscan: layout.overscan,
+    // the rows beyond the view come after the first paint (useAfterFirstPaint)
+    overscan: attached ? layout.overscan : 0,
     initialRect: { width: layout.width, height: layout.height },
     // before layout (and in tests) the container measures 0: the definition's height stands in
     observeElementRect: (instance, changed) => observeElementRect(instance, (rect) => changed(rect.height > 0 ? rect : { width: layout.width, height: layout.height })),
@@ -90,16 +91,17 @@ export function VirtualTableView({ block, layout, screen, context, renderBlocks,
 }
 
 /**
- * Whether the table's first rows have been painted. Until then the virtualizer has no scroll container and places the
- * rows by the definition's size: attaching it measures the container, which in the commit forced the page's whole
- * style and layout into the render's task (90 ms at 4× CPU of /users' 300 ms longest task, issue 47); after the
- * paint the layout is done and the measure costs nothing.
+ * Whether the table's first rows have been painted (issue 47: /users' longest task at 4× CPU was 300 ms). Until then
+ * the table has the rows in view only, and the virtualizer has no scroll container: it places the rows by the
+ * definition's size. Attaching it measures the container, which in the commit forced the page's whole style and
+ * layout into the render's task (90 ms of the 300); after the paint that layout is done. The rows beyond the view
+ * (the overscan, 30 each way on /users) then render as a transition, in slices between which the page responds.
  */
 function useAfterFirstPaint(): boolean {
   const [painted, setPainted] = useState(false);
   useEffect(() => {
     let active = true;
-    void afterNextPaint().then(() => active && setPainted(true));
+    void afterNextPaint().then(() => active && startTransition(() => setPainted(true)));
     return () => {
       active = false;
     };
