@@ -6,8 +6,6 @@
  * (issue 47, as ChartView's formatCount found for Home). And the browser's language is not the page's: a German
  * browser would have read '1.5' on the English page as fifteen.
  */
-export const PORTAL_DECIMAL_SEPARATOR = '.';
-
 export default function getDecimalSeparator(): string {
-  return PORTAL_DECIMAL_SEPARATOR;
+  return '.';
 }

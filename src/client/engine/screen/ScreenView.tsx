@@ -140,8 +140,8 @@ function LoadedScreenView({ screen }: { screen: ScreenDefinition }): ReactElemen
   useEffect(() => {
     if (!firstLoad && formSchema) dispatch(formScreenShown({ schema: formSchema }));
   }, [dispatch, firstLoad, formSchema]);
-  // a screen of its form alone shows the form's steps and place while its data loads (issue 47: the frame first);
-  // one of blocks its lead, the blocks above the first that could need the data
+  // while its data loads, a screen of its form alone shows the form's steps and place (issue 47: the frame first), a
+  // screen of blocks its lead above the loader
   if (firstLoad && screen.form && !screen.blocks) return <FormFrame screen={screen} />;
   if (firstLoad) {
     return (
