@@ -24,11 +24,12 @@ import type { Forms } from '../../common/api/forms.js';
 import { API_ERROR } from '../../common/errorCodes.js';
 import type { Db } from '../db/index.js';
 import { endOrganizationTokens, updateAdminName } from '../domain/admins.js';
-import { changeRole, findOrganizationAffiliation, inviteAdmin, organizationAffiliations, removeAffiliation, resendInvitation } from '../domain/memberships.js';
+import { changeRole, findOrganizationAffiliation, inviteAdmin, organizationAdminListHead, organizationAffiliations, removeAffiliation, resendInvitation } from '../domain/memberships.js';
 import { hitRateLimit } from '../domain/rateLimits.js';
 import { auditOf } from './audit.js';
 import { requireAffiliation, requireManager, requireRecentAuthentication, requireTwoStepWhere, signedIn, useAuthentication, type SignedInAdmin } from './auth.js';
 import { ApiError } from './errors.js';
+import { keptAnswers } from './keptAnswers.js';
 import { TAG } from './openapi.js';
 import { changedMeanwhileAs412, conditionalWrite, etagHeader, preconditionOf, sendEtag } from './preconditions.js';
 import { errorAnswers, languageQuery, organizationAdminParams, organizationParams, wire, type OrganizationAdminParams, type OrganizationParams } from './schemas.js';
@@ -52,6 +53,8 @@ export const affiliationsRoutes: FastifyPluginAsync = async (app) => {
   const { config, db } = app;
   const staleAs412 = <T>(request: FastifyRequest<{ Params: OrganizationAdminParams }>, work: Promise<T>) => changedMeanwhileAs412(db, request, request.params.orgId, work);
   const invitationDeps = { db, mailer: app.mailer, publicUrl: config.publicUrl, ttlSeconds: config.activationTokenTtl };
+  // the organisations' lists as last answered, each under its version (migration 0113)
+  const keptLists = keptAnswers<number>(config.adminListCacheMb * 1024 * 1024);
 
   app.get<{ Params: OrganizationParams }>(
     '/organizations/:orgId/affiliations',
@@ -65,12 +68,25 @@ export const affiliationsRoutes: FastifyPluginAsync = async (app) => {
     },
     async (request, reply) => {
       const admin = signedIn(request);
-      // one query, the access check included (the route is benchmarked): nothing comes back for a caller who may not see it
-      const list = await organizationAffiliations(db, request.params.orgId, { adminId: admin.id, gloplaId: admin.gloplaId });
+      const { orgId } = request.params;
+      const viewer = { adminId: admin.id, gloplaId: admin.gloplaId };
+      const now = Date.now();
+      // a kept list costs one small query of its version, the access check included
+      if (keptLists.has(orgId)) {
+        const head = await organizationAdminListHead(db, orgId, viewer);
+        if (!head) throw new ApiError(403, API_ERROR.forbidden);
+        requireTwoStepWhere(head.twoStepRequired, admin);
+        const kept = keptLists.current(orgId, head.version, now);
+        if (kept) return reply.type(JSON_TYPE).send(kept);
+      }
+      // one query, the access check included: nothing comes back for a caller who may not see it
+      const list = await organizationAffiliations(db, orgId, viewer, new Date(now));
       if (!list) throw new ApiError(403, API_ERROR.forbidden);
       requireTwoStepWhere(list.twoStepRequired, admin);
       // each affiliation comes written in wire form (the response schema documents it; Fastify serialises no string)
-      return reply.type(JSON_TYPE).send(jsonListAnswer('affiliations', list.affiliationsJson));
+      const body = jsonListAnswer('affiliations', list.affiliationsJson);
+      keptLists.keep(orgId, { version: list.version, validUntil: list.validUntil, body });
+      return reply.type(JSON_TYPE).send(body);
     },
   );
 

@@ -368,6 +368,13 @@ export interface AdminRecoveryCodesTable {
   createdAt: CreatedAt;
 }
 
+/** The version of an organisation's admin list (migration 0113): moved by triggers on every change the list shows. */
+export interface AdminListVersionsTable {
+  organizationId: number;
+  /** bigint: pg reads it as a string. */
+  version: ColumnType<string, string | number, string | number>;
+}
+
 /** An admin's passkey (migration 0094, domain/passkeys.ts): a WebAuthn credential. */
 export interface AdminPasskeysTable {
   id: Generated<number>;
@@ -718,6 +725,7 @@ export interface Database {
   adminAuthenticatorApps: AdminAuthenticatorAppsTable;
   adminRecoveryCodes: AdminRecoveryCodesTable;
   adminPasskeys: AdminPasskeysTable;
+  adminListVersions: AdminListVersionsTable;
   webauthnChallenges: WebauthnChallengesTable;
   deadlineReminders: DeadlineRemindersTable;
   jobLeases: JobLeasesTable;

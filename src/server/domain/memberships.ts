@@ -159,11 +159,15 @@ function organizationAffiliationsQuery(db: Db, organizationId: number, viewer: V
     'kana_first_name', ${column('kanaFirstName')}, 'kana_last_name', ${column('kanaLastName')}, 'email', ${column('email')},
     'activated_at', ${isoTimestamp('member.activatedAt')}, 'invitation_expires_at', ${isoTimestamp('member.invitationExpiresAt')},
     'invitation_expired', ${expired}, 'two_step', ${column('twoStep')})`;
+  // the earliest invitation still to expire: the list's invitation_expired values hold until then
+  const open = sql`${column('invitationExpiresAt')} > ${now}::timestamptz`;
   return db
     .selectFrom(member)
     .select([
       'member.twoStepRequired',
       sql<string>`json_build_object('role', ${column('role')}, 'etag', ${column('etag')}, 'organization', ${organization}, 'admin', ${admin})::text`.as('json'),
+      sql<string>`${adminListVersion(db, organizationId)}`.as('version'),
+      sql<number | null>`(extract(epoch from min(${column('invitationExpiresAt')}) filter (where ${open}) over ()) * 1000)::float8`.as('nextExpiryMs'),
     ])
     .orderBy(sql`${column('role')} <> 'manager'`)
     .orderBy(sql`${column('kanaLastName')} = ''`)
@@ -176,7 +180,15 @@ interface ListRow {
   twoStepRequired: boolean;
   /** The affiliation in wire form. */
   json: string;
+  /** The list's version when it was read (the same in every row). */
+  version: string;
+  /** When the list's next invitation expires, ms since the epoch (the same in every row); null: none still open. */
+  nextExpiryMs: number | null;
 }
+
+/** The organisation's admin list's version (migration 0113: triggers move it on every change the list shows); '0' before its first change. */
+const adminListVersion = (db: Db, organizationId: number) =>
+  sql<string>`coalesce((${db.selectFrom('adminListVersions').select(sql<string>`version::text`.as('version')).where('adminListVersions.organizationId', '=', organizationId)}), '0')`;
 
 /** Stand-ins for the list query's values: the compiled query's parameters equal to one are replaced by the caller's value. */
 const SLOT = { organizationId: -1, adminId: -2, gloplaId: '\u0000gloplaId', now: '\u0000now' } as const;
@@ -218,10 +230,39 @@ export async function organizationAffiliations(
   organizationId: number,
   viewer: { adminId: number; gloplaId: string | undefined },
   now = new Date(),
-): Promise<{ affiliationsJson: string[]; twoStepRequired: boolean } | undefined> {
+): Promise<AdminList | undefined> {
   if (viewer.gloplaId === undefined) return undefined;
   const { rows } = await db.executeQuery(organizationAffiliationsSql(db, organizationId, { ...viewer, gloplaId: viewer.gloplaId }, now));
-  return rows.length > 0 ? { affiliationsJson: rows.map((row) => row.json), twoStepRequired: rows[0]!.twoStepRequired } : undefined;
+  const first = rows[0];
+  if (!first) return undefined;
+  return { affiliationsJson: rows.map((row) => row.json), twoStepRequired: first.twoStepRequired, version: first.version, validUntil: first.nextExpiryMs ?? Infinity };
+}
+
+/** What reading the list needs before its rows: whether the viewer may, the organisation's two-step rule and the list's version. */
+export interface AdminListHead {
+  twoStepRequired: boolean;
+  version: string;
+}
+
+export interface AdminList extends AdminListHead {
+  affiliationsJson: string[];
+  /** Until when (ms since the epoch) the list is right without a change to its version: its next invitation's expiry. */
+  validUntil: number;
+}
+
+/**
+ * The head of the organisation's admin list, the same access check as the list's (organizationAffiliations), without
+ * its rows; undefined when the viewer may not see it.
+ */
+export async function organizationAdminListHead(db: Db, organizationId: number, viewer: { adminId: number; gloplaId: string | undefined }): Promise<AdminListHead | undefined> {
+  if (viewer.gloplaId === undefined) return undefined;
+  return db
+    .selectFrom('organizations')
+    .innerJoin('affiliations as viewer', (join) => join.onRef('viewer.organizationId', '=', 'organizations.id').on('viewer.adminId', '=', viewer.adminId))
+    .select(['organizations.twoStepRequired', adminListVersion(db, organizationId).as('version')])
+    .where('organizations.id', '=', organizationId)
+    .where('organizations.gloplaId', '=', viewer.gloplaId)
+    .executeTakeFirst();
 }
 
 /** One affiliation of the organisation as the list shows it, or undefined when the admin does not belong to it. */

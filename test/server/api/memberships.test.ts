@@ -134,6 +134,50 @@ describe('Organisation admins API (SPEC §7 Organisation admins)', function () {
       expect((await call('GET', 'organizations/1/affiliations', member)).statusCode).to.equal(200);
     });
 
+    describe('a list kept between its changes (issue 47, migration 0113)', () => {
+      const supportOf = async () => (await list()).find((affiliation) => affiliation.admin.id === SUPPORT)!.admin as WireAffiliation['admin'] & { kana_first_name: string };
+      const renameSupport = (kanaFirstName: string, db = ctx.db) => db.updateTable('admins').set({ kanaFirstName }).where('id', '=', SUPPORT).execute();
+
+      it('answers the list kept while its version stands, and the change at once when one it shows is written, by whoever', async () => {
+        const { kana_first_name: original } = await supportOf();
+        try {
+          // a write past the domain, as another instance or an operator makes it
+          await renameSupport('じろう');
+          expect((await supportOf()).kana_first_name).to.equal('じろう');
+          // the same write with the triggers off leaves the version: the list kept is answered as it was
+          await ctx.db.connection().execute(async (connection) => {
+            await sql`set session_replication_role = replica`.execute(connection);
+            try {
+              await renameSupport('さぶろう', connection);
+            } finally {
+              await sql`set session_replication_role = default`.execute(connection);
+            }
+          });
+          expect((await supportOf()).kana_first_name).to.equal('じろう');
+        } finally {
+          await renameSupport(original);
+        }
+        expect((await supportOf()).kana_first_name).to.equal(original);
+      });
+
+      it('ends the list kept when an invitation in it expires', async () => {
+        const inTenMinutes = new Date(Date.now() + 600_000);
+        const { expiresAt } = await ctx.db.selectFrom('adminTokens').select('expiresAt').where('adminId', '=', INVITED).where('usedAt', 'is', null).executeTakeFirstOrThrow();
+        const setExpiry = (at: Date) => ctx.db.updateTable('adminTokens').set({ expiresAt: at }).where('adminId', '=', INVITED).where('usedAt', 'is', null).execute();
+        await setExpiry(inTenMinutes);
+        const clock = sinon.useFakeTimers({ now: Date.now(), toFake: ['Date'] });
+        try {
+          const invited = async () => (await list()).find((affiliation) => affiliation.admin.id === INVITED)!.admin;
+          expect(await invited()).to.include({ invitation_expired: false });
+          clock.setSystemTime(inTenMinutes.getTime() + 1000); // the access token is still valid (15 minutes)
+          expect(await invited()).to.include({ invitation_expired: true });
+        } finally {
+          clock.restore();
+          await setExpiry(expiresAt);
+        }
+      });
+    });
+
     it("refuses another organisation's admin, a session of another organisation and an unknown organisation with 403", async () => {
       for (const [headers, orgId] of [
         [as.otherManager, 1],
