@@ -20,8 +20,10 @@ export interface LargeSizes {
   own: { admins: number; learners: number; applications: number; learnersPerApplication: number; auditEntries: number };
 }
 
-export function largeSizes(scale: number): LargeSizes {
+/** The sizes at `scale`, G0000001's share at `ownScale`. */
+export function largeSizes(scale: number, ownScale = scale): LargeSizes {
   const of = (count: number) => Math.max(1, Math.round(count * scale));
+  const own = (count: number) => Math.max(1, Math.round(count * ownScale));
   return {
     organizations: of(10_000),
     admins: of(30_000),
@@ -30,7 +32,7 @@ export function largeSizes(scale: number): LargeSizes {
     learnersPerApplication: 10,
     auditEntries: of(5_000_000),
     auditDays: 400,
-    own: { admins: of(300), learners: of(50_000), applications: of(2_000), learnersPerApplication: 20, auditEntries: of(500_000) },
+    own: { admins: own(300), learners: own(50_000), applications: own(2_000), learnersPerApplication: 20, auditEntries: own(500_000) },
   };
 }
 
