@@ -45,9 +45,7 @@ import { usePasswordHashing } from './domain/passwords.js';
 import { createMetrics } from './metrics.js';
 import { OneLinePerRequest } from './requestLog.js';
 import './types.js';
-
-/** Answers smaller than this go out uncompressed: below a packet, compressing saves nothing a user would notice. */
-export const COMPRESSION_THRESHOLD_BYTES = 1024;
+import { BROTLI_QUALITY, COMPRESSION_THRESHOLD_BYTES } from './api/wire.js';
 
 export interface AppDeps {
   /** A database the caller opened (and will close); by default buildApp opens one from config and closes it with the app. */
@@ -302,7 +300,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   await app.register(fastifyCompress, {
     encodings: ['br', 'gzip'],
     threshold: COMPRESSION_THRESHOLD_BYTES,
-    brotliOptions: { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 4 } },
+    brotliOptions: { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: BROTLI_QUALITY } },
     globalDecompression: false,
   });
 

@@ -29,12 +29,12 @@ import { hitRateLimit } from '../domain/rateLimits.js';
 import { auditOf } from './audit.js';
 import { requireAffiliation, requireManager, requireRecentAuthentication, requireTwoStepWhere, signedIn, useAuthentication, type SignedInAdmin } from './auth.js';
 import { ApiError } from './errors.js';
-import { keptAnswers } from './keptAnswers.js';
+import { keptAnswers, sendKept } from './keptAnswers.js';
 import { TAG } from './openapi.js';
 import { changedMeanwhileAs412, conditionalWrite, etagHeader, preconditionOf, sendEtag } from './preconditions.js';
 import { errorAnswers, languageQuery, organizationAdminParams, organizationParams, wire, type OrganizationAdminParams, type OrganizationParams } from './schemas.js';
 import { formBody } from './validation.js';
-import { JSON_TYPE, jsonListAnswer } from './wire.js';
+import { jsonListAnswer } from './wire.js';
 
 interface LangQuery {
   lang?: string;
@@ -77,7 +77,7 @@ export const affiliationsRoutes: FastifyPluginAsync = async (app) => {
         if (!head) throw new ApiError(403, API_ERROR.forbidden);
         requireTwoStepWhere(head.twoStepRequired, admin);
         const kept = keptLists.current(orgId, head.version, now);
-        if (kept) return reply.type(JSON_TYPE).send(kept);
+        if (kept) return sendKept(request, reply, kept);
       }
       // one query, the access check included: nothing comes back for a caller who may not see it
       const list = await organizationAffiliations(db, orgId, viewer, new Date(now));
@@ -85,8 +85,7 @@ export const affiliationsRoutes: FastifyPluginAsync = async (app) => {
       requireTwoStepWhere(list.twoStepRequired, admin);
       // each affiliation comes written in wire form (the response schema documents it; Fastify serialises no string)
       const body = jsonListAnswer('affiliations', list.affiliationsJson);
-      keptLists.keep(orgId, { version: list.version, validUntil: list.validUntil, body });
-      return reply.type(JSON_TYPE).send(body);
+      return sendKept(request, reply, keptLists.keep(orgId, { version: list.version, validUntil: list.validUntil, body }));
     },
   );
 

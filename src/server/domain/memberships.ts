@@ -250,19 +250,22 @@ export interface AdminList extends AdminListHead {
   validUntil: number;
 }
 
+/** The list's head, planned once per connection (a named statement): a kept list is answered after this alone. */
+const adminListHeadStatement = preparedStatement(
+  'admin_list_head',
+  `select organizations.two_step_required, coalesce((select version::text from admin_list_versions where organization_id = $1), '0') as version
+     from organizations join affiliations viewer on viewer.organization_id = organizations.id and viewer.admin_id = $2
+    where organizations.id = $1 and organizations.glopla_id = $3`,
+);
+
 /**
  * The head of the organisation's admin list, the same access check as the list's (organizationAffiliations), without
  * its rows; undefined when the viewer may not see it.
  */
 export async function organizationAdminListHead(db: Db, organizationId: number, viewer: { adminId: number; gloplaId: string | undefined }): Promise<AdminListHead | undefined> {
   if (viewer.gloplaId === undefined) return undefined;
-  return db
-    .selectFrom('organizations')
-    .innerJoin('affiliations as viewer', (join) => join.onRef('viewer.organizationId', '=', 'organizations.id').on('viewer.adminId', '=', viewer.adminId))
-    .select(['organizations.twoStepRequired', adminListVersion(db, organizationId).as('version')])
-    .where('organizations.id', '=', organizationId)
-    .where('organizations.gloplaId', '=', viewer.gloplaId)
-    .executeTakeFirst();
+  const query = adminListHeadStatement([organizationId, viewer.adminId, viewer.gloplaId]) as CompiledQuery<AdminListHead>;
+  return (await db.executeQuery(query)).rows[0];
 }
 
 /** One affiliation of the organisation as the list shows it, or undefined when the admin does not belong to it. */

@@ -10,7 +10,7 @@ describe('server/api keptAnswers', () => {
     expect(kept.has(1)).to.equal(false);
     kept.keep(1, { version: '7', validUntil: 2000, body: body('[1]') });
     expect(kept.has(1)).to.equal(true);
-    expect(kept.current(1, '7', 1999)?.toString()).to.equal('[1]');
+    expect(kept.current(1, '7', 1999)?.body.toString()).to.equal('[1]');
     expect(kept.current(1, '8', 1999)).to.equal(undefined);
     expect(kept.current(1, '7', 2000)).to.equal(undefined);
     expect(kept.current(2, '7', 0)).to.equal(undefined);
@@ -21,7 +21,7 @@ describe('server/api keptAnswers', () => {
     const keep = (key: number, text: string) => kept.keep(key, { version: '1', validUntil: Infinity, body: body(text) });
     keep(1, '1234');
     keep(2, '5678');
-    expect(kept.current(1, '1', 0)?.toString()).to.equal('1234'); // 1 used last
+    expect(kept.current(1, '1', 0)?.body.toString()).to.equal('1234'); // 1 used last
     keep(3, '9012');
     expect([1, 2, 3].map((key) => kept.has(key))).to.deep.equal([true, false, true]);
     keep(4, '12345678901');

@@ -6,6 +6,7 @@
  *   manager), support@ (5), invited@ (6, not activated, open invitation), late@ (7, not activated manager, expired)
  *   G0000002 (id 2): manager@ (member), no manager
  */
+import zlib from 'node:zlib';
 import { expect } from 'chai';
 import { sql } from 'kysely';
 import { toWire } from '../../../src/server/api/wire.js';
@@ -158,6 +159,24 @@ describe('Organisation admins API (SPEC §7 Organisation admins)', function () {
           await renameSupport(original);
         }
         expect((await supportOf()).kana_first_name).to.equal(original);
+      });
+
+      it('sends the list in the encoding the client accepts, compressed once per version, the same JSON', async () => {
+        const read = (acceptEncoding?: string) =>
+          ctx.app.inject({ url: '/api/v2/organizations/1/affiliations', headers: { ...as.manager, ...(acceptEncoding ? { 'accept-encoding': acceptEncoding } : {}) } });
+        const plain = await read();
+        expect(plain.headers['content-encoding']).to.equal(undefined);
+        expect(plain.headers.vary).to.include('accept-encoding');
+        const decoders: Record<string, (body: Buffer) => Buffer> = { br: zlib.brotliDecompressSync, gzip: zlib.gunzipSync };
+        for (const [accepted, encoding] of [['br, gzip', 'br'], ['gzip', 'gzip'], ['gzip;q=1, br;q=0.5', 'gzip']] as const) {
+          for (const round of [1, 2]) {
+            const response = await read(accepted);
+            expect(response.headers['content-encoding'], `${accepted} ${round}`).to.equal(encoding);
+            expect(response.headers['content-type']).to.equal('application/json; charset=utf-8');
+            expect(JSON.parse(decoders[encoding]!(response.rawPayload).toString())).to.deep.equal(plain.json());
+          }
+        }
+        expect((await read('identity')).headers['content-encoding']).to.equal(undefined);
       });
 
       it('ends the list kept when an invitation in it expires', async () => {
