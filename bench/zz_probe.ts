@@ -7,7 +7,7 @@ import { signInOverHttp } from './reads/signIn.js';
 import { stopChild } from '../test/support/children.js';
 import { DEMO_PASSWORD, MANAGER } from '../test/e2e/support/signin.js';
 const dir = await mkdtemp(path.join(os.tmpdir(), 'zz-'));
-const { url, child } = await startPortal('postgres://postgres@127.0.0.1:5432/portal_bench_large_x1_own10', dir);
+const { url, child } = await startPortal(process.env.DB ?? 'postgres://postgres@127.0.0.1:5432/portal_bench_large_x1_own10', dir);
 try {
   const headers = { 'accept-encoding': process.env.AE ?? 'identity', 'x-v2-admin-auth-token': `Bearer ${await signInOverHttp(url, MANAGER, DEMO_PASSWORD, 'G0000001')}` };
   for (const p of (process.env.PROBE ?? 'organizations/1/affiliations').split(',')) {

@@ -8,7 +8,8 @@
  * `max_prepared_statements` set (README).
  */
 import { createHash } from 'node:crypto';
-import { CompiledQuery, type PostgresPool, type PostgresPoolClient } from 'kysely';
+import { CompiledQuery, type Compilable, type PostgresPool, type PostgresPoolClient } from 'kysely';
+import type { Db } from './index.js';
 import type pg from 'pg';
 
 /** Statement text → its name. */
@@ -35,6 +36,35 @@ export function preparedQuery(prefix: string, text: string, parameters: readonly
     names.set(text, `${prefix}_${createHash('sha256').update(text).digest('base64url').slice(0, 22)}`);
   }
   return CompiledQuery.raw(text, [...parameters]);
+}
+
+/**
+ * A query built and compiled once per database and shape, then run with the caller's values (for the large queries of
+ * frequent lists, whose building and compiling cost about as much CPU as reading their answer): `build` gets the shape
+ * and `standIns` for the values, and each parameter of the compiled query equal to a stand-in takes the caller's value
+ * for it. A stand-in must reach the query as it is (never computed with) and be no value the query holds otherwise;
+ * a shape may leave some out.
+ * Named after its text (preparedQuery): PostgreSQL plans each shape once per connection.
+ */
+export function compiledOnce<Shape, Values extends Record<string, unknown>, Row>(
+  prefix: string,
+  standIns: Values,
+  build: (db: Db, shape: Shape, values: Values) => Compilable<Row>,
+): (db: Db, shape: Shape, values: Values) => CompiledQuery<Row> {
+  const compiled = new WeakMap<Db, Map<string, CompiledQuery<Row>>>();
+  const names = Object.keys(standIns);
+  return (db, shape, values) => {
+    let byShape = compiled.get(db);
+    if (!byShape) compiled.set(db, (byShape = new Map()));
+    const shapeKey = JSON.stringify(shape);
+    let query = byShape.get(shapeKey);
+    if (!query) {
+      query = build(db, shape, standIns).compile();
+      byShape.set(shapeKey, query);
+    }
+    const slots = new Map(names.map((name) => [standIns[name], values[name]]));
+    return preparedQuery(prefix, query.sql, query.parameters.map((parameter) => (slots.has(parameter) ? slots.get(parameter) : parameter))) as CompiledQuery<Row>;
+  };
 }
 
 /** The pool as Kysely uses it, sending each declared statement by its name. */

@@ -4,7 +4,7 @@
  */
 import { expect } from 'chai';
 import { sql } from 'kysely';
-import { preparedStatement } from '../../../src/server/db/preparedStatements.js';
+import { compiledOnce, preparedStatement } from '../../../src/server/db/preparedStatements.js';
 import { affiliationsOfAdmin, roleInOrganization } from '../../../src/server/domain/admins.js';
 import { organizationAffiliations } from '../../../src/server/domain/memberships.js';
 import { createTestDatabase, type TestDatabase } from '../support/testApp.js';
@@ -43,5 +43,22 @@ describe('server/db prepared statements', function () {
       return (await sql<{ name: string }>`select name from pg_prepared_statements order by name`.execute(connection)).rows.map((row) => row.name);
     });
     expect(names).to.include.members(['organization_affiliations', 'own_affiliations', 'role_in_organization']);
+  });
+
+  it('builds a compiledOnce query once per shape and runs it with the caller\'s values in place of the stand-ins', async () => {
+    let builds = 0;
+    const pick = compiledOnce('test_pick', { low: -1, label: '\u0000label' }, (db, shape: { descending: boolean }, values) => {
+      builds += 1;
+      return db
+        .selectFrom(sql<{ n: number }>`(select generate_series(1, 5) as n)`.as('s'))
+        .select([sql<number>`n`.as('n'), sql<string>`${values.label}::text`.as('label')])
+        .where(sql<boolean>`n >= ${values.low}`)
+        .orderBy(sql`n`, shape.descending ? 'desc' : 'asc');
+    });
+    const run = async (descending: boolean, low: number, label: string) => (await database.db.executeQuery(pick(database.db, { descending }, { low, label }))).rows;
+    expect(await run(false, 4, 'a')).to.deep.equal([{ n: 4, label: 'a' }, { n: 5, label: 'a' }]);
+    expect(await run(false, 3, 'b')).to.deep.equal([{ n: 3, label: 'b' }, { n: 4, label: 'b' }, { n: 5, label: 'b' }]);
+    expect(await run(true, 5, 'c')).to.deep.equal([{ n: 5, label: 'c' }]);
+    expect(builds).to.equal(2);
   });
 });
