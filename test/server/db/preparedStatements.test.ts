@@ -47,7 +47,7 @@ describe('server/db prepared statements', function () {
 
   it('builds a compiledOnce query once per shape and runs it with the caller\'s values in place of the stand-ins', async () => {
     let builds = 0;
-    const pick = compiledOnce('test_pick', { low: -1, label: '\u0000label' }, (db, shape: { descending: boolean }, values) => {
+    const pick = compiledOnce({ low: -1, label: '\u0000label' }, (db, shape: { descending: boolean }, values) => {
       builds += 1;
       return db
         .selectFrom(sql<{ n: number }>`(select generate_series(1, 5) as n)`.as('s'))
