@@ -45,7 +45,7 @@ import { usePasswordHashing } from './domain/passwords.js';
 import { createMetrics } from './metrics.js';
 import { OneLinePerRequest } from './requestLog.js';
 import './types.js';
-import { BROTLI_QUALITY, COMPRESSION_THRESHOLD_BYTES } from './api/wire.js';
+import { BROTLI_QUALITY, COMPRESSION_THRESHOLD_BYTES, compressLargeAnswersOffTheLoop } from './api/compression.js';
 
 export interface AppDeps {
   /** A database the caller opened (and will close); by default buildApp opens one from config and closes it with the app. */
@@ -287,9 +287,8 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
     throw error;
   }
 
-  // JSON and CSV answers compressed on the fly (issue 26), the browser build's files from their siblings (registered
-  // before them, as @fastify/static asks). Brotli at a low quality: a dynamic answer is compressed once, and quality 4
-  // is ~10× faster than 11 for a few per cent more bytes. The identity provider is never compressed, per BREACH: its
+  // JSON and CSV answers compressed on the fly (issue 26; large ones off the event loop: api/compression.ts), the
+  // browser build's files from their siblings (registered before them, as @fastify/static asks). The identity provider is never compressed, per BREACH: its
   // own answers (the token endpoint, its pages) are written past Fastify, and its interaction pages (routes here:
   // the sign-in form echoes the typed e-mail beside its CSRF token) opt out below, before the plugin sees the route.
   // The API's answers take a bearer token, which a cross-site page cannot attach. Compressed request bodies are not
@@ -297,6 +296,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   app.addHook('onRoute', (route) => {
     if (route.url.startsWith(`${ISSUER_PATH}/interaction/`)) route.compress = false;
   });
+  compressLargeAnswersOffTheLoop(app);
   await app.register(fastifyCompress, {
     encodings: ['br', 'gzip'],
     threshold: COMPRESSION_THRESHOLD_BYTES,

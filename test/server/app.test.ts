@@ -189,6 +189,18 @@ describe('server/app', () => {
       expect(small.json()).to.deep.equal({ status: 'ok' });
     });
 
+    it('compresses a large answer off the event loop: handed to zlib as a stream (no Content-Length), the same JSON', async () => {
+      const plain = await ctx.app.inject({ url: '/api/docs/json' });
+      expect(plain.rawPayload.length).to.be.at.least(64 * 1024); // large enough to be streamed
+      expect(plain.headers['content-length']).to.equal(String(plain.rawPayload.length));
+      for (const encoding of ['br', 'gzip']) {
+        const large = await ctx.app.inject({ url: '/api/docs/json', headers: { 'accept-encoding': encoding } });
+        expect(large.headers['content-encoding']).to.equal(encoding);
+        expect(large.headers['content-length'], encoding).to.equal(undefined);
+        expect(JSON.parse(decoded(large))).to.deep.equal(plain.json());
+      }
+    });
+
     it("never compresses the identity provider's answers (tokens and CSRF-guarded pages, per BREACH)", async () => {
       const discovery = await ctx.app.inject({ url: '/oidc/.well-known/openid-configuration', headers: { 'accept-encoding': 'gzip, br' } });
       expect(discovery.statusCode).to.equal(200);

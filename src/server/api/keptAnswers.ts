@@ -4,23 +4,12 @@
  * when it was read — a database value that every change moves, so any instance's write ends it — and the time until
  * which its content holds without a change. At most `maxBytes` of answers, the least recently used dropped first.
  *
- * A kept answer is compressed once per encoding a client asks for, on zlib's thread pool: Fastify's compression of a
- * buffer runs on the event loop, ~5 ms a request for that list in brotli.
+ * A kept answer is compressed once per encoding a client asks for, on zlib's thread pool (compression.ts).
  */
-import { promisify } from 'node:util';
-import zlib from 'node:zlib';
-import negotiate from '@fastify/accept-negotiator';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { LRUCache } from 'lru-cache';
-import { BROTLI_QUALITY, COMPRESSION_THRESHOLD_BYTES, JSON_TYPE } from './wire.js';
-
-const ENCODINGS = ['br', 'gzip'];
-const brotli = promisify(zlib.brotliCompress);
-const gzip = promisify(zlib.gzip);
-const COMPRESS: Record<string, (body: Buffer) => Promise<Buffer>> = {
-  br: (body) => brotli(body, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: BROTLI_QUALITY } }),
-  gzip: (body) => gzip(body),
-};
+import { acceptedEncoding, compressed, COMPRESSION_THRESHOLD_BYTES } from './compression.js';
+import { JSON_TYPE } from './wire.js';
 
 export interface KeptAnswer {
   /** The version of the data the answer shows. */
@@ -69,12 +58,11 @@ export function keptAnswers<K extends object | number | string>(maxBytes: number
 export async function sendKept(request: FastifyRequest, reply: FastifyReply, answer: Kept): Promise<FastifyReply> {
   const vary = reply.getHeader('vary');
   reply.type(JSON_TYPE).header('vary', vary ? `${String(vary)}, accept-encoding` : 'accept-encoding');
-  const accepted = request.headers['accept-encoding'];
-  const encoding = accepted && answer.body.length >= COMPRESSION_THRESHOLD_BYTES ? negotiate(accepted, ENCODINGS) : null;
-  if (!encoding || !COMPRESS[encoding]) return reply.send(answer.body);
+  const encoding = answer.body.length >= COMPRESSION_THRESHOLD_BYTES ? acceptedEncoding(request) : null;
+  if (!encoding) return reply.send(answer.body);
   let encoded = answer.encoded.get(encoding);
   if (!encoded) {
-    encoded = COMPRESS[encoding](answer.body);
+    encoded = compressed(encoding, answer.body);
     answer.encoded.set(encoding, encoded);
   }
   // already encoded: the compression plugin passes it on as it is

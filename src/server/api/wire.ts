@@ -57,11 +57,6 @@ export function wireField(segments: readonly (string | number)[]): string {
 /** The type of the answers written by the routes rather than serialised by Fastify (streamed lists, lists PostgreSQL wrote). */
 export const JSON_TYPE = 'application/json; charset=utf-8';
 
-/** Answers smaller than this go out uncompressed: below a packet, compressing saves nothing a user would notice. */
-export const COMPRESSION_THRESHOLD_BYTES = 1024;
-/** Brotli's quality for answers (app.ts): an answer is compressed once, and 4 is ~10× faster than 11 for a few per cent more bytes. */
-export const BROTLI_QUALITY = 4;
-
 /**
  * The answer {...head, [key]: [...]} with the list written a batch at a time as `batches` yields them (issue 27): a
  * large list is never one object in memory nor one long turn of the event loop. Everything goes through toWire like
