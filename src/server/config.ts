@@ -64,8 +64,8 @@ export interface Config {
   activationTokenTtl: number;
   /** How long a password-reset link works, seconds (PASSWORD_RESET_TOKEN_TTL, default 1 h). */
   passwordResetTokenTtl: number;
-  /** MB of organisations' admin lists kept between their changes (ADMIN_LIST_CACHE_MB, default 32); 0: none kept. */
-  adminListCacheMb: number;
+  /** MB of organisations' admin lists, and as much of their application pages, kept between their changes (LIST_CACHE_MB, default 32); 0: none kept. */
+  listCacheMb: number;
   mailRateLimit: MailRateLimitConfig;
   seed: SeedMode;
   /** Demo data only: this many more learners of G0000001 on the Users page (DEMO_LEARNERS, default 0), to try it at a large customer's size. */
@@ -395,7 +395,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
   const reauthWindow = seconds('REAUTH_WINDOW', 600);
   const singleSignOnTokenTtl = seconds('SINGLE_SIGN_ON_TOKEN_TTL', MAX_TOKEN_TTL_SECONDS);
   if (singleSignOnTokenTtl > MAX_TOKEN_TTL_SECONDS) problems.push(`SINGLE_SIGN_ON_TOKEN_TTL must not exceed ${MAX_TOKEN_TTL_SECONDS} seconds, got "${env.SINGLE_SIGN_ON_TOKEN_TTL}"`);
-  const adminListCacheMb = seconds('ADMIN_LIST_CACHE_MB', 32, 0);
+  const listCacheMb = seconds('LIST_CACHE_MB', 32, 0);
   const sessionIdleTimeout = seconds('SESSION_IDLE_TIMEOUT', 30 * 60);
   const sessionMaxAge = seconds('SESSION_MAX_AGE', 12 * 60 * 60);
   if (sessionIdleTimeout > sessionMaxAge) problems.push(`SESSION_IDLE_TIMEOUT (${sessionIdleTimeout}) must not exceed SESSION_MAX_AGE (${sessionMaxAge})`);
@@ -497,7 +497,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
     captchaCost,
     activationTokenTtl,
     passwordResetTokenTtl,
-    adminListCacheMb,
+    listCacheMb,
     mailRateLimit: Object.freeze(mailRateLimit),
     seed: seed as SeedMode,
     demoLearners,

@@ -54,7 +54,7 @@ export const affiliationsRoutes: FastifyPluginAsync = async (app) => {
   const staleAs412 = <T>(request: FastifyRequest<{ Params: OrganizationAdminParams }>, work: Promise<T>) => changedMeanwhileAs412(db, request, request.params.orgId, work);
   const invitationDeps = { db, mailer: app.mailer, publicUrl: config.publicUrl, ttlSeconds: config.activationTokenTtl };
   // the organisations' lists as last answered, each under its version (migration 0113)
-  const keptLists = keptAnswers<number>(config.adminListCacheMb * 1024 * 1024);
+  const keptLists = keptAnswers<number>(config.listCacheMb * 1024 * 1024);
 
   app.get<{ Params: OrganizationParams }>(
     '/organizations/:orgId/affiliations',

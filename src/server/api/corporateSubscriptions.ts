@@ -32,12 +32,13 @@ import {
 import { API_ERROR } from '../../common/errorCodes.js';
 import type { AuditAction } from '../../common/auditActions.js';
 import { DEFAULT_LANGUAGE, LANGUAGES, type Language } from '../../common/languages.js';
-import { startsOnAsSent, tokyoToday } from '../../common/subscriptionRules.js';
+import { addDays, startsOnAsSent, tokyoToday } from '../../common/subscriptionRules.js';
 import {
   ApplicationRefused,
   createSubscription,
   deleteSubscription,
   findSubscription,
+  applicationListVersion,
   listSubscriptions,
   storedContactIds,
   subscriptionChanges,
@@ -60,7 +61,8 @@ import { errorAnswers, isId, organizationParams, wire } from './schemas.js';
 import { refuseInSync, syncAnswer, syncQueryProperties, syncRead, syncStartOf, type SyncQuery } from './sync.js';
 import { subscriptionRemovalSchema, withSyncProperties } from '../../common/api/syncAnswers.js';
 import { FormValidationError, formBody } from './validation.js';
-import { JSON_TYPE, jsonListAnswer } from './wire.js';
+import { keptAnswers, sendKept } from './keptAnswers.js';
+import { jsonListAnswer } from './wire.js';
 
 const orgId = organizationParams.properties.orgId;
 const requestCodeParams = {
@@ -175,7 +177,12 @@ function publicWriteAnswer(app: FastifyInstance, answer: SubscriptionWriteAnswer
   return { ...answer, corporateSubscription: publicSubscription(app.publicIds, answer.corporateSubscription) };
 }
 
+/** When the day after `today` starts in Tokyo, ms since the epoch (Japan keeps no daylight saving time). */
+const nextTokyoDay = (today: string) => Date.parse(`${addDays(today, 1)}T00:00:00+09:00`);
+
 function registerReads(app: FastifyInstance, tags: string[]): void {
+  // the organisations' pages of applications as last answered, each under its list's version (migration 0113)
+  const keptPages = keptAnswers<string>(app.config.listCacheMb * 1024 * 1024);
   app.get<{ Params: OrgParams; Querystring: ListQuery }>(
     '/organizations/:orgId/corporate_subscriptions',
     {
@@ -201,9 +208,19 @@ function registerReads(app: FastifyInstance, tags: string[]): void {
           removal: ({ id, key, deletedAt }) => ({ id: app.publicIds.subscription.toPublic(id), requestCode: key, deletedAt }),
         });
       }
-      const { subscriptionsJson, nextPage } = await listSubscriptions(app.db, reader, { serviceGroupId, order, perPage, page }, (id) => app.publicIds.subscription.toPublic(id));
+      // a page kept since the list's last change costs one small query of its version
+      const pageKey = [reader.organizationId, serviceGroupId ?? '', order ?? '', perPage, page, reader.language].join(' ');
+      if (keptPages.has(pageKey)) {
+        const kept = keptPages.current(pageKey, await applicationListVersion(app.db, reader.organizationId), Date.now());
+        if (kept) return sendKept(request, reply, kept);
+      }
+      const { subscriptionsJson, nextPage, version } = await listSubscriptions(app.db, reader, { serviceGroupId, order, perPage, page }, (id) => app.publicIds.subscription.toPublic(id));
       // each application comes written in wire form (the response schema documents it; Fastify serialises no string)
-      return reply.type(JSON_TYPE).send(jsonListAnswer('corporateSubscriptions', subscriptionsJson, `,"next_page":${nextPage}`));
+      const body = jsonListAnswer('corporateSubscriptions', subscriptionsJson, `,"next_page":${nextPage}`);
+      // a page holds until the list changes or the day does (whether each application may still be changed); an
+      // empty page has no version to keep it under
+      const validUntil = version === undefined ? 0 : nextTokyoDay(reader.today);
+      return sendKept(request, reply, keptPages.keep(pageKey, { version: version ?? '', validUntil, body }));
     },
   );
 

@@ -30,7 +30,7 @@ export interface KeptAnswers<K> {
   has(key: K): boolean;
   /** The answer kept for `key` if it still holds: its data is at `version` and `now` (ms) is before its end. */
   current(key: K, version: string, now: number): Kept | undefined;
-  /** Keeps the answer (unless it is larger than the store) and gives it back to be sent. */
+  /** Keeps the answer (unless it has ended already or is larger than the store) and gives it back to be sent. */
   keep(key: K, answer: KeptAnswer): Kept;
 }
 
@@ -48,7 +48,7 @@ export function keptAnswers<K extends object | number | string>(maxBytes: number
     },
     keep(key, answer) {
       const entry = kept(answer);
-      answers.set(key, entry);
+      if (answer.validUntil > Date.now()) answers.set(key, entry);
       return entry;
     },
   };

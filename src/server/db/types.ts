@@ -368,9 +368,10 @@ export interface AdminRecoveryCodesTable {
   createdAt: CreatedAt;
 }
 
-/** The version of an organisation's admin list (migration 0113): moved by triggers on every change the list shows. */
-export interface AdminListVersionsTable {
+/** The version of an organisation's list (migration 0113): moved by triggers on every change the list shows; organisation 0: every organisation's. */
+export interface ListVersionsTable {
   organizationId: number;
+  list: 'admins' | 'applications';
   /** bigint: pg reads it as a string. */
   version: ColumnType<string, string | number, string | number>;
 }
@@ -725,7 +726,7 @@ export interface Database {
   adminAuthenticatorApps: AdminAuthenticatorAppsTable;
   adminRecoveryCodes: AdminRecoveryCodesTable;
   adminPasskeys: AdminPasskeysTable;
-  adminListVersions: AdminListVersionsTable;
+  listVersions: ListVersionsTable;
   webauthnChallenges: WebauthnChallengesTable;
   deadlineReminders: DeadlineRemindersTable;
   jobLeases: JobLeasesTable;

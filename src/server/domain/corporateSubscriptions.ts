@@ -26,7 +26,7 @@ import { claimKey, recordAnswer, type IdempotentRequest } from './idempotency.js
 import { randomRequestCode } from './requestCodes.js';
 import { serviceGroupLinks, type CatalogueReader } from './services.js';
 import { readSyncPage, type SyncPage, type SyncStart } from './sync.js';
-import { etagColumn, etagKey, requireVersion, type Precondition } from './versions.js';
+import { etagColumn, etagKey, listVersion, requireVersion, type Precondition } from './versions.js';
 import { recordWebhookEvent } from './webhookOutbox.js';
 
 export type { SubscriptionForm } from './corporateSubscriptionChecks.js';
@@ -123,7 +123,12 @@ function summaryOf(row: SubscriptionRow, services: SummaryService[], today: stri
 }
 
 /** A page of the organisation's applications (1-based), each in wire form (JSON), and whether another follows. */
-export type SubscriptionPage = { subscriptionsJson: string[]; nextPage: number | null };
+export type SubscriptionPage = {
+  subscriptionsJson: string[];
+  nextPage: number | null;
+  /** The list's version when the page was read (migration 0113); undefined: an empty page. */
+  version: string | undefined;
+};
 
 /** What the list is asked for: a page (1-based) of `perPage`, optionally of one service group, in an order of start dates. */
 export interface SubscriptionFilter {
@@ -240,6 +245,7 @@ function listedQuery(db: Db, { language, key, ...selection }: PageSelection & { 
     .select([
       'page.id',
       'page.startsOn',
+      listVersion(db, 'applications', selection.organizationId).as('version'),
       jsonMembers({ request_code: ref('corporateSubscriptions.requestCode'), etag: jsonValue(etagColumn(key, 'corporateSubscriptions')) }).as('head'),
       jsonMembers({
         applied_at: jsonValue(isoTimestamp('corporateSubscriptions.appliedAt')),
@@ -285,7 +291,12 @@ export async function listSubscriptions(db: Db, reader: SubscriptionReader, filt
     const changeDeadline = calendar.changeDeadline(row.startsOn);
     return `{"id":${publicId(row.id)},${row.head},"is_updatable":${reader.today <= changeDeadline},"change_deadline":"${changeDeadline}",${row.tail}}`;
   });
-  return { subscriptionsJson, nextPage: rows.length > filter.perPage ? filter.page + 1 : null };
+  return { subscriptionsJson, nextPage: rows.length > filter.perPage ? filter.page + 1 : null, version: rows[0]?.version };
+}
+
+/** The version of the organisation's application list (migration 0113): a page kept under it still holds while it stands. */
+export async function applicationListVersion(db: Db, organizationId: number): Promise<string> {
+  return (await db.selectNoFrom(listVersion(db, 'applications', organizationId).as('version')).executeTakeFirstOrThrow()).version;
 }
 
 /**

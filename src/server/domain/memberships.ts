@@ -23,7 +23,7 @@ import type { AuditTrail } from './audit.js';
 import { closeOpenTokens, issueToken } from './adminTokens.js';
 import { affiliationQuery, normalizeEmail } from './admins.js';
 import { defaultConnectionId } from './ssoConnections.js';
-import { requireVersion, type Precondition, type VersionedTarget } from './versions.js';
+import { listVersion, requireVersion, type Precondition, type VersionedTarget } from './versions.js';
 import { adminEventData, recordWebhookEvent } from './webhookOutbox.js';
 
 export interface InvitationDeps {
@@ -187,8 +187,7 @@ interface ListRow {
 }
 
 /** The organisation's admin list's version (migration 0113: triggers move it on every change the list shows); '0' before its first change. */
-const adminListVersion = (db: Db, organizationId: number) =>
-  sql<string>`coalesce((${db.selectFrom('adminListVersions').select(sql<string>`version::text`.as('version')).where('adminListVersions.organizationId', '=', organizationId)}), '0')`;
+const adminListVersion = (db: Db, organizationId: number) => listVersion(db, 'admins', organizationId);
 
 /** Stand-ins for the list query's values: the compiled query's parameters equal to one are replaced by the caller's value. */
 const SLOT = { organizationId: -1, adminId: -2, gloplaId: '\u0000gloplaId', now: '\u0000now' } as const;
@@ -253,7 +252,7 @@ export interface AdminList extends AdminListHead {
 /** The list's head, planned once per connection (a named statement): a kept list is answered after this alone. */
 const adminListHeadStatement = preparedStatement(
   'admin_list_head',
-  `select organizations.two_step_required, coalesce((select version::text from admin_list_versions where organization_id = $1), '0') as version
+  `select organizations.two_step_required, coalesce((select version::text from list_versions where organization_id = $1 and list = 'admins'), '0') as version
      from organizations join affiliations viewer on viewer.organization_id = organizations.id and viewer.admin_id = $2
     where organizations.id = $1 and organizations.glopla_id = $3`,
 );

@@ -30,6 +30,16 @@ export const etagKey = (db: Db): Promise<string> => serverSecret(db, 'etag_key')
 export const etagColumn = (key: string, table: string) =>
   sql<string>`'"' || translate(encode(substr(sha256(convert_to(${key}::text || ':' || ${table}::text || ':' || ${sql.ref(`${table}.id`)}::text || ':' || ${sql.ref(`${table}.xmin`)}::text, 'UTF8')), 1, 16), 'base64'), '+/=', '-_') || '"'`;
 
+/**
+ * The version of an organisation's list (migration 0113), as text: the organisation's own and, for a list that shows
+ * what every organisation's do (the catalogue), organisation 0's; '0' before a first change.
+ */
+export function listVersion(db: Db, list: 'admins' | 'applications', organizationId: number) {
+  const of = (organization: number) =>
+    sql<string>`coalesce((${db.selectFrom('listVersions').select(sql<string>`version::text`.as('version')).where('listVersions.organizationId', '=', organization).where('listVersions.list', '=', list)}), '0')`;
+  return list === 'admins' ? of(organizationId) : sql<string>`${of(organizationId)} || '.' || ${of(0)}`;
+}
+
 /** What a write asks of the record's version: any (`*`), or one of these strong entity tags. Without a condition, any. */
 export type Precondition = '*' | readonly string[];
 

@@ -7,6 +7,7 @@
  * G0000001's first contact and billing contact are stored as 1; the API shows public ids (domain/publicIds.ts).
  */
 import { expect } from 'chai';
+import sinon from 'sinon';
 import { sql } from 'kysely';
 import { addDays, latestStartsOn, tokyoToday } from '../../../src/common/subscriptionRules.js';
 import { businessCalendar } from '../../../src/server/domain/businessCalendar.js';
@@ -14,6 +15,7 @@ import { hashPassword } from '../../../src/server/domain/passwords.js';
 import { bearer } from '../support/oidc.js';
 import { accessToken } from '../support/tokens.js';
 import { useTestApp } from '../support/testApp.js';
+import { withTriggersOff } from '../support/triggers.js';
 
 type Json = Record<string, any>;
 
@@ -143,6 +145,51 @@ describe('Corporate subscriptions API (SPEC §7 Corporate subscriptions)', funct
       } finally {
         await ctx.db.updateTable('projectClasses').set({ name: glsA.name }).where('id', '=', glsA.id).execute();
       }
+    });
+
+    describe('a page kept between its changes (issue 47, migration 0113)', () => {
+      const appliedAt = async (headers = as.manager) =>
+        ((await call('GET', 'organizations/1/corporate_subscriptions?per_page=999&lang=en', headers)).json().corporate_subscriptions as Json[]).find((item) => item.request_code === 'A000000101')!.applied_at;
+      // applied_at is never changed by the portal: the statement of an operator's SQL
+      const setAppliedAt = (at: string, db = ctx.db) => sql`update corporate_subscriptions set applied_at = ${at}::timestamptz where request_code = 'A000000101'`.execute(db);
+      const moveCatalogue = async () => {
+        for (const step of [1, -1]) await ctx.db.updateTable('services').set({ position: sql`position + ${step}` }).where('id', '=', 2).execute();
+      };
+
+      it("answers the page kept while the list's version stands, and a change to an application or the catalogue at once", async () => {
+        const original = await appliedAt();
+        try {
+          // a write past the domain, as another instance or an operator makes it
+          await setAppliedAt('2026-01-02T03:04:05.000Z');
+          expect(await appliedAt()).to.equal('2026-01-02T03:04:05.000Z');
+          // the same write with the triggers off leaves the version: the page kept is answered as it was
+          await withTriggersOff(ctx.db, (connection) => setAppliedAt('2026-02-03T04:05:06.000Z', connection));
+          expect(await appliedAt()).to.equal('2026-01-02T03:04:05.000Z');
+          // a change to the catalogue moves every organisation's list
+          await moveCatalogue();
+          expect(await appliedAt()).to.equal('2026-02-03T04:05:06.000Z');
+        } finally {
+          await setAppliedAt(original);
+        }
+      });
+
+      it('ends the page kept when the day ends in Tokyo (whether an application may be changed is the day’s)', async () => {
+        const original = await appliedAt();
+        const nextDay = Date.parse(`${addDays(tokyoToday(), 1)}T00:00:00+09:00`);
+        const clock = sinon.useFakeTimers({ now: nextDay - 60_000, toFake: ['Date'] });
+        try {
+          const manager = bearer(await accessToken(ctx.app, { sub: '1' }));
+          await moveCatalogue(); // the page read afresh, under this day
+          expect(await appliedAt(manager)).to.equal(original);
+          await withTriggersOff(ctx.db, (connection) => setAppliedAt('2026-03-04T05:06:07.000Z', connection));
+          expect(await appliedAt(manager)).to.equal(original);
+          clock.setSystemTime(nextDay + 60_000);
+          expect(await appliedAt(manager)).to.equal('2026-03-04T05:06:07.000Z');
+        } finally {
+          clock.restore();
+          await setAppliedAt(original);
+        }
+      });
     });
 
     it('answers one application with its admins, learners, contacts and the group’s links', async () => {

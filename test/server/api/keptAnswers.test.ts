@@ -5,15 +5,18 @@ import { keptAnswers } from '../../../src/server/api/keptAnswers.js';
 describe('server/api keptAnswers', () => {
   const body = (text: string) => Buffer.from(text);
 
-  it('answers a kept body only while its version stands and before its end', () => {
+  it('answers a kept body only while its version stands and before its end, and never keeps one already ended', () => {
     const kept = keptAnswers<number>(1024);
+    const end = Date.now() + 60_000;
     expect(kept.has(1)).to.equal(false);
-    kept.keep(1, { version: '7', validUntil: 2000, body: body('[1]') });
+    kept.keep(1, { version: '7', validUntil: end, body: body('[1]') });
     expect(kept.has(1)).to.equal(true);
-    expect(kept.current(1, '7', 1999)?.body.toString()).to.equal('[1]');
-    expect(kept.current(1, '8', 1999)).to.equal(undefined);
-    expect(kept.current(1, '7', 2000)).to.equal(undefined);
+    expect(kept.current(1, '7', end - 1)?.body.toString()).to.equal('[1]');
+    expect(kept.current(1, '8', end - 1)).to.equal(undefined);
+    expect(kept.current(1, '7', end)).to.equal(undefined);
     expect(kept.current(2, '7', 0)).to.equal(undefined);
+    expect(kept.keep(3, { version: '1', validUntil: 0, body: body('[]') }).body.toString()).to.equal('[]');
+    expect(kept.has(3)).to.equal(false);
   });
 
   it('keeps at most its bytes, the least recently used dropped first, and never one answer larger than them', () => {
@@ -28,7 +31,7 @@ describe('server/api keptAnswers', () => {
     expect(kept.has(4)).to.equal(false);
   });
 
-  it('keeps nothing at 0 bytes (ADMIN_LIST_CACHE_MB=0)', () => {
+  it('keeps nothing at 0 bytes (LIST_CACHE_MB=0)', () => {
     const kept = keptAnswers<number>(0);
     kept.keep(1, { version: '1', validUntil: Infinity, body: body('[]') });
     expect(kept.has(1)).to.equal(false);

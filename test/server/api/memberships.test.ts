@@ -19,6 +19,7 @@ import { tokenValidityChanged } from '../../../src/server/domain/tokenValidity.j
 import { bearer } from '../support/oidc.js';
 import { accessToken } from '../support/tokens.js';
 import { useTestApp } from '../support/testApp.js';
+import { withTriggersOff } from '../support/triggers.js';
 
 interface OutboxMail {
   to: string;
@@ -146,14 +147,7 @@ describe('Organisation admins API (SPEC §7 Organisation admins)', function () {
           await renameSupport('じろう');
           expect((await supportOf()).kana_first_name).to.equal('じろう');
           // the same write with the triggers off leaves the version: the list kept is answered as it was
-          await ctx.db.connection().execute(async (connection) => {
-            await sql`set session_replication_role = replica`.execute(connection);
-            try {
-              await renameSupport('さぶろう', connection);
-            } finally {
-              await sql`set session_replication_role = default`.execute(connection);
-            }
-          });
+          await withTriggersOff(ctx.db, (connection) => renameSupport('さぶろう', connection));
           expect((await supportOf()).kana_first_name).to.equal('じろう');
         } finally {
           await renameSupport(original);

@@ -42,7 +42,7 @@ import * as m0109 from './0109_sync_updated_at.js';
 import * as m0110 from './0110_sync_tombstones.js';
 import * as m0111 from './0111_application_learner_count.js';
 import * as m0112 from './0112_application_page_indexes.js';
-import * as m0113 from './0113_admin_list_versions.js';
+import * as m0113 from './0113_list_versions.js';
 
 export const migrations: Record<string, Migration> = {
   '0001_initial': m0001,
@@ -84,7 +84,7 @@ export const migrations: Record<string, Migration> = {
   '0110_sync_tombstones': m0110,
   '0111_application_learner_count': m0111,
   '0112_application_page_indexes': m0112,
-  '0113_admin_list_versions': m0113,
+  '0113_list_versions': m0113,
 };
 
 export const migrationProvider: MigrationProvider = {

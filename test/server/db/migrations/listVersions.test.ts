@@ -1,14 +1,14 @@
 /**
- * Migration 0113 (issue 47): an organisation's admin list has a version that every change the list shows moves, at the
- * writing transaction's commit, whoever writes; changes the list does not show leave it. On PGlite, or on PostgreSQL
- * with TEST_DATABASE_URL.
+ * Migration 0113 (issue 47): an organisation's admin list and application list each have a version that every change
+ * the list shows moves, at the writing transaction's commit, whoever writes; changes the list does not show leave it.
+ * On PGlite, or on PostgreSQL with TEST_DATABASE_URL.
  */
 import { expect } from 'chai';
 import type { Db } from '../../../../src/server/db/index.js';
 import { seedDemoData } from '../../../../src/server/db/seed/index.js';
 import { createTestDatabase, type TestDatabase } from '../../support/testApp.js';
 
-describe("server/db migration 0113: the admin list's version (issue 47)", function () {
+describe("server/db migration 0113: the lists' versions (issue 47)", function () {
   this.timeout(120_000);
   let database: TestDatabase;
   let db: Db;
@@ -29,14 +29,14 @@ describe("server/db migration 0113: the admin list's version (issue 47)", functi
   });
   after(async () => database.destroy());
 
-  const versions = async () =>
-    new Map((await db.selectFrom('adminListVersions').select(['organizationId', 'version']).execute()).map((row) => [row.organizationId, String(row.version)]));
+  const versions = async (list: 'admins' | 'applications' = 'admins') =>
+    new Map((await db.selectFrom('listVersions').select(['organizationId', 'version']).where('list', '=', list).execute()).map((row) => [row.organizationId, String(row.version)]));
 
-  /** The organisations whose version `change` moved. */
-  async function moved(change: () => Promise<unknown>): Promise<number[]> {
-    const before = await versions();
+  /** The organisations whose version of `list` `change` moved (0: every organisation's). */
+  async function moved(change: () => Promise<unknown>, list: 'admins' | 'applications' = 'admins'): Promise<number[]> {
+    const before = await versions(list);
     await change();
-    const after = await versions();
+    const after = await versions(list);
     return [...after].filter(([organizationId, version]) => before.get(organizationId) !== version).map(([organizationId]) => organizationId).sort((a, b) => a - b);
   }
 
@@ -79,14 +79,30 @@ describe("server/db migration 0113: the admin list's version (issue 47)", functi
     expect(await moved(() => db.updateTable('organizations').set({ twoStepRequired: false }).where('id', '=', organization!).execute())).to.deep.equal([organization]);
   });
 
+  it("moves an organisation's application list on its applications and their services, every organisation's on the catalogue; not on an admin's change", async () => {
+    const [organization] = admin.organizations;
+    const application = await db
+      .insertInto('corporateSubscriptions')
+      .values({ organizationId: organization!, requestCode: 'A000000113', serviceGroupId: 9, startsOn: '2026-12-01' })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const service = await db.selectFrom('services').select('id').where('serviceGroupId', '=', 9).executeTakeFirstOrThrow();
+    const applications = (change: () => Promise<unknown>) => moved(change, 'applications');
+    expect(await applications(() => db.insertInto('subscriptionServices').values({ subscriptionId: application.id, serviceId: service.id }).execute())).to.deep.equal([organization]);
+    expect(await applications(() => db.updateTable('corporateSubscriptions').set({ billingNote: 'n' }).where('id', '=', application.id).execute())).to.deep.equal([organization]);
+    expect(await applications(() => db.updateTable('services').set({ position: 99 }).where('id', '=', service.id).execute())).to.deep.equal([0]);
+    expect(await applications(() => db.updateTable('admins').set({ firstName: 'x' }).where('id', '=', admin.id).execute())).to.deep.equal([]);
+    expect(await applications(() => db.deleteFrom('corporateSubscriptions').where('id', '=', application.id).execute())).to.deep.equal([organization]);
+  });
+
   it('moves at the commit, to a version never seen before, and not at all when the transaction rolls back', async () => {
-    const seen = [...(await versions()).values()].map(Number);
+    const seen = [...(await versions()).values(), ...(await versions('applications')).values()].map(Number);
     const rename = (trx: Db, name: string) => trx.updateTable('admins').set({ firstName: name }).where('id', '=', admin.id).execute();
     const committed = await moved(() =>
       db.transaction().execute(async (trx) => {
         await rename(trx, 'inside');
         // deferred: within the transaction the versions have not moved yet
-        const inside = await trx.selectFrom('adminListVersions').select('version').where('organizationId', 'in', admin.organizations).execute();
+        const inside = await trx.selectFrom('listVersions').select('version').where('list', '=', 'admins').where('organizationId', 'in', admin.organizations).execute();
         expect(inside.map((row) => Number(row.version)).every((version) => seen.includes(version))).to.equal(true);
       }),
     );
