@@ -13,6 +13,7 @@ import { API_ERROR } from '../common/errorCodes.js';
 import { ISSUER_PATH } from '../common/identity.js';
 import { redactUrlForLog } from '../common/logRedaction.js';
 import { tokyoToday } from '../common/subscriptionRules.js';
+import { BROTLI_QUALITY, COMPRESSION_THRESHOLD_BYTES, compressLargeAnswersOffTheLoop } from './api/compression.js';
 import { apiRoutes } from './api/index.js';
 import { errorHandler } from './api/errors.js';
 import { healthRoutes } from './api/health.js';
@@ -45,7 +46,6 @@ import { usePasswordHashing } from './domain/passwords.js';
 import { createMetrics } from './metrics.js';
 import { OneLinePerRequest } from './requestLog.js';
 import './types.js';
-import { BROTLI_QUALITY, COMPRESSION_THRESHOLD_BYTES, compressLargeAnswersOffTheLoop } from './api/compression.js';
 
 export interface AppDeps {
   /** A database the caller opened (and will close); by default buildApp opens one from config and closes it with the app. */
@@ -288,11 +288,11 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   }
 
   // JSON and CSV answers compressed on the fly (issue 26; large ones off the event loop: api/compression.ts), the
-  // browser build's files from their siblings (registered before them, as @fastify/static asks). The identity provider is never compressed, per BREACH: its
-  // own answers (the token endpoint, its pages) are written past Fastify, and its interaction pages (routes here:
-  // the sign-in form echoes the typed e-mail beside its CSRF token) opt out below, before the plugin sees the route.
-  // The API's answers take a bearer token, which a cross-site page cannot attach. Compressed request bodies are not
-  // accepted (no zip bombs).
+  // browser build's files from their siblings (registered before them, as @fastify/static asks). The identity
+  // provider is never compressed, per BREACH: its own answers (the token endpoint, its pages) are written past
+  // Fastify, and its interaction pages (routes here: the sign-in form echoes the typed e-mail beside its CSRF token)
+  // opt out below, before the plugin sees the route. The API's answers take a bearer token, which a cross-site page
+  // cannot attach. Compressed request bodies are not accepted (no zip bombs).
   app.addHook('onRoute', (route) => {
     if (route.url.startsWith(`${ISSUER_PATH}/interaction/`)) route.compress = false;
   });

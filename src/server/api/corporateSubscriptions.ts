@@ -35,10 +35,10 @@ import { DEFAULT_LANGUAGE, LANGUAGES, type Language } from '../../common/languag
 import { addDays, startsOnAsSent, tokyoToday } from '../../common/subscriptionRules.js';
 import {
   ApplicationRefused,
+  applicationListVersion,
   createSubscription,
   deleteSubscription,
   findSubscription,
-  applicationListVersion,
   listSubscriptions,
   storedContactIds,
   subscriptionChanges,

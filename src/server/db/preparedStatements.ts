@@ -43,15 +43,17 @@ export function preparedQuery(prefix: string, text: string, parameters: readonly
  * frequent lists, whose building and compiling cost about as much CPU as reading their answer): `build` gets the shape
  * and `standIns` for the values, and each parameter of the compiled query equal to a stand-in takes the caller's value
  * for it. A stand-in must reach the query as it is (never computed with) and be no value the query holds otherwise;
- * a shape may leave some out. Sent unnamed, so PostgreSQL plans it for the values given: a named statement's generic
- * plan (from its sixth run) read the application list's page through its bounds unknown, 400 ms instead of 20.
+ * a shape may leave some out. Unnamed unless `name` is given (a query of one shape), so PostgreSQL plans it for the
+ * values given: name only a query whose best plan does not depend on them (a named statement's generic plan, from its sixth run, read the
+ * application list's page with its bounds unknown: 400 ms instead of 20).
  */
 export function compiledOnce<Shape, Values extends Record<string, unknown>, Row>(
   standIns: Values,
   build: (db: Db, shape: Shape, values: Values) => Compilable<Row>,
+  name?: string,
 ): (db: Db, shape: Shape, values: Values) => CompiledQuery<Row> {
   const compiled = new WeakMap<Db, Map<string, CompiledQuery<Row>>>();
-  const names = Object.keys(standIns);
+  const slotNames = Object.keys(standIns);
   return (db, shape, values) => {
     let byShape = compiled.get(db);
     if (!byShape) compiled.set(db, (byShape = new Map()));
@@ -59,9 +61,11 @@ export function compiledOnce<Shape, Values extends Record<string, unknown>, Row>
     let query = byShape.get(shapeKey);
     if (!query) {
       query = build(db, shape, standIns).compile();
+      if (name !== undefined && byShape.size > 0) throw new Error(`compiledOnce: the named query ${name} has more than one shape`);
+      if (name !== undefined) names.set(query.sql, name);
       byShape.set(shapeKey, query);
     }
-    const slots = new Map(names.map((name) => [standIns[name], values[name]]));
+    const slots = new Map(slotNames.map((slot) => [standIns[slot], values[slot]]));
     return CompiledQuery.raw(query.sql, query.parameters.map((parameter) => (slots.has(parameter) ? slots.get(parameter) : parameter))) as CompiledQuery<Row>;
   };
 }

@@ -14,7 +14,7 @@ import { formatPersonName } from '../../common/personName.js';
 import type { Language } from '../../common/languages.js';
 import type { Db } from '../db/index.js';
 import { isoTimestamp } from '../db/formats.js';
-import { preparedStatement } from '../db/preparedStatements.js';
+import { compiledOnce, preparedStatement } from '../db/preparedStatements.js';
 import type { Admin, AffiliationRole } from '../db/types.js';
 import type { Mailer } from '../mail/mailer.js';
 import { localeText, mailLanguage, renderMail, validityText } from '../mail/templates.js';
@@ -166,7 +166,7 @@ function organizationAffiliationsQuery(db: Db, organizationId: number, viewer: V
     .select([
       'member.twoStepRequired',
       sql<string>`json_build_object('role', ${column('role')}, 'etag', ${column('etag')}, 'organization', ${organization}, 'admin', ${admin})::text`.as('json'),
-      sql<string>`${adminListVersion(db, organizationId)}`.as('version'),
+      listVersion(db, 'admins', organizationId).as('version'),
       sql<number | null>`(extract(epoch from min(${column('invitationExpiresAt')}) filter (where ${open}) over ()) * 1000)::float8`.as('nextExpiryMs'),
     ])
     .orderBy(sql`${column('role')} <> 'manager'`)
@@ -186,37 +186,19 @@ interface ListRow {
   nextExpiryMs: number | null;
 }
 
-/** The organisation's admin list's version (migration 0113: triggers move it on every change the list shows); '0' before its first change. */
-const adminListVersion = (db: Db, organizationId: number) => listVersion(db, 'admins', organizationId);
-
-/** Stand-ins for the list query's values: the compiled query's parameters equal to one are replaced by the caller's value. */
-const SLOT = { organizationId: -1, adminId: -2, gloplaId: '\u0000gloplaId', now: '\u0000now' } as const;
-interface CompiledList {
-  statement: (parameters: readonly unknown[]) => CompiledQuery;
-  parameters: readonly unknown[];
-}
-const compiledLists = new WeakMap<Db, CompiledList>();
-
 /**
  * The list query compiled once per database and reused with the caller's values: building and compiling this query
- * costs about as much CPU as reading its answer, on the portal's most frequent organisation call. A named statement:
- * PostgreSQL plans its joins and subqueries once per connection. The benchmark's floor runs this SQL too, unnamed
- * (bench/affiliations.ts).
+ * costs about as much CPU as reading its answer. A named statement: PostgreSQL plans its joins and subqueries once per
+ * connection (its plan does not depend on the values). The benchmark's floor runs this SQL too (bench/affiliations.ts).
  */
+const listStatement = compiledOnce(
+  { organizationId: -1, adminId: -2, gloplaId: '\u0000gloplaId', now: '\u0000now' },
+  (db, _shape: 'list', values) => organizationAffiliationsQuery(db, values.organizationId, { adminId: values.adminId, gloplaId: values.gloplaId }, values.now),
+  'organization_affiliations',
+);
+
 export function organizationAffiliationsSql(db: Db, organizationId: number, viewer: Viewer, now = new Date()): CompiledQuery<ListRow> {
-  let list = compiledLists.get(db);
-  if (!list) {
-    const compiled = organizationAffiliationsQuery(db, SLOT.organizationId, { adminId: SLOT.adminId, gloplaId: SLOT.gloplaId }, SLOT.now).compile();
-    list = { statement: preparedStatement('organization_affiliations', compiled.sql), parameters: compiled.parameters };
-    compiledLists.set(db, list);
-  }
-  const values = new Map<unknown, unknown>([
-    [SLOT.organizationId, organizationId],
-    [SLOT.adminId, viewer.adminId],
-    [SLOT.gloplaId, viewer.gloplaId],
-    [SLOT.now, now.toISOString()],
-  ]);
-  return list.statement(list.parameters.map((parameter) => (values.has(parameter) ? values.get(parameter) : parameter))) as CompiledQuery<ListRow>;
+  return listStatement(db, 'list', { organizationId, adminId: viewer.adminId, gloplaId: viewer.gloplaId, now: now.toISOString() });
 }
 
 /**
