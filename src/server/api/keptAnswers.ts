@@ -1,6 +1,7 @@
 /**
- * Answers kept between the changes of what they show (issue 47: an organisation's admin list of 3,000 admins is
- * 1.46 MB that PostgreSQL takes ~25 ms to write, and the list has no paging). Each is kept with the version its data had
+ * Answers kept between the changes of what they show (issue 47): an organisation's admin list (3,000 admins are 1.46 MB
+ * that PostgreSQL takes ~25 ms to write, and the list has no paging) and its pages of applications (999 a page, ~18 ms
+ * of the portal's and PostgreSQL's CPU to write). Each is kept with the version its data had
  * when it was read — a database value that every change moves, so any instance's write ends it — and the time until
  * which its content holds without a change. At most `maxBytes` of answers, the least recently used dropped first.
  *
