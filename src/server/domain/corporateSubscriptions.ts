@@ -294,9 +294,16 @@ export async function listSubscriptions(db: Db, reader: SubscriptionReader, filt
   return { subscriptionsJson, nextPage: rows.length > filter.perPage ? filter.page + 1 : null, version: rows[0]?.version };
 }
 
+/** The list's version, compiled once and planned once per connection: every kept page asks it. */
+const versionStatement = compiledOnce(
+  { organizationId: -1 },
+  (db, _shape: 'version', values) => db.selectNoFrom(listVersion(db, 'applications', values.organizationId).as('version')),
+  'application_list_version',
+);
+
 /** The version of the organisation's application list (migration 0113): a page kept under it still holds while it stands. */
 export async function applicationListVersion(db: Db, organizationId: number): Promise<string> {
-  return (await db.selectNoFrom(listVersion(db, 'applications', organizationId).as('version')).executeTakeFirstOrThrow()).version;
+  return (await db.executeQuery(versionStatement(db, 'version', { organizationId }))).rows[0]!.version;
 }
 
 /**

@@ -14,7 +14,7 @@ import { formatPersonName } from '../../common/personName.js';
 import type { Language } from '../../common/languages.js';
 import type { Db } from '../db/index.js';
 import { isoTimestamp } from '../db/formats.js';
-import { compiledOnce, preparedStatement } from '../db/preparedStatements.js';
+import { compiledOnce } from '../db/preparedStatements.js';
 import type { Admin, AffiliationRole } from '../db/types.js';
 import type { Mailer } from '../mail/mailer.js';
 import { localeText, mailLanguage, renderMail, validityText } from '../mail/templates.js';
@@ -231,12 +231,17 @@ export interface AdminList extends AdminListHead {
   validUntil: number;
 }
 
-/** The list's head, planned once per connection (a named statement): a kept list is answered after this alone. */
-const adminListHeadStatement = preparedStatement(
+/** The list's head, compiled once and planned once per connection (a named statement): a kept list is answered after this alone. */
+const headStatement = compiledOnce(
+  { organizationId: -1, adminId: -2, gloplaId: '\u0000gloplaId' },
+  (db, _shape: 'head', values) =>
+    db
+      .selectFrom('organizations')
+      .innerJoin('affiliations as viewer', (join) => join.onRef('viewer.organizationId', '=', 'organizations.id').on('viewer.adminId', '=', values.adminId))
+      .select(['organizations.twoStepRequired', listVersion(db, 'admins', values.organizationId).as('version')])
+      .where('organizations.id', '=', values.organizationId)
+      .where('organizations.gloplaId', '=', values.gloplaId),
   'admin_list_head',
-  `select organizations.two_step_required, coalesce((select version::text from list_versions where organization_id = $1 and list = 'admins'), '0') as version
-     from organizations join affiliations viewer on viewer.organization_id = organizations.id and viewer.admin_id = $2
-    where organizations.id = $1 and organizations.glopla_id = $3`,
 );
 
 /**
@@ -245,8 +250,7 @@ const adminListHeadStatement = preparedStatement(
  */
 export async function organizationAdminListHead(db: Db, organizationId: number, viewer: { adminId: number; gloplaId: string | undefined }): Promise<AdminListHead | undefined> {
   if (viewer.gloplaId === undefined) return undefined;
-  const query = adminListHeadStatement([organizationId, viewer.adminId, viewer.gloplaId]) as CompiledQuery<AdminListHead>;
-  return (await db.executeQuery(query)).rows[0];
+  return (await db.executeQuery(headStatement(db, 'head', { organizationId, adminId: viewer.adminId, gloplaId: viewer.gloplaId }))).rows[0];
 }
 
 /** One affiliation of the organisation as the list shows it, or undefined when the admin does not belong to it. */
