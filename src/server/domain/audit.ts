@@ -16,7 +16,7 @@ import { isoTimestamp } from '../db/formats.js';
 import { preparedQuery, preparedStatement } from '../db/preparedStatements.js';
 import { readAhead } from '../db/readAhead.js';
 import { csvStream } from './csv.js';
-import { publicTargetId, recordedTargetIds, type PublicIds } from './publicIds.js';
+import { publicTargetId, recordedTargetId, recordedTargetIds, type PublicIds } from './publicIds.js';
 import { readSyncPage, type SyncPage, type SyncStart } from './sync.js';
 
 /** before → after of one field; null where the field did not exist (creation, deletion). */
@@ -251,29 +251,44 @@ function tokyoDayStart(day: string, plusDays = 0): Date {
   return new Date(Date.parse(`${within}T00:00:00+09:00`) + plusDays * 86_400_000);
 }
 
-/** The page's and the export's query: one organisation's entries under the filter, newest first (its plans: test/server/db/migrations/auditFilterIndexes.test.ts). */
-export function auditQuery(db: Db, organizationId: number, filter: AuditFilter, ids: PublicIds) {
-  let query = db
+/** One organisation's entries with what a page and the export show of them. */
+const organizationEntries = (db: Db, organizationId: number) =>
+  db
     .selectFrom('auditEvents')
     .select(['id', 'occurredAt', 'actorAdminId', 'actorEmail', 'actorApiClientName', 'action', 'targetType', 'targetId', 'targetLabel', 'changes', sql<string>`occurred_at::text`.as('cursorTime')])
     .where('organizationId', '=', organizationId);
+
+type EntriesQuery = ReturnType<typeof organizationEntries>;
+
+/** The page's and the export's query: one organisation's entries under the filter, newest first (its plans: test/server/db/migrations/auditFilterIndexes.test.ts). */
+export function auditQuery(db: Db, organizationId: number, filter: AuditFilter, ids: PublicIds) {
+  let query = organizationEntries(db, organizationId);
   if (filter.from) query = query.where('occurredAt', '>=', tokyoDayStart(filter.from));
   if (filter.to) query = query.where('occurredAt', '<', tokyoDayStart(filter.to, 1));
   if (filter.adminId !== undefined) query = query.where('actorAdminId', '=', filter.adminId);
   if (filter.action) query = query.where('action', '=', filter.action);
   if (filter.targetType) query = query.where('targetType', '=', filter.targetType);
-  if (filter.targetId) {
-    // contacts' ids are public ids on the wire, stored ids in the trail (domain/publicIds.ts)
-    const { codedTypes, coded } = recordedTargetIds(ids, filter.targetId);
-    const targetId = filter.targetId;
-    query = query.where((eb) =>
-      eb.or([
-        eb.and([eb('targetType', 'not in', codedTypes), eb('targetId', '=', targetId)]),
-        ...coded.map((target) => eb.and([eb('targetType', '=', target.type), eb('targetId', '=', target.id)])),
-      ]),
-    );
-  }
+  if (filter.targetId) query = ofTarget(query, filter.targetId, filter.targetType, ids);
   return query.orderBy('occurredAt', 'desc').orderBy('id', 'desc');
+}
+
+/**
+ * The entries of one target (its id as answered: contacts' ids are public ids on the wire, stored ids in the trail,
+ * domain/publicIds.ts). With its type, one range of the (organisation, target id, type) index in the page's order; a
+ * target id alone matches each type's recorded id.
+ */
+function ofTarget(query: EntriesQuery, given: string, type: AuditTargetType | undefined, ids: PublicIds): EntriesQuery {
+  if (type) {
+    const recorded = recordedTargetId(ids, type, given);
+    return recorded === undefined ? query.where(sql<boolean>`false`) : query.where('targetId', '=', recorded);
+  }
+  const { codedTypes, coded } = recordedTargetIds(ids, given);
+  return query.where((eb) =>
+    eb.or([
+      eb.and([eb('targetType', 'not in', codedTypes), eb('targetId', '=', given)]),
+      ...coded.map((target) => eb.and([eb('targetType', '=', target.type), eb('targetId', '=', target.id)])),
+    ]),
+  );
 }
 
 type AuditRow = Awaited<ReturnType<ReturnType<typeof auditQuery>['execute']>>[number];

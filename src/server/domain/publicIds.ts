@@ -165,14 +165,23 @@ export function publicTargetId(ids: PublicIds, type: AuditTargetType, recorded: 
   return kind && id >= 1 && id <= MAX_INT_ID ? String(ids[kind].toPublic(id)) : recorded;
 }
 
+/** The id a target of `type` is recorded by, given its id as answered; undefined when there is none (a coded type's id that is no public id). */
+export function recordedTargetId(ids: PublicIds, type: AuditTargetType, given: string): string | undefined {
+  const kind = CODED_TARGETS[type];
+  if (!kind) return given;
+  const stored = /^\d{1,16}$/.test(given) ? ids[kind].toStored(Number(given)) : undefined;
+  return stored === undefined ? undefined : String(stored);
+}
+
 /**
  * The (type, recorded id) pairs a target id filter matches: as given for the targets shown as recorded, the stored id
  * for the coded ones (none when it is no public id).
  */
 export function recordedTargetIds(ids: PublicIds, given: string): { codedTypes: AuditTargetType[]; coded: Array<{ type: AuditTargetType; id: string }> } {
-  const coded = Object.entries(CODED_TARGETS).flatMap(([type, kind]) => {
-    const stored = /^\d{1,16}$/.test(given) ? ids[kind].toStored(Number(given)) : undefined;
-    return stored === undefined ? [] : [{ type: type as AuditTargetType, id: String(stored) }];
+  const codedTypes = Object.keys(CODED_TARGETS) as AuditTargetType[];
+  const coded = codedTypes.flatMap((type) => {
+    const id = recordedTargetId(ids, type, given);
+    return id === undefined ? [] : [{ type, id }];
   });
-  return { codedTypes: Object.keys(CODED_TARGETS) as AuditTargetType[], coded };
+  return { codedTypes, coded };
 }

@@ -545,6 +545,7 @@ describe('Audit trail (issue 21)', function () {
         expect(event, 'one target\'s history, found by the id the API shows').to.deep.include({ action: 'contact.created' });
         expect(event!.target.id).to.equal(String(created.id));
         expect(await events(`&target_id=${created.id}`), 'without the type too').to.have.length(1);
+        expect(await events('&target_type=contact&target_id=not-a-public-id'), 'a contact id that is none').to.deep.equal([]);
         contactEvents.push(event!);
       }
       // stored ids would step by 2 (the other organisation's entry in between)

@@ -43,6 +43,7 @@ import * as m0110 from './0110_sync_tombstones.js';
 import * as m0111 from './0111_application_learner_count.js';
 import * as m0112 from './0112_application_page_indexes.js';
 import * as m0113 from './0113_list_versions.js';
+import * as m0114 from './0114_audit_target_index.js';
 
 export const migrations: Record<string, Migration> = {
   '0001_initial': m0001,
@@ -85,6 +86,7 @@ export const migrations: Record<string, Migration> = {
   '0111_application_learner_count': m0111,
   '0112_application_page_indexes': m0112,
   '0113_list_versions': m0113,
+  '0114_audit_target_index': m0114,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -9,7 +9,7 @@ import { auditQuery, type AuditFilter } from '../../../../src/server/domain/audi
 import { loadPublicIds, type PublicIds } from '../../../../src/server/domain/publicIds.js';
 import { createTestDatabase, type TestDatabase } from '../../support/testApp.js';
 
-describe('server/db migration 0089: the Activity log filters use their indexes (issue 27)', function () {
+describe('server/db migrations 0089 and 0114: the Activity log filters use their indexes (issues 27, 47)', function () {
   this.timeout(120_000);
   let database: TestDatabase;
   let ids: PublicIds;
@@ -36,7 +36,8 @@ describe('server/db migration 0089: the Activity log filters use their indexes (
     [{ action: 'contact.deleted' }, 'audit_events_organization_action'],
     [{ targetType: 'users' }, 'audit_events_organization_target_type'],
     [{ adminId: 99 }, 'audit_events_organization_actor'],
-    [{ targetType: 'subscription', targetId: '4242' }, 'audit_events_organization_target'],
+    [{ targetType: 'subscription', targetId: '4242' }, 'audit_events_organization_target_of_type'],
+    [{ targetId: '4242' }, 'audit_events_organization_target_of_type'],
   ] as Array<[AuditFilter, string]>) {
     it(`reads ${index} for ${JSON.stringify(filter)}`, async () => {
       const text = await plan(filter);
@@ -44,4 +45,12 @@ describe('server/db migration 0089: the Activity log filters use their indexes (
       expect(text, text).not.to.match(/Seq Scan/);
     });
   }
+
+  it('reads one target of one type as one range of its index, whatever other types share its id (migration 0114)', async () => {
+    // id 5 is a 'users' target in one of its entries out of two, a subscription's in the other
+    const text = await plan({ targetType: 'users', targetId: '5' });
+    expect(text, text).to.include('audit_events_organization_target_of_type');
+    expect(text, text).to.match(/Index Cond: .*target_type = 'users'/);
+    expect(text, 'no entry read only to be filtered out').not.to.match(/Filter:|Sort/);
+  });
 });
