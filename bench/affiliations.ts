@@ -33,7 +33,7 @@ import { waitUntilReady } from '../test/e2e/support/portal.js';
 import { DEMO_PASSWORD, MANAGER as MANAGER_EMAIL } from '../test/e2e/support/signin.js';
 import { createTestDatabase, freePort } from '../test/server/support/testApp.js';
 import { signInOverHttp } from './reads/signIn.js';
-import { measure, type Row } from './support.js';
+import { firstLine, measure, type Row } from './support.js';
 
 const baseUrl = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const duration = Number(process.env.BENCH_DURATION ?? 10);
@@ -42,7 +42,7 @@ const extraAdmins = Number(process.env.BENCH_LIST_ADMINS ?? 40);
 const rounds = Number(process.env.BENCH_LIST_ROUNDS ?? 3);
 const MANAGER_ID = 1;
 /** tsx as `npm start` runs it, for the portal and the floor alike. */
-const TSX = path.join(PROJECT_ROOT, 'node_modules/.bin/tsx');
+export const TSX = path.join(PROJECT_ROOT, 'node_modules/.bin/tsx');
 const ORGANIZATION_ID = 1;
 
 
@@ -105,18 +105,6 @@ function compare(route: string, rows: Row[]): ReadResult {
 function withoutDatabaseUrl(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
   const { DATABASE_URL: _ignored, ...rest } = env;
   return rest;
-}
-
-/** A child's first line of output (the floor prints its URL). */
-function firstLine(child: ChildProcess): Promise<string> {
-  return new Promise((resolve, reject) => {
-    let text = '';
-    child.stdout!.on('data', (chunk: Buffer) => {
-      text += chunk.toString();
-      if (text.includes('\n')) resolve(text.slice(0, text.indexOf('\n')).trim());
-    });
-    child.once('exit', (code) => reject(new Error(`the floor exited with code ${code}`)));
-  });
 }
 
 /**

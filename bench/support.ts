@@ -1,4 +1,5 @@
 /** What the benchmarks share: a measured row, an app listening on a free port of 127.0.0.1, a portal's own metrics. */
+import type { ChildProcess } from 'node:child_process';
 import autocannon from 'autocannon';
 import type { FastifyInstance } from 'fastify';
 
@@ -33,6 +34,18 @@ export function rowOf(name: string, result: autocannon.Result): Row {
     p99: result.latency.p99,
     errors: result.errors + result.timeouts + ['1xx', '3xx', '4xx', '5xx'].reduce((sum, key) => sum + (counts[key] ?? 0), 0),
   };
+}
+
+/** A child's first line of output (the floors print their URL). */
+export function firstLine(child: ChildProcess): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let text = '';
+    child.stdout!.on('data', (chunk: Buffer) => {
+      text += chunk.toString();
+      if (text.includes('\n')) resolve(text.slice(0, text.indexOf('\n')).trim());
+    });
+    child.once('exit', (code) => reject(new Error(`the child exited with code ${code}`)));
+  });
 }
 
 /** The portal's gauges (without labels) from its /metrics by name; reading them also resets the loop's histogram. */

@@ -151,13 +151,32 @@ async function loadTable(connection: Db, table: string, all: readonly string[], 
   }
 }
 
-/** `work` on a connection of its own, set for a bulk load. */
+/**
+ * `work` on a connection of its own, set for a bulk load: the database's triggers off, as a bulk loader runs
+ * (docs/operations.md). Row by row, the list versions' deferred triggers (migration 0113) and the learner counts'
+ * updates of millions of applications were most of the build; what they keep is written once after (`afterTriggersOff`).
+ */
 function onBulkConnection(db: Db, work: (connection: Db) => Promise<void>): Promise<void> {
   return db.connection().execute(async (connection) => {
     await sql`set maintenance_work_mem = '512MB'`.execute(connection);
     await sql`set synchronous_commit = off`.execute(connection);
-    await work(connection);
+    await sql`set session_replication_role = replica`.execute(connection);
+    try {
+      await work(connection);
+    } finally {
+      await sql`set session_replication_role = default`.execute(connection);
+    }
   });
+}
+
+/** What the triggers keep, as docs/operations.md asks after a load with them off: the applications' learner counts (0111) and a new version of every list (0113). */
+async function afterTriggersOff(connection: Db, log: Log): Promise<void> {
+  await timed(log, 'learner counts', () =>
+    sql`update corporate_subscriptions set learner_count = counted.learners
+      from (select subscription_id, count(*)::int as learners from subscription_learners group by subscription_id) as counted
+      where corporate_subscriptions.id = counted.subscription_id and corporate_subscriptions.learner_count <> counted.learners`.execute(connection),
+  );
+  await sql`update list_versions set version = nextval('list_version')`.execute(connection);
 }
 
 /**
@@ -173,6 +192,7 @@ export async function generateLargeProvider(db: Db, size: LargeSizes, log: Log =
   await Promise.all(CHAINS.map((chain) => onBulkConnection(db, async (connection) => {
     for (const table of chain) await loadTable(connection, table, all, log);
   })));
+  await onBulkConnection(db, (connection) => afterTriggersOff(connection, log));
   // vacuumed as autovacuum leaves tables in use: their visibility maps set, so index-only scans read no table pages
   await timed(log, 'vacuum analyze', () => sql`vacuum analyze`.execute(db));
 }
