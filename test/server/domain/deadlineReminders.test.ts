@@ -5,6 +5,7 @@
  */
 import { expect } from 'chai';
 import { sql } from 'kysely';
+import sinon from 'sinon';
 import { addDays, tokyoToday } from '../../../src/common/subscriptionRules.js';
 import { businessCalendar } from '../../../src/server/domain/businessCalendar.js';
 import { useTestApp } from '../support/testApp.js';
@@ -62,5 +63,40 @@ describe('domain/deadlineReminders', function () {
     expect((await queued()).map((mail) => mail.to)).to.deep.equal(['manager@example.com', 'manager2@example.com', second]);
     await ctx.app.runDeadlineReminders(today);
     expect(await queued(), 'once only').to.have.length(3);
+  });
+
+  it('skips, without a transaction, every application whose deadline was claimed before; a deadline not yet claimed still gets its own', async () => {
+    const transactions = sinon.spy(ctx.db, 'transaction');
+    try {
+      await ctx.app.runDeadlineReminders(today);
+      expect(transactions.callCount, 'every deadline claimed').to.equal(0);
+      await ctx.db.deleteFrom('deadlineReminders').execute();
+      await ctx.app.runDeadlineReminders(today);
+      expect(transactions.callCount, 'the reminders claimed again').to.be.greaterThan(0);
+      expect(await claimed()).to.have.length(1);
+    } finally {
+      transactions.restore();
+    }
+  });
+
+  it('reads its candidates a batch at a time and reminds every one of them (more than a batch)', async () => {
+    const { startsOn } = await ctx.db.selectFrom('corporateSubscriptions').select(sql<string>`starts_on::text`.as('startsOn')).where('requestCode', '=', requestCode).executeTakeFirstOrThrow();
+    // an organisation without managers: each application is claimed, no mail queued
+    const organization = await ctx.db
+      .insertInto('organizations')
+      .values({ gloplaId: 'G0777777', gloplaIdName: 'batch', corporationAccountName: 'Batch', corporationOfficialName: 'Batch', corporationAccountCode: 'B999' })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    await sql`insert into corporate_subscriptions (organization_id, request_code, service_group_id, starts_on, applied_at)
+      select ${organization.id}, 'A7' || lpad(n::text, 8, '0'), (select id from service_groups where identifier = 'hodai'), ${startsOn}::date, now()
+      from generate_series(1, 1203) n`.execute(ctx.db);
+    await ctx.app.runDeadlineReminders(today);
+    const { count } = await ctx.db
+      .selectFrom('deadlineReminders')
+      .innerJoin('corporateSubscriptions', 'corporateSubscriptions.id', 'deadlineReminders.subscriptionId')
+      .select((eb) => eb.fn.countAll<string>().as('count'))
+      .where('corporateSubscriptions.organizationId', '=', organization.id)
+      .executeTakeFirstOrThrow();
+    expect(Number(count)).to.equal(1203);
   });
 });
