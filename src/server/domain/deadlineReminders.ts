@@ -11,6 +11,7 @@
 import { sql } from 'kysely';
 import { addDays } from '../../common/subscriptionRules.js';
 import type { Db } from '../db/index.js';
+import { batchesAfterId } from '../db/batchesAfterId.js';
 import { withJobLease } from '../db/jobLeases.js';
 import type { OutgoingMail } from '../mail/mailer.js';
 import { MAIL_JOB, type MailQueue } from '../mail/queue.js';
@@ -81,16 +82,6 @@ function candidates(db: Db, window: { from: string; to: string }, after: number)
     .orderBy('corporateSubscriptions.id')
     .limit(CANDIDATE_BATCH_ROWS)
     .execute();
-}
-
-/** Every candidate of the window, a batch at a time. */
-async function* candidatesOf(db: Db, window: { from: string; to: string }): AsyncGenerator<Candidate> {
-  for (let after = 0; ; ) {
-    const batch = await candidates(db, window, after);
-    yield* batch;
-    if (batch.length < CANDIDATE_BATCH_ROWS) return;
-    after = batch.at(-1)!.id;
-  }
 }
 
 type Candidate = Awaited<ReturnType<typeof candidates>>[number];
@@ -178,17 +169,20 @@ export async function runDeadlineReminders(deps: DeadlineReminderDeps, today: st
     const calendar = businessCalendar();
     const reminded: string[] = [];
     let mails = 0;
-    for await (const application of candidatesOf(deps.db, startWindow(today, deps.businessDays))) {
-      const changeDeadline = calendar.changeDeadline(application.startsOn);
-      if (today > changeDeadline) {
-        if (!application.confirmedDeadlines.includes(changeDeadline)) await confirm(deps.db, application, changeDeadline);
-        continue;
+    const window = startWindow(today, deps.businessDays);
+    for await (const batch of batchesAfterId((after) => candidates(deps.db, window, after), CANDIDATE_BATCH_ROWS)) {
+      for (const application of batch) {
+        const changeDeadline = calendar.changeDeadline(application.startsOn);
+        if (today > changeDeadline) {
+          if (!application.confirmedDeadlines.includes(changeDeadline)) await confirm(deps.db, application, changeDeadline);
+          continue;
+        }
+        const daysLeft = calendar.businessDaysLeft(today, changeDeadline);
+        if (daysLeft > deps.businessDays || application.remindedDeadlines.includes(changeDeadline)) continue;
+        const sent = await remind(deps, application, changeDeadline, daysLeft);
+        if (sent > 0) reminded.push(application.requestCode);
+        mails += sent;
       }
-      const daysLeft = calendar.businessDaysLeft(today, changeDeadline);
-      if (daysLeft > deps.businessDays || application.remindedDeadlines.includes(changeDeadline)) continue;
-      const sent = await remind(deps, application, changeDeadline, daysLeft);
-      if (sent > 0) reminded.push(application.requestCode);
-      mails += sent;
     }
     return { ran: true, reminded, mails } as const;
   });

@@ -17,6 +17,7 @@ import type { OrganizationUser, UserRowError } from '../../common/api/answers.js
 import { API_ERROR, USER_ROW_ERROR, type CsvFormatError, type UserRowErrorCode } from '../../common/errorCodes.js';
 import type { Db } from '../db/index.js';
 import { anyInt } from '../db/lists.js';
+import { batchesAfterId } from '../db/batchesAfterId.js';
 import { readAhead } from '../db/readAhead.js';
 import type { AuditEntry, AuditTrail } from './audit.js';
 import { CSV_BATCH_ROWS, csvStream, unguardCsvCell } from './csv.js';
@@ -88,16 +89,7 @@ async function* mapBatches<T, U>(batches: AsyncIterable<T[]>, map: (item: T) => 
  * id)), until a batch comes back short; the next batch read while this one is used.
  */
 function batchesById<Row extends { id: number }>(read: (after: number) => Promise<Row[]>): AsyncGenerator<Row[]> {
-  return readAhead(batchesInTurn(read));
-}
-
-async function* batchesInTurn<Row extends { id: number }>(read: (after: number) => Promise<Row[]>): AsyncGenerator<Row[]> {
-  for (let after = 0; ; ) {
-    const rows = await read(after);
-    yield rows;
-    if (rows.length < CSV_BATCH_ROWS) return;
-    after = rows.at(-1)!.id;
-  }
+  return readAhead(batchesAfterId(read, CSV_BATCH_ROWS));
 }
 
 /** How learners are read in the caller's transaction: each batch locked (`forUpdate`), the tags under the key read before it. */
