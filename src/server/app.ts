@@ -36,6 +36,7 @@ import { demoIdpIssuer } from './api/devIdp.js';
 import { metricsRoutes } from './api/metrics.js';
 import { loadPublicIds } from './domain/publicIds.js';
 import { runRetention } from './domain/retention.js';
+import { businessCalendar } from './domain/businessCalendar.js';
 import { runDeadlineReminders } from './domain/deadlineReminders.js';
 import { guardedFetch } from './domain/guardedFetch.js';
 import { runSsoCertificates } from './domain/ssoCertificates.js';
@@ -153,6 +154,9 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   }) as unknown as FastifyInstance;
 
   usePasswordHashing(config.passwordHashing);
+  // calendar/closedDays.json read and checked now: a broken file stops the start, and the first deadline asked for (a
+  // request's or the reminders' first run) does not hold the event loop for the check's compilation (~30 ms, issue 47)
+  businessCalendar();
   const ownsDatabase = deps.database === undefined;
   const database =
     deps.database ??

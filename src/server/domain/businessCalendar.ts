@@ -1,7 +1,7 @@
 /**
  * The server's business-day calendar (issue 30): Japanese public holidays from @holiday-jp/holiday_jp (its dataset
  * runs to 2050) and the provider's own closed days from calendar/closedDays.json (product staff edit it; check:config
- * checks it). Read once per process; every deadline, check and reminder counts business days with it.
+ * checks it). Read once per process, as the app starts (app.ts); every deadline, check and reminder counts business days with it.
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
