@@ -138,6 +138,9 @@ export function securityHeaders(options: Readonly<HelmetOptions>): ReadonlyArray
 }
 
 export async function buildApp(config: Config, deps: AppDeps = {}): Promise<FastifyInstance> {
+  // calendar/closedDays.json read and checked now: a broken file stops the start, and the first deadline asked for (a
+  // request's or the reminders' first run) does not hold the event loop for the check's compilation (~30 ms, issue 47)
+  businessCalendar();
   // every log line's request: the URL without tokens, codes or query values (issue 7 finding 4); on the app's logger
   // itself, so Fastify's per-request child loggers inherit it (a childLoggerFactory adding it cost a serializer copy
   // and a logger validation per request, issue 20)
@@ -154,9 +157,6 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   }) as unknown as FastifyInstance;
 
   usePasswordHashing(config.passwordHashing);
-  // calendar/closedDays.json read and checked now: a broken file stops the start, and the first deadline asked for (a
-  // request's or the reminders' first run) does not hold the event loop for the check's compilation (~30 ms, issue 47)
-  businessCalendar();
   const ownsDatabase = deps.database === undefined;
   const database =
     deps.database ??
