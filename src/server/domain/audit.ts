@@ -12,10 +12,10 @@ import { sql, type Compilable } from 'kysely';
 import type { AuditEvent } from '../../common/api/auditAnswers.js';
 import type { AuditAction, AuditTargetType } from '../../common/auditActions.js';
 import type { Db } from '../db/index.js';
-import { isoTimestamp } from '../db/formats.js';
+import { cursorTimestamp, isoTimestamp } from '../db/formats.js';
 import { preparedQuery, preparedStatement } from '../db/preparedStatements.js';
 import { readAhead } from '../db/readAhead.js';
-import { csvStream } from './csv.js';
+import { csvLine, csvStream } from './csv.js';
 import { publicTargetId, recordedTargetId, recordedTargetIds, type PublicIds } from './publicIds.js';
 import { readSyncPage, type SyncPage, type SyncStart } from './sync.js';
 
@@ -255,7 +255,7 @@ function tokyoDayStart(day: string, plusDays = 0): Date {
 const organizationEntries = (db: Db, organizationId: number) =>
   db
     .selectFrom('auditEvents')
-    .select(['id', 'occurredAt', 'actorAdminId', 'actorEmail', 'actorApiClientName', 'action', 'targetType', 'targetId', 'targetLabel', 'changes', sql<string>`occurred_at::text`.as('cursorTime')])
+    .select(['id', 'occurredAt', 'actorAdminId', 'actorEmail', 'actorApiClientName', 'action', 'targetType', 'targetId', 'targetLabel', 'changes', cursorTimestamp('occurred_at').as('cursorTime')])
     .where('organizationId', '=', organizationId);
 
 type EntriesQuery = ReturnType<typeof organizationEntries>;
@@ -333,6 +333,16 @@ export async function listAuditEvents(db: Db, organizationId: number, filter: Au
 
 export const AUDIT_CSV_HEADER = ['occurredAt', 'actorEmail', 'action', 'targetType', 'targetId', 'targetLabel', 'changes'] as const;
 
+/** What the file shows of a personal field's change (entries recorded before such values were left out hold them). */
+const NOT_RECORDED = '(personal data, not recorded)';
+
+/** The export's changes cell: a line a field, `field: before → after` as JSON. */
+function changesText(changes: Changes | null): string {
+  return Object.entries(changes ?? {})
+    .map(([field, change]) => `${field}: ${isPersonal(field) ? NOT_RECORDED : `${JSON.stringify(change.before)} → ${JSON.stringify(change.after)}`}`)
+    .join('\n');
+}
+
 /**
  * An export's rows: the entry's time as the file shows it written by PostgreSQL (500,000 timestamps were parsed into
  * Dates only to be written out again, issue 27), no entry id (no public id to work out per row), the cursor's columns.
@@ -340,25 +350,24 @@ export const AUDIT_CSV_HEADER = ['occurredAt', 'actorEmail', 'action', 'targetTy
 function auditExportQuery(db: Db, organizationId: number, filter: AuditFilter, ids: PublicIds, after: Cursor | undefined) {
   return olderThan(auditQuery(db, organizationId, filter, ids), after)
     .clearSelect()
-    .select(['id', sql<string>`occurred_at::text`.as('cursorTime'), isoTimestamp('occurred_at').as('shownTime'), 'actorEmail', 'actorApiClientName', 'action', 'targetType', 'targetId', 'targetLabel', 'changes']);
+    .select(['id', cursorTimestamp('occurred_at').as('cursorTime'), isoTimestamp('occurred_at').as('shownTime'), 'actorEmail', 'actorApiClientName', 'action', 'targetType', 'targetId', 'targetLabel', 'changes']);
 }
 
 type AuditExportRow = Awaited<ReturnType<ReturnType<typeof auditExportQuery>['execute']>>[number];
 
-/** An entry as a CSV record. */
-function auditRecord(row: AuditExportRow, ids: PublicIds): string[] {
+/** An entry as the file's line. */
+function auditLine(row: AuditExportRow, ids: PublicIds): string {
   const targetType = row.targetType as AuditTargetType;
-  const changes = Object.entries((row.changes ?? {}) as Changes);
-  return [
-    row.shownTime!,
+  return csvLine([
+    row.shownTime,
     // an API client has no e-mail: its name, as the page shows it (issue 46)
     row.actorApiClientName === null ? row.actorEmail : `API client "${row.actorApiClientName}"`,
     row.action,
     targetType,
     publicTargetId(ids, targetType, row.targetId),
     row.targetLabel,
-    changes.map(([field, change]) => `${field}: ${isPersonal(field) ? '(personal data, not recorded)' : `${JSON.stringify(change.before)} → ${JSON.stringify(change.after)}`}`).join('\n'),
-  ];
+    changesText(row.changes as Changes),
+  ]);
 }
 
 /**
@@ -367,24 +376,24 @@ function auditRecord(row: AuditExportRow, ids: PublicIds): string[] {
  */
 const AUDIT_CSV_BATCH_ROWS = 250;
 
-/**
- * The filtered trail AUDIT_CSV_BATCH_ROWS at a time, each batch after the last (occurred_at, id) of the one before, as
- * CSV records; the next batch read while this one is written out.
- */
-const auditBatches = (db: Db, organizationId: number, filter: AuditFilter, ids: PublicIds) => readAhead(auditBatchesInTurn(db, organizationId, filter, ids));
-
-async function* auditBatchesInTurn(db: Db, organizationId: number, filter: AuditFilter, ids: PublicIds): AsyncGenerator<string[][]> {
+/** The filtered trail's rows AUDIT_CSV_BATCH_ROWS at a time, each batch after the last (occurred_at, id) of the one before. */
+async function* auditRowBatches(db: Db, organizationId: number, filter: AuditFilter, ids: PublicIds): AsyncGenerator<AuditExportRow[]> {
   for (let after: Cursor | undefined; ; ) {
     const rows = await auditExportQuery(db, organizationId, filter, ids, after).limit(AUDIT_CSV_BATCH_ROWS).execute();
-    yield rows.map((row) => auditRecord(row, ids));
+    yield rows;
     if (rows.length < AUDIT_CSV_BATCH_ROWS) return;
     after = cursorOf(rows.at(-1)!);
   }
 }
 
+/** The filtered trail's lines a batch at a time: the next batch asked for before this one's lines are made, so the database reads it meanwhile. */
+async function* auditLineBatches(db: Db, organizationId: number, filter: AuditFilter, ids: PublicIds): AsyncGenerator<string[]> {
+  for await (const rows of readAhead(auditRowBatches(db, organizationId, filter, ids))) yield rows.map((row) => auditLine(row, ids));
+}
+
 /** The filtered trail as CSV (UTF-8 with a byte-order mark, CRLF), newest first, at most `maxRows` records, read a page at a time. */
 export function auditEventsCsv(db: Db, organizationId: number, filter: AuditFilter, ids: PublicIds, maxRows: number): Readable {
-  return csvStream({ columns: AUDIT_CSV_HEADER, bom: true, maxRows }, auditBatches(db, organizationId, filter, ids));
+  return csvStream({ columns: AUDIT_CSV_HEADER, bom: true, maxRows }, auditLineBatches(db, organizationId, filter, ids));
 }
 
 /**

@@ -20,7 +20,7 @@ import { anyInt } from '../db/lists.js';
 import { batchesAfterId } from '../db/batchesAfterId.js';
 import { readAhead } from '../db/readAhead.js';
 import type { AuditEntry, AuditTrail } from './audit.js';
-import { CSV_BATCH_ROWS, csvStream, unguardCsvCell } from './csv.js';
+import { CSV_BATCH_ROWS, csvLine, csvStream, unguardCsvCell } from './csv.js';
 import { readSyncPage, type SyncPage, type SyncStart } from './sync.js';
 import { etagColumn, etagKey, lastChange, lastChangeOf, satisfies, trailEntriesWithActor, type LastChange, type Precondition } from './versions.js';
 import { recordWebhookEvent } from './webhookOutbox.js';
@@ -67,10 +67,7 @@ function usersQuery(db: Db, organizationId: number, key: string) {
 
 /** The list as CSV (no byte-order mark: the page adds it when it saves the file, SPEC §9), formula cells guarded, read a batch at a time. */
 export function usersCsv(db: Db, organizationId: number, maxRows: number): Readable {
-  return csvStream(
-    { columns: USERS_CSV_HEADER, bom: false, maxRows },
-    mapBatches(csvBatches(db, organizationId), (user) => USERS_CSV_HEADER.map((column) => String(user[column]))),
-  );
+  return csvStream({ columns: USERS_CSV_HEADER, bom: false, maxRows }, mapBatches(csvBatches(db, organizationId), (user) => csvLine(USERS_CSV_HEADER.map((column) => String(user[column])))));
 }
 
 /** The learners' columns the file shows, CSV_BATCH_ROWS at a time: no versions (the list's digest a learner, which the file never showed). */
