@@ -1,14 +1,7 @@
-import { setImmediate as nextTurn } from 'node:timers/promises';
-
 /**
  * Batches read from the database, the next one asked for as soon as one arrives: the database reads it while the
  * portal works on this one, on the other core (issue 27: an export of the trail's 2,000 batches waited ~1 ms for each).
  * One query at a time still: an async generator takes the next request only once it has yielded.
- *
- * Each batch waits for the event loop's next turn before it is handed on: pg's pool hands its connection to the next
- * query in a process.nextTick, which runs only once the microtasks have run dry, so a batch worked on at once held
- * the next query back until its work ended (the trail's export ran the database's and the portal's parts one after
- * the other, issue 47). The turn also lets other requests in between two batches.
  */
 export async function* readAhead<T>(batches: AsyncIterable<T>): AsyncGenerator<T> {
   const iterator = batches[Symbol.asyncIterator]();
@@ -18,7 +11,6 @@ export async function* readAhead<T>(batches: AsyncIterable<T>): AsyncGenerator<T
       if (result.done) return;
       next = iterator.next();
       next.catch(() => undefined); // its error is met at the await above, or nobody waits for it any more
-      await nextTurn();
       yield result.value;
     }
   } finally {

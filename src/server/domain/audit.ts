@@ -386,7 +386,7 @@ async function* auditRowBatches(db: Db, organizationId: number, filter: AuditFil
   }
 }
 
-/** The filtered trail's lines a batch at a time: the next batch asked for before this one's lines are made, so the database reads it meanwhile. */
+/** The filtered trail's lines a batch at a time, the next batch read ahead (db/readAhead.ts). */
 async function* auditLineBatches(db: Db, organizationId: number, filter: AuditFilter, ids: PublicIds): AsyncGenerator<string[]> {
   for await (const rows of readAhead(auditRowBatches(db, organizationId, filter, ids))) yield rows.map((row) => auditLine(row, ids));
 }
