@@ -16,13 +16,16 @@ import { englishI18n } from '../../support/i18n.js';
 
 const CHAT = { script_url: 'https://chat.example.com/widget.js', keys: { ja: 'key-ja', en: 'key-en' } };
 
+/** Stops the page's sagas: a load still under way at a test's end would add its script during the next test. */
+let stopPage = () => {};
+
 async function startPage(route: Route) {
   const harness = setup({
     routes: { 'GET /api/v2/portal_settings': route },
     reducers: portalSettingsReducers as Record<string, (state: unknown, action: UnknownAction) => unknown>,
   });
-  harness.run(portalSettingsSaga);
-  harness.run(supportChatSaga);
+  const sagas = [harness.run(portalSettingsSaga), harness.run(supportChatSaga)];
+  stopPage = () => sagas.forEach((saga) => saga.cancel());
   render(
     <Provider store={harness.store}>
       <I18nextProvider i18n={await englishI18n()}>
@@ -43,6 +46,7 @@ async function startPage(route: Route) {
 
 describe('features/supportChat and the portal settings', () => {
   afterEach(() => {
+    stopPage();
     cleanup();
     document.getElementById(SUPPORT_CHAT_SCRIPT_ID)?.remove();
   });
