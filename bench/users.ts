@@ -18,7 +18,6 @@ import os from 'node:os';
 import path from 'node:path';
 import type { ChildProcess } from 'node:child_process';
 import iconv from 'iconv-lite';
-import { sql } from 'kysely';
 import { seedDemoData } from '../src/server/db/seed/index.js';
 import { addLearners } from '../src/server/db/seed/learners.js';
 import { stopChild } from '../test/support/children.js';
@@ -78,8 +77,6 @@ export async function benchUsers(): Promise<UsersResult[]> {
   try {
     await seedDemoData(testDatabase.db);
     await addLearners(testDatabase.db, 1, learners);
-    // as autovacuum would soon after such a load: the planner knows the table's size
-    await sql`analyze`.execute(testDatabase.db);
     const portal = await startPortal(testDatabase.url!, dataDir);
     child = portal.child;
     const headers = { 'x-v2-admin-auth-token': `Bearer ${await signInOverHttp(portal.url, MANAGER, DEMO_PASSWORD, 'G0000001')}` };

@@ -27,6 +27,7 @@ import { isAppNavigation, registerBrowserBuild, sendIndexHtml } from './browserB
 import type { Config } from './config.js';
 import { createDatabase, migrateToLatest, type DatabaseHandle } from './db/index.js';
 import { addDemoLearners } from './db/seed/learners.js';
+import { upkeepEmbeddedDatabase } from './db/upkeep.js';
 import { demoPasswordAccounts, seedDemoData, seedDemoOrganizationUsers, seedDemoPartnerProducts, seedDemoSso, seedDemoSubscriptionsOnce } from './db/seed/index.js';
 import { registerIdentityProvider } from './idp/index.js';
 import { createMailer } from './mail/mailer.js';
@@ -363,6 +364,14 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
         warn: (detail, message) => app.log.warn(detail, message),
       });
     schedule('sso certificates', ssoCertificates, 10_000 + Math.floor(Math.random() * 5_000), config.sso.certificateJobIntervalSeconds * 1000);
+    // autovacuum's work, which the embedded database has no worker for (db/upkeep.ts)
+    if (database.kind === 'pglite') {
+      const upkeep = async () => {
+        const tables = await upkeepEmbeddedDatabase(database.db);
+        if (tables.length > 0) app.log.info({ tables }, 'embedded database: vacuumed and analyzed');
+      };
+      schedule('embedded database upkeep', upkeep, config.pgliteUpkeepIntervalSeconds * 1000, config.pgliteUpkeepIntervalSeconds * 1000);
+    }
   }
   return app;
 }

@@ -127,6 +127,8 @@ export interface Config {
   serviceLinks: ServiceLinkExceptions;
   /** The retention clean-up: how often it runs and how long each growing table keeps its rows (docs/operations.md). */
   retention: RetentionConfig;
+  /** How often the embedded database's tables are vacuumed and analyzed where due, seconds (PGLITE_UPKEEP_INTERVAL, default 1 min; db/upkeep.ts). */
+  pgliteUpkeepIntervalSeconds: number;
   /** The managers' change-deadline reminders (issue 30). */
   deadlineReminders: DeadlineRemindersConfig;
   /**
@@ -441,6 +443,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
     registrationRequestSeconds: duration('REGISTRATION_REQUEST_RETENTION', 365 * 86400),
     auditSeconds: duration('AUDIT_RETENTION', 400 * 86400),
   };
+  const pgliteUpkeepIntervalSeconds = duration('PGLITE_UPKEEP_INTERVAL', 60);
   const usersCsvMaxBytes = count('USERS_CSV_MAX_BYTES', 10 * 1024 * 1024);
   const usersBulkUpdateMaxBytes = count('USERS_BULK_UPDATE_MAX_BYTES', 32 * 1024 * 1024);
   const csvExportMaxRows = count('CSV_EXPORT_MAX_ROWS', 1_000_000);
@@ -530,6 +533,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
     supportChat,
     serviceLinks,
     retention: Object.freeze(retention),
+    pgliteUpkeepIntervalSeconds,
     deadlineReminders: Object.freeze(deadlineReminders),
     metricsToken,
     sso,

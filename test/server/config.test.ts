@@ -179,6 +179,12 @@ describe('server/config', () => {
     expect(() => loadConfig({ SHUTDOWN_TIMEOUT: 'soon' })).to.throw(ConfigError, /SHUTDOWN_TIMEOUT/);
   });
 
+  it("reads PGLITE_UPKEEP_INTERVAL, a duration (default 1 min, autovacuum's naptime)", () => {
+    expect(loadConfig({}).pgliteUpkeepIntervalSeconds).to.equal(60);
+    expect(loadConfig({ PGLITE_UPKEEP_INTERVAL: '5m' }).pgliteUpkeepIntervalSeconds).to.equal(300);
+    expect(() => loadConfig({ PGLITE_UPKEEP_INTERVAL: 'often' })).to.throw(ConfigError, /PGLITE_UPKEEP_INTERVAL/);
+  });
+
   it('has the link rewriting exceptions (SPEC §7) as settings, with demo defaults', () => {
     expect(loadConfig({}).serviceLinks).to.deep.equal({
       learningCheckAdminUrl: 'https://admin.hodai.example.com/learning-check',

@@ -206,6 +206,8 @@ export interface TestAppOptions {
   logger?: Logger;
   /** false: queued mail waits for `app.mailQueue.drain()`. */
   mailQueueWorker?: boolean;
+  /** true: the periodic jobs run on their schedules (default off: the clean-up would delete rows tests make on purpose). */
+  periodicJobs?: boolean;
 }
 
 export interface TestApp {
@@ -259,12 +261,12 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
   try {
     const config = loadConfig({ ...TEST_ENV, ...options.env });
     if (!options.testDatabase && !config.signingKeys) await storeTestKeys(testDatabase.db);
-    // no periodic clean-up: it would delete the old rows some tests make on purpose (they call app.runRetention())
+    // no periodic clean-up unless asked: it would delete the old rows some tests make on purpose (they call app.runRetention())
     const app = await buildApp(config, {
       database: testDatabase.database,
       logger: options.logger,
       mailQueueWorker: options.mailQueueWorker,
-      periodicJobs: false,
+      periodicJobs: options.periodicJobs ?? false,
       passwordStrength: sharedPasswordStrength(),
     });
     return {
