@@ -14,6 +14,7 @@ import { MEMORY_DATABASE_URL } from '../config.js';
 import { DatabaseUnavailableError } from './errors.js';
 import { migrationProvider } from './migrations/index.js';
 import { preparingPool } from './preparedStatements.js';
+import { queriesRunElsewhere } from './readAhead.js';
 import type { Database } from './types.js';
 
 export type Db = Kysely<Database>;
@@ -295,6 +296,7 @@ export function createDatabase(options: DatabaseOptions): DatabaseHandle {
     },
   });
 
+  if (kind === 'postgres') queriesRunElsewhere(db);
   let closing: Promise<void> | undefined;
   const listeners = new Set<NotificationListener>();
   handle = {

@@ -388,7 +388,7 @@ async function* auditRowBatches(db: Db, organizationId: number, filter: AuditFil
 
 /** The filtered trail's lines a batch at a time, the next batch read ahead (db/readAhead.ts). */
 async function* auditLineBatches(db: Db, organizationId: number, filter: AuditFilter, ids: PublicIds): AsyncGenerator<string[]> {
-  for await (const rows of readAhead(auditRowBatches(db, organizationId, filter, ids))) yield rows.map((row) => auditLine(row, ids));
+  for await (const rows of readAhead(db, auditRowBatches(db, organizationId, filter, ids))) yield rows.map((row) => auditLine(row, ids));
 }
 
 /** The filtered trail as CSV (UTF-8 with a byte-order mark, CRLF), newest first, at most `maxRows` records, read a page at a time. */

@@ -72,7 +72,7 @@ export function usersCsv(db: Db, organizationId: number, maxRows: number): Reada
 
 /** The learners' columns the file shows, CSV_BATCH_ROWS at a time: no versions (the list's digest a learner, which the file never showed). */
 function csvBatches(db: Db, organizationId: number) {
-  return batchesById((after) =>
+  return batchesById(db, (after) =>
     db.selectFrom('organizationUsers').select(USERS_CSV_HEADER).where('organizationId', '=', organizationId).where('id', '>', after).orderBy('id').limit(CSV_BATCH_ROWS).execute(),
   );
 }
@@ -85,8 +85,8 @@ async function* mapBatches<T, U>(batches: AsyncIterable<T[]>, map: (item: T) => 
  * Rows by id, CSV_BATCH_ROWS at a time: each batch read after the last id of the one before (index (organization_id,
  * id)), until a batch comes back short; the next batch read while this one is used.
  */
-function batchesById<Row extends { id: number }>(read: (after: number) => Promise<Row[]>): AsyncGenerator<Row[]> {
-  return readAhead(batchesAfterId(read, CSV_BATCH_ROWS));
+function batchesById<Row extends { id: number }>(db: Db, read: (after: number) => Promise<Row[]>): AsyncGenerator<Row[]> {
+  return readAhead(db, batchesAfterId(read, CSV_BATCH_ROWS));
 }
 
 /** How learners are read in the caller's transaction: each batch locked (`forUpdate`), the tags under the key read before it. */
@@ -97,7 +97,7 @@ interface InTransaction {
 
 /** The learners by id, CSV_BATCH_ROWS at a time; `inTransaction`: read in the caller's transaction (`db`). */
 export function userBatches(db: Db, organizationId: number, inTransaction?: InTransaction): AsyncGenerator<OrganizationUser[]> {
-  return batchesById(async (after) => {
+  return batchesById(db, async (after) => {
     const query = usersQuery(db, organizationId, inTransaction?.key ?? (await etagKey(db))).where('id', '>', after).limit(CSV_BATCH_ROWS);
     return (inTransaction?.forUpdate ? query.forUpdate() : query).execute();
   });
@@ -109,7 +109,7 @@ export function userBatches(db: Db, organizationId: number, inTransaction?: InTr
  * answer's size in garbage (issue 27).
  */
 export function userJsonBatches(db: Db, organizationId: number): AsyncGenerator<string[]> {
-  const rows = batchesById(async (after) => {
+  const rows = batchesById(db, async (after) => {
     const page = usersQuery(db, organizationId, await etagKey(db)).where('id', '>', after).limit(CSV_BATCH_ROWS).as('learner');
     return db.selectFrom(page).select(['learner.id', sql<string>`row_to_json(learner)::text`.as('json')]).orderBy('learner.id').execute();
   });
