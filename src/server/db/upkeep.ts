@@ -40,4 +40,3 @@ export async function upkeepEmbeddedDatabase(db: Db): Promise<TableUpkeep[]> {
   }
   return due;
 }
-
