@@ -58,7 +58,7 @@ import { errorAnswers, id, MAX_ID, organizationParams, wire, type OrganizationPa
 import { refuseInSync, SYNC_PAGE_DEFAULT, syncAnswer, syncQueryProperties, syncRead, syncStartOf, type SyncQuery } from './sync.js';
 import { removalSchema, withSyncProperties } from '../../common/api/syncAnswers.js';
 import { installStreamedListParser } from './streamedJsonBody.js';
-import { JSON_TYPE, streamedJsonList, streamedList, toWire } from './wire.js';
+import { JSON_TYPE, streamedJsonList, streamedList, streamedWireList, toWire, wireItems } from './wire.js';
 import { formBody, FormValidationError } from './validation.js';
 
 /** Params of organizations/{orgId}/users/{userId}. */
@@ -296,8 +296,8 @@ export const organizationUsersRoutes: FastifyPluginAsync = async (app) => {
       if (!file || file.length === 0) throw new ApiError(400, API_ERROR.fileNotFound);
       try {
         // the rows as read, written a batch at a time (issue 27): the answer is never one object of 100,000 learners
-        const { errors, users } = await previewUsersCsv(db, orgId, file);
-        return reply.code(errors.length > 0 ? 422 : 200).type(JSON_TYPE).send(streamedList('users', users, errors.length > 0 ? { errors } : {}));
+        const { errors, users } = await previewUsersCsv(db, orgId, file, wireItems);
+        return reply.code(errors.length > 0 ? 422 : 200).type(JSON_TYPE).send(streamedWireList('users', users, errors.length > 0 ? { errors } : {}));
       } catch (error) {
         if (error instanceof CsvFormatProblem) throw new ApiError(400, error.code);
         throw error;

@@ -16,9 +16,12 @@ export function queriesRunElsewhere(db: object): void {
   onAnotherCore.add(db);
 }
 
+/** Whether `db` was marked by queriesRunElsewhere (a transaction: whether the database it was opened on was). */
+export const runsElsewhere = (db: object): boolean => onAnotherCore.has(db);
+
 export async function* readAhead<T>(db: object, batches: AsyncIterable<T>): AsyncGenerator<T> {
   const iterator = batches[Symbol.asyncIterator]();
-  const turn = onAnotherCore.has(db);
+  const turn = runsElsewhere(db);
   try {
     for (let next = iterator.next(); ; ) {
       const result = await next;

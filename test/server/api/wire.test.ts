@@ -1,5 +1,10 @@
 import { expect } from 'chai';
-import { fromWire, jsonListAnswer, toWire, wireField } from '../../../src/server/api/wire.js';
+import { text } from 'node:stream/consumers';
+import { fromWire, jsonListAnswer, streamedJsonList, streamedList, streamedWireList, toWire, wireField, wireItems } from '../../../src/server/api/wire.js';
+
+async function* batchesOf<T>(...batches: T[]): AsyncGenerator<T> {
+  yield* batches;
+}
 
 describe('server/api/wire', () => {
   it('camelCases keys deeply, arrays of objects too, and trims every string', () => {
@@ -44,5 +49,15 @@ describe('server/api/wire', () => {
     expect(answer).to.be.instanceOf(Buffer);
     expect(answer.toString('utf8')).to.equal('{"corporate_subscriptions":[{"name":"クラスA"},{"name":"B"}],"next_page":2}');
     expect(jsonListAnswer('affiliations', []).toString('utf8')).to.equal('{"affiliations":[]}');
+  });
+
+  it('streams a list a batch at a time as one answer, from items, items in JSON or batches in wire form alike: the head first, empty batches left out', async () => {
+    const expected = { errors: [{ row_no: 2 }], users: [{ first_name: '太郎' }, { first_name: 'Jo' }, { first_name: 'Ann' }] };
+    const head = { errors: [{ rowNo: 2 }] };
+    const items = [[{ firstName: '太郎' }], [], [{ firstName: 'Jo' }, { firstName: 'Ann' }]];
+    expect(JSON.parse(await text(streamedList('users', batchesOf(...items), head)))).to.deep.equal(expected);
+    expect(JSON.parse(await text(streamedJsonList('users', batchesOf(...items.map((batch) => batch.map((item) => JSON.stringify(toWire(item))))), head)))).to.deep.equal(expected);
+    expect(JSON.parse(await text(streamedWireList('users', batchesOf(...items.map(wireItems)), head)))).to.deep.equal(expected);
+    expect(await text(streamedList('users', batchesOf<unknown[]>()))).to.equal('{"users":[]}');
   });
 });

@@ -3,7 +3,7 @@
  * from a database in another process (PostgreSQL) each batch a turn of the event loop later (issue 47).
  */
 import { expect } from 'chai';
-import { queriesRunElsewhere, readAhead } from '../../../src/server/db/readAhead.js';
+import { queriesRunElsewhere, readAhead, runsElsewhere } from '../../../src/server/db/readAhead.js';
 
 /** A source of `count` batches that logs when each read starts and ends, and whether it was closed. */
 function source(count: number, failAt?: number) {
@@ -30,6 +30,10 @@ const elsewhere = {};
 queriesRunElsewhere(elsewhere);
 
 describe('server/db/readAhead', () => {
+  it('tells a database marked as running its queries elsewhere from one that is not', () => {
+    expect([runsElsewhere(elsewhere), runsElsewhere(here)]).to.deep.equal([true, false]);
+  });
+
   /** Batches whose reads start in a process.nextTick, as pg's pool hands a query its connection. */
   async function* sentInANextTick(log: string[]): AsyncGenerator<number> {
     for (let batch = 1; batch <= 2; batch++) {
