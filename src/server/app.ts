@@ -13,7 +13,7 @@ import { API_ERROR } from '../common/errorCodes.js';
 import { ISSUER_PATH } from '../common/identity.js';
 import { redactUrlForLog } from '../common/logRedaction.js';
 import { tokyoToday } from '../common/subscriptionRules.js';
-import { COMPRESSION_THRESHOLD_BYTES, compressLargeAnswersOffTheLoop, ENCODINGS, ON_THE_FLY_BROTLI_QUALITY } from './api/compression.js';
+import { COMPRESSION_THRESHOLD_BYTES, compressLargeAnswersOffTheLoop, ENCODINGS, ON_THE_FLY_BROTLI_QUALITY, ON_THE_FLY_GZIP_LEVEL } from './api/compression.js';
 import { apiRoutes } from './api/index.js';
 import { errorHandler } from './api/errors.js';
 import { healthRoutes } from './api/health.js';
@@ -306,6 +306,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
     encodings: ENCODINGS,
     threshold: COMPRESSION_THRESHOLD_BYTES,
     brotliOptions: { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: ON_THE_FLY_BROTLI_QUALITY } },
+    zlibOptions: { level: ON_THE_FLY_GZIP_LEVEL },
     globalDecompression: false,
   });
 

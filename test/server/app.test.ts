@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import { expect } from 'chai';
-import { ON_THE_FLY_BROTLI_QUALITY } from '../../src/server/api/compression.js';
+import { ON_THE_FLY_BROTLI_QUALITY, ON_THE_FLY_GZIP_LEVEL } from '../../src/server/api/compression.js';
 import { MISSING_BUILD_MESSAGE } from '../../src/server/browserBuild.js';
 import { Browser, authorizationPath, formAction, pkce } from './support/oidc.js';
 import { useTestApp } from './support/testApp.js';
@@ -202,11 +202,13 @@ describe('server/app', () => {
       }
     });
 
-    it('compresses on the fly at brotli quality ON_THE_FLY_BROTLI_QUALITY (a large list at 4 took 4.5 times as long)', async () => {
-      const plain = await ctx.app.inject({ url: '/api/docs/json' });
-      const large = await ctx.app.inject({ url: '/api/docs/json', headers: { 'accept-encoding': 'br' } });
-      const at = (quality: number) => zlib.brotliCompressSync(plain.rawPayload, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: quality } }).length;
-      expect(large.rawPayload.length).to.equal(at(ON_THE_FLY_BROTLI_QUALITY)).and.not.equal(at(4));
+    it('compresses on the fly at brotli quality ON_THE_FLY_BROTLI_QUALITY and gzip level ON_THE_FLY_GZIP_LEVEL (a large list at brotli 4 took 4.5 times as long)', async () => {
+      const plain = (await ctx.app.inject({ url: '/api/docs/json' })).rawPayload;
+      const sent = async (encoding: string) => (await ctx.app.inject({ url: '/api/docs/json', headers: { 'accept-encoding': encoding } })).rawPayload.length;
+      const brotli = (quality: number) => zlib.brotliCompressSync(plain, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: quality } }).length;
+      const gzip = (level: number) => zlib.gzipSync(plain, { level }).length;
+      expect(await sent('br')).to.equal(brotli(ON_THE_FLY_BROTLI_QUALITY)).and.not.equal(brotli(4));
+      expect(await sent('gzip')).to.equal(gzip(ON_THE_FLY_GZIP_LEVEL)).and.not.equal(gzip(6));
     });
 
     it("never compresses the identity provider's answers (tokens and CSRF-guarded pages, per BREACH)", async () => {
