@@ -329,12 +329,13 @@ export const organizationUsersRoutes: FastifyPluginAsync = async (app) => {
         const orgId = request.params.orgId;
         try {
           // refused: the errors and the rows as checked; written: the learners as they are now (each a batch at a time)
-          const { errors, stale, unversioned, users } = await bulkUpdateUsers(db, orgId, request.body.users, auditOf(request, orgId), config.ifMatchRequired);
+          const result = await bulkUpdateUsers(db, orgId, request.body.users, auditOf(request, orgId), config.ifMatchRequired);
           // as a PATCH without If-Match: 428 before anything else is said of the rows
-          if (unversioned.length > 0) return reply.code(428).send(toWire({ error: API_ERROR.preconditionRequired, rows: unversioned.slice(0, STALE_ROWS_NAMED) }));
-          if (stale.length > 0) throw await staleRows(orgId, stale, changeLanguage(request));
-          if (errors.length === 0) request.log.info({ organizationId: orgId, users: request.body.users.length }, 'learners bulk-updated');
-          return reply.code(errors.length > 0 ? 422 : 200).type(JSON_TYPE).send(streamedList('users', users, errors.length > 0 ? { errors } : {}));
+          if (result.unversioned.length > 0) return reply.code(428).send(toWire({ error: API_ERROR.preconditionRequired, rows: result.unversioned.slice(0, STALE_ROWS_NAMED) }));
+          if (result.stale.length > 0) throw await staleRows(orgId, result.stale, changeLanguage(request));
+          if (result.refused) return reply.code(422).type(JSON_TYPE).send(streamedList('users', result.users, { errors: result.errors }));
+          request.log.info({ organizationId: orgId, users: request.body.users.length }, 'learners bulk-updated');
+          return reply.type(JSON_TYPE).send(streamedJsonList('users', result.learners));
         } catch (error) {
           if (error instanceof CsvFormatProblem) throw new ApiError(400, error.code);
           throw error;

@@ -89,24 +89,6 @@ function batchesById<Row extends { id: number }>(db: Db, read: (after: number) =
   return readAhead(db, batchesAfterId(read, size));
 }
 
-/** How learners are read in the caller's transaction: each batch locked (`forUpdate`), the tags under the key read before it. */
-interface InTransaction {
-  key: string;
-  forUpdate: boolean;
-}
-
-/** The learners by id, `size` at a time; `inTransaction`: read in the caller's transaction (`db`). */
-export function userBatches(db: Db, organizationId: number, inTransaction?: InTransaction, size = CSV_BATCH_ROWS): AsyncGenerator<OrganizationUser[]> {
-  return batchesById(
-    db,
-    async (after) => {
-      const query = usersQuery(db, organizationId, inTransaction?.key ?? (await etagKey(db))).where('id', '>', after).limit(size);
-      return (inTransaction?.forUpdate ? query.forUpdate() : query).execute();
-    },
-    size,
-  );
-}
-
 /**
  * The learners as JSON, CSV_BATCH_ROWS at a time: each learner's object written by PostgreSQL (keys: the columns'
  * snake_case names, the wire's). Parsing 50,000 rows into objects to write them out again made about 17 times the
@@ -128,10 +110,28 @@ export function userJsonBatches(db: Db, organizationId: number): AsyncGenerator<
  */
 const storedBatchRows = (db: Db): number => (runsElsewhere(db) ? 1000 : CSV_BATCH_ROWS);
 
-/** The learners by id, read a batch at a time (in the caller's transaction `trx` with `inTransaction`). */
-async function storedLearners(db: Db, organizationId: number, inTransaction?: InTransaction & { trx: Db }): Promise<Map<number, OrganizationUser>> {
+/** How learners are read in the caller's transaction `trx`: each batch locked (`forUpdate`), the tags under the key read before it. */
+interface InTransaction {
+  trx: Db;
+  key: string;
+  forUpdate: boolean;
+}
+
+/** The learners by id, read a batch at a time (in the caller's transaction with `inTransaction`). */
+async function storedLearners(db: Db, organizationId: number, inTransaction?: InTransaction): Promise<Map<number, OrganizationUser>> {
+  const reader = inTransaction?.trx ?? db;
+  const key = inTransaction?.key ?? (await etagKey(db));
+  const size = storedBatchRows(db);
+  const batches = batchesById(
+    reader,
+    (after) => {
+      const query = usersQuery(reader, organizationId, key).where('id', '>', after).limit(size);
+      return (inTransaction?.forUpdate ? query.forUpdate() : query).execute();
+    },
+    size,
+  );
   const stored = new Map<number, OrganizationUser>();
-  for await (const batch of userBatches(inTransaction?.trx ?? db, organizationId, inTransaction, storedBatchRows(db))) for (const user of batch) stored.set(user.id, user);
+  for await (const batch of batches) for (const user of batch) stored.set(user.id, user);
   return stored;
 }
 
@@ -408,7 +408,7 @@ async function* batchesOf<T>(rows: readonly T[]): AsyncGenerator<T[]> {
  * changed since are `stale` and nothing is written (issue 28). With `versionRequired` (IF_MATCH_REQUIRED), a row that
  * changes its learner must carry that version: rows without one are `unversioned` and nothing is written (issue 44).
  * Refused: the row errors, stale or unversioned rows and the rows as checked; written: none of them, and the learners
- * as they are.
+ * as they are, as JSON in wire form (userJsonBatches).
  */
 export async function bulkUpdateUsers(
   db: Db,
@@ -416,7 +416,7 @@ export async function bulkUpdateUsers(
   rows: readonly UserInput[],
   trail: AuditTrail,
   versionRequired = false,
-): Promise<CheckedRows & { stale: StaleRow[]; unversioned: LearnerRow[] }> {
+): Promise<{ stale: StaleRow[]; unversioned: LearnerRow[] } & ({ refused: true; errors: UserRowError[]; users: AsyncIterable<OrganizationUser[]> } | { refused: false; learners: AsyncIterable<string[]> })> {
   const given = rows as unknown as readonly GivenRow[];
   const key = await etagKey(db);
   const { errors, stale, unversioned, stored } = await db.transaction().execute(async (trx) => {
@@ -440,8 +440,8 @@ export async function bulkUpdateUsers(
     if (check.stale.length === 0 && unversioned.length === 0 && check.errors.length === 0) await writeNameIds(trx, organizationId, changed, trail);
     return { errors: check.errors, stale: check.stale, unversioned, stored };
   });
-  const refused = errors.length > 0 || stale.length > 0 || unversioned.length > 0;
-  return { errors, stale, unversioned, users: refused ? checkedAgain(batchesOf(given), stored, 'utf-8') : userBatches(db, organizationId) };
+  if (errors.length > 0 || stale.length > 0 || unversioned.length > 0) return { refused: true, errors, stale, unversioned, users: checkedAgain(batchesOf(given), stored, 'utf-8') };
+  return { refused: false, stale, unversioned, learners: userJsonBatches(db, organizationId) };
 }
 
 /** The changed nameIds written by one statement: its two arrays stay bounded however many learners change. */
