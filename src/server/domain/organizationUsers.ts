@@ -162,9 +162,9 @@ const UTF8_BOM = Buffer.from([0xef, 0xbb, 0xbf]);
 /** What a decoder puts for bytes it cannot read, or a converting tool for a character it could not keep. */
 const REPLACEMENT = '\uFFFD';
 /**
- * The bytes decoded or the characters parsed in one turn of the event loop: 64 K characters are about 1,000 learners, then checked
- * CSV_BATCH_ROWS a turn (128 KB parsed and checked at once held it up to 91 ms on a slow day, 64 KB up to 59; issue 27
- * allows 50).
+ * The bytes decoded or the characters parsed in one turn of the event loop: 64 K characters are about 1,000 learners,
+ * then checked CSV_BATCH_ROWS a turn (128 KB parsed and checked at once held it up to 91 ms on a slow day, 64 KB up to
+ * 59; issue 27 allows 50).
  */
 const CHUNK_SIZE = 64 * 1024;
 
@@ -330,8 +330,8 @@ function lost(given: string, stored: string, encoding: CsvEncoding): boolean {
   return given.includes(REPLACEMENT) || (encoding === 'cp932' && given === throughEncoding(stored, encoding));
 }
 
-/** What a check found: its row errors, and the rows as checked (each with its learner's stored nameIdType), a batch at a time. */
-export interface CheckedRows<Batch = OrganizationUser[]> {
+/** What a check found: its row errors, and the rows as checked (each with its learner's stored nameIdType), a batch at a time as kept. */
+export interface CheckedRows<Batch> {
   errors: UserRowError[];
   users: AsyncIterable<Batch>;
 }
