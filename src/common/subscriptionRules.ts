@@ -7,9 +7,9 @@
  */
 import moment from 'moment';
 
+export { tokyoToday } from './tokyoToday.js';
+
 export const DATE_FORMAT = 'YYYY-MM-DD';
-/** Japan has no daylight saving time: a fixed offset is the Asia/Tokyo calendar. */
-const TOKYO_OFFSET_MINUTES = 9 * 60;
 /** SPEC §9: the start date is at most 6 months ahead. */
 export const START_WINDOW_MONTHS = 6;
 const day = (date: string) => moment.utc(date, DATE_FORMAT, true);
@@ -27,11 +27,6 @@ export function isDate(date: string): boolean {
 export function startsOnAsSent(value: string): string {
   const match = /^\s*(\d{2})[-/](\d{2})[-/](\d{4})\s*$/.exec(value);
   return match ? `${match[3]}-${match[1]}-${match[2]}` : value.trim();
-}
-
-/** Today (or the day of `now`) in the Asia/Tokyo calendar. */
-export function tokyoToday(now: Date = new Date()): string {
-  return moment(now).utcOffset(TOKYO_OFFSET_MINUTES).format(DATE_FORMAT);
 }
 
 export function addDays(date: string, days: number): string {

@@ -1,7 +1,7 @@
 /**
  * The words' date formats: `{{time, dateTime}}` writes an ISO 8601 time as the pages write dates and times
- * (dates.ts), e.g. in 'changed by {{name}} at {{time, dateTime}}'. Added by the screen engine's chunk (ScreenView),
- * as the date code (moment) stays out of the first load; only screens' calls give such words.
+ * (dates.ts), e.g. in 'changed by {{name}} at {{time, dateTime}}'. Added by the screen engine's chunk (ScreenView):
+ * only screens' calls give such words.
  */
 import type { i18n } from 'i18next';
 import { DEFAULT_LANGUAGE, isLanguage } from '../../common/languages.js';

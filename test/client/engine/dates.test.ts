@@ -39,4 +39,13 @@ describe('date formats (SPEC section 9)', () => {
     expect(formatDateTime(moment, 'ja')).to.equal('2026年11月24日 08:05:09');
     expect(formatValue(moment.toISOString(), 'dateTime', 'en')).to.equal('2026-11-24 08:05:09');
   });
+
+  it('a day alone is that day wherever the browser is, a time its day there; what is no date is shown as it is', () => {
+    const evening = new Date(2026, 10, 24, 23, 30);
+    expect(formatDate(evening.toISOString(), 'en')).to.equal('2026-11-24');
+    expect(formatWeekdayDate('2026-01-04', 'en')).to.equal('Sun, 2026-01-04');
+    expect(formatDate('not a date', 'ja')).to.equal('not a date');
+    expect(formatDateTime('', 'en')).to.equal('');
+    expect(formatMonth('2026-00', 'en')).to.equal('2026-00');
+  });
 });

@@ -8,7 +8,7 @@ import { useTranslation } from 'react-i18next';
 import { shallowEqual, useDispatch, useSelector } from 'react-redux';
 import { useLocation, useParams } from 'react-router-dom';
 import type { Block, ScreenDefinition } from '../../../common/screens.js';
-import { tokyoToday } from '../../../common/subscriptionRules.js';
+import { tokyoToday } from '../../../common/tokyoToday.js';
 import { hasSteps, screenEntryKey } from '../routes.js';
 import { isPending, type OperationsRootState } from '../../state/operations.js';
 import { selectMe, selectOrganization, selectRole, type SessionRootState } from '../../state/session.js';
