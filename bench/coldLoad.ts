@@ -42,6 +42,8 @@ export const PAGES: Array<{ path: string; content: string; what: string }> = [
 /** A call of the page's data: the API, not the portal's settings nor the provider. */
 const DATA_CALL = /\/api\/v2\/(?!portal_settings)/;
 const rounds = Number(process.env.BENCH_COLD_ROUNDS ?? 3);
+/** BENCH_COLD_PAGES: some of the pages only, comma-separated (e.g. the wizard with more rounds, to compare two builds). */
+const pages = PAGES.filter(({ path }) => process.env.BENCH_COLD_PAGES?.split(',').includes(path) ?? true);
 
 export interface ColdLoadRow {
   page: string;
@@ -155,7 +157,7 @@ export async function benchColdLoad(): Promise<ColdLoadRow[]> {
     const rows: ColdLoadRow[] = [];
     for (const profile of Object.keys(PROFILES) as Profile[]) {
       await emulate(session, profile);
-      for (const { path, content } of PAGES) {
+      for (const { path, content } of pages) {
         const runs = [];
         for (let round = 0; round < rounds; round += 1) runs.push(await coldLoad(page, session, `${portal.url}${path}`, content));
         const dataCalls = runs.map((run) => run.firstDataCallMs).filter((ms): ms is number => ms !== undefined);
