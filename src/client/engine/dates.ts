@@ -2,8 +2,8 @@
  * The spec's date formats: yyyy-MM-dd, and yyyy年M月d日 in Japanese; with the short weekday (SPEC 2.9, 2.11):
  * 'Tue, 2026-11-24' and '2026年11月24日(火)'. A date alone (yyyy-MM-dd) is that day; a date-time is shown in the
  * browser's time zone. A month (a chart's categories): 'Jun 2026', '2026年6月'.
- * Written from the Date's own fields, not with moment: its first parse and format cost a cold page 50–60 ms of main
- * thread at 4× CPU and its 60 KB sat in every screen's chunk (issue 47); moment stays for the subscription rules' arithmetic.
+ * Written from the Date's own fields, not with moment: its first strict parse held a cold Home's chart render up to
+ * ~57 ms at 1× CPU and its 60 KB sat in every screen's chunk (issue 47); moment stays for the subscription rules' arithmetic.
  */
 import type { Language } from '../../common/languages.js';
 
