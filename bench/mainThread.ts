@@ -14,19 +14,16 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { chromium, type CDPSession } from 'playwright-core';
+import TraceGatherer from 'lighthouse/core/gather/gatherers/trace.js';
+import { chromium, type CDPSession, type Page } from 'playwright-core';
 import sourceMap from 'source-map';
 import { PROJECT_ROOT } from '../src/configuration/load.js';
 import { CHROMIUM_PATH, newPage, startPortal } from '../test/e2e/support/portal.js';
 import { signInAsManagerAt } from '../test/e2e/support/signin.js';
 import { PAGES } from './lighthouse.js';
 
-/** Lighthouse 12's trace categories (lighthouse/core/gather/gatherers/trace.js). */
-const LIGHTHOUSE_CATEGORIES = [
-  'disabled-by-default-lighthouse', 'loading', 'v8', 'v8.execute', 'blink.user_timing', 'blink.console', 'devtools.timeline',
-  'disabled-by-default-devtools.timeline', 'disabled-by-default-devtools.screenshot', 'disabled-by-default-devtools.timeline.stack',
-  'disabled-by-default-devtools.timeline.frame', 'latencyInfo', 'disabled-by-default-devtools.timeline.invalidationTracking',
-];
+/** What Lighthouse traces, from Lighthouse itself (its list starts by leaving out every other category: '-*'). */
+const LIGHTHOUSE_CATEGORIES = TraceGatherer.getDefaultTraceCategories().filter((category) => !category.startsWith('-'));
 /** A task Lighthouse's 4× makes longer than 50 ms. */
 const LONG_TASK_US = 12_500;
 /** What a long task's line names: the events inside it that say what it did. */
@@ -65,13 +62,14 @@ function describe(event: TraceEvent): string {
   return `${event.name}${what} ${Math.round((event.dur ?? 0) / 1000)}`;
 }
 
-async function tracedLoad(cdp: CDPSession, load: () => Promise<unknown>): Promise<TraceEvent[]> {
+/** The trace of one load of `url`, until the network has been quiet for half a second. */
+async function tracedLoad(cdp: CDPSession, page: Page, url: string): Promise<TraceEvent[]> {
   const events: TraceEvent[] = [];
   // the protocol types a trace event as a string map; its fields are those of TraceEvent
   const collect = (chunk: { value: object[] }) => void events.push(...(chunk.value as TraceEvent[]));
   cdp.on('Tracing.dataCollected', collect);
   await cdp.send('Tracing.start', { traceConfig: { includedCategories: LIGHTHOUSE_CATEGORIES, excludedCategories: ['*'] }, transferMode: 'ReportEvents' });
-  await load();
+  await page.goto(url, { waitUntil: 'networkidle' });
   const complete = new Promise((resolve) => cdp.once('Tracing.tracingComplete', resolve));
   await cdp.send('Tracing.end');
   await complete;
@@ -104,10 +102,7 @@ try {
   await cdp.send('Network.setCacheDisabled', { cacheDisabled: true });
   for (const pagePath of pages) {
     for (let round = 1; round <= rounds; round += 1) {
-      const events = await tracedLoad(cdp, async () => {
-        await page.goto(`${portal.url}${pagePath}`, { waitUntil: 'networkidle' });
-      });
-      const { lines, blockingMs } = longTasks(events);
+      const { lines, blockingMs } = longTasks(await tracedLoad(cdp, page, `${portal.url}${pagePath}`));
       console.log(`\n${pagePath}, load ${round}: ${lines.length} tasks over 12.5 ms, ~${Math.round(blockingMs)} ms blocking at 4×`);
       for (const line of lines) console.log(line);
     }
