@@ -20,7 +20,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { PGlite } from '@electric-sql/pglite';
+import { MemoryFS, PGlite } from '@electric-sql/pglite';
 import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
 import type { Logger } from 'pino';
@@ -49,47 +49,72 @@ export interface TestDatabaseOptions {
   poolSize?: number;
 }
 
-let template: Promise<Blob> | undefined;
+/** A file or folder of a migrated PGlite database, as PGlite's in-memory file system holds it. */
+interface TemplateEntry {
+  path: string;
+  mode: number;
+  /** A file's bytes; none for a folder. */
+  data?: Uint8Array;
+}
 
-/**
- * The template's bytes as the Blob PGlite reads a data directory from, handed over at once: Node 20's
- * Blob.arrayBuffer() copies its 40 MB in small chunks, a sixth of each database's start.
- */
-class WholeBlob extends Blob {
-  readonly #data: Uint8Array;
+/** Where PGlite keeps its database in its file system (PGDATA; checked as the template is made). */
+const PGLITE_DATA_DIR = '/pglite/data';
 
-  constructor(data: Uint8Array) {
-    super([]);
-    this.#data = data;
-  }
+let template: Promise<TemplateEntry[]> | undefined;
 
-  override arrayBuffer(): Promise<ArrayBuffer> {
-    return Promise.resolve(this.#data.slice().buffer);
-  }
+/** The entries under `dir` of an Emscripten file system, a folder before what it holds. */
+function entriesUnder(fs: PGlite['Module']['FS'], dir: string): TemplateEntry[] {
+  return fs.readdir(dir).flatMap((name: string) => {
+    if (name === '.' || name === '..') return [];
+    const entryPath = `${dir}/${name}`;
+    const { mode } = fs.stat(entryPath, false);
+    return fs.isDir(mode) ? [{ path: entryPath, mode }, ...entriesUnder(fs, entryPath)] : [{ path: entryPath, mode, data: fs.readFile(entryPath) }];
+  });
 }
 
 /**
- * A migrated PGlite's data directory, made once per test process: each test database starts from it (PGlite's
- * clone() would dump the template again for every one, a third of a database's start).
+ * A migrated PGlite database's files, read once per test process: each test database starts from them. PGlite's own
+ * way (a data directory's tarball, `loadDataDir`) unpacked the tarball into the file system for every database, a
+ * third of its start and most of the test process's garbage.
  */
-function pgliteTemplate(): Promise<Blob> {
+function pgliteTemplate(): Promise<TemplateEntry[]> {
   template ??= (async () => {
     const pglite = new PGlite();
     const handle = createDatabase({ pglite });
     await migrateToLatest(handle.db);
     // a test database holds a few megabytes: PostgreSQL's default 128 MB of shared buffers cost each database's
-    // start a third of a second of CPU, to set up memory no test fills
-    await pglite.exec(`alter system set shared_buffers = '16MB'`);
-    // the tests use the database `postgres` only: without initdb's two templates the directory has half its files,
-    // and a third of each database's start was unpacking them
+    // start a third of a second of CPU, to set up memory no test fills (2 MB: 256 pages, plenty for one connection)
+    await pglite.exec(`alter system set shared_buffers = '2MB'`);
+    // the tests use the database `postgres` only: without initdb's two templates the directory has half its files
     for (const statement of ['alter database template0 is_template false', 'drop database template0', 'alter database template1 is_template false', 'drop database template1', 'checkpoint']) {
       await pglite.query(statement);
     }
-    const dataDir = await pglite.dumpDataDir('none');
+    const fs = pglite.Module.FS;
+    if (!fs.analyzePath(`${PGLITE_DATA_DIR}/PG_VERSION`).exists) throw new Error(`PGlite keeps its database elsewhere than ${PGLITE_DATA_DIR}`);
+    const entries = entriesUnder(fs, PGLITE_DATA_DIR);
     await handle.close();
-    return new WholeBlob(new Uint8Array(await dataDir.arrayBuffer()));
+    return entries;
   })();
   return template;
+}
+
+/**
+ * PGlite's in-memory file system with the template's files written in before PostgreSQL starts, which then resumes
+ * that database. Each file is copied (MEMFS copies what it is given), so no database writes into the template.
+ */
+class TemplateFilesystem extends MemoryFS {
+  constructor(private readonly entries: TemplateEntry[]) {
+    super();
+  }
+
+  override async initialSyncFs(): Promise<void> {
+    const fs = this.pg!.Module.FS;
+    fs.mkdirTree(PGLITE_DATA_DIR);
+    for (const entry of this.entries) {
+      if (entry.data) fs.writeFile(entry.path, entry.data);
+      else fs.mkdir(entry.path, entry.mode);
+    }
+  }
 }
 
 function withDatabaseName(url: string, name: string): string {
@@ -173,7 +198,7 @@ async function copyPostgresTemplate(baseUrl: string, name: string): Promise<void
 export async function createTestDatabase(options: TestDatabaseOptions = {}): Promise<TestDatabase> {
   const baseUrl = options.baseUrl ?? (process.env.TEST_DATABASE_URL || undefined);
   if (!baseUrl) {
-    const database = createDatabase({ pglite: await PGlite.create({ loadDataDir: await pgliteTemplate() }) });
+    const database = createDatabase({ pglite: await PGlite.create({ fs: new TemplateFilesystem(await pgliteTemplate()) }) });
     return { database, db: database.db, url: undefined, destroy: () => database.close() };
   }
 
