@@ -46,6 +46,7 @@ import { samlRoutes } from './saml/routes.js';
 import { createTokenValidity } from './domain/tokenValidity.js';
 import { usePasswordHashing } from './domain/passwords.js';
 import { createMetrics } from './metrics.js';
+import { namePluginsByFunction } from './pluginNames.js';
 import { OneLinePerRequest } from './requestLog.js';
 import './types.js';
 
@@ -156,6 +157,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
     logController: new OneLinePerRequest(),
     schemaController: { compilersFactory: { buildSerializer } },
   }) as unknown as FastifyInstance;
+  namePluginsByFunction(app);
 
   usePasswordHashing(config.passwordHashing);
   const ownsDatabase = deps.database === undefined;
