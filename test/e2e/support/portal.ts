@@ -185,16 +185,33 @@ export interface E2EContext {
   browser: Browser;
 }
 
-/** Mocha hooks giving a describe block one portal (with these settings) and one browser, both stopped after it. */
+let testBrowser: Promise<Browser> | undefined;
+
+/**
+ * The test process's chromium, launched for its first describe block and closed after its last test: a launch and its
+ * close cost ~1 s of CPU, and ~25 blocks start a portal. Each test's context keeps its storage apart.
+ */
+function sharedBrowser(): Promise<Browser> {
+  testBrowser ??= launchBrowser();
+  return testBrowser;
+}
+
+// in mocha (not in a benchmark), the root suite's last hook: this module is loaded with the first test file
+if (typeof after === 'function') after(async () => (await testBrowser)?.close());
+
+/**
+ * Mocha hooks giving a describe block one portal (with these settings) and the process's browser; after the block, the
+ * contexts it left open are closed (no page of its goes on calling) and its portal is stopped.
+ */
 export function useE2E(env: Record<string, string> = {}, options: PortalOptions = {}): E2EContext {
   const context = {} as E2EContext;
   before(async () => {
     context.portal = await startPortal(env, options);
-    context.browser = await launchBrowser();
+    context.browser = await sharedBrowser();
   });
   after(async () => {
     try {
-      await context.browser?.close();
+      await Promise.all(context.browser?.contexts().map((open) => open.close()) ?? []);
     } finally {
       await context.portal?.stop();
     }
