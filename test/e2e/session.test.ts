@@ -1,6 +1,6 @@
 import { expect } from 'chai';
-import type { Browser, Page, Request } from 'playwright-core';
-import { launchBrowser, newPage, startPortal, type Portal } from './support/portal.js';
+import type { Page, Request } from 'playwright-core';
+import { newPage, useE2E } from './support/portal.js';
 import { DEMO_PASSWORD, enterCredentials, MEMBER, useEnglish, waitForHeader } from './support/signin.js';
 
 async function signInAsMember(page: Page, url: string): Promise<void> {
@@ -14,27 +14,14 @@ async function signInAsMember(page: Page, url: string): Promise<void> {
 
 describe('Session in the browser: refresh and re-authentication (SPEC §4 Session, Re-authentication)', function () {
   this.timeout(240_000);
-  let browser: Browser;
-  before(async () => {
-    browser = await launchBrowser();
-  });
-  after(async () => {
-    await browser?.close();
-  });
 
   describe('with 10-second access tokens', () => {
-    let portal: Portal;
-    before(async () => {
-      portal = await startPortal({ ACCESS_TOKEN_TTL: '10' });
-    });
-    after(async () => {
-      await portal?.stop();
-    });
+    const e2e = useE2E({ ACCESS_TOKEN_TTL: '10' });
 
     it('an expired access token is refreshed once and the call retried, unnoticed by the admin', async () => {
       const errors: string[] = [];
-      const page = await newPage(browser, errors);
-      await signInAsMember(page, portal.url);
+      const page = await newPage(e2e.browser, errors);
+      await signInAsMember(page, e2e.portal.url);
       const refreshes: Request[] = [];
       page.on('request', (request) => {
         if (request.method() === 'POST' && new URL(request.url()).pathname === '/oidc/token' && /grant_type=refresh_token/.test(request.postData() ?? '')) {
@@ -52,10 +39,10 @@ describe('Session in the browser: refresh and re-authentication (SPEC §4 Sessio
     });
     it('a second tab takes over the session the first tab refreshed, and stays signed in', async () => {
       const errors: string[] = [];
-      const first = await newPage(browser, errors);
-      await signInAsMember(first, portal.url);
+      const first = await newPage(e2e.browser, errors);
+      await signInAsMember(first, e2e.portal.url);
       const second = await first.context().newPage();
-      await second.goto(`${portal.url}/account`);
+      await second.goto(`${e2e.portal.url}/account`);
       await second.locator('dl.details').waitFor();
       const secondTabProviderCalls: string[] = [];
       second.on('request', (request) => {
@@ -69,7 +56,7 @@ describe('Session in the browser: refresh and re-authentication (SPEC §4 Sessio
       // the second tab's access token has expired too: it must take over the first tab's session, not be signed out
       await second.getByRole('link', { name: 'Change name' }).click();
       await second.getByLabel(/^First name(?! \(phonetic\))/).waitFor();
-      expect(second.url()).to.equal(`${portal.url}/account/name/edit`);
+      expect(second.url()).to.equal(`${e2e.portal.url}/account/name/edit`);
       expect(await second.locator('.flash__item').count()).to.equal(0);
       // no refresh with the retired token (the provider would revoke the grant) and no new sign-in
       expect(secondTabProviderCalls).to.deep.equal([]);
@@ -78,18 +65,12 @@ describe('Session in the browser: refresh and re-authentication (SPEC §4 Sessio
   });
 
   describe('with a 5-second re-authentication window', () => {
-    let portal: Portal;
-    before(async () => {
-      portal = await startPortal({ REAUTH_WINDOW: '5' });
-    });
-    after(async () => {
-      await portal?.stop();
-    });
+    const e2e = useE2E({ REAUTH_WINDOW: '5' });
 
     it('an account page asks for the password again (prompt=login) and comes back to the page', async () => {
       const errors: string[] = [];
-      const page = await newPage(browser, errors);
-      await signInAsMember(page, portal.url);
+      const page = await newPage(e2e.browser, errors);
+      await signInAsMember(page, e2e.portal.url);
       await page.waitForTimeout(6_000);
       const authorizations: string[] = [];
       page.on('request', (request) => {
@@ -101,7 +82,7 @@ describe('Session in the browser: refresh and re-authentication (SPEC §4 Sessio
       expect(authorization.searchParams.get('prompt')).to.equal('login');
       expect(authorization.searchParams.get('glopla_id')).to.equal('G0000001');
       await enterCredentials(page, MEMBER, DEMO_PASSWORD);
-      await page.waitForURL(`${portal.url}/account/name/edit`);
+      await page.waitForURL(`${e2e.portal.url}/account/name/edit`);
       await page.getByLabel(/^First name(?! \(phonetic\))/).waitFor();
       expect(errors).to.deep.equal([]);
       await page.context().close();
