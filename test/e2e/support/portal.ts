@@ -8,7 +8,7 @@ import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { PROJECT_ROOT } from '../../../src/configuration/load.js';
 import { browserBuildIsStale } from '../../../scripts/browserBuild.js';
 import { build } from '../../../scripts/build.js';
@@ -201,17 +201,20 @@ if (typeof after === 'function') after(async () => (await testBrowser)?.close())
 
 /**
  * Mocha hooks giving a describe block one portal (with these settings) and the process's browser; after the block, the
- * contexts it left open are closed (no page of its goes on calling) and its portal is stopped.
+ * contexts opened since its start and left open are closed (no page of its goes on calling; an enclosing block's stay)
+ * and its portal is stopped.
  */
 export function useE2E(env: Record<string, string> = {}, options: PortalOptions = {}): E2EContext {
   const context = {} as E2EContext;
+  let openBefore = new Set<BrowserContext>();
   before(async () => {
     context.portal = await startPortal(env, options);
     context.browser = await sharedBrowser();
+    openBefore = new Set(context.browser.contexts());
   });
   after(async () => {
     try {
-      await Promise.all(context.browser?.contexts().map((open) => open.close()) ?? []);
+      await Promise.all(context.browser?.contexts().filter((open) => !openBefore.has(open)).map((open) => open.close()) ?? []);
     } finally {
       await context.portal?.stop();
     }
