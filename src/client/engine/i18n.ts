@@ -7,7 +7,6 @@ import { initReactI18next } from 'react-i18next';
 import { DEFAULT_LANGUAGE, isLanguage, type Language } from '../../common/languages.js';
 import { formatPersonName, type PersonName } from '../../common/personName.js';
 
-export const LANGUAGE_STORAGE_KEY = 'language';
 export const LOCALE_QUERY_PARAM = 'locale';
 
 async function loadResources(language: Language, all = false): Promise<Record<string, unknown>> {

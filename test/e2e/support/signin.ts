@@ -5,7 +5,7 @@
  */
 import type { Page } from 'playwright-core';
 import { CALLBACK_PATH } from '../../../src/common/identity.js';
-import { LANGUAGE_STORAGE_KEY } from '../../../src/client/engine/i18n.js';
+import { LANGUAGE_STORAGE_KEY } from '../../../src/common/languages.js';
 
 export const DEMO_PASSWORD = 'DemoPassw0rd!';
 export const MANAGER = 'manager@example.com';

@@ -1,9 +1,8 @@
 import type { ReactElement } from 'react';
 import { useTranslation } from 'react-i18next';
-import { LANGUAGES } from '../../../common/languages.js';
+import { LANGUAGE_STORAGE_KEY, LANGUAGES } from '../../../common/languages.js';
 import navigation from '../../../../build/generated/navigation.json';
 import type { NavigationDefinition } from '../../../common/screens.js';
-import { LANGUAGE_STORAGE_KEY } from '../../engine/i18n.js';
 import { LinkView } from '../../engine/screen/LinkView.js';
 
 /** The footer's links (frame/navigation.json). */

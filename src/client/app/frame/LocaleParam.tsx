@@ -1,7 +1,7 @@
 import { useEffect } from 'react';
 import { useLocation, useNavigate } from 'react-router-dom';
-import { LANGUAGE_STORAGE_KEY, LOCALE_QUERY_PARAM } from '../../engine/i18n.js';
-import { isLanguage } from '../../../common/languages.js';
+import { LOCALE_QUERY_PARAM } from '../../engine/i18n.js';
+import { isLanguage, LANGUAGE_STORAGE_KEY } from '../../../common/languages.js';
 
 /**
  * The `locale` query parameter chose the language at start-up (see chooseLanguage); remember it and take it out of
