@@ -356,12 +356,13 @@ type AuditExportEntry = [id: string, cursorTime: string, shownTime: string, acto
  * too (500,000 timestamps were parsed into Dates only to be written out again, issue 27).
  */
 async function auditExportBatch(db: Db, organizationId: number, filter: AuditFilter, ids: PublicIds, after: Cursor | undefined): Promise<AuditExportEntry[]> {
-  const entries = olderThan(auditQuery(db, organizationId, filter, ids), after).clearSelect().select(['id', 'occurredAt', 'actorEmail', 'actorApiClientName', 'action', 'targetType', 'targetId', 'targetLabel', 'changes']).limit(AUDIT_CSV_BATCH_ROWS).as('entry');
+  // the page's own columns (organizationEntries), its cursor's time among them
+  const entries = olderThan(auditQuery(db, organizationId, filter, ids), after).limit(AUDIT_CSV_BATCH_ROWS).as('entry');
   const { batch } = await db
     .selectFrom(entries)
     .select(
       sql<string | null>`json_agg(json_build_array(
-        entry.id::text, ${cursorTimestamp('entry.occurred_at')}, ${isoTimestamp('entry.occurred_at')},
+        entry.id::text, entry.cursor_time, ${isoTimestamp('entry.occurred_at')},
         entry.actor_email, entry.actor_api_client_name, entry.action, entry.target_type, entry.target_id, entry.target_label, entry.changes
       ) order by entry.occurred_at desc, entry.id desc)::text`.as('batch'),
     )
