@@ -8,7 +8,8 @@ export const isoTimestamp = (column: string): RawBuilder<string | null> => sql<s
  * A timestamp as PostgreSQL's own text of it in UTC (2026-11-24 18:58:31.123450+00), every microsecond kept, for a
  * cursor to read back: `::text` cost ~3.5 µs a row (the session's time zone), most of the trail export's time in the database.
  */
-export const cursorTimestamp = (column: string): RawBuilder<string> => sql<string>`to_char(${sql.ref(column)} at time zone 'UTC', 'YYYY-MM-DD HH24:MI:SS.US"+00"')`;
+export const cursorTimestamp = (column: string | Expression<Date | string>): RawBuilder<string> =>
+  sql<string>`to_char(${typeof column === 'string' ? sql.ref(column) : column} at time zone 'UTC', 'YYYY-MM-DD HH24:MI:SS.US"+00"')`;
 
 /** A value as JSON text (PostgreSQL's to_json escapes strings as JSON.stringify does); `null` for SQL null. */
 export const jsonValue = (value: Expression<unknown>): RawBuilder<string> => sql<string>`coalesce(to_json(${value})::text, 'null')`;

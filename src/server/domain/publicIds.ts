@@ -161,8 +161,9 @@ const CODED_TARGETS: Partial<Record<AuditTargetType, IdKind>> = { contact: 'cont
 /** A trail entry's target id as answered. */
 export function publicTargetId(ids: PublicIds, type: AuditTargetType, recorded: string): string {
   const kind = CODED_TARGETS[type];
+  if (!kind) return recorded;
   const id = /^\d{1,10}$/.test(recorded) ? Number(recorded) : 0;
-  return kind && id >= 1 && id <= MAX_INT_ID ? String(ids[kind].toPublic(id)) : recorded;
+  return id >= 1 && id <= MAX_INT_ID ? String(ids[kind].toPublic(id)) : recorded;
 }
 
 /** The id a target of `type` is recorded by, given its id as answered; undefined when there is none (a coded type's id that is no public id). */
