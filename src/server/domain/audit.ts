@@ -8,6 +8,7 @@
  * carry a single row's write and its entry in one statement (issue 47).
  */
 import type { Readable } from 'node:stream';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { sql, type Compilable } from 'kysely';
 import type { AuditEvent } from '../../common/api/auditAnswers.js';
 import type { AuditAction, AuditTargetType } from '../../common/auditActions.js';
@@ -371,10 +372,10 @@ async function auditExportBatch(db: Db, organizationId: number, filter: AuditFil
       ) order by entry.occurred_at desc, entry.id desc)::text`.as('batch'),
       // the oldest entry's, the page's order being newest first
       cursorTimestamp(sql`min(entry.occurred_at)`).as('lastTime'),
-      sql<string | null>`(array_agg(entry.id::text order by entry.occurred_at, entry.id))[1]`.as('lastId'),
+      sql<string>`(array_agg(entry.id::text order by entry.occurred_at, entry.id))[1]`.as('lastId'),
     ])
     .executeTakeFirstOrThrow();
-  if (batch === null || lastTime === null || lastId === null) return { entries: [], last: undefined };
+  if (batch === null) return { entries: [], last: undefined }; // no entry after the cursor: no cursor either
   return { entries: JSON.parse(batch) as AuditExportEntry[], last: { time: lastTime, id: lastId } };
 }
 
@@ -417,14 +418,11 @@ async function* auditRowBatches(db: Db, organizationId: number, filter: AuditFil
   }
 }
 
-/** A turn of the event loop for other requests between two slices of a batch. */
-const otherRequestsFirst = () => new Promise<void>((resolve) => setImmediate(resolve));
-
 /** The filtered trail's lines AUDIT_CSV_TURN_ROWS a turn, the next batch read ahead (db/readAhead.ts). */
 async function* auditLineBatches(db: Db, organizationId: number, filter: AuditFilter, ids: PublicIds): AsyncGenerator<string[]> {
   for await (const entries of readAhead(db, auditRowBatches(db, organizationId, filter, ids))) {
     for (let start = 0; start < entries.length; start += AUDIT_CSV_TURN_ROWS) {
-      if (start > 0) await otherRequestsFirst();
+      if (start > 0) await nextTurn(); // other requests between two slices
       yield entries.slice(start, start + AUDIT_CSV_TURN_ROWS).map((entry) => auditLine(entry, ids));
     }
   }
