@@ -8,10 +8,13 @@
  * Lighthouse runs on the very tab that signed in (puppeteer-core connected to the same browser): the session lives in
  * that browser profile's storage, which Lighthouse is told to keep; the cache it would have cleared with it is
  * cleared here instead, so each load stays cold.
+ * BENCH_LIGHTHOUSE_LCP_GRAPH=1 prints, for each page's median run, what its simulated LCP is made of: every request and
+ * main-thread task of Lighthouse's pessimistic LCP graph with its simulated start and end (slow 4G, CPU 4×).
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import lighthouse, { type Result } from 'lighthouse';
+import * as Lantern from 'lighthouse/core/lib/lantern/lantern.js';
 import { chromium } from 'playwright-core';
 import puppeteer, { type Page as PuppeteerPage } from 'puppeteer-core';
 import { CHROMIUM_PATH, newPage, startPortal } from '../test/e2e/support/portal.js';
@@ -31,6 +34,8 @@ const CATEGORIES = ['performance', 'accessibility', 'best-practices'];
 const ROUNDS = Number(process.env.BENCH_LIGHTHOUSE_ROUNDS ?? 5);
 /** A directory for each page's Lighthouse report (its median run, JSON: the metrics' scores, the LCP element's phases…). */
 const reportDir = process.env.BENCH_LIGHTHOUSE_REPORTS;
+/** Each run's simulated LCP graph, as lines (BENCH_LIGHTHOUSE_LCP_GRAPH). */
+const lcpGraphs = process.env.BENCH_LIGHTHOUSE_LCP_GRAPH ? new WeakMap<Result, string[]>() : undefined;
 
 export interface LighthouseRow {
   page: string;
@@ -91,7 +96,33 @@ async function audit(page: PuppeteerPage, url: string): Promise<Result> {
   if (lhr.runtimeError) throw new Error(`Lighthouse on ${url}: ${lhr.runtimeError.code} ${lhr.runtimeError.message}`);
   // signed out, the portal sends the browser to the provider's /oidc/... sign-in page
   if (lhr.finalDisplayedUrl !== url) throw new Error(`Lighthouse audited ${lhr.finalDisplayedUrl}, not ${url}`);
+  lcpGraphs?.set(lhr, lastLcpGraph(new URL(url).origin));
   return lhr;
+}
+
+/** What Lighthouse's simulation keeps of a graph's node: a request, or a main-thread task with the events inside it. */
+interface SimulatedNode {
+  type: string;
+  request?: { url: string; resourceType?: string; transferSize: number };
+  event?: { dur?: number };
+  childEvents?: Array<{ name: string; dur?: number; args?: { data?: { url?: string } } }>;
+}
+
+/**
+ * The last audit's pessimistic LCP graph (the simulator keeps each simulation's timings under its label), a line a
+ * node in the order of its simulated start: a request's type, path and bytes; a task's measured time and what it ran.
+ */
+function lastLcpGraph(origin: string): string[] {
+  const timings = (Lantern.Simulation.Simulator.allNodeTimings as Map<string, Map<SimulatedNode, { startTime: number; endTime: number }>>).get('pessimisticLargestContentfulPaint');
+  return [...(timings ?? [])]
+    .sort(([, a], [, b]) => a.startTime - b.startTime)
+    .map(([node, { startTime, endTime }]) => {
+      const ran = [...new Set((node.childEvents ?? []).filter((event) => (event.dur ?? 0) > 1000).map((event) => `${event.name}${event.args?.data?.url ? ` ${event.args.data.url.split('/').pop()}` : ''}`))];
+      const what = node.request
+        ? `${node.request.resourceType ?? 'request'} ${node.request.url.replace(origin, '')} (${node.request.transferSize} bytes)`
+        : `task ${Math.round((node.event?.dur ?? 0) / 1000)} ms measured: ${ran.slice(0, 4).join(', ')}`;
+      return `${String(Math.round(startTime)).padStart(6)}–${String(Math.round(endTime)).padStart(5)} ms  ${what}`;
+    });
 }
 
 /** The run of median performance score among `rounds` cold audits. */
@@ -165,6 +196,7 @@ export async function benchLighthouse(): Promise<LighthouseRow[]> {
       for (const path of pages) {
         const lhr = await medianRun(tab, `${portal.url}${path}`, ROUNDS);
         rows.push(row(path, lhr));
+        if (lcpGraphs) console.log(`\n${path}: simulated LCP ${numeric(lhr, 'largest-contentful-paint')} ms, its pessimistic graph:\n${lcpGraphs.get(lhr)!.join('\n')}`);
         if (reportDir) await mkdir(reportDir, { recursive: true }).then(() => writeFile(join(reportDir, `${path.replace(/\W+/g, '_')}.json`), JSON.stringify(lhr)));
         // the page Lighthouse left is still the signed-in portal's, not the provider's
         await waitForHeader(page, `[${ORGANIZATION}]`);

@@ -47,6 +47,11 @@ async function until(predicate: () => boolean) {
 }
 
 describe('features/announcements', () => {
+  // the articles are asked for after the next paint (engine/paint.ts): a frame is a timer here
+  const own = globalThis.requestAnimationFrame;
+  beforeEach(() => (globalThis.requestAnimationFrame = (frame) => setTimeout(() => frame(0), 0) as unknown as number));
+  afterEach(() => (globalThis.requestAnimationFrame = own));
+
   it('loads the articles of the language asked for and counts those not read yet', async () => {
     const storage = memoryStorage({ [readArticleIdsKey(7)]: '[2]' });
     const page = pageLoad(storage, articles(3, 2, 1));
@@ -56,6 +61,19 @@ describe('features/announcements', () => {
     expect(selectArticles(page.state()).map((item) => item.id)).to.deep.equal([3, 2, 1]);
     expect(selectArticles(page.state())[0]).to.include({ title: 'Article 3', publishedAt: '2025-08-01T00:00:00.000Z' });
     expect(selectUnreadAnnouncementCount(page.state())).to.equal(2);
+    page.task.cancel();
+  });
+
+  it("asks for the articles only once the frame has painted: the badge's call is not among the first paint's (issue 47)", async () => {
+    const frames: FrameRequestCallback[] = [];
+    globalThis.requestAnimationFrame = (frame) => frames.push(frame);
+    const page = pageLoad(memoryStorage(), articles(1));
+    page.store.dispatch(announcementsRequested({ adminId: 7, language: 'en' }));
+    await settle();
+    expect(page.fetch.called, 'no call before the paint').to.equal(false);
+    for (const frame of frames.splice(0)) frame(0);
+    await until(() => operationStatus(ANNOUNCEMENTS_OPERATION)(page.state()) === 'fulfilled');
+    expect(selectUnreadAnnouncementCount(page.state())).to.equal(1);
     page.task.cancel();
   });
 
