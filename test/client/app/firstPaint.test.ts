@@ -6,6 +6,7 @@ import { frameShown, NOTICES_WAIT_MS, releaseFormEngineAfterFirstPaint } from '.
 import { afterFrame, holdFormEngine, releaseFormEngine } from '../../../src/client/engine/forms/formEngineGate.js';
 import { NOTICES_OPERATION, noticesLoaded } from '../../../src/client/features/notices/index.js';
 import { operationRejected } from '../../../src/client/state/operations.js';
+import { framesAsTimers } from '../support/frames.js';
 
 /** Runs the saga on a channel of the actions the test dispatches; `opened()` tells whether the form engine came. */
 function start() {
@@ -21,13 +22,8 @@ function start() {
 const aPaintLater = () => new Promise((resolve) => setTimeout(resolve, 50));
 
 describe('client/app/firstPaint', () => {
-  // no DOM here: a frame is a timer's turn
-  const own = globalThis.requestAnimationFrame;
-  beforeEach(() => (globalThis.requestAnimationFrame = (frame) => setTimeout(() => frame(0), 0) as unknown as number));
-  afterEach(() => {
-    globalThis.requestAnimationFrame = own;
-    releaseFormEngine();
-  });
+  framesAsTimers();
+  afterEach(() => releaseFormEngine());
 
   it('waits for the frame and its notices, then for the paint', async () => {
     const saga = start();

@@ -18,6 +18,7 @@ import { operationStatus } from '../../../../src/client/state/operations.js';
 import { selectFlashMessages } from '../../../../src/client/state/flash.js';
 import { sessionCleared } from '../../../../src/client/state/session.js';
 import { jsonResponse, settle, setup, type Route } from '../../api/harness.js';
+import { framesAsTimers } from '../../support/frames.js';
 
 const article = (id: number) => ({ id, title: `Article ${id}`, published_at: '2025-08-01T00:00:00.000Z', body: `Body ${id}`, url: null });
 const articles = (...ids: number[]) => () => jsonResponse(200, { articles: ids.map(article) });
@@ -47,10 +48,8 @@ async function until(predicate: () => boolean) {
 }
 
 describe('features/announcements', () => {
-  // the articles are asked for after the next paint (engine/paint.ts): a frame is a timer here
-  const own = globalThis.requestAnimationFrame;
-  beforeEach(() => (globalThis.requestAnimationFrame = (frame) => setTimeout(() => frame(0), 0) as unknown as number));
-  afterEach(() => (globalThis.requestAnimationFrame = own));
+  // the articles are asked for after the next paint
+  framesAsTimers();
 
   it('loads the articles of the language asked for and counts those not read yet', async () => {
     const storage = memoryStorage({ [readArticleIdsKey(7)]: '[2]' });
