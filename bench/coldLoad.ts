@@ -6,7 +6,7 @@
  * to the page's own content, the JavaScript requests, and when the page's first data call left.
  */
 import type { CDPSession, Page } from 'playwright-core';
-import { launchBrowser, newPage, startPortal } from '../test/e2e/support/portal.js';
+import { CHROMIUM_PATH, launchBrowser, newPage, startPortal } from '../test/e2e/support/portal.js';
 import { signInAsManagerAt } from '../test/e2e/support/signin.js';
 
 /** The emulated networks (Chrome DevTools' presets' figures) and the CPU slowdown. */
@@ -144,7 +144,7 @@ async function clientVisits(page: Page, url: string): Promise<Array<{ path: stri
 
 export async function benchColdLoad(): Promise<ColdLoadRow[]> {
   const portal = await startPortal();
-  const browser = await launchBrowser();
+  const browser = await launchBrowser(CHROMIUM_PATH);
   const errors: string[] = [];
   try {
     const page = await newPage(browser, errors);

@@ -15,7 +15,7 @@ import { build } from 'esbuild';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { PROJECT_ROOT } from '../src/configuration/load.js';
-import { launchBrowser, newPage, startPortal } from '../test/e2e/support/portal.js';
+import { CHROMIUM_PATH, launchBrowser, newPage, startPortal } from '../test/e2e/support/portal.js';
 import { chooseOrganization, DEMO_PASSWORD, enterCredentials, MANAGER, useEnglish, waitForHeader } from '../test/e2e/support/signin.js';
 
 export const GRID_SIZES = [100, 300, 1000];
@@ -89,7 +89,7 @@ const fastest = (values: number[]) => Math.min(...values);
 export async function benchGrid(): Promise<GridResult[]> {
   const script = await bareBundle();
   const portal = await startPortal();
-  const browser = await launchBrowser();
+  const browser = await launchBrowser(CHROMIUM_PATH);
   const errors: string[] = [];
   try {
     const page = await newPage(browser, errors);

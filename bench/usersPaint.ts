@@ -5,7 +5,7 @@
  * `GET …/users` (its resource timing) to the first frame painted with the rows, and the rows then in the DOM.
  * BENCH_USERS_ROUNDS page loads (default 3), the median kept. Budget (issue 19): ≤ 200 ms, ≤ 100 rows in the DOM.
  */
-import { launchBrowser, newPage, startPortal } from '../test/e2e/support/portal.js';
+import { CHROMIUM_PATH, launchBrowser, newPage, startPortal } from '../test/e2e/support/portal.js';
 import { chooseOrganization, DEMO_PASSWORD, enterCredentials, MANAGER, useEnglish, waitForHeader } from '../test/e2e/support/signin.js';
 
 export const USERS_PAINT_BUDGET_MS = 200;
@@ -48,7 +48,7 @@ const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floo
 export async function benchUsersPaint(): Promise<UsersPaintResult> {
   process.env.TEST_DATABASE_URL ??= process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
   const portal = await startPortal({ DEMO_LEARNERS: String(learners) });
-  const browser = await launchBrowser();
+  const browser = await launchBrowser(CHROMIUM_PATH);
   const errors: string[] = [];
   try {
     const page = await newPage(browser, errors);

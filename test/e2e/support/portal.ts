@@ -1,10 +1,10 @@
 /**
  * End-to-end support: the real portal in a child process (fresh temporary DATA_DIR, demo seed, free port, listening
- * on 127.0.0.1) and Debian's chromium driven by playwright-core. The portal dies with the test process however that
+ * on 127.0.0.1) and Debian's chromium (its headless shell where installed) driven by playwright-core. The portal dies with the test process however that
  * ends (test/support/children.ts); playwright does the same for the browser.
  */
 import type { ChildProcess } from 'node:child_process';
-import { cpSync, mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -16,7 +16,16 @@ import { buildServer, SERVER_MAIN, serverBuildIsStale } from '../../../scripts/b
 import { spawnChild, stopChild } from '../../support/children.js';
 import { LIGHT_WORK } from '../../support/lightWork.js';
 
+/** Debian's chromium, the browser a user runs: the benchmarks measure what a user meets with it. */
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+/** Debian's chromium-headless-shell: the same engine without the browser's own layers (what Playwright's headless runs use). */
+const HEADLESS_SHELL_PATH = '/usr/bin/chromium-headless-shell';
+/**
+ * The browser the end-to-end tests drive: the headless shell where it is installed (`.ci/run` installs it: a run's
+ * chromium CPU is most of CI's, see docs/performance.md, CI time), else CHROMIUM_PATH; TEST_CHROMIUM_PATH names another.
+ */
+export const TEST_CHROMIUM_PATH =
+  process.env.TEST_CHROMIUM_PATH ?? (process.env.CHROMIUM_PATH === undefined && existsSync(HEADLESS_SHELL_PATH) ? HEADLESS_SHELL_PATH : CHROMIUM_PATH);
 
 function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -154,9 +163,10 @@ export async function organizationApi(portalUrl: string, token: string, method: 
   return JSON.parse(text) as Record<string, Record<string, unknown>>;
 }
 
-export async function launchBrowser(): Promise<Browser> {
+/** Chromium for the tests (TEST_CHROMIUM_PATH), or the given one (a benchmark's: CHROMIUM_PATH). */
+export async function launchBrowser(executablePath = TEST_CHROMIUM_PATH): Promise<Browser> {
   return chromium.launch({
-    executablePath: CHROMIUM_PATH,
+    executablePath,
     headless: true,
     args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync', '--disable-quic'],
   });
