@@ -12,9 +12,17 @@ import { screenPath } from '../navigation.js';
 import { resolveValue, resolveValues, type ScreenContext } from '../values.js';
 import { useRunAction } from './shared.js';
 
+interface CellProps {
+  cell: Cell;
+  screen: ScreenDefinition;
+  context: ScreenContext;
+  /** A text as a bare text node (the only cell of a table's column), not in an element of its own. */
+  bare?: boolean;
+}
+
 /** A cell, or with `each` the cell once per element of its array (the element as `$element`). */
-export function CellView({ cell, screen, context }: { cell: Cell; screen: ScreenDefinition; context: ScreenContext }): ReactElement | null {
-  if (cell.each === undefined) return <OneCell cell={cell} screen={screen} context={context} />;
+export function CellView({ cell, screen, context, bare }: CellProps): ReactElement | null {
+  if (cell.each === undefined) return <OneCell cell={cell} screen={screen} context={context} bare={bare} />;
   const elements = resolveValue(cell.each, context);
   if (!Array.isArray(elements)) return null;
   return (
@@ -30,7 +38,7 @@ export function CellView({ cell, screen, context }: { cell: Cell; screen: Screen
  * A cell of a row. Its hooks are few: a table of a hundred rows renders several hundred cells on its first paint
  * (issue 47: /users' longest task), so only the cells that run an action ask for its state.
  */
-function OneCell({ cell, screen, context }: { cell: Cell; screen: ScreenDefinition; context: ScreenContext }): ReactElement | null {
+function OneCell({ cell, screen, context, bare }: CellProps): ReactElement | null {
   const { t } = useTranslation();
   if (!matches(cell.when, context)) return null;
   const values = formatted(resolveValues(cell.values, context), cell.formats, context.language);
@@ -48,7 +56,7 @@ function OneCell({ cell, screen, context }: { cell: Cell; screen: ScreenDefiniti
     case 'button':
       return <ActionCell cell={cell} screen={screen} context={context} label={cell.label ? t(cell.label, values) : undefined} text={text} />;
     default:
-      return <span>{text}</span>;
+      return bare ? <>{text}</> : <span>{text}</span>;
   }
 }
 
