@@ -6,14 +6,12 @@
  */
 import 'global-jsdom/register';
 import { expect } from 'chai';
-import { act, cleanup, render, within } from '@testing-library/react';
+import { cleanup, within } from '@testing-library/react';
 import type { i18n } from 'i18next';
-import { I18nextProvider } from 'react-i18next';
 import type { ChartBlock, ScreenDefinition } from '../../../../../src/common/screens.js';
 import { axisTicks, formatCount } from '../../../../../src/client/engine/screen/blocks/ChartView.js';
-import { Blocks } from '../../../../../src/client/engine/screen/blocks/index.js';
-import type { ScreenContext } from '../../../../../src/client/engine/screen/values.js';
 import { englishI18n } from '../../../support/i18n.js';
+import { blockContext, renderBlocks } from './support.js';
 
 const CHART: ChartBlock = {
   type: 'chart',
@@ -44,15 +42,7 @@ let instance: i18n;
 async function renderChart(points: unknown[], language: 'en' | 'ja' = 'en') {
   instance ??= await englishI18n();
   await instance.changeLanguage(language);
-  const context: ScreenContext = { params: {}, query: {}, state: {}, data: { overview: { learnersByMonth: points } }, role: 'manager', flags: {}, me: null, organization: null, language };
-  let view!: ReturnType<typeof render>;
-  await act(async () => {
-    view = render(
-      <I18nextProvider i18n={instance}>
-        <Blocks blocks={SCREEN.blocks!} screen={SCREEN} context={context} />
-      </I18nextProvider>,
-    );
-  });
+  const view = await renderBlocks(SCREEN, blockContext({ overview: { learnersByMonth: points } }, language), instance);
   return { view };
 }
 

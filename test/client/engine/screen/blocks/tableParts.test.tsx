@@ -5,13 +5,11 @@
  */
 import 'global-jsdom/register';
 import { expect } from 'chai';
-import { act, cleanup, render } from '@testing-library/react';
+import { cleanup } from '@testing-library/react';
 import type { i18n } from 'i18next';
-import { I18nextProvider } from 'react-i18next';
 import type { ScreenDefinition, TableBlock } from '../../../../../src/common/screens.js';
-import { Blocks } from '../../../../../src/client/engine/screen/blocks/index.js';
-import type { ScreenContext } from '../../../../../src/client/engine/screen/values.js';
 import { englishI18n } from '../../../support/i18n.js';
+import { blockContext, renderBlocks } from './support.js';
 
 const TABLE: TableBlock = {
   type: 'table',
@@ -32,16 +30,7 @@ async function renderTable() {
     { id: 7, name: 'Yamada Taro', email: 'taro@example.com', role: 'manager' },
     { id: 8, name: 'Sato Hanako', email: 'hanako@example.com', role: 'member' },
   ];
-  const context: ScreenContext = { params: {}, query: {}, state: {}, data: { people }, role: 'manager', flags: {}, me: null, organization: null, language: 'en' };
-  let view!: ReturnType<typeof render>;
-  await act(async () => {
-    view = render(
-      <I18nextProvider i18n={instance}>
-        <Blocks blocks={SCREEN.blocks!} screen={SCREEN} context={context} />
-      </I18nextProvider>,
-    );
-  });
-  return view;
+  return renderBlocks(SCREEN, blockContext({ people }, 'en'), instance);
 }
 
 describe('engine: the table block’s cells', () => {
