@@ -98,6 +98,14 @@ const controlText = fc.tuple(fc.string({ maxLength: 8 }), controlCharacter, fc.s
 /** Integers past PostgreSQL's integer (issue 15 finding 4): 2^31 up to beyond 2^53. */
 const hugeInteger = fc.oneof(fc.bigInt({ min: 2n ** 31n, max: 2n ** 70n }).map(String), fc.constantFrom('2147483648', '99999999999', '9007199254740993'));
 
+/**
+ * A plain id of a row the demo may hold, other than 1 (the signed-in admin and G0000001): with the valid token and no
+ * If-Match (optional by default), a DELETE naming it is a legitimate removal, not a hostile input, and the check that
+ * nothing was stored failed whenever fast-check drew one (an admin's affiliation removed, 2026-12-01). Such a value is
+ * sent with a letter after it, still a malformed id.
+ */
+const notAnotherRow = (value: string) => (/^\d+$/.test(value) && Number(value) >= 2 && Number(value) < 100_000 ? `${value}x` : value);
+
 function paramValue(): fc.Arbitrary<string> {
   return fc.oneof(
     fc.integer().map(String),
@@ -105,7 +113,7 @@ function paramValue(): fc.Arbitrary<string> {
     controlText.map(encodeURIComponent),
     fc.constantFrom('0', '1', '-1', '1.5', '1e3', '0x10', '9'.repeat(400), '__proto__', 'constructor', 'me', '%', '%E0%A4%A', '..', '%2e%2e'),
     fc.string({ unit: fc.oneof(fc.constantFrom('a', '1', '/', '?', '#', ' '), loneSurrogate) }).map((text) => encodeURIComponent(text.replace(/[\ud800-\udfff]/g, '\ufffd')) || 'x'),
-  );
+  ).map(notAnotherRow);
 }
 
 function urlOf(route: Route, params: string[]): string {
