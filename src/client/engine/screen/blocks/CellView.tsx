@@ -1,6 +1,6 @@
 /** The cells of tables and item lists: text (a value or a locale key with values), a mark, a link, a select or a button. */
-import type { ReactElement } from 'react';
-import { useTranslation } from 'react-i18next';
+import { createContext, use, type ReactElement } from 'react';
+import type { TFunction } from 'i18next';
 import { useSelector } from 'react-redux';
 import type { Cell, ScreenDefinition } from '../../../../common/screens.js';
 import { isPending } from '../../../state/operations.js';
@@ -11,6 +11,19 @@ import { hrefOf, linkClassName } from '../LinkView.js';
 import { screenPath } from '../navigation.js';
 import { resolveValue, resolveValues, type ScreenContext } from '../values.js';
 import { useRunAction } from './shared.js';
+
+/**
+ * The words of the cells, given once by their table or list (its `t` from react-i18next): that hook copies the i18next
+ * instance's properties on each component's first render, and a table of a hundred rows has several hundred cells
+ * (issue 47: a fifth of /users' first render).
+ */
+export const CellWords = createContext<TFunction | null>(null);
+
+function useCellWords(): TFunction {
+  const t = use(CellWords);
+  if (!t) throw new Error('a cell is shown outside a table or list that gives its words (CellWords)');
+  return t;
+}
 
 interface CellProps {
   cell: Cell;
@@ -39,7 +52,7 @@ export function CellView({ cell, screen, context, bare }: CellProps): ReactEleme
  * (issue 47: /users' longest task), so only the cells that run an action ask for its state.
  */
 function OneCell({ cell, screen, context, bare }: CellProps): ReactElement | null {
-  const { t } = useTranslation();
+  const t = useCellWords();
   if (!matches(cell.when, context)) return null;
   const values = formatted(resolveValues(cell.values, context), cell.formats, context.language);
   const text = cell.text ? t(cell.text, values) : String(resolveValue(cell.value, context) ?? '');
@@ -62,7 +75,7 @@ function OneCell({ cell, screen, context, bare }: CellProps): ReactElement | nul
 
 /** A select or a button that runs the screen's action: disabled while that action is in progress. */
 function ActionCell({ cell, screen, context, label, text }: { cell: Cell; screen: ScreenDefinition; context: ScreenContext; label?: string; text: string }): ReactElement {
-  const { t } = useTranslation();
+  const t = useCellWords();
   const run = useRunAction(screen);
   const pending = useSelector(isPending(actionOperation(screen.id, cell.action!)));
   if (cell.type === 'select') {

@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import type { TableBlock } from '../../../../common/screens.js';
 import { matches } from '../conditions.js';
 import { resolveValue, resolveValues } from '../values.js';
+import { CellWords } from './CellView.js';
 import type { BlockProps } from './shared.js';
 import { rowContextOf, TableHead, TableRow } from './tableParts.js';
 import { VirtualTableView } from './VirtualTableView.js';
@@ -18,11 +19,13 @@ export function TableView({ block, screen, context, renderBlocks }: BlockProps<T
     <table className="table">
       <TableHead block={block} columns={columns} />
       <tbody>
-        {rows.map((item, index) => {
-          const rowContext = rowContextOf(block, context, alongside, item, index);
-          const expanded = block.expand !== undefined && matches(block.expand.when, rowContext);
-          return <TableRow key={index} block={block} screen={screen} rowContext={rowContext} columns={columns} expanded={expanded} renderBlocks={renderBlocks} />;
-        })}
+        <CellWords value={t}>
+          {rows.map((item, index) => {
+            const rowContext = rowContextOf(block, context, alongside, item, index);
+            const expanded = block.expand !== undefined && matches(block.expand.when, rowContext);
+            return <TableRow key={index} block={block} screen={screen} rowContext={rowContext} columns={columns} expanded={expanded} renderBlocks={renderBlocks} />;
+          })}
+        </CellWords>
       </tbody>
     </table>
   );

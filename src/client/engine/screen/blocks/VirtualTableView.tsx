@@ -1,5 +1,5 @@
-import { startTransition, useEffect, useMemo, useRef, useState, type FocusEvent, type ReactElement } from 'react';
-import { observeElementRect, useVirtualizer } from '@tanstack/react-virtual';
+import { memo, startTransition, useEffect, useMemo, useRef, useState, type FocusEvent, type ReactElement } from 'react';
+import { elementScroll, useVirtualizer, type Rect } from '@tanstack/react-virtual';
 import { useTranslation } from 'react-i18next';
 import { useDispatch } from 'react-redux';
 import type { ScreenDefinition, TableBlock, VirtualTable } from '../../../../common/screens.js';
@@ -7,8 +7,12 @@ import { afterNextPaint } from '../../paint.js';
 import { matches } from '../conditions.js';
 import { nextCursor, screenDataMoreWanted } from '../screenData.js';
 import { resolveValue, resolveValues, type ScreenContext } from '../values.js';
+import { CellWords } from './CellView.js';
 import type { BlockProps } from './shared.js';
 import { rowContextOf, TableHead, TableRow } from './tableParts.js';
+
+/** A row the virtualizer renders again unchanged (it renders the table again on each change of the rows in view) is skipped. */
+const VirtualRow = memo(TableRow);
 
 interface VirtualTableProps extends BlockProps<TableBlock> {
   layout: VirtualTable;
@@ -33,6 +37,7 @@ export function VirtualTableView({ block, layout, screen, context, renderBlocks,
   );
   const expandedHeight = layout.expandedRowHeight ?? layout.rowHeight;
   const attached = useAfterFirstPaint();
+  const firstWrite = useRef(true);
   const virtualizer = useVirtualizer({
     count: rows.length,
     getScrollElement: () => (attached ? scroller.current : null),
@@ -40,8 +45,14 @@ export function VirtualTableView({ block, layout, screen, context, renderBlocks,
     // the rows beyond the view come after the first paint (useAfterFirstPaint)
     overscan: attached ? layout.overscan : 0,
     initialRect: { width: layout.width, height: layout.height },
-    // before layout (and in tests) the container measures 0: the definition's height stands in
-    observeElementRect: (instance, changed) => observeElementRect(instance, (rect) => changed(rect.height > 0 ? rect : { width: layout.width, height: layout.height })),
+    observeElementRect: (instance, changed) => observeSize(instance.scrollElement, { width: layout.width, height: layout.height }, changed),
+    // the first write, as the container attaches, is to where the new container is (the top): skipped, since scrollTo
+    // forces the page's layout inside React's commit (issue 47: ~17 ms of /users' first render at 1× CPU)
+    scrollToFn: (offset, options, instance) => {
+      const toWhereItIs = firstWrite.current && offset + (options.adjustments ?? 0) === 0;
+      firstWrite.current = false;
+      if (!toWhereItIs) elementScroll(offset, options, instance);
+    },
   });
   useEffect(() => virtualizer.measure(), [virtualizer, expanded]);
   const target = layout.scrollTo === undefined ? undefined : resolveValue(layout.scrollTo, context);
@@ -56,6 +67,16 @@ export function VirtualTableView({ block, layout, screen, context, renderBlocks,
     const focused = (event.target as Element).getBoundingClientRect();
     if (box && !(focused.bottom > box.top && focused.top < box.bottom)) virtualizer.scrollToIndex(index);
   };
+  // each row's context and focus handler, made once per list or context (VirtualRow: issue 47, the rows beyond the
+  // view rendered again at once as the container attached); showFocused reads only what lasts as long as the table
+  const rowProps = useMemo(() => {
+    const made = new Map<number, { rowContext: ScreenContext; onFocus: (event: FocusEvent) => void }>();
+    return (index: number) => {
+      if (!made.has(index)) made.set(index, { rowContext: rowContextOf(block, context, alongside, rows[index], index), onFocus: (event) => showFocused(index, event) });
+      return made.get(index)!;
+    };
+  }, [block, context, alongside, rows]);
+  const heights = useMemo((): [number, number] => [layout.rowHeight, expandedHeight - layout.rowHeight], [layout.rowHeight, expandedHeight]);
   const items = virtualizer.getVirtualItems();
   const more = useLoadMore(block, screen, context, rows.length, (items.at(-1)?.index ?? -1) + layout.overscan);
   const before = items[0]?.start ?? 0;
@@ -67,23 +88,24 @@ export function VirtualTableView({ block, layout, screen, context, renderBlocks,
       <table className="table" style={{ width: layout.width }} aria-rowcount={more ? -1 : rows.length + expanded.length + 1}>
         <TableHead block={block} columns={columns} />
         <tbody>
-          {spacer(before)}
-          {items.map(({ index, key }) => (
-            <TableRow
-              key={key}
-              block={block}
-              screen={screen}
-              rowContext={rowContextOf(block, context, alongside, rows[index], index)}
-              columns={columns}
-              expanded={expanded.includes(index)}
-              // the header is row 1; an expansion row above counts as a row
-              rowIndex={index + 2 + expanded.filter((other) => other < index).length}
-              heights={[layout.rowHeight, expandedHeight - layout.rowHeight]}
-              renderBlocks={renderBlocks}
-              onFocus={(event) => showFocused(index, event)}
-            />
-          ))}
-          {spacer(after)}
+          <CellWords value={t}>
+            {spacer(before)}
+            {items.map(({ index, key }) => (
+              <VirtualRow
+                key={key}
+                block={block}
+                screen={screen}
+                {...rowProps(index)}
+                columns={columns}
+                expanded={expanded.includes(index)}
+                // the header is row 1; an expansion row above counts as a row
+                rowIndex={index + 2 + expanded.filter((other) => other < index).length}
+                heights={heights}
+                renderBlocks={renderBlocks}
+              />
+            ))}
+            {spacer(after)}
+          </CellWords>
         </tbody>
       </table>
     </div>
@@ -122,4 +144,18 @@ function useLoadMore(block: TableBlock, screen: ScreenDefinition, context: Scree
     if (more && nearEnd) dispatch(screenDataMoreWanted({ screenId: screen.id, key: key! }));
   }, [dispatch, more, nearEnd, count, screen.id, key]);
   return more;
+}
+
+/**
+ * The scroll container's size as ResizeObserver reports it once layout is done (its first report follows the first
+ * layout), not read at once as the library does: read in React's commit, it forced the whole page's layout inside
+ * that task (issue 47: ~28 ms of /users' first render at 1× CPU). Before layout (and in tests) the container measures
+ * 0: the definition's size stands in.
+ */
+function observeSize(element: HTMLElement | null, stand: Rect, changed: (rect: Rect) => void): (() => void) | undefined {
+  const report = () => changed(element && element.offsetHeight > 0 ? { width: element.offsetWidth, height: element.offsetHeight } : stand);
+  if (!element || typeof ResizeObserver === 'undefined') return void report();
+  const observer = new ResizeObserver(report);
+  observer.observe(element);
+  return () => observer.disconnect();
 }
