@@ -25,8 +25,15 @@ export const functions: Record<string, Fn> = {
 
 export const FUNCTION_NAMES = Object.keys(functions);
 
+/** Each function's last call: a form's bindings are resolved on each of its renders, mostly with the same arguments. */
+const lastCalls = new Map<string, { args: unknown[]; result: unknown }>();
+
 export function callFunction(name: string, args: unknown[]): unknown {
   const fn = functions[name];
   if (!fn) throw new Error(`unknown function "${name}"`);
-  return fn(...args);
+  const last = lastCalls.get(name);
+  if (last && last.args.length === args.length && last.args.every((arg, index) => Object.is(arg, args[index]))) return last.result;
+  const result = fn(...args);
+  lastCalls.set(name, { args, result });
+  return result;
 }

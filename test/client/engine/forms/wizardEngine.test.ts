@@ -5,11 +5,12 @@
  * in error's anchor.
  */
 import { expect } from 'chai';
+import sinon from 'sinon';
 import { bindUiSchema, clearedFields, withClearedFields } from '../../../../src/client/engine/forms/bindings.js';
 import { anchorOf, firstFieldInError, sameData } from '../../../../src/client/engine/forms/FormScreen.js';
 import { submitForm } from '../../../../src/client/engine/forms/formSaga.js';
 import { formChanged, formChecked, formFieldsSet, formsReducer, formSubmitted, selectForm, type FormsRootState } from '../../../../src/client/engine/forms/formState.js';
-import { callFunction } from '../../../../src/client/engine/forms/functions.js';
+import { callFunction, functions } from '../../../../src/client/engine/forms/functions.js';
 import { initialDataOf } from '../../../../src/client/engine/forms/pathParams.js';
 import { fieldPathOf } from '../../../../src/client/engine/forms/SchemaForm.js';
 import { formServerMessage, serverErrorsToErrorSchema } from '../../../../src/client/engine/forms/validationMessages.js';
@@ -210,6 +211,19 @@ describe('engine/forms: what the application wizards need (SPEC 2.11)', () => {
 
     it('a function the engine does not know is refused', () => {
       expect(() => callFunction('nothing', [])).to.throw(/unknown function "nothing"/);
+    });
+
+    it('a function called again with the same arguments answers its last result without computing it again; new arguments compute', () => {
+      const earliest = sinon.spy(functions, 'earliestStartsOn');
+      try {
+        const closedDays = ['2026-12-29'];
+        expect(callFunction('earliestStartsOn', ['2026-12-24', closedDays])).to.equal(callFunction('earliestStartsOn', ['2026-12-24', closedDays]));
+        expect(earliest.callCount).to.equal(1);
+        callFunction('earliestStartsOn', ['2026-12-25', closedDays]);
+        expect(earliest.callCount).to.equal(2);
+      } finally {
+        earliest.restore();
+      }
     });
   });
 
