@@ -141,6 +141,19 @@ describe('The learners of an organisation (SPEC 2.15 Users, §7 Users)', () => {
     }
   });
 
+  it("writes a stored value holding the separators the database joins a batch's cells with as it is (issue 47)", async () => {
+    const [first] = await list();
+    try {
+      await ctx.db.updateTable('organizationUsers').set({ lastName: '青\x1f木', firstName: '健\x1e太' }).where('id', '=', first!.id).execute();
+      const lines = (await csv()).trimEnd().split('\r\n');
+      expect(lines).to.have.length(13);
+      expect(lines[1]).to.equal(`${first!.id},青\x1f木,健\x1e太,あおき,けんた,aoki.kenta@example.com,EMP0001`);
+      expect(lines[2]).to.match(/^\d+,[^\x1e\x1f]+$/);
+    } finally {
+      await ctx.db.updateTable('organizationUsers').set({ lastName: first!.last_name, firstName: first!.first_name }).where('id', '=', first!.id).execute();
+    }
+  });
+
   describe('the files Japanese Excel saves (issue 19)', () => {
     /** Sets learners' stored names for one test, and puts the old ones back. */
     const withNames = async (names: Array<{ index: number; lastName: string; firstName?: string }>, test: () => Promise<void>) => {
