@@ -15,7 +15,7 @@ import { readFileSync } from 'node:fs';
 import { buildServer, SERVER_MAIN, serverBuildIsStale } from '../../scripts/buildServer.js';
 import { PROJECT_ROOT } from '../../src/configuration/load.js';
 import { spawnChild, stopChild } from '../support/children.js';
-import { freePort } from './support/testApp.js';
+import { createTestDatabase, freePort } from './support/testApp.js';
 
 function startMain(env: Record<string, string>, compiled = false): { child: ChildProcess; output: () => string } {
   let output = '';
@@ -61,6 +61,16 @@ async function waitForHealth(url: string, child: ChildProcess, timeoutMs: number
   }
 }
 
+/**
+ * The database a compiled server starts on: on PostgreSQL (TEST_DATABASE_URL) a copy of the migrated template, else
+ * PGlite in memory, whose initdb and migrations cost each start ~10 s of CPU.
+ */
+async function serverDatabase(): Promise<{ url: string; destroy: () => Promise<void> }> {
+  if (!process.env.TEST_DATABASE_URL) return { url: 'memory://', destroy: async () => undefined };
+  const database = await createTestDatabase();
+  return { url: database.url!, destroy: database.destroy };
+}
+
 describe('server/main', function () {
   this.timeout(30_000);
 
@@ -69,10 +79,11 @@ describe('server/main', function () {
     if (serverBuildIsStale()) await buildServer();
     expect(readFileSync(SERVER_MAIN, 'utf8')).not.to.match(/from ["']tsx/);
     const port = await freePort();
+    const database = await serverDatabase();
     const { child, output } = startMain({
       PORT: String(port),
       HOST: '127.0.0.1',
-      DATABASE_URL: 'memory://',
+      DATABASE_URL: database.url,
       SEED: 'none',
       LOG_LEVEL: 'info',
       DIST_DIR: path.join(os.tmpdir(), 'portal-no-dist'),
@@ -102,6 +113,7 @@ describe('server/main', function () {
       agent.destroy();
     } finally {
       await stopChild(child, 0);
+      await database.destroy();
     }
   });
 
@@ -109,7 +121,8 @@ describe('server/main', function () {
     this.timeout(90_000);
     if (serverBuildIsStale()) await buildServer();
     const port = await freePort();
-    const { child, output } = startMain({ PORT: String(port), HOST: '127.0.0.1', DATABASE_URL: 'memory://', SEED: 'none', LOG_LEVEL: 'info', DIST_DIR: path.join(os.tmpdir(), 'portal-no-dist'), SHUTDOWN_TIMEOUT: '1' }, true);
+    const database = await serverDatabase();
+    const { child, output } = startMain({ PORT: String(port), HOST: '127.0.0.1', DATABASE_URL: database.url, SEED: 'none', LOG_LEVEL: 'info', DIST_DIR: path.join(os.tmpdir(), 'portal-no-dist'), SHUTDOWN_TIMEOUT: '1' }, true);
     try {
       await waitForHealth(`http://127.0.0.1:${port}/healthz`, child, 60_000);
       // a request whose body never finishes arriving
@@ -126,6 +139,7 @@ describe('server/main', function () {
       stuck.destroy();
     } finally {
       await stopChild(child, 0);
+      await database.destroy();
     }
   });
 
