@@ -38,14 +38,15 @@ export function VirtualTableView({ block, layout, screen, context, renderBlocks,
   const expandedHeight = layout.expandedRowHeight ?? layout.rowHeight;
   const attached = useAfterFirstPaint();
   const firstWrite = useRef(true);
+  const declaredSize = { width: layout.width, height: layout.height };
   const virtualizer = useVirtualizer({
     count: rows.length,
     getScrollElement: () => (attached ? scroller.current : null),
     estimateSize: (index) => (expanded.includes(index) ? expandedHeight : layout.rowHeight),
     // the rows beyond the view come after the first paint (useAfterFirstPaint)
     overscan: attached ? layout.overscan : 0,
-    initialRect: { width: layout.width, height: layout.height },
-    observeElementRect: (instance, changed) => observeSize(instance.scrollElement, { width: layout.width, height: layout.height }, changed),
+    initialRect: declaredSize,
+    observeElementRect: (instance, changed) => observeSize(instance.scrollElement, declaredSize, changed),
     // the first write, as the container attaches, is to where the new container is (the top): skipped, since scrollTo
     // forces the page's layout inside React's commit (issue 47: ~17 ms of /users' first render at 1× CPU)
     scrollToFn: (offset, options, instance) => {
