@@ -674,6 +674,8 @@ export interface ScreenDefinition {
 export interface RoutePreload {
   data?: Record<string, CallDefinition>;
   form?: string;
+  /** The screen shows a browser date field at once: one is made ahead, after the frame's paint (engine/dateFieldAhead.ts). */
+  dateField?: true;
 }
 
 /** The header's account menu and the footer links (frame/navigation.json). */

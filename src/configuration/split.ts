@@ -35,12 +35,24 @@ function withLanguage(path: string, version: CallDefinition['version'], query: C
  */
 const showsFormAtOnce = (screen: ScreenDefinition) => !screen.component && screen.form !== undefined && (screen.blocks ?? [{ type: 'form' }]).some((block) => block.type === 'form');
 
+/** Whether a uiSchema names the DateInput widget (the browser's date field) anywhere. */
+const namesDateInput = (uiSchema: unknown): boolean =>
+  typeof uiSchema === 'object' && uiSchema !== null && Object.entries(uiSchema).some(([key, value]) => (key === 'ui:widget' ? value === 'DateInput' : namesDateInput(value)));
+
+/** Whether a screen shows a browser date field as soon as it shows: a date filter among its blocks, or one in the form it shows at once. */
+const showsDateFieldAtOnce = (screen: ScreenDefinition) =>
+  !screen.component && ((screen.blocks ?? []).some((block) => block.type === 'date') || (showsFormAtOnce(screen) && namesDateInput(screen.form!.uiSchema)));
+
 /** What the first load starts beside the screen's code when its route is matched (RoutePreload). */
 function routePreload(screen: ScreenDefinition): RoutePreload | undefined {
   const data = Object.entries(screen.data ?? {})
     .filter(([, definition]) => preloadable(definition))
     .map(([key, { path, version, params, query }]): [string, CallDefinition] => [key, { path, ...(version && { version }), ...(params && { params }), ...withLanguage(path, version, query) }]);
-  const preload: RoutePreload = { ...(data.length > 0 && { data: Object.fromEntries(data) }), ...(showsFormAtOnce(screen) && { form: screen.form!.schema }) };
+  const preload: RoutePreload = {
+    ...(data.length > 0 && { data: Object.fromEntries(data) }),
+    ...(showsFormAtOnce(screen) && { form: screen.form!.schema }),
+    ...(showsDateFieldAtOnce(screen) && { dateField: true as const }),
+  };
   return Object.keys(preload).length > 0 ? preload : undefined;
 }
 

@@ -48,6 +48,15 @@ describe('configuration/split: what the first load holds and what comes with a s
     expect(routeEntry({ ...SCREEN, blocks: inRow } as unknown as ScreenDefinition).preload?.form).to.equal(undefined);
   });
 
+  it('marks a screen that shows a browser date field at once, a date filter or the DateInput widget of the form it shows at once (issue 47), and no other', () => {
+    const withDateInput = { ...SCREEN, form: { ...SCREEN.form!, uiSchema: { period: { startsOn: { 'ui:widget': 'DateInput' } } } } } as ScreenDefinition;
+    expect(routeEntry(withDateInput).preload?.dateField).to.equal(true);
+    expect(routeEntry({ ...SCREEN, blocks: [{ type: 'date', label: 'demo.from', query: 'from' }] } as unknown as ScreenDefinition).preload?.dateField).to.equal(true);
+    expect(routeEntry(SCREEN).preload?.dateField).to.equal(undefined);
+    const inRow = [{ type: 'table', rows: '$data.list', columns: [], expand: { when: 'chosen', blocks: [{ type: 'form' }] } }];
+    expect(routeEntry({ ...withDateInput, blocks: inRow } as unknown as ScreenDefinition).preload?.dateField).to.equal(undefined);
+  });
+
   it('preloads the data calls that need only the route, the session and the language, with the language where the answer is translated (issue 26)', () => {
     expect(routeEntry(SCREEN).preload?.data).to.deep.equal({
       list: { path: 'organizations/:orgId/things', query: { order: '$query.order', lang: '$language' } },

@@ -11,6 +11,8 @@ import { callApi } from '../../api/callApi.js';
 import { actionCreator } from '../../state/actions.js';
 import { gloplaId, hasSession, isManager, type SessionRootState } from '../../state/session.js';
 import { importFormChunk } from '../dataChunks.js';
+import { makeDateFieldAhead } from '../dateFieldAhead.js';
+import { afterFrame } from '../forms/formEngineGate.js';
 import { importFormScreen } from '../forms/formScreenChunk.js';
 import { decideAccess } from '../guard.js';
 import { screenEntryKey } from '../routes.js';
@@ -47,6 +49,8 @@ function preloadScreenCode(screen: ScreenDefinition, language: string): void {
     importFormScreen().catch(ignore);
     importFormChunk(screen.preload.form).catch(ignore);
   }
+  // in a task of its own after the frame's paint: a long task of its own rather than a longer one
+  if (screen.preload?.dateField) afterFrame(() => new Promise((resolve) => setTimeout(resolve))).then(makeDateFieldAhead, ignore);
 }
 
 /** Whether the guard lets the signed-in admin (or visitor) in: nothing is asked for a page that redirects. */
