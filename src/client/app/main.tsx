@@ -15,6 +15,7 @@ import { LANGUAGE_STORAGE_KEY } from '../../common/languages.js';
 import { chooseLanguage, initI18n } from '../engine/i18n.js';
 import { browserAuthContext, initialAuthState, LOGIN_STORAGE_KEY, restoreLogin } from '../features/auth/index.js';
 import { holdFormEngine } from '../engine/forms/formEngineGate.js';
+import { nextTask } from '../engine/paint.js';
 import { announceRoutes, preloadRouteCode } from '../engine/screen/preload.js';
 import { createRouter } from './router.js';
 import { createAppStore } from './store.js';
@@ -24,8 +25,6 @@ import './styles.css';
 import 'altcha/altcha.css';
 import '../widgets/captcha/captcha.css';
 import '../screens/ScreenGallery.css';
-
-const nextTask = () => new Promise((resolve) => setTimeout(resolve));
 
 async function start(): Promise<void> {
   // the form engine's chunks leave once the frame has painted (app/firstPaint.ts)

@@ -49,8 +49,7 @@ function preloadScreenCode(screen: ScreenDefinition, language: string): void {
     importFormScreen().catch(ignore);
     importFormChunk(screen.preload.form).catch(ignore);
   }
-  // in a task of its own after the frame's paint: a long task of its own rather than a longer one
-  if (screen.preload?.dateField) afterFrame(() => new Promise((resolve) => setTimeout(resolve))).then(makeDateFieldAhead, ignore);
+  if (screen.preload?.dateField) afterFrame(makeDateFieldAhead).catch(ignore);
 }
 
 /** Whether the guard lets the signed-in admin (or visitor) in: nothing is asked for a page that redirects. */
