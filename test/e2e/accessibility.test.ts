@@ -7,7 +7,7 @@ import { expect } from 'chai';
 import type { Page, Response } from 'playwright-core';
 import { expectAccessible, formatViolations, injectAxe, runAxe, seriousViolations, type AxeCheck } from './support/axe.js';
 import type { AxeResults } from 'axe-core';
-import { newPage, useE2E } from './support/portal.js';
+import { newPage, useSharedE2E } from './support/portal.js';
 import { chooseOrganization, DEMO_PASSWORD, enterCredentials, MANAGER, useEnglish, waitForHeader } from './support/signin.js';
 import { LANGUAGES } from '../../src/common/languages.js';
 import { loadFormSchemas, loadLocales, loadScreens, type LocaleTree } from '../../src/configuration/load.js';
@@ -67,7 +67,7 @@ function unexpected(errors: string[]): string[] {
 
 describe('Accessibility: axe-core over the portal’s pages (issue 8 §1)', function () {
   this.timeout(300_000);
-  const e2e = useE2E();
+  const e2e = useSharedE2E();
   const errors: string[] = [];
   afterEach(() => {
     expect(unexpected(errors), 'errors logged by the page').to.deep.equal([]);

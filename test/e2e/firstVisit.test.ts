@@ -6,7 +6,7 @@
  */
 import { expect } from 'chai';
 import type { Page, Route } from 'playwright-core';
-import { newPage, useE2E } from './support/portal.js';
+import { newPage, useSharedE2E } from './support/portal.js';
 import { signInAsManagerAt } from './support/signin.js';
 
 const MAIN_SCRIPT = /\/assets\/main\.[0-9a-f]+\.js$/;
@@ -15,7 +15,7 @@ const USERS = /\/api\/v2\/organizations\/1\/users\?/;
 
 describe('a first visit: data beside code (issue 26)', function () {
   this.timeout(300_000);
-  const e2e = useE2E();
+  const e2e = useSharedE2E();
   const errors: string[] = [];
   let page: Page;
 

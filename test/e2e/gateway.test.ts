@@ -5,7 +5,7 @@
  */
 import { expect } from 'chai';
 import type { Page } from 'playwright-core';
-import { newPage, useE2E } from './support/portal.js';
+import { newPage, useSharedE2E } from './support/portal.js';
 import { chooseOrganization, DEMO_PASSWORD, enterCredentials, MANAGER, useEnglish } from './support/signin.js';
 
 /** The demo partner's answer: its heading and the label → value rows. */
@@ -20,7 +20,7 @@ async function partnerPage(page: Page): Promise<{ title: string; rows: Record<st
 
 describe('Single-sign-on gateway through the demo partner (issue 9 §4)', function () {
   this.timeout(180_000);
-  const e2e = useE2E();
+  const e2e = useSharedE2E();
   const errors: string[] = [];
 
   it('signs in, forwards to the partner with the tokens, refuses their replay, and glo=true signs out and in again (only for a known product)', async () => {

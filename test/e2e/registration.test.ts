@@ -1,10 +1,10 @@
 import { expect } from 'chai';
 import type { Page } from 'playwright-core';
-import { newPage, solveCaptcha, useE2E } from './support/portal.js';
+import { newPage, solveCaptcha, useSharedE2E } from './support/portal.js';
 
 describe('Registration request in the browser (SPEC 2.16)', function () {
   this.timeout(180_000);
-  const e2e = useE2E();
+  const e2e = useSharedE2E();
   let page: Page;
   const errors: string[] = [];
 

@@ -5,7 +5,7 @@
  */
 import { expect } from 'chai';
 import type { Browser, Page } from 'playwright-core';
-import { newPage, useE2E } from './support/portal.js';
+import { newPage, useSharedE2E } from './support/portal.js';
 import { chooseOrganization, DEMO_PASSWORD, enterCredentials, MANAGER, MEMBER, useEnglish, waitForHeader } from './support/signin.js';
 
 async function signedInAtHome(browser: Browser, url: string, email: string, errors: string[]): Promise<Page> {
@@ -28,7 +28,7 @@ async function openCard(page: Page, url: string, name: string, id: number): Prom
 
 describe('Home → Service Details (SPEC 2.7, 2.8)', function () {
   this.timeout(300_000);
-  const e2e = useE2E();
+  const e2e = useSharedE2E();
   const errors: string[] = [];
   afterEach(() => {
     expect(errors.filter((error) => !/status of 401/.test(error)), 'errors logged by the page').to.deep.equal([]);

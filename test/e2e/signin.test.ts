@@ -1,11 +1,11 @@
 import { expect } from 'chai';
 import type { Page } from 'playwright-core';
-import { newPage, useE2E } from './support/portal.js';
+import { newPage, useSharedE2E } from './support/portal.js';
 import { chooseOrganization, DEMO_PASSWORD, enterCredentials, MANAGER, MEMBER, openMenuItem, useEnglish, waitForHeader } from './support/signin.js';
 
 describe('Sign-in through the embedded identity provider (SPEC 2.3, §4 Sign-in)', function () {
   this.timeout(180_000);
-  const e2e = useE2E();
+  const e2e = useSharedE2E();
   let page: Page;
   let errors: string[] = [];
 

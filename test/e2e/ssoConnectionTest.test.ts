@@ -7,12 +7,12 @@
 import { expect } from 'chai';
 import type { Page } from 'playwright-core';
 import { expectAccessible } from './support/axe.js';
-import { newPage, useE2E } from './support/portal.js';
+import { newPage, useSharedE2E } from './support/portal.js';
 import { chooseOrganization, DEMO_PASSWORD, enterCredentials, MANAGER, useEnglish, waitForHeader } from './support/signin.js';
 
 describe("Single sign-on: 'Test connection' through the demo IdP (issue 45)", function () {
   this.timeout(300_000);
-  const e2e = useE2E();
+  const e2e = useSharedE2E();
   const errors: string[] = [];
   let page: Page;
 

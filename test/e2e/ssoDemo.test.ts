@@ -6,12 +6,12 @@
 import { expect } from 'chai';
 import type { Page } from 'playwright-core';
 import { expectAccessible } from './support/axe.js';
-import { newPage, useE2E } from './support/portal.js';
+import { newPage, useSharedE2E } from './support/portal.js';
 import { DEMO_PASSWORD, useEnglish, waitForHeader } from './support/signin.js';
 
 describe('Single sign-on demo: through the demo IdP at /dev/idp (issue 45 §8)', function () {
   this.timeout(300_000);
-  const e2e = useE2E();
+  const e2e = useSharedE2E();
   const errors: string[] = [];
   let page: Page;
 

@@ -196,6 +196,7 @@ export interface E2EContext {
 }
 
 let testBrowser: Promise<Browser> | undefined;
+let sharedTestPortal: Promise<Portal> | undefined;
 
 /**
  * The test process's chromium, launched for its first describe block and closed after its last test: a launch and its
@@ -207,18 +208,41 @@ function sharedBrowser(): Promise<Browser> {
 }
 
 // in mocha (not in a benchmark), the root suite's last hook: this module is loaded with the first test file
-if (typeof after === 'function') after(async () => (await testBrowser)?.close());
+if (typeof after === 'function') {
+  after(async () => {
+    try {
+      await (await sharedTestPortal?.catch(() => undefined))?.stop();
+    } finally {
+      await (await testBrowser)?.close();
+    }
+  });
+}
 
 /**
- * Mocha hooks giving a describe block one portal (with these settings) and the process's browser; after the block, the
- * contexts opened since its start and left open are closed (no page of its goes on calling; an enclosing block's stay)
- * and its portal is stopped.
+ * Mocha hooks giving a describe block one portal of its own (with these settings) and the process's browser; after the
+ * block, the contexts opened since its start and left open are closed (no page of its goes on calling; an enclosing
+ * block's stay) and its portal is stopped.
  */
 export function useE2E(env: Record<string, string> = {}, options: PortalOptions = {}): E2EContext {
+  return e2eHooks(() => startPortal(env, options), true);
+}
+
+/**
+ * The same with the test process's shared portal (the demo settings), started for the first block that asks and
+ * stopped after the last test: a portal's start costs 3–8 s of CPU (docs/performance.md, CI time). Only for a file
+ * that leaves the demo data as every other file expects it — it signs in (a wrong password at most once: the lockout
+ * counts five), reads, and writes only rows no other file reads — and that expects nothing of the data another file
+ * could change.
+ */
+export function useSharedE2E(): E2EContext {
+  return e2eHooks(() => (sharedTestPortal ??= startPortal()), false);
+}
+
+function e2eHooks(portal: () => Promise<Portal>, ownPortal: boolean): E2EContext {
   const context = {} as E2EContext;
   let openBefore = new Set<BrowserContext>();
   before(async () => {
-    context.portal = await startPortal(env, options);
+    context.portal = await portal();
     context.browser = await sharedBrowser();
     openBefore = new Set(context.browser.contexts());
   });
@@ -226,7 +250,7 @@ export function useE2E(env: Record<string, string> = {}, options: PortalOptions 
     try {
       await Promise.all(context.browser?.contexts().filter((open) => !openBefore.has(open)).map((open) => open.close()) ?? []);
     } finally {
-      await context.portal?.stop();
+      if (ownPortal) await context.portal?.stop();
     }
   });
   return context;
