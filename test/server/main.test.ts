@@ -12,10 +12,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
 import { readFileSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
 import { buildServer, SERVER_MAIN, serverBuildIsStale } from '../../scripts/buildServer.js';
 import { PROJECT_ROOT } from '../../src/configuration/load.js';
 import { spawnChild, stopChild } from '../support/children.js';
-import { createTestDatabase, freePort } from './support/testApp.js';
+import { createTestDatabase, freePort, pgliteDataDir } from './support/testApp.js';
 
 function startMain(env: Record<string, string>, compiled = false): { child: ChildProcess; output: () => string } {
   let output = '';
@@ -63,12 +64,16 @@ async function waitForHealth(url: string, child: ChildProcess, timeoutMs: number
 
 /**
  * The database a compiled server starts on: on PostgreSQL (TEST_DATABASE_URL) a copy of the migrated template, else
- * PGlite in memory, whose initdb and migrations cost each start ~10 s of CPU.
+ * PGlite in a data directory holding a copy of the migrated PGlite template (from nothing, its initdb and migrations
+ * cost each start ~10 s of CPU).
  */
-async function serverDatabase(): Promise<{ url: string; destroy: () => Promise<void> }> {
-  if (!process.env.TEST_DATABASE_URL) return { url: 'memory://', destroy: async () => undefined };
+async function serverDatabase(): Promise<{ env: Record<string, string>; destroy: () => Promise<void> }> {
+  if (!process.env.TEST_DATABASE_URL) {
+    const dataDir = await pgliteDataDir();
+    return { env: { DATA_DIR: dataDir }, destroy: () => rm(dataDir, { recursive: true, force: true }) };
+  }
   const database = await createTestDatabase();
-  return { url: database.url!, destroy: database.destroy };
+  return { env: { DATABASE_URL: database.url! }, destroy: database.destroy };
 }
 
 describe('server/main', function () {
@@ -83,7 +88,7 @@ describe('server/main', function () {
     const { child, output } = startMain({
       PORT: String(port),
       HOST: '127.0.0.1',
-      DATABASE_URL: database.url,
+      ...database.env,
       SEED: 'none',
       LOG_LEVEL: 'info',
       DIST_DIR: path.join(os.tmpdir(), 'portal-no-dist'),
@@ -122,7 +127,7 @@ describe('server/main', function () {
     if (serverBuildIsStale()) await buildServer();
     const port = await freePort();
     const database = await serverDatabase();
-    const { child, output } = startMain({ PORT: String(port), HOST: '127.0.0.1', DATABASE_URL: database.url, SEED: 'none', LOG_LEVEL: 'info', DIST_DIR: path.join(os.tmpdir(), 'portal-no-dist'), SHUTDOWN_TIMEOUT: '1' }, true);
+    const { child, output } = startMain({ PORT: String(port), HOST: '127.0.0.1', ...database.env, SEED: 'none', LOG_LEVEL: 'info', DIST_DIR: path.join(os.tmpdir(), 'portal-no-dist'), SHUTDOWN_TIMEOUT: '1' }, true);
     try {
       await waitForHealth(`http://127.0.0.1:${port}/healthz`, child, 60_000);
       // a request whose body never finishes arriving
