@@ -14,7 +14,7 @@ import { browserBuildIsStale } from '../../../scripts/browserBuild.js';
 import { build } from '../../../scripts/build.js';
 import { buildServer, SERVER_MAIN, serverBuildIsStale } from '../../../scripts/buildServer.js';
 import { spawnChild, stopChild } from '../../support/children.js';
-import { LIGHT_WORK } from '../../support/lightWork.js';
+import { LIGHT_WORK, SHORT_LIFE_FLAGS } from '../../support/lightWork.js';
 
 /** Debian's chromium, the browser a user runs: the benchmarks measure what a user meets with it. */
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -56,9 +56,11 @@ export interface Portal {
   stop(): Promise<void>;
 }
 
-/** Where the portal is reached: 127.0.0.1, or `localhost` for what a browser allows on a name only (passkeys, issue 29). */
 export interface PortalOptions {
+  /** Where the portal is reached: 127.0.0.1, or `localhost` for what a browser allows on a name only (passkeys, issue 29). */
   hostName?: 'localhost';
+  /** Node's flags for the portal's process (a test's: SHORT_LIFE_FLAGS). */
+  nodeFlags?: readonly string[];
 }
 
 /**
@@ -78,7 +80,7 @@ let preparedDataDir: Promise<string> | undefined;
 function prepared(): Promise<string> {
   preparedDataDir ??= (async () => {
     const dataDir = mkdtempSync(path.join(tmpdir(), 'portal-e2e-prepared-'));
-    const { child, port } = await spawnPortal(dataDir, 'http://127.0.0.1', { DATABASE_URL: '' });
+    const { child, port } = await spawnPortal(dataDir, 'http://127.0.0.1', { DATABASE_URL: '' }, SHORT_LIFE_FLAGS);
     try {
       await waitUntilReady(`http://127.0.0.1:${port}`, child);
     } finally {
@@ -91,9 +93,9 @@ function prepared(): Promise<string> {
 }
 
 /** The compiled server on a free port, reached at `origin` and that port, with the demo seed. */
-async function spawnPortal(dataDir: string, origin: string, env: Record<string, string>): Promise<{ child: ChildProcess; port: number }> {
+async function spawnPortal(dataDir: string, origin: string, env: Record<string, string>, nodeFlags: readonly string[] = []): Promise<{ child: ChildProcess; port: number }> {
   const port = await freePort();
-  const child = spawnChild(process.execPath, [SERVER_MAIN], {
+  const child = spawnChild(process.execPath, [...nodeFlags, SERVER_MAIN], {
     cwd: PROJECT_ROOT,
     env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', PUBLIC_URL: `${origin}:${port}`, DATA_DIR: dataDir, SEED: 'demo', LOG_LEVEL: 'warn', ...LIGHT_WORK, ...env },
     stdio: ['ignore', 'inherit', 'inherit'],
@@ -110,7 +112,7 @@ export async function startPortal(env: Record<string, string> = {}, options: Por
   const databaseUrl = baseUrl ? await freshDatabase(baseUrl) : '';
   if (!baseUrl && !DATA_SETTINGS.some((name) => name in env)) cpSync(await prepared(), dataDir, { recursive: true });
   const origin = `http://${options.hostName ?? '127.0.0.1'}`;
-  const { child, port } = await spawnPortal(dataDir, origin, { DATABASE_URL: databaseUrl, ...env });
+  const { child, port } = await spawnPortal(dataDir, origin, { DATABASE_URL: databaseUrl, ...env }, options.nodeFlags);
   const stop = async () => {
     await stopChild(child);
     rmSync(dataDir, { recursive: true, force: true });
@@ -224,7 +226,7 @@ if (typeof after === 'function') {
  * block's stay) and its portal is stopped.
  */
 export function useE2E(env: Record<string, string> = {}, options: PortalOptions = {}): E2EContext {
-  return e2eHooks(() => startPortal(env, options), true);
+  return e2eHooks(() => startPortal(env, { ...options, nodeFlags: SHORT_LIFE_FLAGS }), true);
 }
 
 /**
@@ -235,7 +237,7 @@ export function useE2E(env: Record<string, string> = {}, options: PortalOptions 
  * could change.
  */
 export function useSharedE2E(): E2EContext {
-  return e2eHooks(() => (sharedTestPortal ??= startPortal()), false);
+  return e2eHooks(() => (sharedTestPortal ??= startPortal({}, { nodeFlags: SHORT_LIFE_FLAGS })), false);
 }
 
 function e2eHooks(portal: () => Promise<Portal>, ownPortal: boolean): E2EContext {
