@@ -226,18 +226,23 @@ if (typeof after === 'function') {
  * block's stay) and its portal is stopped.
  */
 export function useE2E(env: Record<string, string> = {}, options: PortalOptions = {}): E2EContext {
-  return e2eHooks(() => startPortal(env, { ...options, nodeFlags: SHORT_LIFE_FLAGS }), true);
+  return e2eHooks(() => startTestPortal(env, options), true);
 }
 
 /**
  * The same with the test process's shared portal (the demo settings), started for the first block that asks and
- * stopped after the last test: a portal's start costs 3–8 s of CPU (docs/performance.md, CI time). Only for a file
+ * stopped after the last test: a portal's start costs 5–9 s of CPU (docs/performance.md, CI time). Only for a file
  * that leaves the demo data as every other file expects it — it signs in (a wrong password at most once: the lockout
  * counts five), reads, and writes only rows no other file reads — and that expects nothing of the data another file
  * could change.
  */
 export function useSharedE2E(): E2EContext {
-  return e2eHooks(() => (sharedTestPortal ??= startPortal({}, { nodeFlags: SHORT_LIFE_FLAGS })), false);
+  return e2eHooks(() => (sharedTestPortal ??= startTestPortal()), false);
+}
+
+/** A portal as a test starts it: with SHORT_LIFE_FLAGS. */
+function startTestPortal(env: Record<string, string> = {}, options: PortalOptions = {}): Promise<Portal> {
+  return startPortal(env, { ...options, nodeFlags: SHORT_LIFE_FLAGS });
 }
 
 function e2eHooks(portal: () => Promise<Portal>, ownPortal: boolean): E2EContext {
