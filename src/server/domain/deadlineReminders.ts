@@ -44,7 +44,7 @@ const startWindow = (today: string, businessDays: number) => ({ from: today, to:
  * Candidates read at once, each batch a turn of the event loop of its own: at a large provider's size a run has
  * ~12,700 applications starting within its window, which read at once held the loop ~50 ms.
  */
-const CANDIDATE_BATCH_ROWS = 500;
+export const CANDIDATE_BATCH_ROWS = 500;
 
 /** The deadlines an application's reminders or confirmations were claimed for, as Tokyo days: a run skips those without a transaction. */
 const claimedDeadlines = (table: 'deadline_reminders' | 'webhook_confirmations') =>
