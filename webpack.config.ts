@@ -80,7 +80,9 @@ export function webpackConfig(mode: 'production' | 'development' = 'production',
       // V8's explicit compile hint (v8.dev/blog/explicit-compile-hints): the first load's functions are compiled on a
       // background thread as the file streams in, not each on the main thread when first called during the first
       // load's evaluation. After the minifier, which would drop the comment; before the source maps and compression.
-      new webpack.BannerPlugin({ banner: '//# allFunctionsCalledOnLoad', raw: true, entryOnly: true, stage: webpack.Compilation.PROCESS_ASSETS_STAGE_OPTIMIZE_SIZE + 1 }),
+      // The script only: CSS has no line comments, and a browser drops the stylesheet's first rule (:root, the
+      // design's colours and fonts) behind it.
+      new webpack.BannerPlugin({ banner: '//# allFunctionsCalledOnLoad', raw: true, entryOnly: true, test: /\.js$/, stage: webpack.Compilation.PROCESS_ASSETS_STAGE_OPTIMIZE_SIZE + 1 }),
       new MiniCssExtractPlugin({ filename: 'assets/[name].[contenthash:8].css', chunkFilename: mode === 'production' ? 'assets/[id].[contenthash:8].css' : 'assets/[name].[contenthash:8].css' }),
       ...(mode === 'production' ? compressedSiblings(compression) : []),
     ],

@@ -120,6 +120,18 @@ describe('a first visit: data beside code (issue 26)', function () {
     }
   });
 
+  it("the stylesheet's first rule reaches the page: the design's colours and fonts (:root)", async () => {
+    await page.goto(`${e2e.portal.url}/`);
+    await page.locator('main a[href^="/services/"]').first().waitFor();
+    const root = await page.evaluate(() => {
+      const style = getComputedStyle(document.documentElement);
+      return { primary: style.getPropertyValue('--color-primary').trim(), font: style.fontFamily };
+    });
+    // a browser drops the rule behind anything that is not CSS (a script's banner): the page falls back to serif, uncoloured
+    expect(root.primary).to.match(/^#[0-9a-f]{6}$/i);
+    expect(root.font).to.contain('Noto Sans JP').and.contain('sans-serif');
+  });
+
   it("the form engine behind the page (issue 47): the wizard's steps and a busy place for its form while RJSF is held back; /users asks for it once its list has answered", async () => {
     // the form engine's chunk is the script that holds RJSF (its class names): held until the test lets it go
     let release!: () => void;
