@@ -9,7 +9,7 @@ import { expect } from 'chai';
 import { sql } from 'kysely';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
-import { addDays, tokyoToday } from '../../../src/common/subscriptionRules.js';
+import { addDays } from '../../../src/common/subscriptionRules.js';
 import { businessCalendar } from '../../../src/server/domain/businessCalendar.js';
 import type { AuditAction } from '../../../src/common/auditActions.js';
 import { DEMO_PASSWORD } from '../../../src/server/db/seed/demoData.js';
@@ -18,6 +18,7 @@ import { cutNote } from '../../../src/server/domain/csv.js';
 import { hashPassword } from '../../../src/server/domain/passwords.js';
 import { authorize, bearer, Browser, signIn } from '../support/oidc.js';
 import { accessToken } from '../support/tokens.js';
+import { useTokyoToday } from '../support/tokyoDay.js';
 import { startTestServer, useTestApp, type TestServer } from '../support/testApp.js';
 
 type Json = Record<string, any>;
@@ -38,13 +39,8 @@ describe('Audit trail (issue 21)', function () {
   const ctx = useTestApp({ env: { SEED: 'demo', PUBLIC_URL: 'http://localhost:3000', SIGNIN_MAX_FAILURES: '3', SIGNIN_FAILURE_DELAY_MS: '0', TRUST_PROXY: 'true' } });
   const as = {} as Record<'manager' | 'member' | 'otherManager', Record<string, string>>;
   let otherManagerId = 0;
-  // the day the tests run on, not the day mocha loaded the file: a run that passes Tokyo's midnight would otherwise
-  // hold two days
-  let today = tokyoToday();
-  before(() => {
-    today = tokyoToday();
-  });
-  const startsOn = (days: number) => addDays(businessCalendar().earliestStartsOn(today), days);
+  const today = useTokyoToday();
+  const startsOn = (days: number) => addDays(businessCalendar().earliestStartsOn(today()), days);
 
   const call = (method: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE', url: string, headers: Record<string, string>, payload?: Json) =>
     ctx.app.inject({ method, url: `/api/v2/${url}`, headers, ...(payload ? { payload } : {}) });
@@ -195,7 +191,7 @@ describe('Audit trail (issue 21)', function () {
     {
       action: 'subscription.confirmedUpdated',
       write: async () => {
-        await ctx.db.updateTable('corporateSubscriptions').set({ startsOn: addDays(today, -1) }).where('requestCode', '=', 'A000000103').execute();
+        await ctx.db.updateTable('corporateSubscriptions').set({ startsOn: addDays(today(), -1) }).where('requestCode', '=', 'A000000103').execute();
         const stored = (await call('GET', 'organizations/1/corporate_subscriptions/A000000103', as.manager)).json().corporate_subscription;
         const body = { service_ids: [4], admin_ids: stored.admins.map((admin: { id: number }) => admin.id), starts_on: stored.starts_on[0], project_class_id: stored.project_class.id, users: [...stored.users, learner(9)] };
         return (await call('PATCH', 'organizations/1/confirmed_corporate_subscriptions/A000000103', as.manager, body)).statusCode;
@@ -360,12 +356,12 @@ describe('Audit trail (issue 21)', function () {
       expect((await events('&target_type=subscription')).map((event) => event.action).sort()).to.deep.equal(
         ['subscription.cancelled', 'subscription.confirmedUpdated', 'subscription.created', 'subscription.updated'],
       );
-      expect(await events(`&from=${today}&to=${today}`)).to.have.length((await events()).length);
-      expect(await events(`&to=${addDays(today, -1)}`)).to.deep.equal([]);
-      expect(await events(`&from=${addDays(today, 1)}`)).to.deep.equal([]);
+      expect(await events(`&from=${today()}&to=${today()}`)).to.have.length((await events()).length);
+      expect(await events(`&to=${addDays(today(), -1)}`)).to.deep.equal([]);
+      expect(await events(`&from=${addDays(today(), 1)}`)).to.deep.equal([]);
       // a preset and a first day both apply; the ends of the calendar are days too, a day that is not one is refused
-      expect(await events(`&days=7&from=${addDays(today, 1)}`)).to.deep.equal([]);
-      expect(await events(`&days=7&from=${addDays(today, -30)}`)).to.have.length((await events()).length);
+      expect(await events(`&days=7&from=${addDays(today(), 1)}`)).to.deep.equal([]);
+      expect(await events(`&days=7&from=${addDays(today(), -30)}`)).to.have.length((await events()).length);
       expect(await events('&from=0001-01-01&to=9999-12-31')).to.have.length((await events()).length);
       for (const notADay of ['2026-02-29', '2026-13-01', '26-01-01', 'today']) {
         expect((await call('GET', `organizations/1/audit_events?from=${notADay}`, as.manager)).statusCode, notADay).to.equal(422);

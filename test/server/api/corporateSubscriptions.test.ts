@@ -14,6 +14,7 @@ import { businessCalendar } from '../../../src/server/domain/businessCalendar.js
 import { hashPassword } from '../../../src/server/domain/passwords.js';
 import { bearer } from '../support/oidc.js';
 import { accessToken } from '../support/tokens.js';
+import { useTokyoToday } from '../support/tokyoDay.js';
 import { useTestApp } from '../support/testApp.js';
 import { withTriggersOff } from '../support/triggers.js';
 
@@ -33,14 +34,9 @@ describe('Corporate subscriptions API (SPEC §7 Corporate subscriptions)', funct
   this.timeout(30_000);
   const ctx = useTestApp({ env: { SEED: 'demo' } });
   const as = {} as Record<'manager' | 'member' | 'otherManager', Record<string, string>>;
-  // the day the tests run on, not the day mocha loaded the file: a run that passes Tokyo's midnight would otherwise
-  // hold two days
-  let today = tokyoToday();
-  before(() => {
-    today = tokyoToday();
-  });
+  const today = useTokyoToday();
   /** A start date inside the window, this many days after its first day. */
-  const startsOn = (days = 14) => addDays(businessCalendar().earliestStartsOn(today), days);
+  const startsOn = (days = 14) => addDays(businessCalendar().earliestStartsOn(today()), days);
   /** The public ids of G0000001's first contact and billing contact. */
   const contact1 = () => ctx.app.publicIds.contact.toPublic(1);
   const billingContact1 = () => ctx.app.publicIds.billingContact.toPublic(1);
@@ -97,9 +93,9 @@ describe('Corporate subscriptions API (SPEC §7 Corporate subscriptions)', funct
       expect(emba).to.have.all.keys('id', 'request_code', 'etag', 'is_updatable', 'change_deadline', 'applied_at', 'starts_on', 'user_count', 'services', 'project', 'project_class');
       expect(emba).to.include({ is_updatable: true, user_count: 3, project: null, project_class: null });
       // issue 30: the last day a change is allowed, counted in business days (holidays and the closure not counted)
-      expect(emba.change_deadline).to.equal(businessCalendar().changeDeadline(addDays(today, 30)));
-      for (const item of list) expect(item.is_updatable, item.request_code).to.equal(today <= item.change_deadline);
-      expect(emba.starts_on).to.deep.equal([addDays(today, 30)]);
+      expect(emba.change_deadline).to.equal(businessCalendar().changeDeadline(addDays(today(), 30)));
+      for (const item of list) expect(item.is_updatable, item.request_code).to.equal(today() <= item.change_deadline);
+      expect(emba.starts_on).to.deep.equal([addDays(today(), 30)]);
       expect(emba.services.map((service: Json) => service.id)).to.deep.equal([2, 13]);
       expect(emba.services[0].service_group).to.deep.equal({ id: 2, name: 'Online MBA 2.0' });
       const gls = list.find((item) => item.request_code === 'A000000103')!;
@@ -249,7 +245,7 @@ describe('Corporate subscriptions API (SPEC §7 Corporate subscriptions)', funct
       expect(subscription.request_code).to.match(/^A\d{9}$/);
       expect(subscription.id).to.be.above(0);
       expect(subscription.users.map((user: Json) => user.email)).to.deep.equal(['learner0@example.com', 'learner1@example.com']);
-      expect(subscription.is_updatable).to.equal(businessCalendar().isUpdatable(startsOn(40), today));
+      expect(subscription.is_updatable).to.equal(businessCalendar().isUpdatable(startsOn(40), today()));
       expect(subscription.change_deadline).to.equal(businessCalendar().changeDeadline(startsOn(40)));
       const read = await call('GET', `organizations/1/corporate_subscriptions/${subscription.request_code}`, as.manager);
       expect(read.json().corporate_subscription).to.deep.equal(subscription);
@@ -307,7 +303,7 @@ describe('Corporate subscriptions API (SPEC §7 Corporate subscriptions)', funct
     });
 
     it('refuses a start date outside the window (SPEC §5): before the earliest, after 6 months, after a service’s last start date', async () => {
-      for (const date of [addDays(businessCalendar().earliestStartsOn(today), -1), addDays(latestStartsOn(today), 1), '2026-02-30']) {
+      for (const date of [addDays(businessCalendar().earliestStartsOn(today()), -1), addDays(latestStartsOn(today()), 1), '2026-02-30']) {
         const response = await call('POST', 'organizations/1/corporate_subscriptions?dryrun=true', as.manager, application({ starts_on: date }));
         expect(response.statusCode, date).to.equal(422);
         expect(response.json().errors).to.deep.equal([{ field: 'starts_on', code: 'outOfRange', meta: {} }]);
@@ -507,7 +503,7 @@ describe('Corporate subscriptions API (SPEC §7 Corporate subscriptions)', funct
     const confirmedPath = (code: string) => `organizations/1/confirmed_corporate_subscriptions/${code}`;
     /** A000000103 as its class GLS-A started `days` ago (the class owns the start date: only the class's is moved). */
     async function glsStartedDaysAgo(days: number): Promise<Json> {
-      await ctx.db.updateTable('projectClasses').set({ startsOn: addDays(today, -days) }).where('code', '=', 'GLS-A').execute();
+      await ctx.db.updateTable('projectClasses').set({ startsOn: addDays(today(), -days) }).where('code', '=', 'GLS-A').execute();
       return (await call('GET', 'organizations/1/corporate_subscriptions/A000000103', as.manager)).json().corporate_subscription;
     }
     /** The application as the page sends it: its services, admins, start date and class as stored, the learners given. */
@@ -604,8 +600,8 @@ describe('Corporate subscriptions API (SPEC §7 Corporate subscriptions)', funct
       expect(response.statusCode, response.body).to.equal(201);
       const subscription = response.json().corporate_subscription;
       expect(subscription.starts_on).to.deep.equal([glsB.startsOn]);
-      expect(subscription.is_updatable).to.equal(businessCalendar().isUpdatable(glsB.startsOn, today));
-      expect(subscription.class_deadlines).to.deep.equal(businessCalendar().classDeadlines(glsB.startsOn, today, ctx.app.config.subscriptions.enlargementDays));
+      expect(subscription.is_updatable).to.equal(businessCalendar().isUpdatable(glsB.startsOn, today()));
+      expect(subscription.class_deadlines).to.deep.equal(businessCalendar().classDeadlines(glsB.startsOn, today(), ctx.app.config.subscriptions.enlargementDays));
       expect((await call('DELETE', `organizations/1/corporate_subscriptions/${subscription.request_code}`, as.manager)).statusCode).to.equal(204);
     });
 
@@ -626,13 +622,13 @@ describe('Corporate subscriptions API (SPEC §7 Corporate subscriptions)', funct
     it("takes every deadline from the class's first day, not the stored date: once the class has started, not updatable, changes and cancelling refused", async () => {
       // the class starts yesterday; A000000103 still holds the date it was stored with (three weeks ahead)
       const glsA = await glsClass('GLS-A');
-      const started = addDays(today, -1);
+      const started = addDays(today(), -1);
       await ctx.db.updateTable('projectClasses').set({ startsOn: started }).where('id', '=', glsA.id).execute();
       try {
         const subscription = await read('A000000103');
         expect(subscription.starts_on).to.deep.equal([started]);
         expect(subscription.is_updatable).to.equal(false);
-        expect(subscription.class_deadlines).to.deep.equal(businessCalendar().classDeadlines(started, today, ctx.app.config.subscriptions.enlargementDays));
+        expect(subscription.class_deadlines).to.deep.equal(businessCalendar().classDeadlines(started, today(), ctx.app.config.subscriptions.enlargementDays));
         const listed = (await call('GET', 'organizations/1/corporate_subscriptions', as.manager)).json().corporate_subscriptions as Json[];
         expect(listed.find((item) => item.request_code === 'A000000103')!.is_updatable).to.equal(false);
         const project = (await call('GET', 'organizations/1/projects', as.manager)).json().project_classes.find((projectClass: Json) => projectClass.id === glsA.id);

@@ -6,11 +6,12 @@
  * nearest start date whose change deadline is still to come: a business day or two away at most — near.
  */
 import { expect } from 'chai';
-import { addDays, tokyoToday } from '../../../src/common/subscriptionRules.js';
+import { addDays } from '../../../src/common/subscriptionRules.js';
 import { businessCalendar } from '../../../src/server/domain/businessCalendar.js';
 import { hashPassword } from '../../../src/server/domain/passwords.js';
 import { bearer } from '../support/oidc.js';
 import { accessToken } from '../support/tokens.js';
+import { useTokyoToday } from '../support/tokyoDay.js';
 import { useTestApp } from '../support/testApp.js';
 
 type Json = Record<string, any>;
@@ -19,20 +20,15 @@ describe('The overview and the deadline reminders (issue 30)', function () {
   this.timeout(30_000);
   const ctx = useTestApp({ env: { SEED: 'demo' } });
   const as = {} as Record<'manager' | 'member' | 'secondManager', Record<string, string>>;
-  // the day the tests run on, not the day mocha loaded the file: a run that passes Tokyo's midnight would otherwise
-  // hold two days
-  let today = tokyoToday();
-  before(() => {
-    today = tokyoToday();
-  });
+  const today = useTokyoToday();
   const calendar = businessCalendar();
   /**
    * The first start date from the earliest one whose change deadline has not passed: on a weekend the earliest start
    * date (SPEC §9: Saturday +3, Sunday +2) already has its deadline behind it.
    */
   const nearest = () => {
-    let startsOn = calendar.earliestStartsOn(today);
-    while (!calendar.isUpdatable(startsOn, today)) startsOn = addDays(startsOn, 1);
+    let startsOn = calendar.earliestStartsOn(today());
+    while (!calendar.isUpdatable(startsOn, today())) startsOn = addDays(startsOn, 1);
     return startsOn;
   };
 
@@ -89,17 +85,17 @@ describe('The overview and the deadline reminders (issue 30)', function () {
     it('lists the applications of the next 90 days soonest first, each with its change deadline and the business days left', async () => {
       const requestCode = await apply();
       const answer = await overview();
-      expect(answer.today).to.equal(today);
+      expect(answer.today).to.equal(today());
       const upcoming = answer.upcoming_applications as Json[];
       const codes = upcoming.map((item) => item.request_code);
       expect(codes).to.include.members(['A000000101', 'A000000103', 'A000000104', requestCode]);
       expect(codes).not.to.include('A000000102'); // started already
       expect(upcoming.map((item) => item.starts_on)).to.deep.equal([...upcoming.map((item) => item.starts_on)].sort());
       for (const item of upcoming) {
-        expect(item.starts_on >= today && item.starts_on <= addDays(today, 90), item.request_code).to.equal(true);
+        expect(item.starts_on >= today() && item.starts_on <= addDays(today(), 90), item.request_code).to.equal(true);
         expect(item.change_deadline).to.equal(calendar.changeDeadline(item.starts_on));
-        expect(item.is_updatable).to.equal(today <= item.change_deadline);
-        expect(item.business_days_left).to.equal(item.is_updatable ? calendar.businessDaysLeft(today, item.change_deadline) : 0);
+        expect(item.is_updatable).to.equal(today() <= item.change_deadline);
+        expect(item.business_days_left).to.equal(item.is_updatable ? calendar.businessDaysLeft(today(), item.change_deadline) : 0);
       }
       const emba = upcoming.find((item) => item.request_code === 'A000000101')!;
       expect(emba).to.deep.include({ user_count: 3, service_group: { id: 2, name: 'Online MBA 2.0' }, deadline_near: false });
@@ -115,11 +111,11 @@ describe('The overview and the deadline reminders (issue 30)', function () {
       expect(answer.pending_invitations).to.equal(pending.length);
 
       const projects = (await call('GET', 'organizations/1/projects', as.manager)).json();
-      const open = (projects.project_classes as Json[]).filter((projectClass) => projectClass.open && projectClass.starts_on >= today).map((projectClass) => projectClass.id);
+      const open = (projects.project_classes as Json[]).filter((projectClass) => projectClass.open && projectClass.starts_on >= today()).map((projectClass) => projectClass.id);
       expect((answer.open_classes as Json[]).map((projectClass) => projectClass.id).sort()).to.deep.equal(open.sort());
 
       const months = answer.learners_by_month as Json[];
-      const emba = months.find((point) => point.month === addDays(today, 30).slice(0, 7) && point.service_group_name === 'Online MBA 2.0');
+      const emba = months.find((point) => point.month === addDays(today(), 30).slice(0, 7) && point.service_group_name === 'Online MBA 2.0');
       expect(emba?.learners).to.be.at.least(3);
       for (const point of months) expect(point.learners).to.be.above(0);
     });
@@ -143,16 +139,16 @@ describe('The overview and the deadline reminders (issue 30)', function () {
       const project = await ctx.db.insertInto('projects').values({ organizationId: 1, projectCode: 'CLOSED-SOON', name: 'Closed soon' }).returning('id').executeTakeFirstOrThrow();
       try {
         // starting today: past their registration deadline, and first in start order
-        const closed = Array.from({ length: 51 }, (_, index) => ({ projectId: project.id, code: `C${index}`, name: `Closed ${index}`, kind: 'gls' as const, startsOn: today, endsOn: today }));
+        const closed = Array.from({ length: 51 }, (_, index) => ({ projectId: project.id, code: `C${index}`, name: `Closed ${index}`, kind: 'gls' as const, startsOn: today(), endsOn: today() }));
         await ctx.db.insertInto('projectClasses').values(closed).execute();
         const open = await ctx.db
           .insertInto('projectClasses')
-          .values({ projectId: project.id, code: 'OPEN', name: 'Open', kind: 'gls', startsOn: addDays(today, 60), endsOn: addDays(today, 61) })
+          .values({ projectId: project.id, code: 'OPEN', name: 'Open', kind: 'gls', startsOn: addDays(today(), 60), endsOn: addDays(today(), 61) })
           .returning('id')
           .executeTakeFirstOrThrow();
         const classes = (await overview()).open_classes as Json[];
         expect(classes.map((projectClass) => projectClass.id)).to.include(open.id);
-        for (const projectClass of classes) expect(projectClass.registration_deadline >= today, projectClass.name).to.equal(true);
+        for (const projectClass of classes) expect(projectClass.registration_deadline >= today(), projectClass.name).to.equal(true);
       } finally {
         await ctx.db.deleteFrom('projectClasses').where('projectId', '=', project.id).execute();
         await ctx.db.deleteFrom('projects').where('id', '=', project.id).execute();
@@ -163,7 +159,7 @@ describe('The overview and the deadline reminders (issue 30)', function () {
   describe('the reminder job', () => {
     it('mails each manager once per application and deadline, in their language, never for one far away or confirmed', async () => {
       const requestCode = await apply();
-      const first = await ctx.app.runDeadlineReminders(today);
+      const first = await ctx.app.runDeadlineReminders(today());
       expect(first.ran).to.equal(true);
       const ja = await remindersTo('manager@example.com', requestCode);
       const en = await remindersTo('second-manager@example.com', requestCode);
@@ -174,7 +170,7 @@ describe('The overview and the deadline reminders (issue 30)', function () {
       expect(en[0]!.subject).to.equal(`Reminder: changes to application ${requestCode} are possible until ${deadline}`);
       expect(en[0]!.textPart).to.include(`Last day for changes and cancellation: ${deadline}`).and.include(`/subscription/${requestCode}?locale=en`);
 
-      await ctx.app.runDeadlineReminders(today);
+      await ctx.app.runDeadlineReminders(today());
       expect(await remindersTo('second-manager@example.com', requestCode), 'once only').to.have.length(1);
       for (const far of ['A000000101', 'A000000102']) expect(await remindersTo('second-manager@example.com', far), far).to.have.length(0);
     });
@@ -184,7 +180,7 @@ describe('The overview and the deadline reminders (issue 30)', function () {
       expect(off.json()).to.deep.equal({ deadline_reminders: false });
       expect((await call('GET', 'admins/me/notification_settings', as.secondManager)).json()).to.deep.equal({ deadline_reminders: false });
       const requestCode = await apply(addDays(nearest(), 1));
-      await ctx.app.runDeadlineReminders(today);
+      await ctx.app.runDeadlineReminders(today());
       expect(await remindersTo('second-manager@example.com', requestCode)).to.have.length(0);
       await call('PUT', 'admins/me/notification_settings', as.secondManager, { deadline_reminders: true });
     });
@@ -194,12 +190,12 @@ describe('The overview and the deadline reminders (issue 30)', function () {
       const startsOn = nearest();
       const requestCode = await apply(addDays(startsOn, 2));
       await ctx.db.updateTable('corporateSubscriptions').set({ startsOn }).where('requestCode', '=', requestCode).execute();
-      await ctx.app.runDeadlineReminders(today);
+      await ctx.app.runDeadlineReminders(today());
       expect(await remindersTo('second-manager@example.com', requestCode)).to.have.length(1);
       let moved = addDays(startsOn, 1);
       while (calendar.changeDeadline(moved) === calendar.changeDeadline(startsOn)) moved = addDays(moved, 1);
       await ctx.db.updateTable('corporateSubscriptions').set({ startsOn: moved }).where('requestCode', '=', requestCode).execute();
-      await ctx.app.runDeadlineReminders(today);
+      await ctx.app.runDeadlineReminders(today());
       expect(await remindersTo('second-manager@example.com', requestCode)).to.have.length(2);
     });
   });
@@ -212,7 +208,7 @@ describe('The overview and the deadline reminders (issue 30)', function () {
       expect(response.headers['content-type']).to.equal('text/calendar; charset=utf-8');
       expect(response.headers['content-disposition']).to.equal('attachment; filename="A000000101.ics"');
       const text = response.body.replace(/\r\n[ \t]/g, ''); // unfolded (RFC 5545 §3.1)
-      const startsOn = addDays(today, 30);
+      const startsOn = addDays(today(), 30);
       const deadline = calendar.changeDeadline(startsOn);
       expect(text).to.match(/^BEGIN:VCALENDAR\r\nVERSION:2\.0\r\n/);
       expect(text.match(/BEGIN:VEVENT/g)).to.have.length(2);

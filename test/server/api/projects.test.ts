@@ -5,11 +5,12 @@
  * the bundled project PJ2026-002; G0000002 (id 2) has PJ2026-101 (GLS-S, A000000105).
  */
 import { expect } from 'chai';
-import { addDays, tokyoToday } from '../../../src/common/subscriptionRules.js';
+import { addDays } from '../../../src/common/subscriptionRules.js';
 import { businessCalendar } from '../../../src/server/domain/businessCalendar.js';
 import { hashPassword } from '../../../src/server/domain/passwords.js';
 import { bearer } from '../support/oidc.js';
 import { accessToken } from '../support/tokens.js';
+import { useTokyoToday } from '../support/tokyoDay.js';
 import { useTestApp } from '../support/testApp.js';
 
 type Json = Record<string, any>;
@@ -18,12 +19,7 @@ describe('Projects and classes API (issue 17)', function () {
   this.timeout(30_000);
   const ctx = useTestApp({ env: { SEED: 'demo' } });
   const as = {} as Record<'manager' | 'member' | 'otherManager', Record<string, string>>;
-  // the day the tests run on, not the day mocha loaded the file: a run that passes Tokyo's midnight would otherwise
-  // hold two days
-  let today = tokyoToday();
-  before(() => {
-    today = tokyoToday();
-  });
+  const today = useTokyoToday();
 
   before(async () => {
     const other = await ctx.db
@@ -48,7 +44,7 @@ describe('Projects and classes API (issue 17)', function () {
     const classes = response.json().project_classes as Json[];
     expect(classes.every((projectClass) => projectClass.project.project_code === 'PJ2026-001')).to.equal(true);
     expect(classes.map((projectClass) => projectClass.code)).to.deep.equal(['GLS-A', 'GLS-B', 'GLS-C', 'GLS-D']);
-    expect(classes[1]).to.include({ starts_on: addDays(today, 60), ends_on: addDays(today, 119) });
+    expect(classes[1]).to.include({ starts_on: addDays(today(), 60), ends_on: addDays(today(), 119) });
     expect(classes[1]!.subscriptions).to.deep.equal([]);
     expect(classes.map((projectClass) => projectClass.open)).to.deep.equal([true, true, false, false]);
     const states = classes.map((projectClass) => projectClass.subscriptions.map((subscription: Json) => [subscription.request_code, subscription.state]));
@@ -56,7 +52,7 @@ describe('Projects and classes API (issue 17)', function () {
     const confirmed = classes[2]!.subscriptions[0];
     expect(confirmed.class_deadlines).to.deep.equal({
       reduction: { date: confirmed.class_deadlines.reduction.date, passed: true },
-      enlargement: { date: addDays(today, 5), passed: false },
+      enlargement: { date: addDays(today(), 5), passed: false },
     });
     expect(classes[3]!.subscriptions[0].class_deadlines.enlargement.passed).to.equal(true);
     expect(classes[0]!.subscriptions[0].class_deadlines.reduction.passed).to.equal(false);
@@ -73,25 +69,25 @@ describe('Projects and classes API (issue 17)', function () {
       id,
       code: 'GLS-B',
       name: 'クラスB（10月開講）',
-      starts_on: addDays(today, 60),
-      ends_on: addDays(today, 119),
+      starts_on: addDays(today(), 60),
+      ends_on: addDays(today(), 119),
       open: true,
-      registration_deadline: businessCalendar().lastApplicationDay(addDays(today, 60)),
+      registration_deadline: businessCalendar().lastApplicationDay(addDays(today(), 60)),
     });
   });
 
   it('says a class that has started is closed for registration, with the last day it took one', async () => {
     const id = await classIdOf('GLS-C');
     const projectClass = (await get(`organizations/1/projects/PJ2026-001/classes/${id}`, as.manager)).json().project_class;
-    expect(projectClass).to.include({ open: false, registration_deadline: businessCalendar().lastApplicationDay(addDays(today, -2)) });
-    expect(projectClass.registration_deadline < today).to.equal(true);
+    expect(projectClass).to.include({ open: false, registration_deadline: businessCalendar().lastApplicationDay(addDays(today(), -2)) });
+    expect(projectClass.registration_deadline < today()).to.equal(true);
   });
 
   it("answers the project and the class of one of the project's class applications (Edit learner registration (class))", async () => {
     const response = await get('organizations/1/projects/PJ2026-001/corporate_subscriptions/A000000106', as.manager);
     expect(response.statusCode, response.body).to.equal(200);
     expect(response.json().project).to.include({ project_code: 'PJ2026-001' });
-    expect(response.json().project_class).to.include({ id: await classIdOf('GLS-C'), code: 'GLS-C', starts_on: addDays(today, -2), open: false });
+    expect(response.json().project_class).to.include({ id: await classIdOf('GLS-C'), code: 'GLS-C', starts_on: addDays(today(), -2), open: false });
   });
 
   it('answers 404 when the application is not of a class of the project in the URL: another project, no class, another organisation, unknown', async () => {
@@ -155,7 +151,7 @@ describe('Projects and classes API (issue 17)', function () {
     const confirmed = (await get('organizations/1/corporate_subscriptions/A000000106', as.manager)).json().corporate_subscription;
     expect(confirmed.is_updatable).to.equal(false);
     expect(confirmed.class_deadlines.reduction.passed).to.equal(true);
-    expect(confirmed.class_deadlines.enlargement).to.deep.equal({ date: addDays(today, 5), passed: false });
+    expect(confirmed.class_deadlines.enlargement).to.deep.equal({ date: addDays(today(), 5), passed: false });
     const standard = (await get('organizations/1/corporate_subscriptions/A000000101', as.manager)).json().corporate_subscription;
     expect(standard.class_deadlines).to.equal(null);
   });

@@ -6,21 +6,17 @@
 import { expect } from 'chai';
 import { sql } from 'kysely';
 import sinon from 'sinon';
-import { addDays, tokyoToday } from '../../../src/common/subscriptionRules.js';
+import { addDays } from '../../../src/common/subscriptionRules.js';
 import { businessCalendar } from '../../../src/server/domain/businessCalendar.js';
 import { CANDIDATE_BATCH_ROWS } from '../../../src/server/domain/deadlineReminders.js';
+import { useTokyoToday } from '../support/tokyoDay.js';
 import { useTestApp } from '../support/testApp.js';
 
 describe('domain/deadlineReminders', function () {
   this.timeout(30_000);
   // the queued mails stay in mail_queue until the test drains it
   const ctx = useTestApp({ env: { SEED: 'demo' }, mailQueueWorker: false });
-  // the day the tests run on, not the day mocha loaded the file: a run that passes Tokyo's midnight would otherwise
-  // hold two days
-  let today = tokyoToday();
-  before(() => {
-    today = tokyoToday();
-  });
+  const today = useTokyoToday();
   const calendar = businessCalendar();
   const requestCode = 'A000000104';
   const second = 'second-manager@example.com';
@@ -34,8 +30,8 @@ describe('domain/deadlineReminders', function () {
       .executeTakeFirstOrThrow();
     await ctx.db.insertInto('affiliations').values({ adminId: admin.id, organizationId: 1, role: 'manager' }).execute();
     // G0000001's application, moved to the nearest start date whose change deadline is still to come: near
-    let startsOn = calendar.earliestStartsOn(today);
-    while (!calendar.isUpdatable(startsOn, today)) startsOn = addDays(startsOn, 1);
+    let startsOn = calendar.earliestStartsOn(today());
+    while (!calendar.isUpdatable(startsOn, today())) startsOn = addDays(startsOn, 1);
     await ctx.db.updateTable('corporateSubscriptions').set({ startsOn, projectClassId: null }).where('requestCode', '=', requestCode).execute();
   });
 
@@ -54,7 +50,7 @@ describe('domain/deadlineReminders', function () {
     await sql`create trigger refuse_reminder before insert on mail_queue for each row when (new.payload->>'to' = 'second-manager@example.com') execute function refuse_reminder()`.execute(ctx.db);
     try {
       let failure: unknown;
-      await ctx.app.runDeadlineReminders(today).catch((error: unknown) => (failure = error));
+      await ctx.app.runDeadlineReminders(today()).catch((error: unknown) => (failure = error));
       expect(String(failure)).to.include('refused by the test');
       expect(await claimed(), 'claimed').to.deep.equal([]);
       expect(await queued(), 'queued').to.deep.equal([]);
@@ -63,21 +59,21 @@ describe('domain/deadlineReminders', function () {
       await sql`drop function refuse_reminder()`.execute(ctx.db);
     }
 
-    const retry = await ctx.app.runDeadlineReminders(today);
+    const retry = await ctx.app.runDeadlineReminders(today());
     expect(retry).to.deep.include({ ran: true });
     expect(await claimed()).to.have.length(1);
     expect((await queued()).map((mail) => mail.to)).to.deep.equal(['manager@example.com', 'manager2@example.com', second]);
-    await ctx.app.runDeadlineReminders(today);
+    await ctx.app.runDeadlineReminders(today());
     expect(await queued(), 'once only').to.have.length(3);
   });
 
   it('skips, without a transaction, every application whose deadline was claimed before; a deadline not yet claimed still gets its own', async () => {
     const transactions = sinon.spy(ctx.db, 'transaction');
     try {
-      await ctx.app.runDeadlineReminders(today);
+      await ctx.app.runDeadlineReminders(today());
       expect(transactions.callCount, 'every deadline claimed').to.equal(0);
       await ctx.db.deleteFrom('deadlineReminders').execute();
-      await ctx.app.runDeadlineReminders(today);
+      await ctx.app.runDeadlineReminders(today());
       expect(transactions.callCount, 'the reminders claimed again').to.be.greaterThan(0);
       expect(await claimed()).to.have.length(1);
     } finally {
@@ -98,7 +94,7 @@ describe('domain/deadlineReminders', function () {
     await sql`insert into corporate_subscriptions (organization_id, request_code, service_group_id, starts_on, applied_at)
       select ${organization.id}, 'A7' || lpad(n::text, 8, '0'), (select id from service_groups where identifier = 'hodai'), ${startsOn}::date, now()
       from generate_series(1, ${APPLICATIONS}) n`.execute(ctx.db);
-    await ctx.app.runDeadlineReminders(today);
+    await ctx.app.runDeadlineReminders(today());
     const { count } = await ctx.db
       .selectFrom('deadlineReminders')
       .innerJoin('corporateSubscriptions', 'corporateSubscriptions.id', 'deadlineReminders.subscriptionId')
