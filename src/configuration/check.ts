@@ -98,6 +98,34 @@ function flattenLocale(tree: Json, prefix: string, into: Map<string, Array<strin
   } else into.set(prefix, parts);
 }
 
+/**
+ * The definitions' own schemas (screens, fragments, navigation, field options…): constant objects, each compiled once
+ * a process by this ajv, which keeps what it compiled by the schema object.
+ */
+const definitionAjv = new Ajv({ allErrors: true, strict: false });
+
+/** What compiling a schema of the configuration answered (the error's message, or undefined), by the schema's text. */
+type CompileProblems = Map<string, string | undefined>;
+const formCompiles: CompileProblems = new Map();
+const conditionCompiles: CompileProblems = new Map();
+
+/**
+ * Why `schema` does not compile, or undefined: compiled once a process for each text, so a check run again (the
+ * configuration's tests run it ~30 times, on copies that differ in a file) compiles only what changed.
+ */
+function compileProblem(answers: CompileProblems, schema: object, ajv: () => Ajv): string | undefined {
+  const text = JSON.stringify(schema);
+  if (!answers.has(text)) {
+    try {
+      ajv().compile(schema);
+      answers.set(text, undefined);
+    } catch (error) {
+      answers.set(text, (error as Error).message);
+    }
+  }
+  return answers.get(text);
+}
+
 function checkSchemas(checker: Checker, root: string): Record<string, JsonSchema> {
   const dir = path.join(root, 'schemas');
   const shared = (checker.parse(path.join(dir, `${SHARED_SCHEMA}.json`)) ?? {}) as JsonSchema;
@@ -119,12 +147,9 @@ function checkSchemas(checker: Checker, root: string): Record<string, JsonSchema
     });
     if (name === `${SHARED_SCHEMA}.json`) continue;
     const form = withSharedDefinitions(schema, shared);
-    try {
-      ajvErrors(new Ajv({ ...AJV_OPTIONS })).compile(form);
-      forms[path.basename(name, '.json')] = form;
-    } catch (error) {
-      checker.report(file, '', `does not compile: ${(error as Error).message}`);
-    }
+    const problem = compileProblem(formCompiles, form, () => ajvErrors(new Ajv({ ...AJV_OPTIONS })));
+    if (problem === undefined) forms[path.basename(name, '.json')] = form;
+    else checker.report(file, '', `does not compile: ${problem}`);
   }
   return forms;
 }
@@ -169,11 +194,8 @@ function checkCondition(checker: Checker, file: string, pointer: string, source:
     checker.report(file, pointer, error.message);
     return;
   }
-  try {
-    conditionAjv.compile(schema);
-  } catch (error) {
-    checker.report(file, pointer, `condition does not compile: ${(error as Error).message}`);
-  }
+  const problem = compileProblem(conditionCompiles, schema, () => conditionAjv);
+  if (problem !== undefined) checker.report(file, pointer, `condition does not compile: ${problem}`);
 }
 
 /**
@@ -204,7 +226,7 @@ function checkNamedConditions(checker: Checker, root: string): { file: string; n
   const json = checker.parse(file) as Record<string, unknown> | undefined;
   if (!json) return { file, names: {} };
   checkSchemaReference(checker, file, json, 'conditions');
-  const validate = new Ajv({ allErrors: true, strict: false }).compile(conditionsFileSchema as object);
+  const validate = definitionAjv.compile(conditionsFileSchema as object);
   if (!validate(json)) {
     for (const error of validate.errors ?? []) checker.report(file, error.instancePath, error.message ?? 'invalid');
     return { file, names: {} };
@@ -335,7 +357,7 @@ function checkFragments(checker: Checker, root: string, names: NamedConditions, 
   const dir = path.join(root, 'screens', FRAGMENTS_DIR);
   const fragments = new Map<string, { file: string; fragment: Record<string, any> }>();
   if (!existsSync(dir)) return fragments;
-  const validate = new Ajv({ allErrors: true, strict: false }).compile(fragmentDefinitionSchema as object);
+  const validate = definitionAjv.compile(fragmentDefinitionSchema as object);
   for (const name of jsonFiles(dir)) {
     const file = path.join(dir, name);
     const fragment = checker.parse(file) as Record<string, any> | undefined;
@@ -573,7 +595,7 @@ function checkNavigation(checker: Checker, root: string, names: NamedConditions,
   const navigation = checker.parse(file) as Record<string, any> | undefined;
   if (!navigation) return undefined;
   checkSchemaReference(checker, file, navigation, 'navigation');
-  const validate = new Ajv({ allErrors: true, strict: false }).compile(navigationSchema as object);
+  const validate = definitionAjv.compile(navigationSchema as object);
   if (!validate(navigation)) {
     for (const error of validate.errors ?? []) checker.report(file, error.instancePath, error.message ?? 'invalid');
     return undefined;
@@ -588,7 +610,7 @@ function checkClosedDays(checker: Checker, root: string): void {
   const file = path.join(root, CLOSED_DAYS_FILE);
   const rule = checker.parse(file);
   if (rule === undefined) return;
-  const validate = new Ajv({ allErrors: true, strict: false }).compile(closedDaysFileSchema);
+  const validate = definitionAjv.compile(closedDaysFileSchema);
   if (!validate(rule)) {
     for (const error of validate.errors ?? []) checker.report(file, error.instancePath, error.message ?? 'invalid');
     return;
@@ -636,7 +658,7 @@ function checkScreens(checker: Checker, root: string, forms: Record<string, Json
   const shared = checkNamedConditions(checker, root);
   const used = new Set<string>();
   const fragments = checkFragments(checker, root, shared.names, used);
-  const validate = new Ajv({ allErrors: true, strict: false }).compile(screenDefinitionSchema as object);
+  const validate = definitionAjv.compile(screenDefinitionSchema as object);
   const seen = { ids: new Map<string, string>(), paths: new Map<string, string>() };
   const valid: Array<{ file: string; screen: Record<string, any> }> = [];
   for (const { file, screen, familyData } of parseScreens(checker, dir)) {
@@ -742,8 +764,6 @@ function checkFormUse(checker: Checker, file: string, form: Record<string, any>,
   }
 }
 
-const fieldOptionsAjv = new Ajv({ allErrors: true, strict: false });
-
 /** A custom field ("ui:field"): a known id, and ui:options its schema accepts, with their locale keys. */
 function checkFieldUse(checker: Checker, file: string, node: Record<string, unknown>, parts: Array<string | number>): void {
   const id = node['ui:field'];
@@ -753,7 +773,7 @@ function checkFieldUse(checker: Checker, file: string, node: Record<string, unkn
   }
   const schema = FIELD_OPTIONS_SCHEMAS[id as FieldId];
   const options = node['ui:options'] ?? {};
-  const validate = fieldOptionsAjv.compile(schema);
+  const validate = definitionAjv.compile(schema);
   if (!validate(options)) {
     for (const error of validate.errors ?? []) checker.report(file, `${pointerOf([...parts, 'ui:options'])}${error.instancePath}`, `${id}: ${error.message ?? 'invalid'}`);
     return;
@@ -768,7 +788,7 @@ function useOptionKeys(checker: Checker, file: string, value: Json, schema: Reco
     return;
   }
   if (Array.isArray(schema.anyOf)) {
-    const branch = (schema.anyOf as Array<Record<string, any>>).find((candidate) => fieldOptionsAjv.validate(candidate, value));
+    const branch = (schema.anyOf as Array<Record<string, any>>).find((candidate) => definitionAjv.validate(candidate, value));
     if (branch) useOptionKeys(checker, file, value, branch, parts);
     return;
   }
