@@ -9,7 +9,7 @@
 import { randomBytes } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
-import { exportJWK, generateKeyPair } from 'jose';
+import { exportJWK, generateKeyPair, type JWK } from 'jose';
 import Provider from 'oidc-provider';
 import { DEMO_PASSWORD, demoSso } from '../db/seed/demoData.js';
 import { FEDERATION_CALLBACK_PATH } from '../idp/federation.js';
@@ -53,9 +53,23 @@ class MemoryAdapter {
 
 const userOf = (email: string) => demoSso.users.find((user) => user.email === email.trim().toLowerCase());
 
+let demoIdpKey: Promise<JWK> | undefined;
+
+/**
+ * The demo IdP's signing key, made once a process: an RSA key costs 0.1–0.3 s of CPU, and every app built in demo mode
+ * (each test's, each end-to-end portal) has a demo IdP; its tokens live in this process's memory only.
+ */
+function demoIdpSigningKey(): Promise<JWK> {
+  demoIdpKey ??= (async () => {
+    const { privateKey } = await generateKeyPair('RS256', { extractable: true });
+    return { ...(await exportJWK(privateKey)), alg: 'RS256', use: 'sig', kid: 'demo-idp' };
+  })();
+  demoIdpKey.catch(() => (demoIdpKey = undefined));
+  return demoIdpKey;
+}
+
 async function createDemoIdp(publicUrl: string): Promise<Provider> {
-  const { privateKey } = await generateKeyPair('RS256', { extractable: true });
-  const jwk = { ...(await exportJWK(privateKey)), alg: 'RS256', use: 'sig', kid: 'demo-idp' };
+  const jwk = await demoIdpSigningKey();
   return new Provider(demoIdpIssuer(publicUrl), {
     clients: [
       {
