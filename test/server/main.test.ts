@@ -16,11 +16,13 @@ import { rm } from 'node:fs/promises';
 import { buildServer, SERVER_MAIN, serverBuildIsStale } from '../../scripts/buildServer.js';
 import { PROJECT_ROOT } from '../../src/configuration/load.js';
 import { spawnChild, stopChild } from '../support/children.js';
+import { SHORT_LIFE_FLAGS } from '../support/lightWork.js';
 import { createTestDatabase, freePort, pgliteDataDir } from './support/testApp.js';
 
 function startMain(env: Record<string, string>, compiled = false): { child: ChildProcess; output: () => string } {
   let output = '';
-  const args = compiled ? [SERVER_MAIN] : ['--import', 'tsx', path.join(PROJECT_ROOT, 'src/server/main.ts')];
+  // a server that lives seconds: SHORT_LIFE_FLAGS spare the optimising compilers' work it would never pay back
+  const args = [...SHORT_LIFE_FLAGS, ...(compiled ? [SERVER_MAIN] : ['--import', 'tsx', path.join(PROJECT_ROOT, 'src/server/main.ts')])];
   const child = spawnChild(process.execPath, args, {
     cwd: PROJECT_ROOT,
     env: { PATH: process.env.PATH ?? '', ...env },
