@@ -5,6 +5,7 @@
  * protocol — BENCH_COLD_ROUNDS times (default 3), the median kept. Per page and profile: the time from the navigation
  * to the page's own content, the JavaScript requests, and when the page's first data call left.
  */
+import { pageFunctions } from 'lighthouse/core/lib/page-functions.js';
 import type { CDPSession, Page } from 'playwright-core';
 import { CHROMIUM_PATH, launchBrowser, newPage, startPortal } from '../test/e2e/support/portal.js';
 import { signInAsManagerAt } from '../test/e2e/support/signin.js';
@@ -153,6 +154,9 @@ export async function benchColdLoad(): Promise<ColdLoadRow[]> {
     await page.addInitScript({ content: `var __name = (target) => target; (${watchContent.toString()})(${JSON.stringify(selectors)});` });
     await signInAsManagerAt(page, portal.url, '/', 'G0000001');
     const visits = await clientVisits(page, portal.url);
+    // the machine's speed as Lighthouse reads it (a fixed workload in the page, higher is faster): the same code's
+    // times differ by up to 2× between machines, so a figure is compared with one of a like index
+    const machineIndex = Math.round(await page.evaluate(pageFunctions.computeBenchmarkIndex));
     const session = await page.context().newCDPSession(page);
     const rows: ColdLoadRow[] = [];
     for (const profile of Object.keys(PROFILES) as Profile[]) {
@@ -172,7 +176,7 @@ export async function benchColdLoad(): Promise<ColdLoadRow[]> {
       }
     }
     if (errors.length > 0) throw new Error(`the pages logged errors: ${errors.join('; ')}`);
-    console.log(`\ncold loads, chromium, cache disabled, median of ${rounds}`);
+    console.log(`\ncold loads, chromium, cache disabled, median of ${rounds}; the machine's index (Lighthouse's benchmark index) ${machineIndex}`);
     console.table(
       rows.map((row) => ({
         page: row.page,
