@@ -1,9 +1,9 @@
 /**
  * What a form's screen shows before the form engine (RJSF, its widgets, the form's validators) is there: the steps and
- * a light placeholder the form's size, busy (issue 47). The block engine shows it while the engine's chunks arrive,
- * so the screen's frame and data do not wait for them; the form replaces the placeholder where it stood.
+ * a light placeholder the form's size, busy (issue 47). The form's block shows it while the screen's data and the
+ * engine's chunks arrive, so the screen's frame does not wait for them; the form replaces the placeholder where it stood.
  */
-import type { CSSProperties, ReactElement } from 'react';
+import type { CSSProperties, ReactElement, ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router-dom';
 import type { FormStep, ScreenDefinition } from '../../../common/screens.js';
@@ -55,13 +55,17 @@ export function FormPlaceholder({ rows }: { rows: number }): ReactElement {
   );
 }
 
-/** The form's screen as far as it shows without the form engine: its steps and the placeholder. */
-export function FormFrame({ screen }: { screen: ScreenDefinition }): ReactElement {
+/**
+ * A form's screen: its steps, then the form, or the placeholder in the form's place while the screen's data and the
+ * form engine are on their way. The one owner of the steps from the frame's first paint to the form: they are not
+ * drawn again as the data and the form arrive (each new drawing a commit of 20–25 ms under Lighthouse's tracing).
+ */
+export function FormFrame({ screen, children }: { screen: ScreenDefinition; children?: ReactNode }): ReactElement {
   const params = useParams();
   return (
     <>
       <StepIndicator screen={screen} current={currentStep(screen, params)} />
-      <FormPlaceholder rows={placeholderRows(screen)} />
+      {children ?? <FormPlaceholder rows={placeholderRows(screen)} />}
     </>
   );
 }

@@ -13,7 +13,7 @@ import type { Block, FormStep, ScreenDefinition } from '../../../common/screens.
 import { basePath, fillRoute, STEP_PARAM, stepPath } from '../routes.js';
 import { useLeaveWarning } from '../useLeaveWarning.js';
 import { ConfirmView } from './ConfirmView.js';
-import { currentStep, placeholderRows, StepIndicator } from './FormFrame.js';
+import { currentStep, placeholderRows } from './FormFrame.js';
 import { fieldOrder } from './fieldOrder.js';
 import { ConflictPanel } from './ConflictPanel.js';
 import { useFormModule } from './formModule.js';
@@ -130,7 +130,6 @@ export function FormScreen({
   const confirmContext = { ...context, form: entry.data } as ScreenContext;
   return (
     <>
-      <StepIndicator screen={screen} current={current} />
       {current !== 'done' && entry.conflict && (
         <ConflictPanel formId={screen.id} conflict={entry.conflict} data={formData} schema={module?.schema} uiSchema={uiSchema} submitting={entry.status === 'submitting'} />
       )}

@@ -7,19 +7,19 @@ import { use, useDeferredValue, useEffect, useMemo, useState, type ReactElement 
 import { useTranslation } from 'react-i18next';
 import { shallowEqual, useDispatch, useSelector } from 'react-redux';
 import { useLocation, useParams } from 'react-router-dom';
-import type { Block, ScreenDefinition } from '../../../common/screens.js';
+import type { Block, FormBlock, ScreenDefinition } from '../../../common/screens.js';
 import { tokyoToday } from '../../../common/tokyoToday.js';
 import { hasSteps, screenEntryKey } from '../routes.js';
 import { isPending, type OperationsRootState } from '../../state/operations.js';
 import { selectMe, selectOrganization, selectRole, type SessionRootState } from '../../state/session.js';
 import { actionOperation } from './dialogState.js';
 import { formScreenShown } from '../forms/formAhead.js';
-import { FormFrame } from '../forms/FormFrame.js';
 import type { FeatureFlagsRootState } from '../featureFlags.js';
 import type { PortalSettingsRootState } from '../portalSettings.js';
 import { Loader } from '../Loader.js';
 import { Reveal } from '../Reveal.js';
-import { Blocks } from './blocks/index.js';
+import { Blocks, renderBlocks } from './blocks/index.js';
+import { FormView } from './blocks/FormView.js';
 import { ActionDialog } from './ActionDialog.js';
 import { startScreenEngine } from './engineSagas.js';
 import { screenEntered, screenLeft, selectScreenData, type ScreenDataRootState } from './screenDataState.js';
@@ -82,7 +82,7 @@ export function useScreenContext(screen: ScreenDefinition): ScreenContext {
 }
 
 /** A screen that declares a form and no blocks shows just the form. */
-const FORM_ONLY: Block[] = [{ type: 'form' }];
+const FORM_ONLY: FormBlock = { type: 'form' };
 
 /**
  * The blocks a screen shows while its data loads: its leading texts without a condition that read nothing of the data
@@ -140,9 +140,17 @@ function LoadedScreenView({ screen }: { screen: ScreenDefinition }): ReactElemen
   useEffect(() => {
     if (!firstLoad && formSchema) dispatch(formScreenShown({ schema: formSchema }));
   }, [dispatch, firstLoad, formSchema]);
-  // while its data loads, a screen of its form alone shows the form's steps and place (issue 47: the frame first), a
-  // screen of blocks its lead above the loader
-  if (firstLoad && screen.form && !screen.blocks) return <FormFrame screen={screen} />;
+  // a screen of its form alone: the form's steps and place while its data loads (issue 47: the frame first), drawn by
+  // the same element as the form below them
+  if (screen.form && !screen.blocks) {
+    return (
+      <>
+        <FormView block={FORM_ONLY} screen={screen} context={context} renderBlocks={renderBlocks(screen)} waiting={firstLoad} />
+        <ActionDialog />
+      </>
+    );
+  }
+  // a screen of blocks: its lead above the loader while its data loads
   if (firstLoad) {
     return (
       <>
@@ -153,7 +161,7 @@ function LoadedScreenView({ screen }: { screen: ScreenDefinition }): ReactElemen
   }
   return (
     <>
-      <Blocks blocks={screen.blocks ?? (screen.form ? FORM_ONLY : [])} screen={screen} context={context} />
+      <Blocks blocks={screen.blocks ?? []} screen={screen} context={context} />
       <ActionDialog />
     </>
   );

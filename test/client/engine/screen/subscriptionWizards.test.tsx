@@ -183,6 +183,24 @@ describe('Application wizards (SPEC 2.11)', () => {
     expect(view.getByRole('link', { name: 'View the application details' }).getAttribute('href')).to.equal('/subscription/A000000101');
   });
 
+  it('new: the steps shown while the data loads are the same element once the form is there (one owner of the frame, issue 47)', async () => {
+    let answerAffiliations: () => void = () => undefined;
+    const affiliationsHeld = new Promise<void>((resolve) => (answerAffiliations = resolve));
+    const routes = { ...embaGroup(), ...common() };
+    const affiliations = routes['GET /api/v2/organizations/1/affiliations']!;
+    const { view } = await renderScreen('subscription-new', {
+      url: '/subscription/group/2/new',
+      signedIn: MANAGER,
+      routes: { ...routes, 'GET /api/v2/organizations/1/affiliations': async (url, init) => (await affiliationsHeld, affiliations(url, init)) },
+    });
+    const steps = await view.findByRole('list');
+    view.getByRole('status'); // the form's place, busy
+    expect(view.queryByRole('group', { name: 'Subject' })).to.equal(null);
+    answerAffiliations();
+    await view.findByRole('group', { name: 'Subject' }, { timeout: 10000 });
+    expect(view.getByRole('list')).to.equal(steps);
+  });
+
   it('new: an unknown service group flashes an unexpected error and goes to top', async () => {
     const { store, navigate } = await renderScreen('subscription-new', { url: '/subscription/group/99/new', signedIn: MANAGER, routes: common() });
     await waitFor(() => expect(flashes(store)).to.include('errors.unexpected'));

@@ -25,7 +25,7 @@ import { LinksView } from './LinksView.js';
 import { ListView } from './ListView.js';
 import { PanelView } from './PanelView.js';
 import { SelectView } from './SelectView.js';
-import type { BlockProps } from './shared.js';
+import type { BlockProps, RenderBlocks } from './shared.js';
 import { TableView } from './TableView.js';
 import { TextView } from './TextView.js';
 import { UploadView } from './UploadView.js';
@@ -53,9 +53,14 @@ const BLOCK_VIEWS: { [Type in Block['type']]: ComponentType<BlockProps<Extract<B
   chart: ChartView,
 };
 
+/** The block renderer a view that shows other blocks of `screen` is given. */
+export const renderBlocks =
+  (screen: ScreenDefinition): RenderBlocks =>
+  (blocks, shown) => <Blocks blocks={blocks} screen={screen} context={shown} />;
+
 function BlockView({ block, screen, context }: { block: Block; screen: ScreenDefinition; context: ScreenContext }): ReactElement {
   const View = BLOCK_VIEWS[block.type] as ComponentType<BlockProps<Block>>;
-  return <View block={block} screen={screen} context={context} renderBlocks={(blocks, shown) => <Blocks blocks={blocks} screen={screen} context={shown} />} />;
+  return <View block={block} screen={screen} context={context} renderBlocks={renderBlocks(screen)} />;
 }
 
 export function Blocks({ blocks, screen, context }: { blocks: Block[]; screen: ScreenDefinition; context: ScreenContext }): ReactElement {
