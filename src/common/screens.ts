@@ -676,6 +676,8 @@ export interface RoutePreload {
   form?: string;
   /** The screen shows a browser date field at once: one is made ahead, after the frame's paint (engine/dateFieldAhead.ts). */
   dateField?: true;
+  /** The screen shows a virtualised table: its chunk comes beside the block engine (engine/screen/blocks/virtualTableChunk.ts). */
+  virtualTable?: true;
 }
 
 /** The header's account menu and the footer links (frame/navigation.json). */

@@ -43,6 +43,15 @@ const namesDateInput = (uiSchema: unknown): boolean =>
 const showsDateFieldAtOnce = (screen: ScreenDefinition) =>
   !screen.component && ((screen.blocks ?? []).some((block) => block.type === 'date') || (showsFormAtOnce(screen) && namesDateInput(screen.form!.uiSchema)));
 
+/** Whether a screen shows a virtualised table (a table block with `virtual`, wherever it stands among its blocks). */
+const showsVirtualTable = (screen: ScreenDefinition): boolean => !screen.component && hasVirtualTable(screen.blocks);
+const hasVirtualTable = (value: unknown): boolean => {
+  if (Array.isArray(value)) return value.some(hasVirtualTable);
+  if (value === null || typeof value !== 'object') return false;
+  const block = value as { type?: unknown; virtual?: unknown };
+  return (block.type === 'table' && block.virtual !== undefined) || Object.values(value).some(hasVirtualTable);
+};
+
 /** What the first load starts beside the screen's code when its route is matched (RoutePreload). */
 function routePreload(screen: ScreenDefinition): RoutePreload | undefined {
   const data = Object.entries(screen.data ?? {})
@@ -52,6 +61,7 @@ function routePreload(screen: ScreenDefinition): RoutePreload | undefined {
     ...(data.length > 0 && { data: Object.fromEntries(data) }),
     ...(showsFormAtOnce(screen) && { form: screen.form!.schema }),
     ...(showsDateFieldAtOnce(screen) && { dateField: true as const }),
+    ...(showsVirtualTable(screen) && { virtualTable: true as const }),
   };
   return Object.keys(preload).length > 0 ? preload : undefined;
 }

@@ -13,6 +13,8 @@ import { build } from '../../scripts/build.js';
 import { describeFirstLoad, FIRST_LOAD_BUDGET_KB, FIRST_LOAD_FILE, type FirstLoad } from '../../scripts/firstLoad.js';
 
 const DIST = path.join(PROJECT_ROOT, 'dist');
+/** The block engine's chunk, brotli: within a new connection's first ten segments, its response's headers beside it. */
+const BLOCK_ENGINE_BROTLI_BYTES = 14_000;
 
 /** Whether dist/ holds a production build measured after it was made (a development build leaves no measure). */
 const measured = () => existsSync(FIRST_LOAD_FILE) && statSync(FIRST_LOAD_FILE).mtimeMs >= statSync(path.join(DIST, 'index.html')).mtimeMs;
@@ -45,6 +47,18 @@ describe('first load (issue 20): the JavaScript of a first visit, the language w
       expect(zlib.gunzipSync(readFileSync(path.join(DIST, `${file}.gz`))).equals(original), `${file}.gz`).to.equal(true);
     }
     expect(existsSync(path.join(DIST, `assets/${main}.map.br`)), 'source maps stay plain').to.equal(false);
+  });
+
+  it("keeps the block engine's chunk within a new connection's first congestion window, the virtualizer in a chunk of its own (issue 47)", () => {
+    // every main page asks for the block engine on a connection of its own: beyond ten segments (~14.6 KB with the
+    // headers) it took Lighthouse's slow 4G a round trip more, the last node of most pages' largest paint
+    const maps = readdirSync(path.join(DIST, 'assets')).filter((file) => file.endsWith('.js.map'));
+    const holding = (source: RegExp) =>
+      maps.filter((map) => (JSON.parse(readFileSync(path.join(DIST, 'assets', map), 'utf8')) as { sources: string[] }).sources.some((name) => source.test(name))).map((map) => map.replace(/\.map$/, ''));
+    const engine = holding(/engine\/screen\/ScreenView\.tsx$/);
+    expect(engine, 'the scripts holding the block engine').to.have.length(1);
+    expect(statSync(path.join(DIST, 'assets', `${engine[0]}.br`)).size, `${engine[0]}.br`).to.be.at.most(BLOCK_ENGINE_BROTLI_BYTES);
+    expect(holding(/@tanstack\/virtual-core/), 'the virtualizer').to.not.include(engine[0]);
   });
 
   it("leaves react-spreadsheet's formula parser out of every script (issue 47: its grammar was built as the learner grid loaded)", () => {

@@ -57,6 +57,14 @@ describe('configuration/split: what the first load holds and what comes with a s
     expect(routeEntry({ ...withDateInput, blocks: inRow } as unknown as ScreenDefinition).preload?.dateField).to.equal(undefined);
   });
 
+  it('marks a screen that shows a virtualised table, wherever it stands among its blocks (issue 47: its chunk is apart from the block engine), and no other', () => {
+    const virtual = { type: 'table', rows: '$data.list', columns: [], virtual: { width: 960, height: 435, rowHeight: 40 } };
+    expect(routeEntry({ ...SCREEN, blocks: [virtual] } as unknown as ScreenDefinition).preload?.virtualTable).to.equal(true);
+    expect(routeEntry({ ...SCREEN, blocks: [{ type: 'panel', blocks: [virtual] }] } as unknown as ScreenDefinition).preload?.virtualTable).to.equal(true);
+    expect(routeEntry({ ...SCREEN, blocks: [{ ...virtual, virtual: undefined }] } as unknown as ScreenDefinition).preload?.virtualTable).to.equal(undefined);
+    expect(routeEntry(SCREEN).preload?.virtualTable).to.equal(undefined);
+  });
+
   it('preloads the data calls that need only the route, the session and the language, with the language where the answer is translated (issue 26)', () => {
     expect(routeEntry(SCREEN).preload?.data).to.deep.equal({
       list: { path: 'organizations/:orgId/things', query: { order: '$query.order', lang: '$language' } },

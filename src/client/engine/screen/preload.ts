@@ -50,6 +50,9 @@ function preloadScreenCode(screen: ScreenDefinition, language: string): void {
     importFormChunk(screen.preload.form).catch(ignore);
   }
   if (screen.preload?.dateField) afterFrame(makeDateFieldAhead).catch(ignore);
+  // asked for by the block engine once it is there: an import() from the first load too would put what the two
+  // chunks share into a third, one more request on every page
+  if (screen.preload?.virtualTable) importScreenView().then((view) => view.importVirtualTable()).catch(ignore);
 }
 
 /** Whether the guard lets the signed-in admin (or visitor) in: nothing is asked for a page that redirects. */

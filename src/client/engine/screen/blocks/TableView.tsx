@@ -1,4 +1,4 @@
-import type { ReactElement } from 'react';
+import { lazy, type ReactElement } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { TableBlock } from '../../../../common/screens.js';
 import { matches } from '../conditions.js';
@@ -6,7 +6,11 @@ import { resolveValue, resolveValues } from '../values.js';
 import { CellWords } from './CellView.js';
 import type { BlockProps } from './shared.js';
 import { rowContextOf, TableHead, TableRow } from './tableParts.js';
-import { VirtualTableView } from './VirtualTableView.js';
+import { importVirtualTable } from './virtualTableChunk.js';
+import { revealing } from '../../Reveal.js';
+
+/** Suspends up to the screen's boundary, whose content stays while the chunk arrives (the screen's answers render in a transition). */
+const VirtualTableView = lazy(() => revealing(importVirtualTable()).then((module) => ({ default: module.VirtualTableView })));
 
 export function TableView({ block, screen, context, renderBlocks }: BlockProps<TableBlock>): ReactElement {
   const { t } = useTranslation();
