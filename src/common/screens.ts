@@ -676,7 +676,7 @@ export interface RoutePreload {
   form?: string;
   /** The screen shows a browser date field at once: one is made ahead, after the frame's paint (engine/dateFieldAhead.ts). */
   dateField?: true;
-  /** The screen shows a virtualised table: its chunk comes beside the block engine (engine/screen/blocks/virtualTableChunk.ts). */
+  /** The screen shows a virtualised table: the block engine asks for its chunk once it is there (engine/screen/preload.ts). */
   virtualTable?: true;
 }
 
