@@ -93,4 +93,32 @@ describe('Users: CSV download, upload, preview and bulk update; the inline nameI
     await page.getByRole('table', { name: 'Users' }).getByText('INLINE02').waitFor();
     expect(await page.getByRole('button', { name: 'Update now' }).count()).to.equal(0);
   });
+
+  it("shows the page's lead and links while the table's code is on its way, in the table's place (issue 47: the lead is the largest paint)", async () => {
+    let release: () => void = () => undefined;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    // the virtual table's chunk (the only script drawing its spacer rows) is held; routing bypasses the cache
+    await page.route('**/assets/*.js', async (route) => {
+      const response = await route.fetch();
+      const body = await response.text();
+      if (body.includes('table__spacer')) await released;
+      await route.fulfill({ status: response.status(), contentType: 'text/javascript', body });
+    });
+    try {
+      await page.goto(`${e2e.portal.url}/users`, { waitUntil: 'commit' });
+      const place = page.locator('.table-placeholder');
+      await place.waitFor();
+      await page.getByText('The learners of your organisation.').waitFor();
+      await page.getByRole('button', { name: 'CSV download' }).waitFor();
+      expect(await page.getByRole('table', { name: 'Users', exact: true }).count()).to.equal(0);
+      const kept = await place.boundingBox();
+      release();
+      await page.getByRole('table', { name: 'Users', exact: true }).getByText('INLINE02').waitFor();
+      const table = await page.getByRole('region', { name: 'Users' }).boundingBox();
+      expect({ y: table!.y, height: table!.height }).to.deep.equal({ y: kept!.y, height: kept!.height });
+    } finally {
+      release();
+      await page.unrouteAll({ behavior: 'wait' });
+    }
+  });
 });

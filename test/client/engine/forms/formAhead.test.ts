@@ -5,8 +5,9 @@ import { fetchFormAhead, fetchFormAheadAfterPaint, formScreenShown } from '../..
 import { afterNextPaint } from '../../../../src/client/engine/paint.js';
 
 describe('client/engine/forms/formAhead', () => {
-  it("asks for the form's chunks only after the content's paint", () => {
+  it("asks for the form's chunks only after the content's paint, a frame later (its presentation)", () => {
     const saga = fetchFormAheadAfterPaint(formScreenShown({ schema: 'organizationUser' }));
+    expect(saga.next().value).to.deep.equal(call(afterNextPaint));
     expect(saga.next().value).to.deep.equal(call(afterNextPaint));
     expect(saga.next().value).to.deep.equal(call(fetchFormAhead, 'organizationUser'));
     expect(saga.next().done).to.equal(true);

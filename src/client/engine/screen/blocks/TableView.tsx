@@ -1,15 +1,14 @@
 import { lazy, type ReactElement } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { TableBlock } from '../../../../common/screens.js';
+import type { TableBlock, VirtualTable } from '../../../../common/screens.js';
 import { matches } from '../conditions.js';
 import { resolveValue, resolveValues } from '../values.js';
 import { CellWords } from './CellView.js';
 import type { BlockProps } from './shared.js';
 import { rowContextOf, TableHead, TableRow } from './tableParts.js';
 import { importVirtualTable } from './virtualTableChunk.js';
-import { revealing } from '../../Reveal.js';
+import { Reveal, revealing } from '../../Reveal.js';
 
-/** Suspends up to the screen's boundary, whose content stays while the chunk arrives (the screen's answers render in a transition). */
 const VirtualTableView = lazy(() => revealing(importVirtualTable()).then((module) => ({ default: module.VirtualTableView })));
 
 export function TableView({ block, screen, context, renderBlocks }: BlockProps<TableBlock>): ReactElement {
@@ -17,7 +16,15 @@ export function TableView({ block, screen, context, renderBlocks }: BlockProps<T
   const rows = (resolveValue(block.rows, context) as unknown[] | undefined) ?? [];
   if (rows.length === 0 && block.empty) return <p className="text">{t(block.empty)}</p>;
   const columns = block.columns.filter((column) => matches(column.when, context));
-  if (block.virtual) return <VirtualTableView block={block} layout={block.virtual} screen={screen} context={context} renderBlocks={renderBlocks} rows={rows} columns={columns} />;
+  if (block.virtual) {
+    // the table's chunk comes after the block engine: a boundary of its own shows the blocks around it meanwhile, not
+    // the screen's loader (issue 47: /users' lead, its largest paint, waited for the table's 11 KB on a slow link)
+    return (
+      <Reveal fallback={<TablePlaceholder layout={block.virtual} rows={rows.length} />}>
+        <VirtualTableView block={block} layout={block.virtual} screen={screen} context={context} renderBlocks={renderBlocks} rows={rows} columns={columns} />
+      </Reveal>
+    );
+  }
   const alongside = block.alongside ? resolveValues(block.alongside, context) : undefined;
   return (
     <table className="table">
@@ -32,5 +39,18 @@ export function TableView({ block, screen, context, renderBlocks }: BlockProps<T
         </CellWords>
       </tbody>
     </table>
+  );
+}
+
+/**
+ * In a virtual table's place until its chunk is there: as tall as the table will be (its head counted as a row), busy,
+ * and named by the loading words; it keeps the loader's class, so what waits for a shown screen waits for it too.
+ */
+function TablePlaceholder({ layout, rows }: { layout: VirtualTable; rows: number }): ReactElement {
+  const { t } = useTranslation();
+  return (
+    <div className="loader table-placeholder" role="status" aria-busy="true" style={{ height: Math.min(layout.maxHeight, (rows + 1) * layout.rowHeight), maxWidth: layout.width }}>
+      <span className="visually-hidden">{t('common.loading')}</span>
+    </div>
   );
 }
