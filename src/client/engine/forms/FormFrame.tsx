@@ -7,6 +7,7 @@ import type { CSSProperties, ReactElement, ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router-dom';
 import type { FormStep, ScreenDefinition } from '../../../common/screens.js';
+import { BusyPlace } from '../BusyPlace.js';
 import { STEP_PARAM } from '../routes.js';
 
 /** The step the URL names, else the first. */
@@ -42,17 +43,9 @@ export function placeholderRows(screen: ScreenDefinition): number {
   return Math.max(2, order.filter((field) => field !== '*' && !field.startsWith('ui:')).length);
 }
 
-/**
- * In the form's place until it is there: as tall as `rows` fields and the buttons, busy, and named by the loading
- * words for a screen reader. It keeps the class of the loader: what waits for a shown screen waits for it too.
- */
+/** In the form's place until it is there: as tall as `rows` fields and the buttons. */
 export function FormPlaceholder({ rows }: { rows: number }): ReactElement {
-  const { t } = useTranslation();
-  return (
-    <div className="loader form-placeholder" role="status" aria-busy="true" style={{ '--rows': rows } as CSSProperties}>
-      <span className="visually-hidden">{t('common.loading')}</span>
-    </div>
-  );
+  return <BusyPlace className="form-placeholder" style={{ '--rows': rows } as CSSProperties} />;
 }
 
 /**

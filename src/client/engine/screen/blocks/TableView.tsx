@@ -7,6 +7,7 @@ import { CellWords } from './CellView.js';
 import type { BlockProps } from './shared.js';
 import { rowContextOf, TableHead, TableRow } from './tableParts.js';
 import { importVirtualTable } from './virtualTableChunk.js';
+import { BusyPlace } from '../../BusyPlace.js';
 import { Reveal, revealing } from '../../Reveal.js';
 
 const VirtualTableView = lazy(() => revealing(importVirtualTable()).then((module) => ({ default: module.VirtualTableView })));
@@ -42,15 +43,7 @@ export function TableView({ block, screen, context, renderBlocks }: BlockProps<T
   );
 }
 
-/**
- * In a virtual table's place until its chunk is there: as tall as the table will be (its head counted as a row), busy,
- * and named by the loading words; it keeps the loader's class, so what waits for a shown screen waits for it too.
- */
+/** In a virtual table's place until its chunk is there: as tall as the table will be (its head counted as a row). */
 function TablePlaceholder({ layout, rows }: { layout: VirtualTable; rows: number }): ReactElement {
-  const { t } = useTranslation();
-  return (
-    <div className="loader table-placeholder" role="status" aria-busy="true" style={{ height: Math.min(layout.maxHeight, (rows + 1) * layout.rowHeight), maxWidth: layout.width }}>
-      <span className="visually-hidden">{t('common.loading')}</span>
-    </div>
-  );
+  return <BusyPlace className="table-placeholder" style={{ height: Math.min(layout.maxHeight, (rows + 1) * layout.rowHeight), maxWidth: layout.width }} />;
 }
