@@ -28,8 +28,6 @@ import { queryOf, type ScreenContext } from './values.js';
 
 /** The block renderer, for the screen gallery's sample blocks (which load it with this chunk). */
 export { Blocks };
-/** For the route's preload of a screen that shows a virtualised table (preload.ts). */
-export { importVirtualTable } from './blocks/virtualTableChunk.js';
 
 type ContextState = SessionRootState & FeatureFlagsRootState & ScreenDataRootState & OperationsRootState & PortalSettingsRootState;
 

@@ -20,6 +20,7 @@ import { callTarget, errorResult, targetKey, type CallResult, type CallTarget } 
 import { isGeneratedScreen } from './navigation.js';
 import { clearPreloaded, putPreloaded } from './preloadedAnswers.js';
 import { engineWords, screenChunk } from './screenModule.js';
+import { importVirtualTable } from './blocks/virtualTableChunk.js';
 import { importScreenView } from './screenViewChunk.js';
 import { queryOf } from './values.js';
 
@@ -50,9 +51,9 @@ function preloadScreenCode(screen: ScreenDefinition, language: string): void {
     importFormChunk(screen.preload.form).catch(ignore);
   }
   if (screen.preload?.dateField) afterFrame(makeDateFieldAhead).catch(ignore);
-  // asked for by the block engine once it is there: an import() from the first load too would put what the two
-  // chunks share into a third, one more request on every page
-  if (screen.preload?.virtualTable) importScreenView().then((view) => view.importVirtualTable()).catch(ignore);
+  // beside the block engine, not after it: what the two share (the table's cells and the screen's calls) is a chunk
+  // of its own, so the block engine is smaller on every page too
+  if (screen.preload?.virtualTable) importVirtualTable().catch(ignore);
 }
 
 /** Whether the guard lets the signed-in admin (or visitor) in: nothing is asked for a page that redirects. */
