@@ -51,8 +51,7 @@ function preloadScreenCode(screen: ScreenDefinition, language: string): void {
     importFormChunk(screen.preload.form).catch(ignore);
   }
   if (screen.preload?.dateField) afterFrame(makeDateFieldAhead).catch(ignore);
-  // beside the block engine, not after it: what the two share (the table's cells and the screen's calls) is a chunk
-  // of its own, so the block engine is smaller on every page too
+  // beside the block engine, not after it: the two share no module (VirtualTableParts)
   if (screen.preload?.virtualTable) importVirtualTable().catch(ignore);
 }
 

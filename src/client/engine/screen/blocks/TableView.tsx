@@ -1,16 +1,19 @@
-import { lazy, type ReactElement } from 'react';
+import { lazy, memo, type ReactElement } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { TableBlock, VirtualTable } from '../../../../common/screens.js';
 import { matches } from '../conditions.js';
+import { nextCursor, screenDataMoreWanted } from '../screenData.js';
 import { resolveValue, resolveValues } from '../values.js';
 import { CellWords } from './CellView.js';
 import type { BlockProps } from './shared.js';
 import { rowContextOf, TableHead, TableRow } from './tableParts.js';
 import { importVirtualTable } from './virtualTableChunk.js';
+import type { VirtualTableParts } from './VirtualTableView.js';
 import { BusyPlace } from '../../BusyPlace.js';
 import { Reveal, revealing } from '../../Reveal.js';
 
 const VirtualTableView = lazy(() => revealing(importVirtualTable()).then((module) => ({ default: module.VirtualTableView })));
+const VIRTUAL_TABLE_PARTS: VirtualTableParts = { TableHead, VirtualRow: memo(TableRow), CellWords, rowContextOf, nextCursor, screenDataMoreWanted };
 
 export function TableView({ block, screen, context, renderBlocks }: BlockProps<TableBlock>): ReactElement {
   const { t } = useTranslation();
@@ -22,7 +25,7 @@ export function TableView({ block, screen, context, renderBlocks }: BlockProps<T
     // the screen's loader (issue 47: /users' lead, its largest paint, waited for the table's 11 KB on a slow link)
     return (
       <Reveal fallback={<TablePlaceholder layout={block.virtual} rows={rows.length} />}>
-        <VirtualTableView block={block} layout={block.virtual} screen={screen} context={context} renderBlocks={renderBlocks} rows={rows} columns={columns} />
+        <VirtualTableView block={block} layout={block.virtual} screen={screen} context={context} renderBlocks={renderBlocks} rows={rows} columns={columns} parts={VIRTUAL_TABLE_PARTS} />
       </Reveal>
     );
   }
