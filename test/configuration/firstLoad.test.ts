@@ -59,6 +59,9 @@ describe('first load (issue 20): the JavaScript of a first visit, the language w
     expect(engine, 'the scripts holding the block engine').to.have.length(1);
     expect(statSync(path.join(DIST, 'assets', `${engine[0]}.br`)).size, `${engine[0]}.br`).to.be.at.most(BLOCK_ENGINE_BROTLI_BYTES);
     expect(holding(/@tanstack\/virtual-core/), 'the virtualizer').to.not.include(engine[0]);
+    // the route's preload asks for the virtual table beside the block engine: a module the two shared would be a third
+    // chunk on every page (or a copy in the table's), so the table is handed the block engine's parts (VirtualTableParts)
+    expect(holding(/blocks\/(tableParts|CellView)\.tsx$|screen\/screenData\.ts$/), "the table's parts, in the block engine alone").to.deep.equal(engine);
   });
 
   it("leaves react-spreadsheet's formula parser out of every script (issue 47: its grammar was built as the learner grid loaded)", () => {
