@@ -184,6 +184,26 @@ describe('a first visit: data beside code (issue 26)', function () {
     }
   });
 
+  it("a page with a date field has a worker make ICU's first use, off the page's thread, and ends it (issue 47: the field's 17–63 ms task)", async () => {
+    const workers: string[] = [];
+    const onWorker = (worker: { url(): string }) => void workers.push(worker.url());
+    page.on('worker', onWorker);
+    try {
+      await page.goto(`${e2e.portal.url}/memberships`);
+      await page.getByRole('table').getByText('manager@example.com').waitFor();
+      expect(workers, 'workers of a page without a date field').to.deep.equal([]);
+      const started = page.waitForEvent('worker');
+      await page.goto(`${e2e.portal.url}/subscription/group/1/new`);
+      const worker = await started;
+      const closed = new Promise((resolve) => worker.once('close', resolve));
+      expect(new URL(worker.url()).origin).to.equal(e2e.portal.url);
+      await closed;
+      await page.getByLabel('Start date').waitFor();
+    } finally {
+      page.off('worker', onWorker);
+    }
+  });
+
   it('a cold signed-in page with a form asks for at most 12 scripts', async () => {
     const session = await page.context().newCDPSession(page);
     await session.send('Network.enable');
