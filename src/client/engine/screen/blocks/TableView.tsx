@@ -21,8 +21,8 @@ export function TableView({ block, screen, context, renderBlocks }: BlockProps<T
   if (rows.length === 0 && block.empty) return <p className="text">{t(block.empty)}</p>;
   const columns = block.columns.filter((column) => matches(column.when, context));
   if (block.virtual) {
-    // the table's chunk comes after the block engine: a boundary of its own shows the blocks around it meanwhile, not
-    // the screen's loader (issue 47: /users' lead, its largest paint, waited for the table's 11 KB on a slow link)
+    // the table's chunk may come after the block engine: a boundary of its own shows the blocks around it meanwhile,
+    // not the screen's loader (issue 47: /users' lead, its largest paint, waited for the table's 11 KB on a slow link)
     return (
       <Reveal fallback={<TablePlaceholder layout={block.virtual} rows={rows.length} />}>
         <VirtualTableView block={block} layout={block.virtual} screen={screen} context={context} renderBlocks={renderBlocks} rows={rows} columns={columns} parts={VIRTUAL_TABLE_PARTS} />
