@@ -6,7 +6,7 @@
  */
 import { expect } from 'chai';
 import type { Page, Route } from 'playwright-core';
-import { newPage, useSharedE2E } from './support/portal.js';
+import { holdScripts, newPage, useSharedE2E } from './support/portal.js';
 import { signInAsManagerAt } from './support/signin.js';
 
 const MAIN_SCRIPT = /\/assets\/main\.[0-9a-f]+\.js$/;
@@ -38,21 +38,21 @@ describe('a first visit: data beside code (issue 26)', function () {
     });
     // every script but the first load's waits until the data call has left, or until a while has passed: what let it go
     const released: Array<'data call' | 'waited in vain'> = [];
-    const holdScripts = async (route: Route) => {
+    const holdUntilDataCall = async (route: Route) => {
       if (!MAIN_SCRIPT.test(route.request().url())) {
         const inVain = new Promise<'waited in vain'>((resolve) => setTimeout(() => resolve('waited in vain'), 15_000));
         released.push(await Promise.race([dataSeen.then(() => 'data call' as const), inVain]));
       }
       await route.continue();
     };
-    await page.route('**/assets/*.js', holdScripts);
+    await page.route('**/assets/*.js', holdUntilDataCall);
     try {
       await page.goto(`${e2e.portal.url}/memberships`);
       await page.getByRole('table', { name: 'Admins of the organization' }).getByRole('row').filter({ hasText: 'member@example.com' }).waitFor({ timeout: 60_000 });
       expect(released, 'the held scripts').to.include('data call').and.not.include('waited in vain');
       expect(asked).to.have.length(1);
     } finally {
-      await page.unroute('**/assets/*.js', holdScripts);
+      await page.unroute('**/assets/*.js', holdUntilDataCall);
     }
   });
 
@@ -138,16 +138,11 @@ describe('a first visit: data beside code (issue 26)', function () {
     const released = new Promise<void>((resolve) => (release = resolve));
     let engineAsked!: (url: string) => void;
     let engineSeen = new Promise<string>((resolve) => (engineAsked = resolve));
-    const holdEngine = async (route: Route) => {
-      const response = await route.fetch();
-      const body = await response.text();
-      if (body.includes('rjsf')) {
-        engineAsked(route.request().url());
-        await released;
-      }
-      await route.fulfill({ response, body });
-    };
-    await page.route('**/assets/*.js', holdEngine);
+    const unhold = await holdScripts(page, async (body, url) => {
+      if (!body.includes('rjsf')) return;
+      engineAsked(url);
+      await released;
+    });
     const session = await page.context().newCDPSession(page);
     await session.send('Network.setCacheDisabled', { cacheDisabled: true });
     try {
@@ -180,7 +175,7 @@ describe('a first visit: data beside code (issue 26)', function () {
     } finally {
       release();
       await session.send('Network.setCacheDisabled', { cacheDisabled: false });
-      await page.unroute('**/assets/*.js', holdEngine);
+      await unhold();
     }
   });
 

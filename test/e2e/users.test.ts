@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { expect } from 'chai';
 import iconv from 'iconv-lite';
 import type { Page } from 'playwright-core';
-import { newPage, useE2E } from './support/portal.js';
+import { holdScripts, newPage, useE2E } from './support/portal.js';
 import { signInAsManagerAt } from './support/signin.js';
 
 describe('Users: CSV download, upload, preview and bulk update; the inline nameId edit (SPEC 2.15)', function () {
@@ -97,13 +97,8 @@ describe('Users: CSV download, upload, preview and bulk update; the inline nameI
   it("shows the page's lead and links while the table's code is on its way, in the table's place (issue 47: the lead is the largest paint)", async () => {
     let release: () => void = () => undefined;
     const released = new Promise<void>((resolve) => (release = resolve));
-    // the virtual table's chunk (the only script drawing its spacer rows) is held; routing bypasses the cache
-    await page.route('**/assets/*.js', async (route) => {
-      const response = await route.fetch();
-      const body = await response.text();
-      if (body.includes('table__spacer')) await released;
-      await route.fulfill({ status: response.status(), contentType: 'text/javascript', body });
-    });
+    // the virtual table's chunk (the only script drawing its spacer rows) is held
+    const unhold = await holdScripts(page, (body) => body.includes('table__spacer') && released);
     try {
       await page.goto(`${e2e.portal.url}/users`, { waitUntil: 'commit' });
       const place = page.locator('.table-placeholder');
@@ -123,7 +118,7 @@ describe('Users: CSV download, upload, preview and bulk update; the inline nameI
       expect(await below(page.getByRole('region', { name: 'Users' }).boundingBox())).to.deep.equal(kept);
     } finally {
       release();
-      await page.unrouteAll({ behavior: 'wait' });
+      await unhold();
     }
   });
 
@@ -134,12 +129,9 @@ describe('Users: CSV download, upload, preview and bulk update; the inline nameI
     let tableAsked: () => void = () => undefined;
     const asked = new Promise<void>((resolve) => (tableAsked = resolve));
     // the block engine (the only script drawing the table's placeholder) is held until the table's chunk is asked for
-    await page.route('**/assets/*.js', async (route) => {
-      const response = await route.fetch();
-      const body = await response.text();
+    const unhold = await holdScripts(page, (body) => {
       if (body.includes('table__spacer')) tableAsked();
-      if (body.includes('table-placeholder')) await released;
-      await route.fulfill({ status: response.status(), contentType: 'text/javascript', body });
+      return body.includes('table-placeholder') && released;
     });
     try {
       await page.goto(`${e2e.portal.url}/users`, { waitUntil: 'commit' });
@@ -148,7 +140,7 @@ describe('Users: CSV download, upload, preview and bulk update; the inline nameI
       await page.getByRole('table', { name: 'Users', exact: true }).getByText('INLINE02').waitFor();
     } finally {
       release();
-      await page.unrouteAll({ behavior: 'wait' });
+      await unhold();
     }
   });
 });

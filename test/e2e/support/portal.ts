@@ -8,7 +8,7 @@ import { cpSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type Page, type Route } from 'playwright-core';
 import { PROJECT_ROOT } from '../../../src/configuration/load.js';
 import { browserBuildIsStale } from '../../../scripts/browserBuild.js';
 import { build } from '../../../scripts/build.js';
@@ -184,6 +184,21 @@ export async function newPage(browser: Browser, errors: string[]): Promise<Page>
     if (message.type() === 'error' && !message.location().url.endsWith('/favicon.ico')) errors.push(`console: ${message.text()}`);
   });
   return page;
+}
+
+/**
+ * Every script of the page passes through `hold` with its text before the page gets it: a script is held back for as
+ * long as `hold` waits (a held chunk is found by a string only it has). Routing bypasses the cache. Returns the undo.
+ */
+export async function holdScripts(page: Page, hold: (body: string, url: string) => unknown): Promise<() => Promise<void>> {
+  const handler = async (route: Route) => {
+    const response = await route.fetch();
+    const body = await response.text();
+    await hold(body, route.request().url());
+    await route.fulfill({ response, body });
+  };
+  await page.route('**/assets/*.js', handler);
+  return () => page.unroute('**/assets/*.js', handler);
 }
 
 /** The captcha as a person solves it: tick the box, wait until the widget says 'Verified' (real proof-of-work). */
