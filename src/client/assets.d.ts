@@ -1,5 +1,6 @@
+/** An image's URL; of an `x.inline.svg`, its markup (webpack.config.ts). */
 declare module '*.svg' {
-  const url: string;
-  export default url;
+  const urlOrMarkup: string;
+  export default urlOrMarkup;
 }
 declare module '*.css';

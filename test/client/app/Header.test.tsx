@@ -68,6 +68,14 @@ describe('Header (SPEC 2.2)', () => {
     expect(screen.getByText('太郎 山田')).to.exist;
   });
 
+  it("draws the language's logo in the page (not an <img>, a document of its own): a home link named by the logo", () => {
+    const screen = show();
+    const home = screen.getByRole('link', { name: 'Corporate Admin Portal – home' });
+    expect(home.getAttribute('href')).to.equal('/');
+    expect(home.querySelector('img')).to.equal(null);
+    expect(home.querySelector('svg text')?.textContent).to.equal('Corporate Admin Portal');
+  });
+
   it('the menu is a button with aria-expanded; Escape closes it and returns the focus', () => {
     const screen = show();
     const button = screen.getByRole('button', { name: 'Menu' });

@@ -15,9 +15,10 @@ import { selectAnnouncementPageUrl } from '../../engine/portalSettings.js';
 import { allAnnouncementsMarkedRead, announcementsRequested, selectUnreadAnnouncementCount } from '../../features/announcements/index.js';
 import { LinkView } from '../../engine/screen/LinkView.js';
 import { isLoggedIn, selectMe, selectOrganization, selectRole, type SessionRootState } from '../../state/session.js';
-import logoEn from './logo-en.svg';
-import logoJa from './logo-ja.svg';
+import logoEn from './logo-en.inline.svg';
+import logoJa from './logo-ja.inline.svg';
 
+/** Each language's logo, its SVG markup: drawn in the page, not as an <img> (a document of its own to create and lay out). */
 const LOGOS: Record<string, string> = { ja: logoJa, en: logoEn };
 
 /** The menu's entries (frame/navigation.json); conditions read the role and the feature flags (roles: SPEC §6). */
@@ -116,7 +117,8 @@ export function Header(): ReactElement {
   return (
     <header className="header">
       <Link to="/" className="header__logo">
-        <img src={LOGOS[i18n.language] ?? logoJa} alt={t('common.logoAlt')} height={32} />
+        {/* the project's own build-time file, not data: nothing in it comes from a user */}
+        <span role="img" aria-label={t('common.logoAlt')} dangerouslySetInnerHTML={{ __html: LOGOS[i18n.language] ?? logoJa }} />
       </Link>
       {loggedIn && organization && (
         <div className="header__account">
