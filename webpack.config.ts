@@ -73,7 +73,7 @@ export function webpackConfig(mode: 'production' | 'development' = 'production',
       ],
     },
     plugins: [
-      new HtmlWebpackPlugin({ template: './src/client/app/index.html', favicon: './src/client/app/favicon.svg', scriptLoading: 'defer' }),
+      new HtmlWebpackPlugin({ template: './src/client/app/index.html', favicon: './src/client/app/favicon.png', scriptLoading: 'defer' }),
       // moment's locales are all reachable through one dynamic require (about 50 KB gzip); dates.ts formats by itself
       new webpack.IgnorePlugin({ resourceRegExp: /^\.\/locale$/, contextRegExp: /moment$/ }),
       // RJSF's decimal mark: the portal's languages', not asked of Intl at every number field's render (decimalSeparator.ts)

@@ -35,7 +35,7 @@ const VERIFY_REFUSAL: Record<string, string> = {
 };
 
 function page(title: string, body: string): string {
-  return `<!doctype html>\n<html lang="en">\n<head><meta charset="utf-8"><link rel="icon" href="/favicon.svg"><title>${escapeHtml(title)}</title></head>\n<body>\n<main>\n<h1>${escapeHtml(title)}</h1>\n${body}\n</main>\n</body>\n</html>\n`;
+  return `<!doctype html>\n<html lang="en">\n<head><meta charset="utf-8"><link rel="icon" href="/favicon.png"><title>${escapeHtml(title)}</title></head>\n<body>\n<main>\n<h1>${escapeHtml(title)}</h1>\n${body}\n</main>\n</body>\n</html>\n`;
 }
 
 function rows(entries: Array<[string, string | undefined]>): string {

@@ -75,7 +75,7 @@ export function layout({ language, title, body, languageLinks, scripts = [], ref
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="referrer" content="no-referrer">
 ${refreshTo ? `<meta http-equiv="refresh" content="0; url=${escapeHtml(refreshTo)}">\n` : ''}<title>${escapeHtml(title)} | ${escapeHtml(t('appName'))}</title>
-<link rel="icon" href="/favicon.svg">
+<link rel="icon" href="/favicon.png">
 <link rel="stylesheet" href="${ASSETS_PATH}/signin.css">
 ${scripts.map((script) => `<script src="${escapeHtml(script)}" defer></script>\n`).join('')}</head>
 <body>
