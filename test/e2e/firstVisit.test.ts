@@ -5,7 +5,7 @@
  * before the login is restored; a cold page asks for few scripts.
  */
 import { expect } from 'chai';
-import type { Page, Route } from 'playwright-core';
+import type { Page, Request, Route } from 'playwright-core';
 import { holdScripts, newPage, useSharedE2E } from './support/portal.js';
 import { signInAsManagerAt } from './support/signin.js';
 
@@ -130,6 +130,25 @@ describe('a first visit: data beside code (issue 26)', function () {
     // a browser drops the rule behind anything that is not CSS (a script's banner): the page falls back to serif, uncoloured
     expect(root.primary).to.match(/^#[0-9a-f]{6}$/i);
     expect(root.font).to.contain('Noto Sans JP').and.contain('sans-serif');
+    // Japanese names find their font in the list, not in a system fallback character by character (issue 47)
+    expect(root.font).to.match(/sans-serif, "Noto Sans CJK JP"$/);
+  });
+
+  it('a page asks for no SVG image: each would be a document of its own on its thread (issue 47: the logo in the page, the icon a PNG)', async () => {
+    const images: string[] = [];
+    const onRequest = (request: Request) => {
+      if (request.resourceType() === 'image' || request.url().includes('favicon')) images.push(request.url());
+    };
+    page.on('request', onRequest);
+    try {
+      await page.goto(`${e2e.portal.url}/memberships`);
+      await page.getByRole('link', { name: /Corporate Admin Portal|法人管理者ポータル/ }).locator('svg').waitFor();
+      await page.getByText('manager@example.com', { exact: true }).waitFor();
+      expect(await page.locator('link[rel~="icon"]').getAttribute('href')).to.match(/\.png$/);
+      expect(images.filter((url) => /\.svg(\?|$)/.test(url))).to.deep.equal([]);
+    } finally {
+      page.off('request', onRequest);
+    }
   });
 
   it("the form engine behind the page (issue 47): the wizard's steps and a busy place for its form while RJSF is held back; /users asks for it once its list has answered", async () => {
