@@ -32,7 +32,8 @@ describe('client/app/firstPaint', () => {
     expect(saga.opened(), 'the notices not yet in').to.equal(false);
     saga.dispatch(noticesLoaded([]));
     await saga.task.toPromise();
-    await Promise.resolve();
+    // the released load's promise steps (formEngineGate.ts: its task, then the load)
+    await new Promise((resolve) => setImmediate(resolve));
     expect(saga.opened()).to.equal(true);
   });
 
@@ -43,7 +44,8 @@ describe('client/app/firstPaint', () => {
     expect(saga.opened(), 'the frame not yet shown').to.equal(false);
     saga.dispatch(frameShown());
     await saga.task.toPromise();
-    await Promise.resolve();
+    // the released load's promise steps (formEngineGate.ts: its task, then the load)
+    await new Promise((resolve) => setImmediate(resolve));
     expect(saga.opened()).to.equal(true);
   });
 

@@ -30,4 +30,28 @@ describe('client/engine/forms/formEngineGate', () => {
     expect(asked).to.deep.equal(['screen-view', 'form-screen']);
     expect(await settledSoon(afterFrame(async () => asked.push('later')))).to.equal(true);
   });
+
+  it("released, each load starts in a task of its own ahead of the page's ordinary tasks (scheduler.postTask), in the order asked", async () => {
+    const posted: Array<{ run: () => void; priority: string }> = [];
+    const postTask = (callback: () => void, options: { priority: string }) => new Promise<void>((resolve) => posted.push({ run: () => resolve(callback()), priority: options.priority }));
+    (globalThis as { scheduler?: unknown }).scheduler = { postTask };
+    try {
+      holdFormEngine();
+      const asked: string[] = [];
+      const loads = ['form-screen', 'form-subscription', 'date-field'].map((name) => afterFrame(async () => asked.push(name)));
+      releaseFormEngine();
+      await settledSoon(Promise.resolve());
+      expect(posted.map((task) => task.priority)).to.deep.equal(['user-blocking', 'user-blocking', 'user-blocking']);
+      expect(asked, 'before their tasks').to.deep.equal([]);
+      posted[0]!.run();
+      await settledSoon(Promise.resolve());
+      expect(asked).to.deep.equal(['form-screen']);
+      posted[1]!.run();
+      posted[2]!.run();
+      await Promise.all(loads);
+      expect(asked).to.deep.equal(['form-screen', 'form-subscription', 'date-field']);
+    } finally {
+      delete (globalThis as { scheduler?: unknown }).scheduler;
+    }
+  });
 });
