@@ -1,6 +1,7 @@
 /** engine/forms/formEngineGate.ts: on a cold load the form engine is asked for after the frame's first paint (issue 47). */
 import { expect } from 'chai';
 import { afterFrame, holdFormEngine, releaseFormEngine } from '../../../../src/client/engine/forms/formEngineGate.js';
+import { installPostTask } from '../../support/postTask.js';
 
 const settledSoon = async (promise: Promise<unknown>): Promise<boolean> => {
   let settled = false;
@@ -32,9 +33,7 @@ describe('client/engine/forms/formEngineGate', () => {
   });
 
   it("released, each load starts in a task of its own ahead of the page's ordinary tasks (scheduler.postTask), in the order asked", async () => {
-    const posted: Array<{ run: () => void; priority: string }> = [];
-    const postTask = (callback: () => void, options: { priority: string }) => new Promise<void>((resolve) => posted.push({ run: () => resolve(callback()), priority: options.priority }));
-    (globalThis as { scheduler?: unknown }).scheduler = { postTask };
+    const { posted, restore } = installPostTask();
     try {
       holdFormEngine();
       const asked: string[] = [];
@@ -51,7 +50,7 @@ describe('client/engine/forms/formEngineGate', () => {
       await Promise.all(loads);
       expect(asked).to.deep.equal(['form-screen', 'form-subscription', 'date-field']);
     } finally {
-      delete (globalThis as { scheduler?: unknown }).scheduler;
+      restore();
     }
   });
 });

@@ -14,6 +14,7 @@ import { selectFlashMessages } from '../../../../src/client/state/flash.js';
 import { operationPending } from '../../../../src/client/state/operations.js';
 import { organizationSelected, sessionFromTokenResponse, sessionStored } from '../../../../src/client/state/session.js';
 import { jsonResponse, settle, setup } from '../../api/harness.js';
+import { installPostTask } from '../../support/postTask.js';
 import { wireService } from './fixtures.js';
 import { MANAGER, MEMBER, renderScreen } from './support.js';
 
@@ -75,10 +76,7 @@ describe('engine/screen/preload: a route’s data asked for as the route is matc
   });
 
   it('each data call leaves in a task of its own ahead of the page\'s ordinary tasks, registered before it leaves (issue 47: the wizard\'s six in one task were 47 ms)', async () => {
-    // the browser's scheduler.postTask, its tasks run by the test one at a time
-    const posted: Array<{ run: () => void; priority: string }> = [];
-    const postTask = (callback: () => void, options: { priority: string }) => new Promise<void>((resolve) => posted.push({ run: () => resolve(callback()), priority: options.priority }));
-    (globalThis as { scheduler?: unknown }).scheduler = { postTask };
+    const { posted, restore } = installPostTask();
     try {
       const { store, fetch } = signedInHarness(MANAGER!);
       store.dispatch(routeMatched({ screen: entry('subscription-new'), params: { serviceGroupId: '1' }, search: '', language: 'en' }));
@@ -94,7 +92,7 @@ describe('engine/screen/preload: a route’s data asked for as the route is matc
         expect(fetch.callCount).to.equal(index + 1);
       }
     } finally {
-      delete (globalThis as { scheduler?: unknown }).scheduler;
+      restore();
     }
   });
 
