@@ -50,6 +50,25 @@ describe('SchemaForm (RJSF with the project templates and precompiled validators
 
   const show = (ui: React.ReactElement) => render(<I18nextProvider i18n={i18n}>{ui}</I18nextProvider>);
 
+  it("draws the first three fields in the form's first paint and the others after it, a busy placeholder in their place until then", async () => {
+    const frames: FrameRequestCallback[] = [];
+    const own = globalThis.requestAnimationFrame;
+    globalThis.requestAnimationFrame = (frame) => frames.push(frame);
+    try {
+      const screen = show(<RegistrationForm onSubmit={() => {}} />);
+      await screen.findByText('Company name');
+      const shown = () => ['corporationName', 'departments', 'position', 'personInCharge', 'email'].filter((field) => screen.container.querySelector(`#root_${field}`));
+      expect(shown()).to.deep.equal(['corporationName', 'departments', 'position']);
+      expect(screen.container.querySelector('fieldset .form-placeholder[aria-busy="true"]')).to.exist;
+      expect(screen.getByRole('button', { name: 'Confirm' })).to.exist;
+      frames.splice(0).forEach((frame) => frame(0));
+      await waitFor(() => expect(shown()).to.have.length(5));
+      expect(screen.container.querySelector('.form-placeholder')).to.equal(null);
+    } finally {
+      globalThis.requestAnimationFrame = own;
+    }
+  });
+
   it('labels each field from locales and marks required ones with *', async () => {
     const screen = show(<RegistrationForm onSubmit={() => {}} />);
     const label = await screen.findByText('Company name');
@@ -117,9 +136,8 @@ describe('SchemaForm (RJSF with the project templates and precompiled validators
         serverErrors={[{ field: 'phoneNumber', code: 'tooLong', meta: { length: 15 } }]}
       />,
     );
-    await screen.findByText('Company name');
-    expect(document.getElementById('root_phoneNumber__field')!.querySelector('.field__errors')?.textContent).to.equal(
-      'Please enter 15 characters or less.',
+    await waitFor(() =>
+      expect(document.getElementById('root_phoneNumber__field')?.querySelector('.field__errors')?.textContent).to.equal('Please enter 15 characters or less.'),
     );
   });
 

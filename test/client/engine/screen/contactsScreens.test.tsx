@@ -73,6 +73,8 @@ describe('screens: Contacts and Billing Addresses (SPEC 2.12)', () => {
     within(dialog).getByText('Your input will disappear if you close this window without saving.');
     await within(dialog).findByLabelText(/^Corporate name/);
     within(dialog).getByText('* Required');
+    // the fields after the form's first three come after its first paint
+    await waitFor(() => expect(dialog.querySelector('.form-placeholder')).to.equal(null));
     expect(requiredMarks(dialog)).to.deep.equal([10, 10]);
     within(dialog).getByRole('button', { name: 'Cancel' });
     fireEvent.mouseDown(view.getByTestId('dialog-backdrop'));

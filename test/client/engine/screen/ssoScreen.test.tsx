@@ -145,7 +145,7 @@ describe('screens: Single sign-on (issue 45)', () => {
     fireEvent.click(view.getByRole('button', { name: 'Add an OpenID Connect connection' }));
     const dialog = await view.findByRole('dialog', { name: 'Add an OpenID Connect connection' });
     await within(dialog).findByLabelText(/^Name/);
-    expect((within(dialog).getByLabelText(/^Attribute for the e-mail address/) as HTMLInputElement).value).to.equal('email');
+    expect(((await within(dialog).findByLabelText(/^Attribute for the e-mail address/)) as HTMLInputElement).value).to.equal('email');
     const trust = within(dialog).getByLabelText(/^Trust the identity provider's multi-factor sign-in/) as HTMLInputElement;
     expect([trust.type, trust.checked]).to.deep.equal(['checkbox', false]);
     // just-in-time members: a check box, off by default; IdP-initiated sign-in is SAML's only
@@ -187,7 +187,7 @@ describe('screens: Single sign-on (issue 45)', () => {
     const dialog = await view.findByRole('dialog', { name: 'Add a SAML 2.0 connection' });
     await within(dialog).findByLabelText(/^Name/);
     expect(within(dialog).getByLabelText(/^IdP metadata \(XML\)/).tagName).to.equal('TEXTAREA');
-    expect((within(dialog).getByLabelText(/^Attribute for the e-mail address/) as HTMLInputElement).value).to.equal('nameID');
+    expect(((await within(dialog).findByLabelText(/^Attribute for the e-mail address/)) as HTMLInputElement).value).to.equal('nameID');
     for (const option of [/^Create members at their first sign-in/, /^Accept sign-ins started at the identity provider/]) {
       const box = within(dialog).getByLabelText(option) as HTMLInputElement;
       expect([box.type, box.checked]).to.deep.equal(['checkbox', false]);
@@ -261,7 +261,7 @@ describe('screens: Single sign-on (issue 45)', () => {
     fireEvent.click(await view.findByRole('button', { name: 'Edit Entra ID' }));
     const dialog = await view.findByRole('dialog', { name: 'Edit the connection' });
     expect(((await within(dialog).findByLabelText(/^Issuer URL/)) as HTMLInputElement).value).to.equal('https://login.example.com/tenant/v2.0');
-    expect((within(dialog).getByLabelText(/^New client secret/) as HTMLInputElement).value).to.equal('');
+    expect(((await within(dialog).findByLabelText(/^New client secret/)) as HTMLInputElement).value).to.equal('');
     await type(dialog, /^Name/, 'Entra ID (HQ)');
     fireEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
     await waitFor(() => expect(view.queryByRole('dialog')).to.equal(null));

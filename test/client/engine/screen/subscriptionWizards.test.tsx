@@ -136,7 +136,7 @@ describe('Application wizards (SPEC 2.11)', () => {
     expect(within(admins).getAllByRole('checkbox')).to.have.length(1); // the invited admin is not activated
     within(admins).getByText('manager@example.com');
     // the last contact and billing contact are chosen and previewed
-    expect((view.getByLabelText(/^Contact/) as HTMLSelectElement).value).to.equal('7');
+    expect(((await view.findByLabelText(/^Contact/)) as HTMLSelectElement).value).to.equal('7');
     // previewed by the fragment contact-preview, as in the order summary: the English order is name, department, corporation
     expect(previewLines(view, /^Contact/).slice(0, 3)).to.deep.equal(['花子 佐藤 (はなこ さとう)', '人事部', '株式会社デモ']);
 
@@ -257,7 +257,7 @@ describe('Application wizards (SPEC 2.11)', () => {
     });
     const classes = (await view.findByLabelText(/^Project class/)) as HTMLSelectElement;
     expect([...classes.options].map((option) => option.textContent)).to.deep.equal(['not applicable', 'BND-1']);
-    view.getByLabelText(/^Billing note/);
+    await view.findByLabelText(/^Billing note/);
     await change(classes, '1');
     const contactSelect = view.getByLabelText(/^Contact/) as HTMLSelectElement;
     expect(contactSelect.disabled).to.equal(true);
@@ -408,7 +408,7 @@ describe('Application wizards (SPEC 2.11)', () => {
       expect(within(subjects).getAllByRole('checkbox').map((box) => (box as HTMLInputElement).checked)).to.deep.equal([true, true, false]);
       expect((view.getByLabelText(/^Start date/) as HTMLInputElement).value).to.equal('2026-12-01');
       expect((within(view.getByRole('group', { name: 'Admins' })).getByLabelText('太郎 山田') as HTMLInputElement).checked).to.equal(true);
-      expect((view.getByLabelText(/^Billing note/) as HTMLTextAreaElement).value).to.equal('PO 123');
+      expect(((await view.findByLabelText(/^Billing note/)) as HTMLTextAreaElement).value).to.equal('PO 123');
       // the application's own contact (6), not the default last one (7)
       expect((view.getByLabelText(/^Contact/) as HTMLSelectElement).value).to.equal('6');
       const grid = await view.findByRole('table', { name: /^Users/ }, { timeout: 10000 });

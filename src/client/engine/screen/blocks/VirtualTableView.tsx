@@ -1,9 +1,9 @@
-import { startTransition, useEffect, useMemo, useRef, useState, type FocusEvent, type MemoExoticComponent, type ReactElement } from 'react';
+import { useEffect, useMemo, useRef, type FocusEvent, type MemoExoticComponent, type ReactElement } from 'react';
 import { elementScroll, useVirtualizer, type Rect } from '@tanstack/react-virtual';
 import { useTranslation } from 'react-i18next';
 import { useDispatch } from 'react-redux';
 import type { ScreenDefinition, TableBlock, VirtualTable } from '../../../../common/screens.js';
-import { afterNextPaint } from '../../paint.js';
+import { useAfterFirstPaint } from '../../afterFirstPaint.js';
 import { matches } from '../conditions.js';
 import type { nextCursor, screenDataMoreWanted } from '../screenData.js';
 import { resolveValue, resolveValues, type ScreenContext } from '../values.js';
@@ -50,6 +50,10 @@ export function VirtualTableView({ block, layout, screen, context, renderBlocks,
     [block, context, alongside, rows],
   );
   const expandedHeight = layout.expandedRowHeight ?? layout.rowHeight;
+  // issue 47: /users' longest task at 4× CPU was 300 ms. Until the first rows are painted the virtualizer has no scroll
+  // container and places the rows in view by the definition's size: attaching it measures the container, which in the
+  // commit forced the page's whole style and layout into the render's task (90 ms of the 300); after the paint that
+  // layout is done, and the rows beyond the view (the overscan, 30 each way on /users) render as a transition
   const attached = useAfterFirstPaint();
   const firstWrite = useRef(true);
   const declaredSize = { width: layout.width, height: layout.height };
@@ -125,25 +129,6 @@ export function VirtualTableView({ block, layout, screen, context, renderBlocks,
       </table>
     </div>
   );
-}
-
-/**
- * Whether the table's first rows have been painted (issue 47: /users' longest task at 4× CPU was 300 ms). Until then
- * the table has the rows in view only, and the virtualizer has no scroll container: it places the rows by the
- * definition's size. Attaching it measures the container, which in the commit forced the page's whole style and
- * layout into the render's task (90 ms of the 300); after the paint that layout is done. The rows beyond the view
- * (the overscan, 30 each way on /users) then render as a transition, in slices between which the page responds.
- */
-function useAfterFirstPaint(): boolean {
-  const [painted, setPainted] = useState(false);
-  useEffect(() => {
-    let active = true;
-    void afterNextPaint().then(() => active && startTransition(() => setPainted(true)));
-    return () => {
-      active = false;
-    };
-  }, []);
-  return painted;
 }
 
 /**
