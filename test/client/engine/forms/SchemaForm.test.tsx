@@ -129,7 +129,7 @@ describe('SchemaForm (RJSF with the project templates and precompiled validators
   });
 
   it('shows the server’s 422 field errors on their fields', async () => {
-    const screen = show(
+    show(
       <RegistrationForm
         onSubmit={() => {}}
         initial={valid}
